@@ -1,0 +1,378 @@
+//! Diagnostics: one type for every reader and writer, rendered with file:line:col, source line and caret.
+//!
+//! Spans stay byte ranges into the decoded text of one source file until a diagnostic is shown
+//! (toml_edit practice). [`Diagnostic::render`] turns them into `file:line:col` plus the source
+//! line and a caret; [`Diagnostic::to_json`] gives the same facts to machines.
+
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Information the user may want (for example which encoding was chosen).
+    Note,
+    /// The input was read, but something in it is suspicious or was not fully understood.
+    Warning,
+    /// The input could not be read as written; a result may still be produced by recovery.
+    Error,
+}
+
+impl Severity {
+    /// The lower-case word used in rendered output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// Identifies one source text (a file, an included file, or standard input).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file's decoded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// The file the range belongs to.
+    pub file: FileId,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span in `file` covering `start..end`.
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    /// The smallest span covering both (they must be in the same file; otherwise `self`).
+    pub fn to(self, other: Span) -> Span {
+        if self.file != other.file {
+            return self;
+        }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// A source text registered for rendering diagnostics.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Name shown to the user (usually the path as given on the command line).
+    pub name: String,
+    /// Decoded text.
+    pub text: Arc<str>,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// Registers `text` under `name`.
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
+        let text: Arc<str> = text.into();
+        let mut line_starts = vec![0u32];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and 1-based column (counted in characters) of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let mut end = offset as usize;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let col = self.text[start..end].chars().count() + 1;
+        (line + 1, col)
+    }
+
+    /// The text of a 1-based line, without its line terminator.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts[line - 1] as usize;
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|&e| e as usize)
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// Every source text a run has seen, indexed by [`FileId`].
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.files.push(SourceFile::new(name, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+    /// The file behind an id.
+    pub fn get(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+    /// Number of files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+    /// True when no file was added.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// A located message with a stable code such as `zrf::unbalanced-paren`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// Stable machine-readable code, `area::kebab-case-name`.
+    pub code: &'static str,
+    /// One sentence for a person, saying what was found and what was expected.
+    pub message: String,
+    /// Where; `None` for facts about a whole file (encoding, I/O).
+    pub span: Option<Span>,
+    /// Further located remarks (for example "macro defined here", "opened here").
+    pub notes: Vec<(Option<Span>, String)>,
+}
+
+impl Diagnostic {
+    /// A new diagnostic.
+    pub fn new(
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Option<Span>,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            span,
+            notes: Vec::new(),
+        }
+    }
+    /// An error at `span`.
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+        Self::new(Severity::Error, code, message, Some(span))
+    }
+    /// A warning at `span`.
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+        Self::new(Severity::Warning, code, message, Some(span))
+    }
+    /// Adds a located note.
+    pub fn with_note(mut self, span: Option<Span>, note: impl Into<String>) -> Self {
+        self.notes.push((span, note.into()));
+        self
+    }
+
+    /// `file:line:col` of the primary span, if any.
+    pub fn location(&self, sources: &SourceMap) -> Option<(String, usize, usize)> {
+        let span = self.span?;
+        let file = sources.get(span.file)?;
+        let (l, c) = file.line_col(span.start);
+        Some((file.name.clone(), l, c))
+    }
+
+    /// Renders like rustc: `error[code]: message`, ` --> file:line:col`, the source line and a caret.
+    pub fn render(&self, sources: &SourceMap, fallback_file: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        );
+        match self.span.and_then(|s| sources.get(s.file).map(|f| (s, f))) {
+            Some((span, file)) => render_snippet(&mut out, file, span, None),
+            None => {
+                let _ = writeln!(out, "  --> {fallback_file}");
+            }
+        }
+        for (span, note) in &self.notes {
+            match span.and_then(|s| sources.get(s.file).map(|f| (s, f))) {
+                Some((span, file)) => render_snippet(&mut out, file, span, Some(note)),
+                None => {
+                    let _ = writeln!(out, "   = note: {note}");
+                }
+            }
+        }
+        out
+    }
+
+    /// The same facts as [`Diagnostic::render`], as a JSON object.
+    pub fn to_json(&self, sources: &SourceMap, fallback_file: &str) -> serde_json::Value {
+        let loc = |span: Option<Span>| -> serde_json::Value {
+            match span.and_then(|s| sources.get(s.file).map(|f| (s, f))) {
+                Some((s, f)) => {
+                    let (line, column) = f.line_col(s.start);
+                    let (end_line, end_column) = f.line_col(s.end);
+                    serde_json::json!({
+                        "file": f.name, "line": line, "column": column,
+                        "end_line": end_line, "end_column": end_column,
+                        "byte_start": s.start, "byte_end": s.end,
+                    })
+                }
+                None => serde_json::json!({ "file": fallback_file }),
+            }
+        };
+        serde_json::json!({
+            "severity": self.severity.as_str(),
+            "code": self.code,
+            "message": self.message,
+            "location": loc(self.span),
+            "notes": self.notes.iter().map(|(s, n)| serde_json::json!({"message": n, "location": loc(*s)})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn render_snippet(out: &mut String, file: &SourceFile, span: Span, label: Option<&str>) {
+    let (line, col) = file.line_col(span.start);
+    let (end_line, end_col) = file.line_col(span.end);
+    let gutter = line.to_string().len();
+    let pad = " ".repeat(gutter);
+    match label {
+        None => {
+            let _ = writeln!(out, "{pad}--> {}:{line}:{col}", file.name);
+        }
+        Some(_) => {
+            let _ = writeln!(out, "{pad}::: {}:{line}:{col}", file.name);
+        }
+    }
+    let text = file.line_text(line);
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{line} | {}", text.replace('\t', " "));
+    let width = if end_line == line {
+        end_col.saturating_sub(col).max(1)
+    } else {
+        text.chars().count().saturating_sub(col - 1).max(1)
+    };
+    let lead: String = text
+        .chars()
+        .take(col - 1)
+        .map(|c| if is_wide(c) { "  " } else { " " })
+        .collect();
+    let carets: String = text
+        .chars()
+        .skip(col - 1)
+        .take(width)
+        .map(|c| if is_wide(c) { "^^" } else { "^" })
+        .collect();
+    let carets = if carets.is_empty() {
+        "^".to_string()
+    } else {
+        carets
+    };
+    let _ = writeln!(
+        out,
+        "{pad} | {lead}{carets}{}",
+        label.map(|l| format!(" {l}")).unwrap_or_default()
+    );
+}
+
+/// East Asian wide characters take two terminal columns; keep carets under the right character.
+fn is_wide(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
+}
+
+/// Diagnostics collected while processing one input, with helpers for counting.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    /// The collected diagnostics, in the order they were found.
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Adds one.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+    /// Number of diagnostics of one severity.
+    pub fn count(&self, s: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == s).count()
+    }
+    /// True when any error was reported.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_after_multibyte_text() {
+        let f = SourceFile::new("t", "ab\n\"駒\" x\r\ny");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        // byte 8 is 'x' after `"駒" ` (1 + 3 + 1 + 1 bytes)
+        assert_eq!(f.line_col(9), (2, 5));
+        assert_eq!(f.line_text(2), "\"駒\" x");
+        assert_eq!(f.line_col(12), (3, 1));
+    }
+
+    #[test]
+    fn render_points_at_line_and_column_with_caret() {
+        let mut sm = SourceMap::new();
+        let id = sm.add("game.zrf", "(game\n  (title \"x\")\n  )) \n");
+        let d = Diagnostic::error(
+            "zrf::unbalanced-paren",
+            "unexpected `)`",
+            Span::new(id, 23, 24),
+        );
+        let r = d.render(&sm, "game.zrf");
+        assert!(r.starts_with("error[zrf::unbalanced-paren]: unexpected `)`\n"));
+        assert!(r.contains("--> game.zrf:3:4\n"), "{r}");
+        assert!(r.contains("3 |   )) \n"), "{r}");
+        assert!(r.contains("  |    ^\n"), "{r}");
+        let j = d.to_json(&sm, "game.zrf");
+        assert_eq!(j["location"]["line"], 3);
+        assert_eq!(j["location"]["column"], 4);
+        assert_eq!(j["code"], "zrf::unbalanced-paren");
+    }
+}

@@ -1,0 +1,2 @@
+//! The `zogkit` command-line tool.
+fn main() {}
