@@ -8,3 +8,5 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod sexpr;
+pub mod text;
