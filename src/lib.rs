@@ -10,3 +10,4 @@
 pub mod diag;
 pub mod sexpr;
 pub mod text;
+pub mod zrf;

@@ -118,8 +118,9 @@ pub enum NodeKind {
     Atom(Arc<str>),
     /// A string's contents, without the quotes.
     Str(Arc<str>),
-    /// A parenthesised list.
-    List(Vec<Node>),
+    /// A parenthesised list. Shared, so that expansion and variant resolution copy pointers,
+    /// not trees.
+    List(Arc<[Node]>),
 }
 
 /// A tree node with its location.
@@ -130,8 +131,10 @@ pub struct Node {
     /// Where it is written. For macro-expanded nodes this is the span of the text the node was
     /// copied from (in the macro body), and [`Node::site`] says which call produced it.
     pub span: Span,
-    /// The expansion site that produced this node (0 = written directly in the input). See
-    /// `zrf::expand::Sites`.
+    /// The expansion site that produced this node, or 0 to inherit the site of the enclosing
+    /// node (0 at the top of a tree means "written directly in the input"). Expanded trees
+    /// share unchanged subtrees of macro bodies, so a node's effective site is found while
+    /// walking down from the root. See `zrf::expand::Sites`.
     pub site: u32,
 }
 
@@ -304,7 +307,7 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
             }
             TokenKind::Close => match stack.pop() {
                 Some((start, items)) => Node {
-                    kind: NodeKind::List(items),
+                    kind: NodeKind::List(items.into()),
                     span: Span {
                         file,
                         start,
@@ -365,7 +368,7 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
             },
         ));
         let node = Node {
-            kind: NodeKind::List(items),
+            kind: NodeKind::List(items.into()),
             span: Span {
                 file,
                 start,
@@ -424,7 +427,11 @@ mod tests {
         let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(
             codes,
-            ["zrf::unbalanced-paren", "zrf::unclosed-paren", "zrf::unclosed-paren"]
+            [
+                "zrf::unbalanced-paren",
+                "zrf::unclosed-paren",
+                "zrf::unclosed-paren"
+            ]
         );
         assert_eq!(r.nodes.len(), 2);
         assert_eq!(r.nodes[1].to_compact(), "(c (d (e)))");
@@ -445,7 +452,11 @@ mod tests {
         let src = "(".repeat(1_000_000);
         let r = p(&src);
         assert!(r.diagnostics.iter().any(|d| d.code == "zrf::too-deep"));
-        assert!(r.diagnostics.iter().any(|d| d.code == "zrf::unclosed-paren"));
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.code == "zrf::unclosed-paren")
+        );
         assert_eq!(untokenize(&src, &r.tokens), src);
     }
 

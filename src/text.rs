@@ -193,7 +193,12 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> (Decoded, Vec<Diagnosti
                 None,
             ));
         }
-        (text, enc, Confidence::Certain, "--encoding override".to_string())
+        (
+            text,
+            enc,
+            Confidence::Certain,
+            "--encoding override".to_string(),
+        )
     } else if bom {
         match std::str::from_utf8(body) {
             Ok(t) => (
@@ -245,16 +250,16 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> (Decoded, Vec<Diagnosti
                     "decoded as {} ({}); if the text looks wrong, pass --encoding {}",
                     guess.encoding,
                     guess.reason,
-                    guess
-                        .runner_up
-                        .map(|e| e.name())
-                        .unwrap_or("windows-1252")
+                    guess.runner_up.map(|e| e.name()).unwrap_or("windows-1252")
                 ),
                 None,
             ));
         }
         let (text, bad) = decode_lossless(guess.encoding, body);
-        debug_assert!(bad.is_none(), "guess_legacy only returns encodings that decode");
+        debug_assert!(
+            bad.is_none(),
+            "guess_legacy only returns encodings that decode"
+        );
         (text, guess.encoding, guess.confidence, guess.reason)
     };
 
@@ -572,12 +577,35 @@ fn score_latin(text: &str) -> i64 {
             }
         } else if matches!(
             c,
-            '’' | '‘' | '“' | '”' | '—' | '–' | '…' | '°' | '\u{A0}' | '•' | '«' | '»' | '©' | '®'
-                | '™' | '·' | '×' | '½' | '¼' | '¾' | '²' | '³' | '§' | '€' | '£'
+            '’' | '‘'
+                | '“'
+                | '”'
+                | '—'
+                | '–'
+                | '…'
+                | '°'
+                | '\u{A0}'
+                | '•'
+                | '«'
+                | '»'
+                | '©'
+                | '®'
+                | '™'
+                | '·'
+                | '×'
+                | '½'
+                | '¼'
+                | '¾'
+                | '²'
+                | '³'
+                | '§'
+                | '€'
+                | '£'
         ) {
             // neutral punctuation (an apostrophe inside a word counts for the Latin reading),
             // unless it comes in a run of other high characters
-            if matches!(c, '’' | '‘') && prev.is_ascii_alphabetic() && next.is_ascii_alphabetic() {
+            if matches!(c, '’' | '‘') && prev.is_ascii_alphabetic() && next.is_ascii_alphabetic()
+            {
                 score += 2;
             } else if !prev.is_ascii() && prev != c && prev != '\u{A0}' && !prev.is_whitespace() {
                 score -= 1;
@@ -644,7 +672,10 @@ mod tests {
 
     #[test]
     fn windows_1251_russian_comment() {
-        let d = roundtrip("; доска 9x9\n(game (title \"x\")) ; ряд\n", Encoding::Windows1251);
+        let d = roundtrip(
+            "; доска 9x9\n(game (title \"x\")) ; ряд\n",
+            Encoding::Windows1251,
+        );
         assert_eq!(d.encoding, Encoding::Windows1251);
         assert_ne!(d.confidence, Confidence::Low);
     }

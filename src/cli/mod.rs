@@ -1,0 +1,145 @@
+//! Command-line plumbing shared by the subcommands: inputs, includes, output, exit codes, progress.
+//!
+//! This is the only part of zogkit that touches the file system.
+
+pub mod check;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use zogkit::zrf::IncludeLoader;
+
+/// Exit code: success.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the inputs have errors (or a batch had failures).
+pub const EXIT_ERRORS: u8 = 1;
+/// Exit code: usage or I/O problem.
+pub const EXIT_USAGE: u8 = 2;
+
+/// One input file: how to show it and where it is (`None` for standard input).
+#[derive(Debug, Clone)]
+pub struct InputFile {
+    /// Name shown in diagnostics.
+    pub display: String,
+    /// Path on disk, or `None` for `-`.
+    pub path: Option<PathBuf>,
+}
+
+/// Expands the command line's paths: files as given, directories walked recursively (sorted,
+/// following no symlink loops) for files with one of `exts`; `-` is standard input.
+pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.push(InputFile {
+                display: "<stdin>".into(),
+                path: None,
+            });
+            continue;
+        }
+        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .sort_by_file_name()
+            {
+                let entry = entry.map_err(|e| format!("{}: {e}", p.display()))?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let ext_ok = entry
+                    .path()
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)));
+                if ext_ok {
+                    found.push(InputFile {
+                        display: entry.path().display().to_string(),
+                        path: Some(entry.path().to_path_buf()),
+                    });
+                }
+            }
+            out.extend(found);
+        } else {
+            out.push(InputFile {
+                display: p.display().to_string(),
+                path: Some(p.clone()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Reads an input's bytes (standard input for `-`).
+pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
+    match &input.path {
+        Some(p) => std::fs::read(p),
+        None => {
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)?;
+            Ok(v)
+        }
+    }
+}
+
+/// Resolves `(include "name")` relative to the including file, as Windows would: `\` and `/`
+/// both separate folders and every component matches case-insensitively when no exact match
+/// exists.
+pub struct FsIncludes;
+
+impl IncludeLoader for FsIncludes {
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String> {
+        let base = Path::new(from).parent().unwrap_or(Path::new("."));
+        let path = find_case_insensitive(base, name).ok_or_else(|| {
+            format!(
+                "included file {name:?} not found next to {from} (looked in {})",
+                base.display()
+            )
+        })?;
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((path.display().to_string(), bytes))
+    }
+}
+
+fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
+    let mut cur = if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base.to_path_buf()
+    };
+    for comp in name
+        .split(['/', '\\'])
+        .filter(|c| !c.is_empty() && *c != ".")
+    {
+        if comp == ".." {
+            cur.push("..");
+            continue;
+        }
+        let exact = cur.join(comp);
+        if exact.exists() {
+            cur = exact;
+            continue;
+        }
+        let found = std::fs::read_dir(&cur).ok()?.flatten().find(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case(comp))
+        })?;
+        cur = found.path();
+    }
+    cur.is_file().then_some(cur)
+}
+
+/// A progress bar on standard error, shown only when it is a terminal and the batch is long.
+pub fn progress(len: usize, quiet: bool) -> ProgressBar {
+    if quiet || len < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb
+}

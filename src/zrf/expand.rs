@@ -1,0 +1,1032 @@
+//! ZRF expansion: `(include …)` splicing, `(define …)` macros and `(variant …)` resolution.
+//!
+//! Semantics (measured on real files, `notes/zrf-language.md` §5–6):
+//!
+//! * **Macros.** All top-level `(define NAME body…)` forms of the file and its includes are
+//!   collected before anything expands (forward references exist); a later definition wins and
+//!   the redefinition is reported. A list whose head atom (after `$k` substitution) names a macro
+//!   is a call: it is replaced by the body forms, *spliced* into the enclosing list (zero, one or
+//!   many forms). `$k` is substituted textually inside atoms and strings (`N$1`, `"$1.bmp"`),
+//!   digits read greedily. Arguments are substituted with the caller's bindings before the body
+//!   expands. A `$k` the current call does not bind is looked up in the enclosing calls
+//!   (dynamic scope); one that no call binds stays literal and is a warning
+//!   (`zrf::unbound-param`). Extra arguments are ignored and noted (`zrf::macro-arity`).
+//! * **Includes** are spliced at their position, resolved by an [`IncludeLoader`] relative to the
+//!   including file; cycles and missing files are errors.
+//! * **Variants** are resolved against the *first* `(game …)` of the file, after expansion, with
+//!   the `zog` policy documented on [`resolve_variant`].
+//! * **Limits.** Macro call depth, total macro calls and output nodes are bounded. Output size is
+//!   predicted from the macro table *before* expanding, so an exponential macro bomb is refused
+//!   without allocating it.
+//!
+//! Every produced node keeps the span of the text it was copied from, and its
+//! [`Node::site`](crate::sexpr::Node::site) indexes [`Sites`], the chain of calls that produced
+//! it, so a diagnostic can always point at the call in the original file.
+
+use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::sexpr::{Node, NodeKind};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Expansion limits (all configurable; the defaults are far above anything real files need).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Deepest chain of macro calls (real files need under 10; recursion hits this).
+    pub max_macro_depth: usize,
+    /// Most nodes one game or variant may expand to (the largest real file needs about 0.2 M).
+    pub max_nodes: u64,
+    /// Most macro calls while expanding one game or variant.
+    pub max_calls: u64,
+    /// Deepest chain of includes.
+    pub max_include_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_macro_depth: 64,
+            max_nodes: 4_000_000,
+            max_calls: 2_000_000,
+            max_include_depth: 16,
+        }
+    }
+}
+
+/// One macro call that produced nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The call form `(NAME args…)`.
+    pub call: Span,
+    /// The macro's name.
+    pub name: Arc<str>,
+    /// The site that produced the call itself (0 = the call is written in the input).
+    pub parent: u32,
+}
+
+/// All expansion sites of one file; index 0 is "not expanded".
+#[derive(Debug, Clone, Default)]
+pub struct Sites {
+    /// Sites by index; entry 0 is a placeholder.
+    pub sites: Vec<Site>,
+}
+
+impl Sites {
+    fn new() -> Sites {
+        Sites {
+            sites: vec![Site {
+                call: Span::default(),
+                name: "".into(),
+                parent: 0,
+            }],
+        }
+    }
+    /// The effective site of `node` inside a parent whose effective site is `parent`
+    /// (a node with site 0 inherits its parent's).
+    pub fn effective(parent: u32, node: &Node) -> u32 {
+        if node.site != 0 { node.site } else { parent }
+    }
+    /// The span a user should be shown for `node` whose effective site is `site`: the node
+    /// itself when written in the input, otherwise the outermost macro call that produced it.
+    pub fn call_site(&self, site: u32, node: &Node) -> Span {
+        self.outermost(site).unwrap_or(node.span)
+    }
+    /// The outermost call span of a site chain, if `site` is not 0.
+    pub fn outermost(&self, mut site: u32) -> Option<Span> {
+        let mut span = None;
+        let mut guard = 0;
+        while site != 0 && guard < 10_000 {
+            let s = self.sites.get(site as usize)?;
+            span = Some(s.call);
+            site = s.parent;
+            guard += 1;
+        }
+        span
+    }
+    /// The macro names from the outermost call to the innermost, for provenance.
+    pub fn chain(&self, mut site: u32) -> Vec<Arc<str>> {
+        let mut v = Vec::new();
+        while site != 0 && v.len() < 10_000 {
+            let Some(s) = self.sites.get(site as usize) else {
+                break;
+            };
+            v.push(s.name.clone());
+            site = s.parent;
+        }
+        v.reverse();
+        v
+    }
+}
+
+/// A `(define NAME body…)` form.
+#[derive(Debug, Clone)]
+pub struct Macro {
+    /// The name.
+    pub name: Arc<str>,
+    /// The body forms.
+    pub body: Vec<Node>,
+    /// The whole define form.
+    pub span: Span,
+    /// Highest `$k` in the body (0 = none).
+    pub arity: usize,
+}
+
+/// Loads included files. Implemented by the CLI (file system) and by tests (memory); the
+/// library itself never touches the file system.
+pub trait IncludeLoader {
+    /// Finds `name` (as written in `(include "name")`) relative to the file `from` (the display
+    /// name of the including file). Returns a display name for the included file (unique per
+    /// real file, used for cycle detection) and its bytes, or an error message.
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String>;
+}
+
+/// An [`IncludeLoader`] that refuses every include (for inputs read from memory or stdin).
+pub struct NoIncludes;
+
+impl IncludeLoader for NoIncludes {
+    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Vec<u8>), String> {
+        Err(format!(
+            "cannot include {name:?}: includes are not available for this input"
+        ))
+    }
+}
+
+/// What a top-level entry of the variant menu is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A `(game …)`.
+    Game,
+    /// A `(variant …)` resolved against the game with this entry index.
+    Variant {
+        /// Index (in [`Expanded::entries`]) of the game it varies.
+        of: usize,
+    },
+    /// A `(variant (title "-"))` menu separator.
+    Separator,
+}
+
+/// One game, fully resolved variant or separator, in file order.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// What it is.
+    pub kind: EntryKind,
+    /// Title, when given.
+    pub title: Option<String>,
+    /// Whether it has `(default)`.
+    pub default: bool,
+    /// The complete expanded `(game …)` form (for variants: the merged game), or `None` when
+    /// expansion of this entry was refused by a limit.
+    pub form: Option<Node>,
+    /// The original `(game …)`/`(variant …)` form's span in the input.
+    pub span: Span,
+    /// The variant's own expanded sections before merging (empty for games); what a writer
+    /// needs to emit a compact `(variant …)`.
+    pub delta: Vec<Node>,
+}
+
+/// The result of expanding one file.
+#[derive(Debug, Clone, Default)]
+pub struct Expanded {
+    /// Games, variants and separators in menu order.
+    pub entries: Vec<Entry>,
+    /// Expansion sites referenced by nodes.
+    pub sites: Sites,
+    /// The macro table (after includes), in definition order.
+    pub macros: Vec<Macro>,
+    /// `(version "…")`, if present.
+    pub version: Option<String>,
+    /// Total nodes of all expanded entries.
+    pub nodes: u64,
+}
+
+/// Input to [`expand`]: the root file's top-level nodes and everything needed to load includes.
+pub struct Input<'a> {
+    /// Display name of the root file.
+    pub name: &'a str,
+    /// Root file's parsed top-level nodes.
+    pub nodes: Vec<Node>,
+    /// Loads includes.
+    pub loader: &'a mut dyn IncludeLoader,
+    /// Called for each included file: registers its text and parses it, returning its id,
+    /// top-level nodes and the diagnostics of decoding and parsing.
+    pub parse_include: &'a mut dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>),
+}
+
+/// Splices includes, collects macros, expands every game and variant and resolves variants.
+pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let Input {
+        name,
+        nodes,
+        loader,
+        parse_include,
+    } = input;
+    let mut stack = vec![name.to_string()];
+    let top = splice_includes(
+        nodes,
+        name,
+        loader,
+        parse_include,
+        &mut stack,
+        &mut diags,
+        limits,
+    );
+
+    // Collect macros (later definition wins) and the menu entries.
+    let mut macros: Vec<Macro> = Vec::new();
+    let mut index: HashMap<Arc<str>, usize> = HashMap::default();
+    let mut forms: Vec<&Node> = Vec::new();
+    let mut version = None;
+    for n in &top {
+        match n.head() {
+            Some("define") => {
+                let args = n.args();
+                let Some(mname) = args.first().and_then(Node::as_atom) else {
+                    diags.push(Diagnostic::error(
+                        "zrf::bad-define",
+                        "expected a macro name after `define`",
+                        n.span,
+                    ));
+                    continue;
+                };
+                let body = args[1..].to_vec();
+                let arity = body.iter().map(max_param).max().unwrap_or(0);
+                let m = Macro {
+                    name: mname.into(),
+                    body,
+                    span: n.span,
+                    arity,
+                };
+                if let Some(&i) = index.get(mname) {
+                    diags.push(
+                        Diagnostic::warning(
+                            "zrf::macro-redefined",
+                            format!("macro `{mname}` is defined again; this later definition is used"),
+                            n.span,
+                        )
+                        .with_note(Some(macros[i].span), "first defined here"),
+                    );
+                    macros[i] = m;
+                } else {
+                    index.insert(m.name.clone(), macros.len());
+                    macros.push(m);
+                }
+            }
+            Some("game") | Some("variant") => forms.push(n),
+            Some("version") => {
+                version = n
+                    .args()
+                    .first()
+                    .and_then(|a| a.as_str().or(a.as_atom()))
+                    .map(str::to_string)
+            }
+            Some(h) => diags.push(Diagnostic::warning(
+                "zrf::unknown-top-level",
+                format!("`({h} …)` at top level is not a ZRF form (expected game, variant, define, include or version); it is ignored"),
+                n.span,
+            )),
+            None => diags.push(Diagnostic::warning(
+                "zrf::unknown-top-level",
+                "expected a form such as `(game …)` at top level; this is ignored",
+                n.span,
+            )),
+        }
+    }
+
+    let table = MacroTable::new(&macros, &index);
+    let mut sites = Sites::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut total = 0u64;
+    let mut first_game: Option<usize> = None;
+    let mut pending_variants = Vec::new();
+    for form in forms {
+        let is_game = form.head() == Some("game");
+        // Expand the children of the form (not the head).
+        let predicted = table.predict_list(form.args());
+        let body = if predicted > limits.max_nodes {
+            diags.push(Diagnostic::error(
+                "zrf::expansion-too-large",
+                format!(
+                    "expanding this {} would produce about {} nodes, more than the limit of {}; it is skipped",
+                    if is_game { "game" } else { "variant" },
+                    fmt_big(predicted),
+                    limits.max_nodes
+                ),
+                form.span,
+            ).with_note(table.biggest_call(form).map(|(s, _)| s), "the largest macro call is here"));
+            None
+        } else {
+            let mut ex = Expander {
+                table: &table,
+                sites: &mut sites,
+                diags: &mut diags,
+                limits,
+                nodes: 0,
+                calls: 0,
+                aborted: false,
+                env: Vec::new(),
+                reported_unbound: Default::default(),
+                reported_arity: Default::default(),
+            };
+            let mut out = Vec::with_capacity(form.args().len());
+            ex.expand_seq(form.args(), 0, &mut out);
+            total += ex.nodes;
+            if ex.aborted { None } else { Some(out) }
+        };
+        let title = body.as_ref().and_then(|b| title_of(b));
+        let default = body
+            .as_ref()
+            .is_some_and(|b| b.iter().any(|n| n.head() == Some("default")));
+        let head = form.as_list().and_then(|l| l.first()).cloned();
+        if is_game {
+            let idx = entries.len();
+            first_game.get_or_insert(idx);
+            entries.push(Entry {
+                kind: EntryKind::Game,
+                title,
+                default,
+                form: body.map(|b| make_list(head, b, form.span)),
+                span: form.span,
+                delta: Vec::new(),
+            });
+        } else {
+            let separator = title.as_deref() == Some("-");
+            let idx = entries.len();
+            entries.push(Entry {
+                kind: if separator {
+                    EntryKind::Separator
+                } else {
+                    EntryKind::Variant { of: usize::MAX }
+                },
+                title,
+                default,
+                form: None,
+                span: form.span,
+                delta: body.clone().unwrap_or_default(),
+            });
+            if !separator && body.is_some() {
+                pending_variants.push(idx);
+            }
+        }
+    }
+    // Resolve variants against the first game, wherever they appear.
+    for idx in pending_variants {
+        match first_game {
+            Some(g) => {
+                let base = entries[g].form.clone();
+                let delta = entries[idx].delta.clone();
+                let span = entries[idx].span;
+                entries[idx].kind = EntryKind::Variant { of: g };
+                entries[idx].form = base.map(|b| {
+                    let head = b.as_list().and_then(|l| l.first()).cloned();
+                    make_list(head, resolve_variant(b.args(), &delta), span)
+                });
+            }
+            None => diags.push(Diagnostic::error(
+                "zrf::variant-without-game",
+                "this variant has no `(game …)` in the file to vary",
+                entries[idx].span,
+            )),
+        }
+    }
+    if first_game.is_none() && !entries.is_empty() {
+        // already reported per variant
+    } else if entries.is_empty() {
+        diags.push(Diagnostic::new(
+            Severity::Note,
+            "zrf::no-game",
+            "the file has no `(game …)`; it can only be included by other files",
+            None,
+        ));
+    }
+    (
+        Expanded {
+            entries,
+            sites,
+            macros,
+            version,
+            nodes: total,
+        },
+        diags,
+    )
+}
+
+fn make_list(head: Option<Node>, body: Vec<Node>, span: Span) -> Node {
+    let mut items = Vec::with_capacity(body.len() + 1);
+    items.extend(head);
+    items.extend(body);
+    Node {
+        kind: NodeKind::List(items.into()),
+        span,
+        site: 0,
+    }
+}
+
+fn title_of(items: &[Node]) -> Option<String> {
+    items
+        .iter()
+        .find(|n| n.head() == Some("title"))
+        .and_then(|t| t.args().first())
+        .and_then(|a| a.as_str().or(a.as_atom()))
+        .map(str::to_string)
+}
+
+fn fmt_big(n: u64) -> String {
+    if n >= u64::MAX / 2 {
+        "unboundedly many".into()
+    } else {
+        n.to_string()
+    }
+}
+
+/// Goal heads that a variant replaces as one group.
+const GOALS: [&str; 4] = [
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+];
+
+/// The override key of a game section: pieces by name, options by option name, everything
+/// else by head.
+fn section_key(n: &Node) -> Option<(String, String)> {
+    let head = n.head()?;
+    let name = match head {
+        "piece" => n
+            .args()
+            .iter()
+            .find(|c| c.head() == Some("name"))
+            .and_then(|c| c.args().first())
+            .and_then(|a| a.as_atom().or(a.as_str()))
+            .unwrap_or("")
+            .to_string(),
+        "option" => n
+            .args()
+            .first()
+            .and_then(|a| a.as_str().or(a.as_atom()))
+            .unwrap_or("")
+            .to_string(),
+        _ => String::new(),
+    };
+    Some((head.to_string(), name))
+}
+
+/// Merges a variant's expanded sections into its game's expanded sections (the `zog` policy):
+///
+/// * `piece` sections override the game's piece of the same name, in place; new pieces are
+///   appended [corpus: 250 redefinitions, 84 variants placing game-only pieces].
+/// * `option` sections override the game's option of the same name; others are kept [inferred].
+/// * Goal conditions (`win-`, `loss-`, `draw-`, `count-condition`) are replaced as one group
+///   when the variant states any [inferred from "Losing Checkers" and the tutorial].
+/// * `(default)` is the variant's own flag and is never inherited.
+/// * Every other section (`title`, `board`, `board-setup`, `players`, `turn-order`, texts,
+///   sounds, `move-priorities`, …) replaces all of the game's sections with the same head,
+///   at the position of the first of them [doc].
+/// * Sections the game lacks are appended in the variant's order.
+pub fn resolve_variant(game: &[Node], delta: &[Node]) -> Vec<Node> {
+    let variant_has_goal = delta
+        .iter()
+        .any(|n| n.head().is_some_and(|h| GOALS.contains(&h)));
+    let delta_keys: Vec<Option<(String, String)>> = delta.iter().map(section_key).collect();
+    let overrides = |key: &(String, String)| -> bool {
+        match key.0.as_str() {
+            "piece" | "option" => delta_keys.iter().flatten().any(|k| k == key),
+            h if GOALS.contains(&h) => variant_has_goal,
+            h => delta_keys.iter().flatten().any(|k| k.0 == h),
+        }
+    };
+    let mut out: Vec<Node> = Vec::with_capacity(game.len() + delta.len());
+    let mut used = vec![false; delta.len()];
+    for g in game {
+        let Some(key) = section_key(g) else {
+            out.push(g.clone());
+            continue;
+        };
+        if key.0 == "default" {
+            continue;
+        }
+        if !overrides(&key) {
+            out.push(g.clone());
+            continue;
+        }
+        // Replace in place: emit the variant's sections with this key (or head) once.
+        for (i, d) in delta.iter().enumerate() {
+            if used[i] {
+                continue;
+            }
+            let Some(dk) = &delta_keys[i] else { continue };
+            let same = match key.0.as_str() {
+                "piece" | "option" => *dk == key,
+                h if GOALS.contains(&h) => GOALS.contains(&dk.0.as_str()),
+                _ => dk.0 == key.0,
+            };
+            if same {
+                used[i] = true;
+                out.push(d.clone());
+            }
+        }
+    }
+    for (i, d) in delta.iter().enumerate() {
+        if !used[i] {
+            out.push(d.clone());
+        }
+    }
+    out
+}
+
+fn splice_includes(
+    nodes: Vec<Node>,
+    from: &str,
+    loader: &mut dyn IncludeLoader,
+    parse_include: &mut dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>),
+    stack: &mut Vec<String>,
+    diags: &mut Vec<Diagnostic>,
+    limits: Limits,
+) -> Vec<Node> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        if n.head() != Some("include") {
+            out.push(n);
+            continue;
+        }
+        let Some(target) = n.args().first().and_then(|a| a.as_str().or(a.as_atom())) else {
+            diags.push(Diagnostic::error(
+                "zrf::bad-include",
+                "expected a file name: `(include \"file.zrf\")`",
+                n.span,
+            ));
+            continue;
+        };
+        if stack.len() > limits.max_include_depth {
+            diags.push(Diagnostic::error(
+                "zrf::include-depth",
+                format!(
+                    "includes nested deeper than {} levels",
+                    limits.max_include_depth
+                ),
+                n.span,
+            ));
+            continue;
+        }
+        match loader.load(from, target) {
+            Err(msg) => diags.push(Diagnostic::error("zrf::include-not-found", msg, n.span)),
+            Ok((key, _)) if stack.contains(&key) => diags.push(Diagnostic::error(
+                "zrf::include-cycle",
+                format!(
+                    "including {target:?} again would loop: {} → {key}",
+                    stack.join(" → ")
+                ),
+                n.span,
+            )),
+            Ok((key, bytes)) => {
+                let (_, nodes, mut ds) = parse_include(&key, &bytes);
+                diags.append(&mut ds);
+                stack.push(key.clone());
+                let inner =
+                    splice_includes(nodes, &key, loader, parse_include, stack, diags, limits);
+                stack.pop();
+                out.extend(inner);
+            }
+        }
+    }
+    out
+}
+
+/// Highest `$k` mentioned in a subtree.
+fn max_param(n: &Node) -> usize {
+    match &n.kind {
+        NodeKind::Atom(s) | NodeKind::Str(s) => params(s).map(|(_, _, k)| k).max().unwrap_or(0),
+        NodeKind::List(v) => v.iter().map(max_param).max().unwrap_or(0),
+    }
+}
+
+/// The `$k` references of a text: (byte start, byte end, k).
+fn params(s: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let b = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if b[i] == b'$' {
+                let start = i;
+                let mut j = i + 1;
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                if j > i + 1 {
+                    let k = s[i + 1..j].parse::<usize>().unwrap_or(usize::MAX);
+                    i = j;
+                    return Some((start, j, k));
+                }
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
+struct MacroTable<'a> {
+    macros: &'a [Macro],
+    index: &'a HashMap<Arc<str>, usize>,
+    /// Predicted expanded size of each macro's body (u64::MAX for recursive macros).
+    sizes: Vec<u64>,
+    /// Lists inside macro bodies that contain no `$k` and no macro call, by the address of
+    /// their items, with their node counts: they expand to themselves and are shared.
+    closed: HashMap<usize, u64>,
+}
+
+impl<'a> MacroTable<'a> {
+    fn new(macros: &'a [Macro], index: &'a HashMap<Arc<str>, usize>) -> Self {
+        let mut t = MacroTable {
+            macros,
+            index,
+            sizes: vec![u64::MAX - 1; macros.len()], // MAX-1: not computed yet
+            closed: HashMap::default(),
+        };
+        for i in 0..macros.len() {
+            t.size_of(i, 0);
+        }
+        let mut closed = HashMap::default();
+        for m in macros {
+            for n in &m.body {
+                mark_closed(n, index, &mut closed);
+            }
+        }
+        t.closed = closed;
+        t
+    }
+    /// The node count of `v` if it is a closed list of a macro body.
+    fn closed_size(&self, v: &[Node]) -> Option<u64> {
+        self.closed.get(&(v.as_ptr() as usize)).copied()
+    }
+    fn get(&self, name: &str) -> Option<&'a Macro> {
+        self.index.get(name).map(|&i| &self.macros[i])
+    }
+    fn size_of(&mut self, i: usize, depth: usize) -> u64 {
+        match self.sizes[i] {
+            u64::MAX => return u64::MAX, // in progress: recursion; the runtime depth limit reports it
+            s if s != u64::MAX - 1 => return s,
+            _ => {}
+        }
+        if depth > 256 {
+            return u64::MAX;
+        }
+        self.sizes[i] = u64::MAX;
+        let body: &'a [Node] = &self.macros[i].body;
+        let s = body.iter().fold(0u64, |acc, n| {
+            acc.saturating_add(self.size_node(n, depth + 1))
+        });
+        self.sizes[i] = s;
+        s
+    }
+    fn size_node(&mut self, n: &Node, depth: usize) -> u64 {
+        match &n.kind {
+            NodeKind::List(v) => {
+                if let Some(h) = v.first().and_then(Node::as_atom)
+                    && let Some(&i) = self.index.get(h)
+                {
+                    let s = self.size_of(i, depth);
+                    return if s == u64::MAX { 1 } else { s };
+                }
+                v.iter()
+                    .fold(1u64, |acc, c| acc.saturating_add(self.size_node(c, depth)))
+            }
+            _ => 1,
+        }
+    }
+    fn predict_node(&self, n: &Node) -> u64 {
+        match &n.kind {
+            NodeKind::List(v) => {
+                if let Some(h) = v.first().and_then(Node::as_atom)
+                    && let Some(&i) = self.index.get(h)
+                {
+                    let s = self.sizes[i];
+                    return if s >= u64::MAX - 1 { 1 } else { s };
+                }
+                v.iter()
+                    .fold(1u64, |acc, c| acc.saturating_add(self.predict_node(c)))
+            }
+            _ => 1,
+        }
+    }
+    fn predict_list(&self, items: &[Node]) -> u64 {
+        items
+            .iter()
+            .fold(0u64, |acc, n| acc.saturating_add(self.predict_node(n)))
+    }
+    /// The call inside `n` with the largest predicted size.
+    fn biggest_call(&self, n: &Node) -> Option<(Span, u64)> {
+        let mut best: Option<(Span, u64)> = None;
+        let mut stack = vec![n];
+        while let Some(n) = stack.pop() {
+            if let Some(v) = n.as_list() {
+                if let Some(h) = v.first().and_then(Node::as_atom)
+                    && let Some(&i) = self.index.get(h)
+                {
+                    let s = self.sizes[i];
+                    if best.is_none_or(|(_, b)| s > b) {
+                        best = Some((n.span, s));
+                    }
+                    continue;
+                }
+                stack.extend(v.iter());
+            }
+        }
+        best
+    }
+}
+
+/// Records the closed lists under `n`; returns `n`'s node count when it is closed.
+fn mark_closed(
+    n: &Node,
+    index: &HashMap<Arc<str>, usize>,
+    closed: &mut HashMap<usize, u64>,
+) -> Option<u64> {
+    match &n.kind {
+        NodeKind::Atom(a) | NodeKind::Str(a) => (!a.contains('$')).then_some(1),
+        NodeKind::List(v) => {
+            let head_is_call = v
+                .first()
+                .and_then(Node::as_atom)
+                .is_some_and(|h| h.contains('$') || index.contains_key(h));
+            let mut size = Some(1u64);
+            for c in v.iter() {
+                let cs = mark_closed(c, index, closed);
+                size = match (size, cs) {
+                    (Some(a), Some(b)) => Some(a.saturating_add(b)),
+                    _ => None,
+                };
+            }
+            let size = if head_is_call { None } else { size };
+            if let Some(s) = size
+                && !v.is_empty()
+            {
+                closed.insert(v.as_ptr() as usize, s);
+            }
+            size
+        }
+    }
+}
+
+struct Frame {
+    args: Vec<Node>,
+    site: u32,
+}
+
+struct Expander<'a, 't> {
+    table: &'a MacroTable<'t>,
+    sites: &'a mut Sites,
+    diags: &'a mut Vec<Diagnostic>,
+    limits: Limits,
+    nodes: u64,
+    calls: u64,
+    aborted: bool,
+    /// Argument frames of the calls being expanded, innermost last (dynamic scope).
+    env: Vec<Frame>,
+    reported_unbound: FxHashSet<(u32, u32)>,
+    reported_arity: FxHashSet<Arc<str>>,
+}
+
+impl<'a, 't> Expander<'a, 't> {
+    /// Looks `$k` up from the innermost frame outwards.
+    fn lookup(&self, k: usize) -> Option<Node> {
+        if k == 0 {
+            return None;
+        }
+        self.env
+            .iter()
+            .rev()
+            .find_map(|f| f.args.get(k - 1))
+            .cloned()
+    }
+
+    /// Substitutes `$k` in an atom or string; `whole` is set when the text is exactly one `$k`.
+    fn substitute(&mut self, s: &Arc<str>, span: Span) -> Result<Arc<str>, Node> {
+        if !s.contains('$') || self.env.is_empty() {
+            if s.contains('$') {
+                self.report_unbound(s, span);
+            }
+            return Ok(s.clone());
+        }
+        let mut out = String::with_capacity(s.len() + 8);
+        let mut last = 0;
+        let mut changed = false;
+        for (a, b, k) in params(s) {
+            match self.lookup(k) {
+                Some(arg) => {
+                    let text = arg.as_atom().or(arg.as_str());
+                    match text {
+                        Some(t) => {
+                            out.push_str(&s[last..a]);
+                            out.push_str(t);
+                            last = b;
+                            changed = true;
+                        }
+                        None if a == 0 && b == s.len() => return Err(arg),
+                        None => {
+                            self.diags.push(Diagnostic::warning(
+                                "zrf::list-argument",
+                                format!("`${k}` is part of a longer name, but its argument is a list; it is left as written"),
+                                span,
+                            ));
+                        }
+                    }
+                }
+                None => self.report_unbound(s, span),
+            }
+        }
+        if !changed {
+            return Ok(s.clone());
+        }
+        out.push_str(&s[last..]);
+        Ok(out.into())
+    }
+
+    fn report_unbound(&mut self, s: &str, span: Span) {
+        if self.reported_unbound.insert((span.file.0, span.start)) {
+            let site = self.env.last().map(|f| f.site).unwrap_or(0);
+            let mut d = Diagnostic::warning(
+                "zrf::unbound-param",
+                format!(
+                    "`{s}` refers to a macro argument that no enclosing call provides; it is kept as written"
+                ),
+                span,
+            );
+            if let Some(call) = self.sites.outermost(site) {
+                d = d.with_note(Some(call), "expanded from this call");
+            }
+            self.diags.push(d);
+        }
+    }
+
+    fn bump(&mut self, span: Span) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.limits.max_nodes && !self.aborted {
+            self.aborted = true;
+            self.diags.push(Diagnostic::error(
+                "zrf::expansion-too-large",
+                format!(
+                    "macro expansion produced more than {} nodes; this form is skipped",
+                    self.limits.max_nodes
+                ),
+                span,
+            ));
+        }
+        !self.aborted
+    }
+
+    /// Expands `items` (written at `site`) into `out`, splicing macro calls.
+    fn expand_seq(&mut self, items: &[Node], site: u32, out: &mut Vec<Node>) {
+        for item in items {
+            if self.aborted {
+                return;
+            }
+            self.expand_node(item, site, out);
+        }
+    }
+
+    fn expand_node(&mut self, item: &Node, site: u32, out: &mut Vec<Node>) {
+        match &item.kind {
+            NodeKind::Atom(s) | NodeKind::Str(s) => {
+                if !self.bump(item.span) {
+                    return;
+                }
+                match self.substitute(s, item.span) {
+                    Ok(t) => out.push(Node {
+                        kind: match item.kind {
+                            NodeKind::Atom(_) => NodeKind::Atom(t),
+                            _ => NodeKind::Str(t),
+                        },
+                        span: item.span,
+                        site,
+                    }),
+                    // `$k` bound to a list argument: the argument, expanded in the caller's scope.
+                    Err(list) => {
+                        let saved = self.env.pop();
+                        self.expand_node(&list, site, out);
+                        self.env.extend(saved);
+                    }
+                }
+            }
+            NodeKind::List(v) => {
+                let head = v.first().and_then(|h| match &h.kind {
+                    NodeKind::Atom(a) => Some((a, h.span)),
+                    _ => None,
+                });
+                if let Some((h, hspan)) = head {
+                    let name = if h.contains('$') {
+                        self.substitute(h, hspan).ok()
+                    } else {
+                        Some(h.clone())
+                    };
+                    if let Some(name) = name
+                        && let Some(m) = self.table.get(&name)
+                    {
+                        self.call(m, item, &v[1..], site, out);
+                        return;
+                    }
+                }
+                if let Some(size) = self.table.closed_size(v) {
+                    // Nothing to substitute or call inside: share the subtree.
+                    self.nodes += size - 1;
+                    if !self.bump(item.span) {
+                        return;
+                    }
+                    out.push(Node {
+                        kind: NodeKind::List(v.clone()),
+                        span: item.span,
+                        site,
+                    });
+                    return;
+                }
+                if !self.bump(item.span) {
+                    return;
+                }
+                let mut inner = Vec::with_capacity(v.len());
+                self.expand_seq(v, site, &mut inner);
+                out.push(Node {
+                    kind: NodeKind::List(inner.into()),
+                    span: item.span,
+                    site,
+                });
+            }
+        }
+    }
+
+    fn call(&mut self, m: &Macro, call: &Node, raw_args: &[Node], site: u32, out: &mut Vec<Node>) {
+        self.calls += 1;
+        if self.env.len() >= self.limits.max_macro_depth || self.calls > self.limits.max_calls {
+            self.aborted = true;
+            let chain = self.sites.chain(site);
+            let what = if self.env.len() >= self.limits.max_macro_depth {
+                format!(
+                    "macro calls nested deeper than {} levels (is `{}` recursive?)",
+                    self.limits.max_macro_depth, m.name
+                )
+            } else {
+                format!(
+                    "more than {} macro calls while expanding one form",
+                    self.limits.max_calls
+                )
+            };
+            let tail: Vec<&str> = chain.iter().rev().take(6).map(|s| &**s).collect();
+            self.diags.push(
+                Diagnostic::error(
+                    "zrf::macro-depth",
+                    format!("{what}; this form is skipped"),
+                    call.span,
+                )
+                .with_note(
+                    self.sites.outermost(site),
+                    format!(
+                        "expanded from this call (innermost calls: {})",
+                        tail.join(" ← ")
+                    ),
+                ),
+            );
+            return;
+        }
+        // Substitute the arguments in the caller's scope first.
+        let mut args: Vec<Node> = Vec::with_capacity(raw_args.len());
+        for a in raw_args {
+            match &a.kind {
+                NodeKind::List(_) => {
+                    let mut tmp = Vec::new();
+                    self.expand_node(a, site, &mut tmp);
+                    if tmp.len() == 1 {
+                        args.extend(tmp);
+                    } else {
+                        args.push(a.clone());
+                    }
+                }
+                _ => self.expand_node(a, site, &mut args),
+            }
+        }
+        if args.len() > m.arity && m.arity > 0 && self.reported_arity.insert(m.name.clone()) {
+            self.diags.push(
+                Diagnostic::new(
+                    Severity::Note,
+                    "zrf::macro-arity",
+                    format!(
+                        "`{}` uses ${} at most but is called with {} arguments; the extra ones are ignored",
+                        m.name,
+                        m.arity,
+                        args.len()
+                    ),
+                    Some(call.span),
+                )
+                .with_note(Some(m.span), "defined here"),
+            );
+        }
+        let new_site = self.sites.sites.len() as u32;
+        self.sites.sites.push(Site {
+            call: call.span,
+            name: m.name.clone(),
+            parent: site,
+        });
+        self.env.push(Frame {
+            args,
+            site: new_site,
+        });
+        self.expand_seq(&m.body, new_site, out);
+        self.env.pop();
+    }
+}

@@ -1,0 +1,97 @@
+//! Zillions of Games rule files (ZRF): reading (decode → parse → expand) and, later, lowering and emitting.
+//!
+//! [`read`] is the one entry point for ZRF input. It never fails: it returns whatever it could
+//! read plus diagnostics, so a batch run can report every problem of every file.
+
+pub mod expand;
+
+use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
+use crate::sexpr::{self, Parsed};
+use crate::text::{self, Decoded, Encoding};
+pub use expand::{Entry, EntryKind, Expanded, IncludeLoader, NoIncludes};
+
+/// Options for [`read`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Force this encoding instead of detecting one (`--encoding`).
+    pub encoding: Option<Encoding>,
+    /// Parser limits.
+    pub syntax: sexpr::Limits,
+    /// Expansion limits.
+    pub expand: expand::Limits,
+}
+
+/// Everything read from one ZRF file.
+#[derive(Debug, Clone)]
+pub struct ZrfFile {
+    /// Texts of the file and its includes, for rendering diagnostics.
+    pub sources: SourceMap,
+    /// The root file's id in [`ZrfFile::sources`].
+    pub root: FileId,
+    /// How the root file was decoded.
+    pub decoded: Decoded,
+    /// The root file's tokens and raw tree.
+    pub parsed: Parsed,
+    /// Expanded games and variants.
+    pub expanded: Expanded,
+    /// All diagnostics, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ZrfFile {
+    /// Number of error diagnostics.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+    /// Number of warning diagnostics.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+    fn count(&self, s: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == s).count()
+    }
+}
+
+/// Decodes, parses and expands a ZRF file. `name` is shown in diagnostics and passed to the
+/// `loader` to resolve includes relative to it.
+pub fn read(
+    name: &str,
+    bytes: &[u8],
+    opts: &ReadOptions,
+    loader: &mut dyn IncludeLoader,
+) -> ZrfFile {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let (decoded, mut ds) = text::decode(bytes, opts.encoding);
+    diagnostics.append(&mut ds);
+    let root = sources.add(name, decoded.text.as_str());
+    let parsed = sexpr::parse(&decoded.text, root, opts.syntax);
+    diagnostics.extend(parsed.diagnostics.iter().cloned());
+    let syntax = opts.syntax;
+    let forced = opts.encoding;
+    let mut parse_include = |inc_name: &str, inc_bytes: &[u8]| {
+        let (dec, mut ds) = text::decode(inc_bytes, forced);
+        let id = sources.add(inc_name, dec.text.as_str());
+        let p = sexpr::parse(&dec.text, id, syntax);
+        ds.extend(p.diagnostics);
+        (id, p.nodes, ds)
+    };
+    let (expanded, mut ds) = expand::expand(
+        expand::Input {
+            name,
+            nodes: parsed.nodes.clone(),
+            loader,
+            parse_include: &mut parse_include,
+        },
+        opts.expand,
+    );
+    diagnostics.append(&mut ds);
+    ZrfFile {
+        sources,
+        root,
+        decoded,
+        parsed,
+        expanded,
+        diagnostics,
+    }
+}
