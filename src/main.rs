@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Read ZRF files or directories and report located diagnostics (exit 1 on errors).
     Check(cli::check::CheckArgs),
+    /// Print a ZRF file's games and variants after includes, macros and variant resolution.
+    Expand(cli::expand::ExpandArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         .build_global();
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
+        Command::Expand(a) => cli::expand::run(a),
     };
     ExitCode::from(code)
 }

@@ -207,6 +207,27 @@ impl Node {
             }
         }
     }
+    /// Writes the node indented: a list that fits in `width` columns stays on one line,
+    /// otherwise its head stays on the opening line and each further item gets its own line,
+    /// indented by two spaces. Strings are written verbatim.
+    pub fn write_pretty(&self, out: &mut String, indent: usize, width: usize) {
+        let compact = self.to_compact();
+        let items = match &self.kind {
+            NodeKind::List(v) if indent + compact.len() > width && v.len() > 1 => v,
+            _ => {
+                out.push_str(&compact);
+                return;
+            }
+        };
+        out.push('(');
+        items[0].write_pretty(out, indent + 1, width);
+        for n in &items[1..] {
+            out.push('\n');
+            out.extend(std::iter::repeat_n(' ', indent + 2));
+            n.write_pretty(out, indent + 2, width);
+        }
+        out.push(')');
+    }
     /// [`Node::write_compact`] into a new string.
     pub fn to_compact(&self) -> String {
         let mut s = String::new();

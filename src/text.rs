@@ -15,7 +15,7 @@
 //! nothing is garbled silently. Decoding never replaces bytes; every decoded text is checked to
 //! re-encode to the original bytes.
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, FileId, Severity, Span};
 use encoding_rs::{SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -174,8 +174,9 @@ pub struct Decoded {
 }
 
 /// Decodes `bytes`, honouring `forced` when given. Returns the text and any diagnostics
-/// (a weak guess is a warning; bytes invalid in the forced encoding are an error).
-pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> (Decoded, Vec<Diagnostic>) {
+/// (a weak guess is a warning; bytes invalid in the forced encoding are an error). The
+/// diagnostics' spans point into the decoded text, which the caller registers as `file`.
+pub fn decode(bytes: &[u8], forced: Option<Encoding>, file: FileId) -> (Decoded, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (true, rest),
@@ -285,6 +286,7 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> (Decoded, Vec<Diagnosti
             Err(_) => {} // only possible after replacement, already reported as an error
         }
     }
+    locate(&mut diags, &text, body, encoding, file);
     let line_endings = LineEndings::detect(&text);
     let final_newline = text.ends_with('\n') || text.ends_with('\r');
     (
@@ -299,6 +301,38 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> (Decoded, Vec<Diagnosti
         },
         diags,
     )
+}
+
+/// Points each decoding diagnostic at the character it is about: the first U+FFFD for invalid
+/// bytes, the first non-ASCII character for a weak guess, the first character that does not
+/// re-encode to its original bytes.
+fn locate(diags: &mut [Diagnostic], text: &str, bytes: &[u8], enc: Encoding, file: FileId) {
+    let at = |pred: &dyn Fn(usize, char) -> bool| {
+        text.char_indices()
+            .find(|&(i, c)| pred(i, c))
+            .map(|(i, c)| Span::new(file, i, i + c.len_utf8()))
+    };
+    for d in diags.iter_mut() {
+        d.span = match d.code {
+            "text::invalid-bytes" => at(&|_, c| c == '\u{FFFD}'),
+            "text::weak-encoding-guess" => at(&|_, c| !c.is_ascii()),
+            "text::not-reencodable" => {
+                let mut pos = 0usize;
+                let mut found = None;
+                for (i, c) in text.char_indices() {
+                    let mut buf = [0u8; 4];
+                    let enc_c = encode(c.encode_utf8(&mut buf), enc).unwrap_or_default();
+                    if bytes.get(pos..pos + enc_c.len()) != Some(&enc_c[..]) {
+                        found = Some(Span::new(file, i, i + c.len_utf8()));
+                        break;
+                    }
+                    pos += enc_c.len();
+                }
+                found
+            }
+            _ => d.span,
+        };
+    }
 }
 
 /// Decodes without replacement; returns the text (with U+FFFD at bad bytes) and the first bad offset.
@@ -647,7 +681,7 @@ mod tests {
 
     fn roundtrip(text: &str, enc: Encoding) -> Decoded {
         let bytes = encode(text, enc).expect("encodable");
-        let (d, diags) = decode(&bytes, None);
+        let (d, diags) = decode(&bytes, None, FileId(0));
         assert_eq!(d.text, text, "decoded text for {enc}: {diags:?}");
         assert_eq!(encode(&d.text, d.encoding).unwrap(), bytes);
         d
@@ -709,19 +743,19 @@ mod tests {
     #[test]
     fn override_wins_and_bad_bytes_are_an_error() {
         let bytes = encode("; доска\n", Encoding::Windows1251).unwrap();
-        let (d, diags) = decode(&bytes, Some(Encoding::Windows1252));
+        let (d, diags) = decode(&bytes, Some(Encoding::Windows1252), FileId(0));
         assert_eq!(d.encoding, Encoding::Windows1252);
         assert!(diags.is_empty());
-        let (_, diags) = decode(b"\x82\xA0\xFF", Some(Encoding::ShiftJis));
+        let (_, diags) = decode(b"\x82\xA0\xFF", Some(Encoding::ShiftJis), FileId(0));
         assert_eq!(diags[0].code, "text::invalid-bytes");
     }
 
     #[test]
     fn bom_and_utf8_first() {
-        let (d, _) = decode("\u{FEFF}(title \"駒\")".as_bytes(), None);
+        let (d, _) = decode("\u{FEFF}(title \"駒\")".as_bytes(), None, FileId(0));
         assert!(d.bom);
         assert_eq!(d.text, "(title \"駒\")");
-        let (d, _) = decode("(title \"駒\")".as_bytes(), None);
+        let (d, _) = decode("(title \"駒\")".as_bytes(), None, FileId(0));
         assert_eq!(d.encoding, Encoding::Utf8);
         assert_eq!(d.confidence, Confidence::Certain);
     }

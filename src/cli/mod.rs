@@ -3,6 +3,7 @@
 //! This is the only part of zogkit that touches the file system.
 
 pub mod check;
+pub mod expand;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -100,14 +101,15 @@ impl IncludeLoader for FsIncludes {
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((path.display().to_string(), bytes))
     }
+    fn identity(&mut self, name: &str) -> String {
+        std::fs::canonicalize(name)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| name.to_string())
+    }
 }
 
 fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
-    let mut cur = if base.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        base.to_path_buf()
-    };
+    let mut cur = base.to_path_buf();
     for comp in name
         .split(['/', '\\'])
         .filter(|c| !c.is_empty() && *c != ".")
@@ -121,12 +123,17 @@ fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
             cur = exact;
             continue;
         }
-        let found = std::fs::read_dir(&cur).ok()?.flatten().find(|e| {
+        let dir = if cur.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            cur.as_path()
+        };
+        let found = std::fs::read_dir(dir).ok()?.flatten().find(|e| {
             e.file_name()
                 .to_str()
                 .is_some_and(|n| n.eq_ignore_ascii_case(comp))
         })?;
-        cur = found.path();
+        cur.push(found.file_name());
     }
     cur.is_file().then_some(cur)
 }

@@ -134,9 +134,14 @@ pub struct Macro {
 /// library itself never touches the file system.
 pub trait IncludeLoader {
     /// Finds `name` (as written in `(include "name")`) relative to the file `from` (the display
-    /// name of the including file). Returns a display name for the included file (unique per
-    /// real file, used for cycle detection) and its bytes, or an error message.
+    /// name of the including file). Returns the included file's display name and bytes, or an
+    /// error message.
     fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String>;
+    /// The identity of a file given by display name, used to detect include cycles (for
+    /// example its canonical path). Defaults to the name itself.
+    fn identity(&mut self, name: &str) -> String {
+        name.to_string()
+    }
 }
 
 /// An [`IncludeLoader`] that refuses every include (for inputs read from memory or stdin).
@@ -220,7 +225,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
         loader,
         parse_include,
     } = input;
-    let mut stack = vec![name.to_string()];
+    let mut stack = vec![(loader.identity(name), name.to_string())];
     let top = splice_includes(
         nodes,
         name,
@@ -477,7 +482,7 @@ fn section_key(n: &Node) -> Option<(String, String)> {
 /// * `option` sections override the game's option of the same name; others are kept [inferred].
 /// * Goal conditions (`win-`, `loss-`, `draw-`, `count-condition`) are replaced as one group
 ///   when the variant states any [inferred from "Losing Checkers" and the tutorial].
-/// * `(default)` is the variant's own flag and is never inherited.
+/// * `(default)` is the variant's own flag ([`Entry::default`]); it is dropped from merged forms.
 /// * Every other section (`title`, `board`, `board-setup`, `players`, `turn-order`, texts,
 ///   sounds, `move-priorities`, …) replaces all of the game's sections with the same head,
 ///   at the position of the first of them [doc].
@@ -526,7 +531,7 @@ pub fn resolve_variant(game: &[Node], delta: &[Node]) -> Vec<Node> {
         }
     }
     for (i, d) in delta.iter().enumerate() {
-        if !used[i] {
+        if !used[i] && d.head() != Some("default") {
             out.push(d.clone());
         }
     }
@@ -538,7 +543,7 @@ fn splice_includes(
     from: &str,
     loader: &mut dyn IncludeLoader,
     parse_include: &mut dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>),
-    stack: &mut Vec<String>,
+    stack: &mut Vec<(String, String)>,
     diags: &mut Vec<Diagnostic>,
     limits: Limits,
 ) -> Vec<Node> {
@@ -569,20 +574,25 @@ fn splice_includes(
         }
         match loader.load(from, target) {
             Err(msg) => diags.push(Diagnostic::error("zrf::include-not-found", msg, n.span)),
-            Ok((key, _)) if stack.contains(&key) => diags.push(Diagnostic::error(
-                "zrf::include-cycle",
-                format!(
-                    "including {target:?} again would loop: {} → {key}",
-                    stack.join(" → ")
-                ),
-                n.span,
-            )),
-            Ok((key, bytes)) => {
-                let (_, nodes, mut ds) = parse_include(&key, &bytes);
+            Ok((shown, bytes)) => {
+                let key = loader.identity(&shown);
+                if stack.iter().any(|(k, _)| *k == key) {
+                    let chain: Vec<&str> = stack.iter().map(|(_, s)| s.as_str()).collect();
+                    diags.push(Diagnostic::error(
+                        "zrf::include-cycle",
+                        format!(
+                            "including {target:?} again would loop: {} → {shown}",
+                            chain.join(" → ")
+                        ),
+                        n.span,
+                    ));
+                    continue;
+                }
+                let (_, nodes, mut ds) = parse_include(&shown, &bytes);
                 diags.append(&mut ds);
-                stack.push(key.clone());
+                stack.push((key, shown.clone()));
                 let inner =
-                    splice_includes(nodes, &key, loader, parse_include, stack, diags, limits);
+                    splice_includes(nodes, &shown, loader, parse_include, stack, diags, limits);
                 stack.pop();
                 out.extend(inner);
             }

@@ -62,7 +62,7 @@ pub fn read(
 ) -> ZrfFile {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let (decoded, mut ds) = text::decode(bytes, opts.encoding);
+    let (decoded, mut ds) = text::decode(bytes, opts.encoding, FileId(sources.len() as u32));
     diagnostics.append(&mut ds);
     let root = sources.add(name, decoded.text.as_str());
     let parsed = sexpr::parse(&decoded.text, root, opts.syntax);
@@ -70,7 +70,7 @@ pub fn read(
     let syntax = opts.syntax;
     let forced = opts.encoding;
     let mut parse_include = |inc_name: &str, inc_bytes: &[u8]| {
-        let (dec, mut ds) = text::decode(inc_bytes, forced);
+        let (dec, mut ds) = text::decode(inc_bytes, forced, FileId(sources.len() as u32));
         let id = sources.add(inc_name, dec.text.as_str());
         let p = sexpr::parse(&dec.text, id, syntax);
         ds.extend(p.diagnostics);

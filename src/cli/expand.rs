@@ -1,0 +1,88 @@
+//! `zogkit expand`: print the games and variants of a ZRF file after includes, macros and variant resolution.
+
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, read_input};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use zogkit::diag::Severity;
+use zogkit::text::Encoding;
+use zogkit::zrf::{self, EntryKind, NoIncludes, ReadOptions};
+
+/// Arguments of `zogkit expand`.
+#[derive(Debug, Args)]
+pub struct ExpandArgs {
+    /// The ZRF file (`-` for standard input).
+    pub file: PathBuf,
+    /// Print only this entry (1-based, in menu order: games, variants and separators).
+    #[arg(long)]
+    pub game: Option<usize>,
+    /// Decode with this encoding instead of detecting one.
+    #[arg(long, value_parser = super::check::parse_encoding)]
+    pub encoding: Option<Encoding>,
+}
+
+/// Runs `zogkit expand`.
+pub fn run(args: ExpandArgs) -> u8 {
+    let input = InputFile {
+        display: if args.file.as_os_str() == "-" {
+            "<stdin>".into()
+        } else {
+            args.file.display().to_string()
+        },
+        path: (args.file.as_os_str() != "-").then(|| args.file.clone()),
+    };
+    let bytes = match read_input(&input) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", input.display);
+            return EXIT_USAGE;
+        }
+    };
+    let opts = ReadOptions {
+        encoding: args.encoding,
+        ..Default::default()
+    };
+    let f = match input.path {
+        Some(_) => zrf::read(&input.display, &bytes, &opts, &mut FsIncludes),
+        None => zrf::read(&input.display, &bytes, &opts, &mut NoIncludes),
+    };
+    for d in f.diagnostics.iter().filter(|d| d.severity > Severity::Note) {
+        eprint!("{}", d.render(&f.sources, &input.display));
+    }
+    if let Some(n) = args.game
+        && (n == 0 || n > f.expanded.entries.len())
+    {
+        eprintln!(
+            "error: --game {n} is out of range: the file has {} entries",
+            f.expanded.entries.len()
+        );
+        return EXIT_USAGE;
+    }
+    let mut out = String::new();
+    for (i, e) in f.expanded.entries.iter().enumerate() {
+        if args.game.is_some_and(|n| n != i + 1) {
+            continue;
+        }
+        let title = e.title.as_deref().unwrap_or("");
+        let default = if e.default { " (default)" } else { "" };
+        match e.kind {
+            EntryKind::Game => out.push_str(&format!(";; {}: game {title:?}{default}\n", i + 1)),
+            EntryKind::Variant { of } => out.push_str(&format!(
+                ";; {}: variant {title:?} of {}{default}\n",
+                i + 1,
+                of + 1
+            )),
+            EntryKind::Separator => out.push_str(&format!(";; {}: separator\n", i + 1)),
+        }
+        if let Some(form) = &e.form {
+            form.write_pretty(&mut out, 0, 100);
+            out.push('\n');
+        } else if e.kind != EntryKind::Separator {
+            out.push_str(";; (not expanded: see the errors above)\n");
+        }
+    }
+    if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+        return EXIT_USAGE;
+    }
+    if f.errors() > 0 { EXIT_ERRORS } else { EXIT_OK }
+}
