@@ -255,6 +255,22 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>, file: FileId) -> (Decoded,
                 ),
                 None,
             ));
+        } else {
+            diags.push(Diagnostic::new(
+                Severity::Note,
+                "text::encoding",
+                format!(
+                    "decoded as {} ({} confidence: {})",
+                    guess.encoding,
+                    if guess.confidence == Confidence::Certain {
+                        "certain"
+                    } else {
+                        "high"
+                    },
+                    guess.reason
+                ),
+                None,
+            ));
         }
         let (text, bad) = decode_lossless(guess.encoding, body);
         debug_assert!(
@@ -315,7 +331,7 @@ fn locate(diags: &mut [Diagnostic], text: &str, bytes: &[u8], enc: Encoding, fil
     for d in diags.iter_mut() {
         d.span = match d.code {
             "text::invalid-bytes" => at(&|_, c| c == '\u{FFFD}'),
-            "text::weak-encoding-guess" => at(&|_, c| !c.is_ascii()),
+            "text::weak-encoding-guess" | "text::encoding" => at(&|_, c| !c.is_ascii()),
             "text::not-reencodable" => {
                 let mut pos = 0usize;
                 let mut found = None;

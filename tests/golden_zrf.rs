@@ -1,0 +1,103 @@
+//! Golden tests for the hand-written ZRF corpus: `zogkit check -v` and `zogkit expand` output
+//! for every `corpus/zrf/*.zrf`, compared with `golden/zrf/<name>.txt`.
+
+mod common;
+
+use std::path::Path;
+
+/// Expansion listings longer than this are summarised by size in the golden (Tai Shogi).
+const MAX_LISTING: usize = 20_000;
+
+fn transcript(rel: &str) -> String {
+    let mut t = String::new();
+    let out = common::zogkit(&["check", "-v", rel]);
+    t.push_str(&format!("$ zogkit check -v {rel}\n"));
+    t.push_str(&String::from_utf8_lossy(&out.stdout));
+    t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    let out = common::zogkit(&["expand", rel]);
+    t.push_str(&format!("\n$ zogkit expand {rel}\n"));
+    let listing = String::from_utf8_lossy(&out.stdout);
+    if listing.len() > MAX_LISTING {
+        let headers: Vec<&str> = listing.lines().filter(|l| l.starts_with(";; ")).collect();
+        t.push_str(&format!(
+            "({} bytes, {} lines; entry headers follow)\n{}\n",
+            listing.len(),
+            listing.lines().count(),
+            headers.join("\n")
+        ));
+    } else {
+        t.push_str(&listing);
+        if !listing.ends_with('\n') {
+            t.push('\n');
+        }
+    }
+    t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    t
+}
+
+#[test]
+fn zrf_corpus_matches_goldens() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(root.join("corpus/zrf"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20);
+    let mut failures = Vec::new();
+    for p in &files {
+        let name = p.file_name().unwrap().to_str().unwrap();
+        let rel = format!("corpus/zrf/{name}");
+        let golden = format!("zrf/{}.txt", name.trim_end_matches(".zrf"));
+        if let Err(e) = common::check_golden(&golden, &transcript(&rel)) {
+            failures.push(e);
+        }
+        // Every `_err_` case must produce at least one diagnostic.
+        if name.contains("_err_") {
+            let out = common::zogkit(&["check", "-v", &rel]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.contains("warning[") || text.contains("error[") || text.contains("note["),
+                "{rel} is an _err_ case but reports nothing"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_diagnostic_code_has_an_err_case() {
+    // Codes the ZRF reader can emit; each must be demonstrated by a corpus case.
+    let codes = [
+        "zrf::unbalanced-paren",
+        "zrf::unclosed-paren",
+        "zrf::unterminated-string",
+        "zrf::too-deep",
+        "zrf::unicode-space",
+        "zrf::unknown-top-level",
+        "zrf::bad-define",
+        "zrf::bad-include",
+        "zrf::include-not-found",
+        "zrf::include-cycle",
+        "zrf::macro-redefined",
+        "zrf::macro-arity",
+        "zrf::unbound-param",
+        "zrf::macro-depth",
+        "zrf::expansion-too-large",
+        "zrf::variant-without-game",
+        "text::weak-encoding-guess",
+        "text::not-reencodable",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/zrf");
+    let all: String = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("_err_"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    for c in codes {
+        assert!(all.contains(&format!("[{c}]")), "no _err_ golden shows {c}");
+    }
+}
