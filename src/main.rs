@@ -14,6 +14,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print wall time and peak memory to standard error at exit (used by `cargo xtask bench`).
+    #[arg(long, global = true, hide = true)]
+    stats: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -40,9 +43,25 @@ fn main() -> ExitCode {
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(64 << 20)
         .build_global();
+    let start = std::time::Instant::now();
+    let stats = cli.stats;
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
         Command::Expand(a) => cli::expand::run(a),
     };
+    if stats {
+        eprintln!(
+            "stats: wall {:.4} s, peak {} KB",
+            start.elapsed().as_secs_f64(),
+            peak_rss_kb().map_or("?".into(), |k| k.to_string())
+        );
+    }
     ExitCode::from(code)
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), if the platform reports it.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

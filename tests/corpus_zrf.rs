@@ -171,3 +171,28 @@ fn truncated_shared_files_give_diagnostics_not_panics() {
     }
     assert!(cuts >= 500, "{cuts}");
 }
+
+#[test]
+fn sharing_call_results_changes_no_expansion_in_the_shared_corpus() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    // Files without includes (NoIncludes would make the include-based ones differ from the CLI,
+    // but equally in both runs, so they still take part).
+    for p in common::zrf_files(&dir) {
+        let bytes = std::fs::read(&p).unwrap();
+        let dump = |share: bool| {
+            let mut opts = ReadOptions::default();
+            opts.expand.share_calls = share;
+            let f = zrf::read("x.zrf", &bytes, &opts, &mut NoIncludes);
+            let forms: Vec<String> = f
+                .expanded
+                .entries
+                .iter()
+                .map(|e| e.form.as_ref().map(|n| n.to_compact()).unwrap_or_default())
+                .collect();
+            (forms, f.diagnostics.len(), f.expanded.nodes)
+        };
+        assert!(dump(true) == dump(false), "{}", p.display());
+    }
+}

@@ -162,14 +162,46 @@ fn every_expanded_node_leads_back_to_its_call_site() {
     let moves = &g.args()[0];
     let verify = &moves.args()[0];
     assert_eq!(verify.head(), Some("verify"));
-    let site = zogkit::zrf::expand::Sites::effective(0, verify);
+    use zogkit::zrf::expand::Sites;
+    let (g_outer, m_outer) = (Sites::outer(0, g), Sites::outer(0, moves));
+    assert_eq!((g_outer, m_outer), (0, 0)); // written in the game
+    let site = Sites::outer(m_outer, verify);
     assert_ne!(site, 0);
     let call = f.expanded.sites.call_site(site, verify);
     assert_eq!(&src[call.start as usize..call.end as usize], "(blk)");
     // `empty?` inside the shared (verify empty?) subtree inherits the site.
     let inner = &verify.args()[0];
-    assert_eq!(zogkit::zrf::expand::Sites::effective(site, inner), site);
+    assert_eq!(Sites::outer(site, inner), site);
+    assert_eq!(f.expanded.sites.call_site(site, inner), call);
     assert_eq!(f.expanded.sites.chain(site).len(), 1);
+}
+
+#[test]
+fn nested_calls_keep_the_whole_chain_and_memoised_calls_get_their_own_site() {
+    use zogkit::zrf::expand::Sites;
+    let src = "(define inner (x $1))\n(define outer (inner $1))\n(game (outer a)\n (outer a))";
+    let f = read(src);
+    let g = f.expanded.entries[0].form.as_ref().unwrap();
+    assert_eq!(g.to_compact(), "(game (x a) (x a))");
+    let (a, b) = (&g.args()[0], &g.args()[1]);
+    let (sa, sb) = (Sites::outer(0, a), Sites::outer(0, b));
+    assert_ne!(sa, sb);
+    let names: Vec<String> = f
+        .expanded
+        .sites
+        .chain(sa)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(names, ["outer", "inner"]);
+    let line = |s| {
+        f.sources
+            .get(zogkit::diag::FileId(0))
+            .unwrap()
+            .line_col(f.expanded.sites.call_site(s, a).start)
+            .0
+    };
+    assert_eq!((line(sa), line(sb)), (3, 4));
 }
 
 #[test]

@@ -39,6 +39,9 @@ pub struct Limits {
     pub max_calls: u64,
     /// Deepest chain of includes.
     pub max_include_depth: usize,
+    /// Reuse the result of a call whose expansion depends only on its arguments (on by
+    /// default; switched off only to cross-check that sharing changes nothing).
+    pub share_calls: bool,
 }
 
 impl Default for Limits {
@@ -48,6 +51,7 @@ impl Default for Limits {
             max_nodes: 4_000_000,
             max_calls: 2_000_000,
             max_include_depth: 16,
+            share_calls: true,
         }
     }
 }
@@ -59,11 +63,18 @@ pub struct Site {
     pub call: Span,
     /// The macro's name.
     pub name: Arc<str>,
-    /// The site that produced the call itself (0 = the call is written in the input).
-    pub parent: u32,
+    /// When the produced node was itself produced by a call inside this macro's body (a body
+    /// that is just another call), that inner site; 0 otherwise.
+    pub inner: u32,
 }
 
-/// All expansion sites of one file; index 0 is "not expanded".
+/// All expansion sites of one file; index 0 means "none".
+///
+/// Sites are position-independent: a node's `site` is set only on the forms a call splices in,
+/// and the nodes below inherit it. The provenance of any node is therefore the sequence of
+/// sites met on the way down from the root of its game, outermost first; the first one is the
+/// call written in the input. This is what lets expansion share subtrees and reuse the result
+/// of a call made twice with the same arguments.
 #[derive(Debug, Clone, Default)]
 pub struct Sites {
     /// Sites by index; entry 0 is a placeholder.
@@ -76,33 +87,27 @@ impl Sites {
             sites: vec![Site {
                 call: Span::default(),
                 name: "".into(),
-                parent: 0,
+                inner: 0,
             }],
         }
     }
-    /// The effective site of `node` inside a parent whose effective site is `parent`
-    /// (a node with site 0 inherits its parent's).
-    pub fn effective(parent: u32, node: &Node) -> u32 {
-        if node.site != 0 { node.site } else { parent }
+    fn push(&mut self, call: Span, name: Arc<str>, inner: u32) -> u32 {
+        self.sites.push(Site { call, name, inner });
+        self.sites.len() as u32 - 1
     }
-    /// The span a user should be shown for `node` whose effective site is `site`: the node
-    /// itself when written in the input, otherwise the outermost macro call that produced it.
-    pub fn call_site(&self, site: u32, node: &Node) -> Span {
-        self.outermost(site).unwrap_or(node.span)
+    /// The outermost site on the path to `node`, given the value for its parent (0 at a root).
+    pub fn outer(parent: u32, node: &Node) -> u32 {
+        if parent != 0 { parent } else { node.site }
     }
-    /// The outermost call span of a site chain, if `site` is not 0.
-    pub fn outermost(&self, mut site: u32) -> Option<Span> {
-        let mut span = None;
-        let mut guard = 0;
-        while site != 0 && guard < 10_000 {
-            let s = self.sites.get(site as usize)?;
-            span = Some(s.call);
-            site = s.parent;
-            guard += 1;
+    /// The span to show a user for `node` whose outermost site is `outer`: the node itself when
+    /// it is written in the input, otherwise the macro call in the input that produced it.
+    pub fn call_site(&self, outer: u32, node: &Node) -> Span {
+        match self.sites.get(outer as usize) {
+            Some(s) if outer != 0 => s.call,
+            _ => node.span,
         }
-        span
     }
-    /// The macro names from the outermost call to the innermost, for provenance.
+    /// The macro names of a site and the sites it directly wraps, outermost first.
     pub fn chain(&self, mut site: u32) -> Vec<Arc<str>> {
         let mut v = Vec::new();
         while site != 0 && v.len() < 10_000 {
@@ -110,9 +115,8 @@ impl Sites {
                 break;
             };
             v.push(s.name.clone());
-            site = s.parent;
+            site = s.inner;
         }
-        v.reverse();
         v
     }
 }
@@ -203,6 +207,10 @@ pub struct Expanded {
     pub nodes: u64,
 }
 
+/// Registers and parses an included file (display name, bytes): its id, top-level nodes and
+/// the diagnostics of decoding and parsing it.
+pub type ParseInclude<'a> = dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>) + 'a;
+
 /// Input to [`expand`]: the root file's top-level nodes and everything needed to load includes.
 pub struct Input<'a> {
     /// Display name of the root file.
@@ -213,7 +221,7 @@ pub struct Input<'a> {
     pub loader: &'a mut dyn IncludeLoader,
     /// Called for each included file: registers its text and parses it, returning its id,
     /// top-level nodes and the diagnostics of decoding and parsing.
-    pub parse_include: &'a mut dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>),
+    pub parse_include: &'a mut ParseInclude<'a>,
 }
 
 /// Splices includes, collects macros, expands every game and variant and resolves variants.
@@ -302,6 +310,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     let mut entries: Vec<Entry> = Vec::new();
     let mut total = 0u64;
     let mut first_game: Option<usize> = None;
+    let mut memo = Memo::default();
     let mut pending_variants = Vec::new();
     for form in forms {
         let is_game = form.head() == Some("game");
@@ -331,9 +340,10 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
                 env: Vec::new(),
                 reported_unbound: Default::default(),
                 reported_arity: Default::default(),
+                memo: &mut memo,
             };
             let mut out = Vec::with_capacity(form.args().len());
-            ex.expand_seq(form.args(), 0, &mut out);
+            ex.expand_seq(form.args(), &mut out);
             total += ex.nodes;
             if ex.aborted { None } else { Some(out) }
         };
@@ -542,7 +552,7 @@ fn splice_includes(
     nodes: Vec<Node>,
     from: &str,
     loader: &mut dyn IncludeLoader,
-    parse_include: &mut dyn FnMut(&str, &[u8]) -> (FileId, Vec<Node>, Vec<Diagnostic>),
+    parse_include: &mut ParseInclude<'_>,
     stack: &mut Vec<(String, String)>,
     diags: &mut Vec<Diagnostic>,
     limits: Limits,
@@ -641,7 +651,14 @@ struct MacroTable<'a> {
     /// Lists inside macro bodies that contain no `$k` and no macro call, by the address of
     /// their items, with their node counts: they expand to themselves and are shared.
     closed: HashMap<usize, u64>,
+    /// Highest `$k` each macro needs from its own call (including what the macros it calls
+    /// leave unbound), or `None` when that cannot be known (computed heads, recursion).
+    needs: Vec<Option<usize>>,
 }
+
+type MemoKey = Vec<Arc<str>>;
+/// Expanded results of argument-determined calls, with their node counts.
+pub(crate) type Memo = HashMap<MemoKey, (Arc<[Node]>, u64)>;
 
 impl<'a> MacroTable<'a> {
     fn new(macros: &'a [Macro], index: &'a HashMap<Arc<str>, usize>) -> Self {
@@ -650,6 +667,7 @@ impl<'a> MacroTable<'a> {
             index,
             sizes: vec![u64::MAX - 1; macros.len()], // MAX-1: not computed yet
             closed: HashMap::default(),
+            needs: Vec::new(),
         };
         for i in 0..macros.len() {
             t.size_of(i, 0);
@@ -661,7 +679,33 @@ impl<'a> MacroTable<'a> {
             }
         }
         t.closed = closed;
+        let mut state = vec![0u8; macros.len()]; // 0 new, 1 in progress, 2 done
+        let mut needs = vec![None; macros.len()];
+        for i in 0..macros.len() {
+            need_of(i, macros, index, &mut state, &mut needs);
+        }
+        t.needs = needs;
         t
+    }
+    /// The memo key of a call, when its result depends only on its arguments: the macro never
+    /// reaches for an enclosing call's arguments (directly or through the macros it calls), has
+    /// no computed heads, and every argument is an atom or a string.
+    fn memo_key(&self, m: &Macro, args: &[Node]) -> Option<MemoKey> {
+        let i = *self.index.get(&m.name)?;
+        let need = self.needs[i]?;
+        if need > args.len() {
+            return None;
+        }
+        let mut key = Vec::with_capacity(args.len() + 1);
+        key.push(m.name.clone());
+        for a in args {
+            match &a.kind {
+                NodeKind::Atom(t) => key.push(t.clone()),
+                NodeKind::Str(t) => key.push(format!("\"{t}").into()),
+                NodeKind::List(_) => return None,
+            }
+        }
+        Some(key)
     }
     /// The node count of `v` if it is a closed list of a macro body.
     fn closed_size(&self, v: &[Node]) -> Option<u64> {
@@ -744,6 +788,48 @@ impl<'a> MacroTable<'a> {
     }
 }
 
+/// Computes [`MacroTable::needs`] for macro `i`.
+fn need_of(
+    i: usize,
+    macros: &[Macro],
+    index: &HashMap<Arc<str>, usize>,
+    state: &mut [u8],
+    needs: &mut [Option<usize>],
+) -> Option<usize> {
+    match state[i] {
+        1 => return None,
+        2 => return needs[i],
+        _ => {}
+    }
+    state[i] = 1;
+    let mut need = Some(macros[i].arity);
+    let mut stack: Vec<&Node> = macros[i].body.iter().collect();
+    while let Some(n) = stack.pop() {
+        let Some(v) = n.as_list() else { continue };
+        if let Some(h) = v.first().and_then(Node::as_atom) {
+            if h.contains('$') {
+                need = None;
+                break;
+            }
+            if let Some(&c) = index.get(h) {
+                match need_of(c, macros, index, state, needs) {
+                    None => {
+                        need = None;
+                        break;
+                    }
+                    // The callee's parameters beyond its own arguments fall through to us.
+                    Some(k) if k > v.len() - 1 => need = need.map(|n| n.max(k)),
+                    Some(_) => {}
+                }
+            }
+        }
+        stack.extend(v.iter());
+    }
+    state[i] = 2;
+    needs[i] = need;
+    need
+}
+
 /// Records the closed lists under `n`; returns `n`'s node count when it is closed.
 fn mark_closed(
     n: &Node,
@@ -778,7 +864,9 @@ fn mark_closed(
 
 struct Frame {
     args: Vec<Node>,
-    site: u32,
+    /// The call form, for diagnostics.
+    call: Span,
+    name: Arc<str>,
 }
 
 struct Expander<'a, 't> {
@@ -791,6 +879,8 @@ struct Expander<'a, 't> {
     aborted: bool,
     /// Argument frames of the calls being expanded, innermost last (dynamic scope).
     env: Vec<Frame>,
+    /// Results of calls that depend only on their arguments, shared across a file's games.
+    memo: &'a mut Memo,
     reported_unbound: FxHashSet<(u32, u32)>,
     reported_arity: FxHashSet<Arc<str>>,
 }
@@ -852,7 +942,7 @@ impl<'a, 't> Expander<'a, 't> {
 
     fn report_unbound(&mut self, s: &str, span: Span) {
         if self.reported_unbound.insert((span.file.0, span.start)) {
-            let site = self.env.last().map(|f| f.site).unwrap_or(0);
+            let outer = self.env.first().map(|f| f.call).unwrap_or_default();
             let mut d = Diagnostic::warning(
                 "zrf::unbound-param",
                 format!(
@@ -860,8 +950,8 @@ impl<'a, 't> Expander<'a, 't> {
                 ),
                 span,
             );
-            if let Some(call) = self.sites.outermost(site) {
-                d = d.with_note(Some(call), "expanded from this call");
+            if !self.env.is_empty() {
+                d = d.with_note(Some(outer), "expanded from this call");
             }
             self.diags.push(d);
         }
@@ -884,16 +974,16 @@ impl<'a, 't> Expander<'a, 't> {
     }
 
     /// Expands `items` (written at `site`) into `out`, splicing macro calls.
-    fn expand_seq(&mut self, items: &[Node], site: u32, out: &mut Vec<Node>) {
+    fn expand_seq(&mut self, items: &[Node], out: &mut Vec<Node>) {
         for item in items {
             if self.aborted {
                 return;
             }
-            self.expand_node(item, site, out);
+            self.expand_node(item, out);
         }
     }
 
-    fn expand_node(&mut self, item: &Node, site: u32, out: &mut Vec<Node>) {
+    fn expand_node(&mut self, item: &Node, out: &mut Vec<Node>) {
         match &item.kind {
             NodeKind::Atom(s) | NodeKind::Str(s) => {
                 if !self.bump(item.span) {
@@ -906,12 +996,12 @@ impl<'a, 't> Expander<'a, 't> {
                             _ => NodeKind::Str(t),
                         },
                         span: item.span,
-                        site,
+                        site: 0,
                     }),
                     // `$k` bound to a list argument: the argument, expanded in the caller's scope.
                     Err(list) => {
                         let saved = self.env.pop();
-                        self.expand_node(&list, site, out);
+                        self.expand_node(&list, out);
                         self.env.extend(saved);
                     }
                 }
@@ -930,7 +1020,7 @@ impl<'a, 't> Expander<'a, 't> {
                     if let Some(name) = name
                         && let Some(m) = self.table.get(&name)
                     {
-                        self.call(m, item, &v[1..], site, out);
+                        self.call(m, item, &v[1..], out);
                         return;
                     }
                 }
@@ -943,7 +1033,7 @@ impl<'a, 't> Expander<'a, 't> {
                     out.push(Node {
                         kind: NodeKind::List(v.clone()),
                         span: item.span,
-                        site,
+                        site: 0,
                     });
                     return;
                 }
@@ -951,21 +1041,20 @@ impl<'a, 't> Expander<'a, 't> {
                     return;
                 }
                 let mut inner = Vec::with_capacity(v.len());
-                self.expand_seq(v, site, &mut inner);
+                self.expand_seq(v, &mut inner);
                 out.push(Node {
                     kind: NodeKind::List(inner.into()),
                     span: item.span,
-                    site,
+                    site: 0,
                 });
             }
         }
     }
 
-    fn call(&mut self, m: &Macro, call: &Node, raw_args: &[Node], site: u32, out: &mut Vec<Node>) {
+    fn call(&mut self, m: &Macro, call: &Node, raw_args: &[Node], out: &mut Vec<Node>) {
         self.calls += 1;
         if self.env.len() >= self.limits.max_macro_depth || self.calls > self.limits.max_calls {
             self.aborted = true;
-            let chain = self.sites.chain(site);
             let what = if self.env.len() >= self.limits.max_macro_depth {
                 format!(
                     "macro calls nested deeper than {} levels (is `{}` recursive?)",
@@ -977,7 +1066,8 @@ impl<'a, 't> Expander<'a, 't> {
                     self.limits.max_calls
                 )
             };
-            let tail: Vec<&str> = chain.iter().rev().take(6).map(|s| &**s).collect();
+            let tail: Vec<&str> = self.env.iter().rev().take(6).map(|f| &*f.name).collect();
+            let outer = self.env.first().map(|f| f.call);
             self.diags.push(
                 Diagnostic::error(
                     "zrf::macro-depth",
@@ -985,7 +1075,7 @@ impl<'a, 't> Expander<'a, 't> {
                     call.span,
                 )
                 .with_note(
-                    self.sites.outermost(site),
+                    outer,
                     format!(
                         "expanded from this call (innermost calls: {})",
                         tail.join(" ← ")
@@ -1000,14 +1090,14 @@ impl<'a, 't> Expander<'a, 't> {
             match &a.kind {
                 NodeKind::List(_) => {
                     let mut tmp = Vec::new();
-                    self.expand_node(a, site, &mut tmp);
+                    self.expand_node(a, &mut tmp);
                     if tmp.len() == 1 {
                         args.extend(tmp);
                     } else {
                         args.push(a.clone());
                     }
                 }
-                _ => self.expand_node(a, site, &mut args),
+                _ => self.expand_node(a, &mut args),
             }
         }
         if args.len() > m.arity && m.arity > 0 && self.reported_arity.insert(m.name.clone()) {
@@ -1026,17 +1116,57 @@ impl<'a, 't> Expander<'a, 't> {
                 .with_note(Some(m.span), "defined here"),
             );
         }
-        let new_site = self.sites.sites.len() as u32;
-        self.sites.sites.push(Site {
-            call: call.span,
-            name: m.name.clone(),
-            parent: site,
-        });
-        self.env.push(Frame {
-            args,
-            site: new_site,
-        });
-        self.expand_seq(&m.body, new_site, out);
-        self.env.pop();
+        // A call whose result depends only on its own arguments is expanded once per distinct
+        // argument list and shared.
+        let key = if self.limits.share_calls {
+            self.table.memo_key(m, &args)
+        } else {
+            None
+        };
+        let body: Arc<[Node]> = match key.as_ref().and_then(|k| self.memo.get(k)) {
+            Some((nodes, size)) => {
+                self.nodes += size;
+                if self.nodes > self.limits.max_nodes {
+                    self.bump(call.span);
+                    return;
+                }
+                nodes.clone()
+            }
+            None => {
+                let before = self.nodes;
+                self.env.push(Frame {
+                    args,
+                    call: call.span,
+                    name: m.name.clone(),
+                });
+                let mut produced = Vec::with_capacity(m.body.len());
+                self.expand_seq(&m.body, &mut produced);
+                self.env.pop();
+                let produced: Arc<[Node]> = produced.into();
+                if let Some(k) = key
+                    && !self.aborted
+                {
+                    self.memo.insert(k, (produced.clone(), self.nodes - before));
+                }
+                produced
+            }
+        };
+        // Stamp this call's site on the spliced forms (keeping a nested call's site inside it).
+        let mut new_site = 0;
+        for n in body.iter() {
+            let site = if n.site == 0 {
+                if new_site == 0 {
+                    new_site = self.sites.push(call.span, m.name.clone(), 0);
+                }
+                new_site
+            } else {
+                self.sites.push(call.span, m.name.clone(), n.site)
+            };
+            out.push(Node {
+                kind: n.kind.clone(),
+                span: n.span,
+                site,
+            });
+        }
     }
 }

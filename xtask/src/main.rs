@@ -1,1 +1,166 @@
-fn main() {}
+//! Project chores: `cargo xtask bench | truncate | golden` (std-only apart from zogkit itself).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
+  truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
+                             cut: reports panics and slow inputs (default 50)
+  golden                     rewrite golden files (UPDATE_GOLDEN=1 cargo test) for review in git diff
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let flag = |name: &str, default: usize| -> usize {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let ok = match args.first().map(String::as_str) {
+        Some("bench") => bench(&root, flag("--runs", 10)),
+        Some("truncate") => truncate(&root, flag("--offsets", 50)),
+        Some("golden") => run(Command::new(cargo())
+            .args(["test", "--workspace"])
+            .env("UPDATE_GOLDEN", "1")
+            .current_dir(&root)),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn run(cmd: &mut Command) -> bool {
+    cmd.status().map(|s| s.success()).unwrap_or(false)
+}
+
+fn shared_corpus(root: &Path) -> PathBuf {
+    root.join("../shared/corpus/zrf")
+}
+
+/// Times whole CLI runs: min / median / max wall time and the largest peak memory.
+fn bench(root: &Path, runs: usize) -> bool {
+    if !run(Command::new(cargo())
+        .args(["build", "--release", "--quiet", "--bin", "zogkit"])
+        .current_dir(root))
+    {
+        return false;
+    }
+    let exe = root.join("target/release/zogkit");
+    let corpus = shared_corpus(root);
+    let cases: Vec<(&str, Vec<String>)> = vec![(
+        "check shared corpus (decode + parse + expand, 434 files)",
+        vec!["check".into(), "-q".into(), corpus.display().to_string()],
+    )];
+    for (name, args) in cases {
+        let mut times = Vec::new();
+        let mut peak = 0u64;
+        for _ in 0..runs.max(1) {
+            let t = Instant::now();
+            let out = Command::new(&exe)
+                .args(&args)
+                .arg("--stats")
+                .output()
+                .expect("run zogkit");
+            times.push(t.elapsed());
+            let err = String::from_utf8_lossy(&out.stderr);
+            if let Some(kb) = err
+                .lines()
+                .find_map(|l| l.strip_prefix("stats: "))
+                .and_then(|l| l.split("peak ").nth(1))
+                .and_then(|l| l.split_whitespace().next())
+                .and_then(|k| k.parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        times.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "{name}: min {:.0} ms, median {:.0} ms, max {:.0} ms over {} runs; peak memory {:.1} MB",
+            ms(times[0]),
+            ms(times[times.len() / 2]),
+            ms(times[times.len() - 1]),
+            times.len(),
+            peak as f64 / 1024.0
+        );
+    }
+    true
+}
+
+/// Reads every shared corpus file cut at `offsets` evenly spaced points; any panic or read
+/// slower than a second is a finding.
+fn truncate(root: &Path, offsets: usize) -> bool {
+    use zogkit::zrf::{self, NoIncludes, ReadOptions};
+    let mut files = Vec::new();
+    collect(&shared_corpus(root), &mut files);
+    files.sort();
+    let start = Instant::now();
+    let (mut reads, mut findings) = (0usize, Vec::new());
+    std::panic::set_hook(Box::new(|_| {}));
+    for p in &files {
+        let Ok(bytes) = std::fs::read(p) else {
+            continue;
+        };
+        for k in 0..offsets {
+            let at = bytes.len() * k / offsets.max(1);
+            let cut = &bytes[..at];
+            let t = Instant::now();
+            let r = std::panic::catch_unwind(|| {
+                let f = zrf::read("cut.zrf", cut, &ReadOptions::default(), &mut NoIncludes);
+                f.diagnostics.len()
+            });
+            reads += 1;
+            let took = t.elapsed();
+            if r.is_err() {
+                findings.push(format!("PANIC {} cut at {at}", p.display()));
+            } else if took > Duration::from_secs(1) {
+                findings.push(format!("SLOW {:?} {} cut at {at}", took, p.display()));
+            }
+        }
+    }
+    let _ = std::panic::take_hook();
+    println!(
+        "truncate: {} files x {offsets} offsets = {reads} reads in {:.1} s, {} findings",
+        files.len(),
+        start.elapsed().as_secs_f64(),
+        findings.len()
+    );
+    for f in &findings {
+        println!("  {f}");
+    }
+    findings.is_empty()
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zrf")) {
+            out.push(p);
+        }
+    }
+}
