@@ -1,0 +1,818 @@
+//! The portable game spec's data types: a document of fully resolved games, explicit boards and typed move programs.
+//!
+//! Invariants, stated as absences (see `docs/spec.md` for every field):
+//! - no macros, no includes, no variant inheritance: every game is complete;
+//! - no implicit geometry: every position lists its links by direction name;
+//! - no numbers standing in for names: every name is a string, kept exactly as written;
+//! - no dropped content: what has no typed form yet travels in `extensions`.
+//!
+//! Empty lists, `false` flags and absent options are omitted when written and read back as
+//! empty/false/absent, so the written form stays short.
+
+use serde::{Deserialize, Serialize};
+
+/// The version written into every document. Bump the minor part for additive changes, the
+/// major part when a reader of the old version would misread the new one.
+pub const SPEC_VERSION: &str = "0.1";
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One input file, normalised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    /// Spec version, [`SPEC_VERSION`] for documents written by this build.
+    pub spec_version: String,
+    /// Where the document came from.
+    pub source: Source,
+    /// Every game, variant and menu separator of the input, in menu order.
+    pub games: Vec<Game>,
+}
+
+/// Facts about the input file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// `zrf`, `lud`, `ludii-english`, `chessembly` or `yaml`.
+    pub format: String,
+    /// File name as given (the last path component).
+    pub file: String,
+    /// Text encoding: `utf-8`, `shift_jis`, `windows-1251` or `windows-1252`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
+    /// Line endings: `lf`, `crlf`, `cr`, `mixed` or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_endings: Option<String>,
+    /// Lower-case hex SHA-256 of the input bytes.
+    pub sha256: String,
+    /// The format's own version statement (ZRF `(version "…")`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// What a menu entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// A game of its own.
+    Game,
+    /// A variant, resolved completely; `variant_of` names its game.
+    Variant,
+    /// A menu separator (ZRF `(variant (title "-"))`); it has no other content.
+    Separator,
+}
+
+/// A complete game (or a fully resolved variant, or a menu separator).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    /// Game, variant or separator.
+    pub kind: EntryKind,
+    /// Title as shown in the menu.
+    pub title: String,
+    /// For variants: the index (0-based, in `games`) of the game it varies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_of: Option<usize>,
+    /// Whether this entry opens by default.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub default: bool,
+    /// Description, history, strategy and other texts, with real line breaks.
+    #[serde(default, skip_serializing_if = "Texts::is_empty")]
+    pub texts: Texts,
+    /// Player names, in turn-numbering order. Random players keep their `?` prefix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
+    /// The order of turns.
+    #[serde(default, skip_serializing_if = "TurnOrder::is_empty")]
+    pub turn_order: TurnOrder,
+    /// Game options, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<GameOption>,
+    /// Sound files by event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sounds: Vec<Sound>,
+    /// Boards (ZRF games have one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<Board>,
+    /// Piece types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<Piece>,
+    /// Starting placement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<Placement>,
+    /// Win, loss, draw and count conditions, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goals: Vec<Goal>,
+    /// Move types from highest to lowest priority.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub move_priorities: Vec<String>,
+    /// Content with no typed form yet, per source format, never dropped.
+    #[serde(default, skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
+}
+
+/// Free texts of a game or piece. Line breaks are real newlines (ZRF `\` is converted).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Texts {
+    /// What the game is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Where it comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<String>,
+    /// How to play it well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// Help text (pieces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// ZRF `solution` (puzzles), verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
+}
+
+impl Texts {
+    /// True when no text is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Texts::default()
+    }
+}
+
+/// The order of turns: `turns` are played in order; when they run out, play continues from
+/// `repeat_from` (ZRF `repeat`), or from the first turn when it is absent.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnOrder {
+    /// The turns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Turn>,
+    /// Index of the first turn of the repeating part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_from: Option<usize>,
+}
+
+impl TurnOrder {
+    /// True when no turn is listed.
+    pub fn is_empty(&self) -> bool {
+        self.turns.is_empty() && self.repeat_from.is_none()
+    }
+}
+
+/// One turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// Who moves.
+    pub player: String,
+    /// ZRF `(P Q mode)`: the second player named in the turn (meaning unverified in ZoG).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_player: Option<String>,
+    /// Only moves of this move type are allowed in this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_type: Option<String>,
+}
+
+/// A game option (ZRF `(option "name" value)` or a legacy option keyword).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameOption {
+    /// Option name, e.g. `animate captures`.
+    pub name: String,
+    /// Value as written (`true`, `false`, `forced`, `2`, …).
+    pub value: String,
+    /// Written as a legacy ZoG 1.x keyword form such as `(pass-turn true)`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub legacy: bool,
+}
+
+/// A sound for an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sound {
+    /// Event: `move`, `capture`, `drop`, `release`, `change`, `click`, `draw`, `win`, `loss`, `opening`, …
+    pub event: String,
+    /// File name as written (may be empty: no sound).
+    pub file: String,
+}
+
+/// A board: explicit positions and links, plus the compact layout they were computed from.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// Alternative board images (the first is the default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<String>,
+    /// Direction names, in order of first definition.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directions: Vec<String>,
+    /// Every position, in order: grid positions (grid by grid, last dimension outermost), then
+    /// explicit positions, then dummy (off-board) positions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<Position>,
+    /// Zones: named position sets per player.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Zone>,
+    /// Per-player direction renaming (every direction listed, identity included).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symmetries: Vec<Symmetry>,
+    /// Opposite direction of each direction that has one (by link reversal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opposites: Vec<Opposite>,
+    /// The compact source layout the explicit graph is computed from.
+    #[serde(default, skip_serializing_if = "Layout::is_empty")]
+    pub layout: Layout,
+}
+
+/// One position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// Name, unique on the board (case-sensitive).
+    pub name: String,
+    /// Pixel rectangle `[x1, y1, x2, y2]` in the board image, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rect: Option<[i64; 4]>,
+    /// Grid index and label indexes, for positions made by a grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridCoord>,
+    /// An off-board (dummy) position without a rectangle.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dummy: bool,
+    /// Links from this position, by direction name, in direction order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<Link>,
+}
+
+/// Where a grid position sits in its grid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GridCoord {
+    /// Index of the grid in `layout.grids`.
+    pub grid: usize,
+    /// Label index per dimension.
+    pub coords: Vec<usize>,
+}
+
+/// A directed link.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// Direction name.
+    pub direction: String,
+    /// Target position.
+    pub to: String,
+}
+
+/// A zone for some players.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Zone {
+    /// Zone name (several zones may share a name for different players).
+    pub name: String,
+    /// Players it applies to.
+    pub players: Vec<String>,
+    /// Its positions.
+    pub positions: Vec<String>,
+}
+
+/// A player's direction renaming.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Symmetry {
+    /// The player.
+    pub player: String,
+    /// `[from, to]` for every direction of the board.
+    pub map: Vec<[String; 2]>,
+}
+
+/// A direction and its opposite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Opposite {
+    /// The direction.
+    pub direction: String,
+    /// Its opposite.
+    pub opposite: String,
+}
+
+/// The compact board description as the source wrote it (ZRF grids, position lists, link
+/// edits); `spec::check` verifies that it produces exactly the explicit positions and links.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// Grids, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grids: Vec<Grid>,
+    /// Explicitly listed positions with rectangles (ZRF `positions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<LayoutPosition>,
+    /// Explicit links (ZRF `links`), applied after grid links.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LayoutLinks>,
+    /// Removed links (ZRF `unlink`), applied after `links`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unlink: Vec<Unlink>,
+    /// Removed positions (ZRF `kill-positions`), with every link to or from them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kill_positions: Vec<String>,
+    /// Off-board positions (ZRF `dummy`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dummy: Vec<String>,
+}
+
+impl Layout {
+    /// True when nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        *self == Layout::default()
+    }
+}
+
+/// A rectangular (n-dimensional) grid of positions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    /// Rectangle of the first position `[x1, y1, x2, y2]`.
+    pub start_rectangle: [i64; 4],
+    /// Dimensions, first (innermost in position order) first.
+    pub dimensions: Vec<Dimension>,
+    /// Directions as label-index deltas, one component per dimension.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directions: Vec<GridDirection>,
+}
+
+/// One grid dimension.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dimension {
+    /// Labels; a position's name is the concatenation of its labels.
+    pub labels: Vec<String>,
+    /// Pixel offset `[dx, dy]` between neighbouring labels.
+    pub offset: [i64; 2],
+}
+
+/// A grid direction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GridDirection {
+    /// Name.
+    pub name: String,
+    /// Delta per dimension (missing components are 0).
+    pub delta: Vec<i64>,
+}
+
+/// An explicitly placed position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutPosition {
+    /// Name.
+    pub name: String,
+    /// Rectangle `[x1, y1, x2, y2]`.
+    pub rect: [i64; 4],
+}
+
+/// Links added in one direction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutLinks {
+    /// Direction name.
+    pub direction: String,
+    /// `[from, to]` pairs.
+    pub links: Vec<[String; 2]>,
+}
+
+/// A link removal: one directed link, or every link leaving a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unlink {
+    /// Remove the links `from → to` in every direction.
+    Link([String; 2]),
+    /// Remove every link leaving this position (z2j's reading of a bare position).
+    From(String),
+}
+
+/// A piece type.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    /// Name, unique in the game.
+    pub name: String,
+    /// Help, description and other texts.
+    #[serde(default, skip_serializing_if = "Texts::is_empty")]
+    pub texts: Texts,
+    /// Image file per player.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<PieceImage>,
+    /// Notation letter(s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    /// Attributes with their initial values (`true`/`false`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<Attribute>,
+    /// A dummy piece type (ZRF `(dummy)` in a piece).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dummy: bool,
+    /// Move blocks, in generation order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<MoveBlock>,
+    /// Drop blocks, in generation order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drops: Vec<MoveBlock>,
+    /// Content of this piece with no typed form yet.
+    #[serde(default, skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
+}
+
+/// A piece image for a player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PieceImage {
+    /// Player.
+    pub player: String,
+    /// File as written.
+    pub file: String,
+}
+
+/// A piece attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Attribute {
+    /// Name.
+    pub name: String,
+    /// Initial value as written.
+    pub value: String,
+}
+
+/// Where a player's pieces start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// Owner.
+    pub player: String,
+    /// Piece type.
+    pub piece: String,
+    /// Positions, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
+    /// Pieces held off the board (ZRF `off N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off: Option<u32>,
+}
+
+/// The kind of a goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GoalKind {
+    /// The listed players win when the condition holds.
+    Win,
+    /// The listed players lose.
+    Loss,
+    /// The game is drawn.
+    Draw,
+    /// ZRF `count-condition`: the game ends and is decided by counting.
+    Count,
+}
+
+/// A win, loss, draw or count condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// Kind.
+    pub kind: GoalKind,
+    /// Players it applies to.
+    pub players: Vec<String>,
+    /// The condition.
+    pub condition: GoalCond,
+}
+
+/// A goal condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GoalCond {
+    /// The player has no legal move.
+    Stalemated,
+    /// The same position occurred three times.
+    Repetition,
+    /// A royal piece is checkmated.
+    Checkmated {
+        /// The piece type (ZRF requires one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    /// A piece type was captured.
+    Captured {
+        /// The piece type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    /// At most `count` pieces (of `piece`, when given) remain.
+    PiecesRemaining {
+        /// Count as written.
+        count: String,
+        /// Piece type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    /// The total piece count (of `piece`) reaches `count`.
+    TotalPieceCount {
+        /// Count as written.
+        count: String,
+        /// Piece type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    /// Pieces stand on the given positions or zones (ZRF `absolute-config`).
+    AbsoluteConfig {
+        /// Piece types (a piece list form is flattened).
+        pieces: Vec<String>,
+        /// Positions or zone names.
+        positions: Vec<String>,
+        /// Pieces of the opponent (ZRF `(opponent P)`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        opponent: bool,
+    },
+    /// Pieces in a configuration relative to each other (ZRF `relative-config`), as written.
+    RelativeConfig {
+        /// The arguments, compact ZRF text each.
+        args: Vec<String>,
+    },
+    /// Both.
+    And(Vec<GoalCond>),
+    /// Either.
+    Or(Vec<GoalCond>),
+    /// Not.
+    Not(Box<GoalCond>),
+    /// Not modelled yet: the ZRF text, and a diagnostic says so.
+    Raw(String),
+}
+
+/// A block of a move program with its move type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBlock {
+    /// Move type (ZRF `(move-type T)` before the block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_type: Option<String>,
+    /// The instructions.
+    pub program: Vec<Instr>,
+}
+
+/// One instruction of a move program. The current position starts at the moving piece (or,
+/// for drops, is set by the first jump); a failed navigation or verification ends the block
+/// without a move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Instr {
+    /// Move one link in a direction (fails when there is none).
+    Step(String),
+    /// Move one link against a direction (ZRF `(opposite d)`).
+    StepOpposite(String),
+    /// Go to a named position.
+    Jump(String),
+    /// Remember the current position.
+    Mark,
+    /// Return to the remembered position.
+    Back,
+    /// Go to the move's origin (ZRF `from`; with `(go from)` `go: true`).
+    From {
+        /// Written `(go from)`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        go: bool,
+    },
+    /// Go to the move's destination (ZRF `to` / `(go to)`).
+    To {
+        /// Written `(go to)`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        go: bool,
+    },
+    /// End the block unless the condition holds.
+    Verify(Cond),
+    /// Conditional.
+    If {
+        /// Condition.
+        cond: Cond,
+        /// Instructions when it holds.
+        #[serde(rename = "then")]
+        then_: Vec<Instr>,
+        /// Instructions otherwise.
+        #[serde(default, rename = "else", skip_serializing_if = "Vec::is_empty")]
+        else_: Vec<Instr>,
+    },
+    /// Loop while the condition holds.
+    While {
+        /// Condition.
+        cond: Cond,
+        /// Body.
+        body: Vec<Instr>,
+    },
+    /// Complete a move here (ZRF `add`, `add-partial`, `add-copy`, `add-copy-partial`).
+    Add {
+        /// Promotion choices (the moving piece becomes one of them).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pieces: Vec<String>,
+        /// The same piece may continue (a partial move).
+        #[serde(default, skip_serializing_if = "is_false")]
+        partial: bool,
+        /// Leave a copy at the origin.
+        #[serde(default, skip_serializing_if = "is_false")]
+        copy: bool,
+        /// For partial moves: the move type the continuation is restricted to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        move_type: Option<String>,
+    },
+    /// Capture at the current position, or at `at`.
+    Capture {
+        /// Position or direction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Continue by moving another piece (castling).
+    Cascade,
+    /// Create a piece.
+    Create {
+        /// Owner (default: the mover).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+        /// Piece type (default: the moving piece's type).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+        /// Where (default: the current position).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Turn a piece over to the opponent.
+    Flip {
+        /// Position or direction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Give a piece to another owner.
+    ChangeOwner {
+        /// Position or direction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Change a piece's type.
+    ChangeType {
+        /// New type.
+        piece: String,
+        /// Position or direction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Set a move-local flag.
+    SetFlag {
+        /// Flag.
+        flag: String,
+        /// Value.
+        value: Cond,
+    },
+    /// Set a flag on a position.
+    SetPositionFlag {
+        /// Flag.
+        flag: String,
+        /// Value.
+        value: Cond,
+        /// Position (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Set a piece attribute.
+    SetAttribute {
+        /// Attribute.
+        name: String,
+        /// Value.
+        value: Cond,
+        /// Position (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Not modelled: the ZRF text (a diagnostic names it).
+    Raw(String),
+}
+
+/// A condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cond {
+    /// A constant.
+    Const(bool),
+    /// A test of a position (current, or `at`: a position or direction).
+    Test {
+        /// What is tested.
+        test: Test,
+        /// Position or direction (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+        /// For attack tests: only attacks of this move type count.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        move_type: Option<String>,
+    },
+    /// A piece of this type stands there.
+    Piece {
+        /// Piece type.
+        piece: String,
+        /// Position or direction (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// The position is in the zone (for the mover).
+    InZone {
+        /// Zone.
+        zone: String,
+        /// Position (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// There is a link in this direction.
+    OnBoard {
+        /// Direction.
+        direction: String,
+    },
+    /// The current position is this one.
+    Position {
+        /// Position.
+        position: String,
+    },
+    /// A move-local flag is set.
+    Flag {
+        /// Flag.
+        flag: String,
+    },
+    /// A position flag is set.
+    PositionFlag {
+        /// Flag.
+        flag: String,
+        /// Position (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// A piece attribute is true.
+    Attribute {
+        /// Attribute.
+        name: String,
+        /// Position (default: current).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Negation.
+    Not(Box<Cond>),
+    /// Conjunction.
+    And(Vec<Cond>),
+    /// Disjunction.
+    Or(Vec<Cond>),
+    /// Not modelled: the ZRF text (a diagnostic names it).
+    Raw(String),
+}
+
+/// Position tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Test {
+    /// No piece.
+    Empty,
+    /// A piece of the mover.
+    Friend,
+    /// A piece of an opponent.
+    Enemy,
+    /// A piece of nobody.
+    Neutral,
+    /// The position the last move started from.
+    LastFrom,
+    /// The position the last move ended on.
+    LastTo,
+    /// The marked position.
+    Marked,
+    /// Attacked by the opponent.
+    Attacked,
+    /// Defended by the mover.
+    Defended,
+    /// A goal position (highlighted goals).
+    GoalPosition,
+    /// Adjacent to an enemy piece.
+    AdjacentToEnemy,
+}
+
+/// Unmodelled content, per source format.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Extensions {
+    /// ZRF forms, compact text, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zrf: Vec<String>,
+    /// Ludii ludemes, as text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ludii: Vec<String>,
+    /// Chessembly fragments, as text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chessembly: Vec<String>,
+}
+
+impl Extensions {
+    /// True when nothing is carried.
+    pub fn is_empty(&self) -> bool {
+        self.zrf.is_empty() && self.ludii.is_empty() && self.chessembly.is_empty()
+    }
+}
