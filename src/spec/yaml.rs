@@ -1,0 +1,1729 @@
+//! The YAML layer: a deterministic emitter of our own and a reader with located, limited errors.
+//!
+//! Every YAML document zogkit writes goes through [`to_string`]; every one it reads goes through
+//! [`from_str`]. The point of this module is DESIGN.md principles 5 and 6: byte-identical output
+//! on every machine, and output that every YAML reader (YAML 1.1 or 1.2, PyYAML, libyaml,
+//! js-yaml, yaml_serde) reads back as the same data, although ZRF names such as `n`, `off`, `Y`,
+//! `On` and `01` are booleans or numbers to YAML 1.1 readers (zrf-language.md §9.2).
+//!
+//! # Output style (what [`to_string`] writes)
+//! - **Block style only.** Maps are `"key": value` lines, sequences are `- item` lines; nested
+//!   collections are indented by two spaces, sequences under a map key included:
+//!   ```yaml
+//!   "title": "Shogi"
+//!   "players":
+//!     - "Black"
+//!     - "White"
+//!   "pieces":
+//!     - "name": "駒"
+//!       "value": 1
+//!   ```
+//!   A sequence inside a sequence starts on the dash's line (`- - 1`). Empty collections are
+//!   written `[]` and `{}`. No flow style otherwise, no anchors, aliases, tags, directives or
+//!   document markers. Output ends with exactly one `\n`.
+//! - **Order.** Struct fields in declaration order; maps in the order the value gives them, so
+//!   callers use `BTreeMap`/`Vec` (never `HashMap`) for deterministic output.
+//! - **Every string is double-quoted**, map keys and struct field names included, so no reader
+//!   can resolve it to a boolean, number or null. Escapes: `\"`, `\\`, `\n`, `\t`, `\r`, and
+//!   `\uXXXX` for every other character that is not printable in YAML 1.1 and 1.2 or that some
+//!   reader treats as a line break or stream marker: C0 controls, DEL, C1 controls (U+0080–U+009F,
+//!   U+0085 included), NBSP U+00A0 (invisible and easy to lose when edited), U+2028, U+2029,
+//!   BOM U+FEFF, U+FFFE and U+FFFF. Everything else, kanji and Cyrillic included, is raw UTF-8.
+//!   A string is always one scalar on one line: multi-line text keeps its `\n` escapes and long
+//!   text is never folded, which makes the round trip exact.
+//! - **Keys longer than [`MAX_IMPLICIT_KEY_BYTES`]** (as written) use the explicit form
+//!   `? "key"` / `: value`, because YAML limits implicit keys to 1024 characters.
+//! - **Plain scalars** only for numbers, booleans and null: integers in decimal, floats in a
+//!   form both YAML 1.1 and 1.2 read as floats (`1.0`, `-2.5`, `1.0e+100`, `.inf`, `-.inf`,
+//!   `.nan`), `true`/`false`, and `null` for `None`, `()` and unit structs.
+//! - **Enums** follow serde's external tagging, like `serde_json`: a unit variant is its quoted
+//!   name, a newtype, tuple or struct variant is a single-key map `"Variant": content`.
+//!   Internally, adjacently tagged and untagged enums are plain maps and work unchanged.
+//!   Bytes are a sequence of integers (as in `serde_json`). Map keys must be scalars.
+//!
+//! # Reading ([`from_str`])
+//! Parsing is done by `yaml_serde` (the maintained fork of serde_yaml, imported as `serde_yaml`).
+//! On top of it this module adds:
+//! - externally tagged enums written as single-key maps (as the emitter writes them and as JSON
+//!   tools expect); `yaml_serde` alone only accepts `!Variant` tags, which it still accepts too;
+//! - errors as [`Diagnostic`]s with byte spans, so they render as `file:line:col` with a caret,
+//!   with codes [`CODE_SYNTAX`], [`CODE_INVALID`], [`CODE_ALIAS_LIMIT`], [`CODE_NESTING_LIMIT`]
+//!   and [`CODE_TOO_LARGE`];
+//! - limits against hostile input ([`ReadLimits`]): a size limit, and an alias-expansion budget
+//!   that stops "billion laughs" and quadratic alias blow-ups after a bounded amount of work.
+//!   `yaml_serde` itself stops alias replay after 100 jumps per event and nesting deeper than
+//!   [`MAX_NESTING`]; both are reported with their own codes.
+
+use crate::diag::{Diagnostic, FileId, Span};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::ser::{self, Serialize};
+use std::cell::Cell;
+use std::fmt;
+
+// ---------------------------------------------------------------------------------------------
+// Emitter
+// ---------------------------------------------------------------------------------------------
+
+/// Map keys whose written form is longer than this many bytes use the explicit `? key` form.
+///
+/// YAML 1.1 and 1.2 forbid implicit keys longer than 1024 characters; this leaves a margin.
+pub const MAX_IMPLICIT_KEY_BYTES: usize = 512;
+
+/// Why a value could not be written as YAML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    message: String,
+}
+
+impl YamlError {
+    /// The explanation, one sentence.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+impl ser::Error for YamlError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        YamlError {
+            message: msg.to_string(),
+        }
+    }
+}
+
+/// Writes `value` as a YAML document in the style described in the [module docs](self).
+///
+/// The output is a pure function of the value: the same value gives the same bytes on every run
+/// and machine. It fails only when serde reports an error or a map key is not a scalar.
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, YamlError> {
+    let node = value.serialize(NodeSerializer)?;
+    let mut out = String::new();
+    write_block(&mut out, &node, 0);
+    Ok(out)
+}
+
+/// The value tree the serializer builds; scalars are already in their written form.
+enum Node {
+    Scalar(String),
+    Seq(Vec<Node>),
+    Map(Vec<(String, Node)>),
+}
+
+impl Node {
+    /// True when the node is written on the same line as its key or dash.
+    fn is_inline(&self) -> bool {
+        match self {
+            Node::Scalar(_) => true,
+            Node::Seq(items) => items.is_empty(),
+            Node::Map(entries) => entries.is_empty(),
+        }
+    }
+}
+
+fn push_indent(out: &mut String, indent: usize) {
+    out.extend(std::iter::repeat_n(' ', indent));
+}
+
+/// Writes `node` starting at the current cursor; continuation lines are indented by `indent`.
+fn write_block(out: &mut String, node: &Node, indent: usize) {
+    match node {
+        Node::Scalar(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Node::Seq(items) if items.is_empty() => out.push_str("[]\n"),
+        Node::Map(entries) if entries.is_empty() => out.push_str("{}\n"),
+        Node::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    push_indent(out, indent);
+                }
+                out.push_str("- ");
+                write_block(out, item, indent + 2);
+            }
+        }
+        Node::Map(entries) => {
+            for (i, (key, value)) in entries.iter().enumerate() {
+                if i > 0 {
+                    push_indent(out, indent);
+                }
+                if key.len() > MAX_IMPLICIT_KEY_BYTES {
+                    out.push_str("? ");
+                    out.push_str(key);
+                    out.push('\n');
+                    push_indent(out, indent);
+                } else {
+                    out.push_str(key);
+                }
+                if value.is_inline() {
+                    out.push_str(": ");
+                    write_block(out, value, indent + 2);
+                } else {
+                    out.push_str(":\n");
+                    push_indent(out, indent + 2);
+                    write_block(out, value, indent + 2);
+                }
+            }
+        }
+    }
+}
+
+/// True for characters written as `\uXXXX` inside a double-quoted scalar.
+fn needs_u_escape(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{a0}' | '\u{2028}' | '\u{2029}' | '\u{feff}'
+        | '\u{fffe}' | '\u{ffff}')
+}
+
+/// The double-quoted YAML form of `s`.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if needs_u_escape(c) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A float in a form YAML 1.1 (which needs a `.` and a signed exponent) and 1.2 both read as
+/// the same float. `repr` is Rust's shortest round-trip `Debug` form.
+fn float_text(repr: String, is_nan: bool, is_infinite: bool, negative: bool) -> String {
+    if is_nan {
+        return ".nan".to_string();
+    }
+    if is_infinite {
+        return if negative { "-.inf" } else { ".inf" }.to_string();
+    }
+    let (mantissa, exponent) = match repr.split_once('e') {
+        Some((m, e)) => (m.to_string(), Some(e.to_string())),
+        None => (repr, None),
+    };
+    let mut out = mantissa;
+    if !out.contains('.') {
+        out.push_str(".0");
+    }
+    if let Some(e) = exponent {
+        out.push('e');
+        if !e.starts_with('-') {
+            out.push('+');
+        }
+        out.push_str(&e);
+    }
+    out
+}
+
+fn scalar(s: impl Into<String>) -> Node {
+    Node::Scalar(s.into())
+}
+
+/// Builds a [`Node`] tree from any `Serialize` value.
+struct NodeSerializer;
+
+impl ser::Serializer for NodeSerializer {
+    type Ok = Node;
+    type Error = YamlError;
+    type SerializeSeq = SeqBuilder;
+    type SerializeTuple = SeqBuilder;
+    type SerializeTupleStruct = SeqBuilder;
+    type SerializeTupleVariant = VariantBuilder<SeqBuilder>;
+    type SerializeMap = MapBuilder;
+    type SerializeStruct = MapBuilder;
+    type SerializeStructVariant = VariantBuilder<MapBuilder>;
+
+    fn serialize_bool(self, v: bool) -> Result<Node, YamlError> {
+        Ok(scalar(if v { "true" } else { "false" }))
+    }
+    fn serialize_i8(self, v: i8) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_i16(self, v: i16) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_i32(self, v: i32) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_i64(self, v: i64) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_i128(self, v: i128) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_u8(self, v: u8) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_u16(self, v: u16) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_u32(self, v: u32) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_u64(self, v: u64) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_u128(self, v: u128) -> Result<Node, YamlError> {
+        Ok(scalar(v.to_string()))
+    }
+    fn serialize_f32(self, v: f32) -> Result<Node, YamlError> {
+        Ok(scalar(float_text(
+            format!("{v:?}"),
+            v.is_nan(),
+            v.is_infinite(),
+            v < 0.0,
+        )))
+    }
+    fn serialize_f64(self, v: f64) -> Result<Node, YamlError> {
+        Ok(scalar(float_text(
+            format!("{v:?}"),
+            v.is_nan(),
+            v.is_infinite(),
+            v < 0.0,
+        )))
+    }
+    fn serialize_char(self, v: char) -> Result<Node, YamlError> {
+        Ok(scalar(quote(v.encode_utf8(&mut [0; 4]))))
+    }
+    fn serialize_str(self, v: &str) -> Result<Node, YamlError> {
+        Ok(scalar(quote(v)))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Node, YamlError> {
+        Ok(Node::Seq(
+            v.iter().map(|b| scalar(b.to_string())).collect::<Vec<_>>(),
+        ))
+    }
+    fn serialize_none(self) -> Result<Node, YamlError> {
+        Ok(scalar("null"))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Node, YamlError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<Node, YamlError> {
+        Ok(scalar("null"))
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<Node, YamlError> {
+        Ok(scalar("null"))
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<Node, YamlError> {
+        Ok(scalar(quote(variant)))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<Node, YamlError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<Node, YamlError> {
+        Ok(Node::Map(vec![(quote(variant), value.serialize(self)?)]))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, YamlError> {
+        Ok(SeqBuilder {
+            items: Vec::with_capacity(len.unwrap_or(0)),
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder, YamlError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<SeqBuilder, YamlError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<SeqBuilder>, YamlError> {
+        Ok(VariantBuilder {
+            variant,
+            inner: self.serialize_seq(Some(len))?,
+        })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder, YamlError> {
+        Ok(MapBuilder {
+            entries: Vec::with_capacity(len.unwrap_or(0)),
+            key: None,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<MapBuilder, YamlError> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<MapBuilder>, YamlError> {
+        Ok(VariantBuilder {
+            variant,
+            inner: self.serialize_map(Some(len))?,
+        })
+    }
+}
+
+struct SeqBuilder {
+    items: Vec<Node>,
+}
+
+impl ser::SerializeSeq for SeqBuilder {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        self.items.push(value.serialize(NodeSerializer)?);
+        Ok(())
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        Ok(Node::Seq(self.items))
+    }
+}
+
+impl ser::SerializeTuple for SeqBuilder {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqBuilder {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+struct MapBuilder {
+    entries: Vec<(String, Node)>,
+    key: Option<String>,
+}
+
+impl MapBuilder {
+    fn push_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), YamlError> {
+        match key.serialize(NodeSerializer)? {
+            Node::Scalar(k) => {
+                self.key = Some(k);
+                Ok(())
+            }
+            _ => Err(ser::Error::custom(
+                "a YAML map key must be a string, number, boolean or null, not a sequence or map",
+            )),
+        }
+    }
+}
+
+impl ser::SerializeMap for MapBuilder {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), YamlError> {
+        self.push_key(key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
+        self.entries.push((key, value.serialize(NodeSerializer)?));
+        Ok(())
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        Ok(Node::Map(self.entries))
+    }
+}
+
+impl ser::SerializeStruct for MapBuilder {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), YamlError> {
+        self.entries
+            .push((quote(key), value.serialize(NodeSerializer)?));
+        Ok(())
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        Ok(Node::Map(self.entries))
+    }
+}
+
+/// A tuple or struct variant: the content wrapped in a single-key map named after the variant.
+struct VariantBuilder<B> {
+    variant: &'static str,
+    inner: B,
+}
+
+impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        ser::SerializeSeq::serialize_element(&mut self.inner, value)
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        Ok(Node::Map(vec![(
+            quote(self.variant),
+            ser::SerializeSeq::end(self.inner)?,
+        )]))
+    }
+}
+
+impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
+    type Ok = Node;
+    type Error = YamlError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), YamlError> {
+        ser::SerializeStruct::serialize_field(&mut self.inner, key, value)
+    }
+    fn end(self) -> Result<Node, YamlError> {
+        Ok(Node::Map(vec![(
+            quote(self.variant),
+            ser::SerializeStruct::end(self.inner)?,
+        )]))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader
+// ---------------------------------------------------------------------------------------------
+
+/// Error code: the text is not well-formed YAML (or holds more than one document).
+pub const CODE_SYNTAX: &str = "yaml::syntax";
+/// Error code: well-formed YAML whose content does not match the expected type (missing or
+/// unknown field, wrong type, unknown enum variant, ...).
+pub const CODE_INVALID: &str = "yaml::invalid";
+/// Error code: aliases expand to more nodes than [`ReadLimits::max_alias_nodes`] allows
+/// ("billion laughs").
+pub const CODE_ALIAS_LIMIT: &str = "yaml::alias-limit";
+/// Error code: collections nested deeper than [`MAX_NESTING`].
+pub const CODE_NESTING_LIMIT: &str = "yaml::nesting-limit";
+/// Error code: the text is longer than [`ReadLimits::max_bytes`].
+pub const CODE_TOO_LARGE: &str = "yaml::too-large";
+
+/// How deeply collections may nest; fixed by `yaml_serde` (each sequence, map and newtype counts).
+pub const MAX_NESTING: usize = 128;
+
+/// Limits that keep reading hostile YAML cheap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Longest accepted text, in bytes.
+    pub max_bytes: usize,
+    /// How many nodes aliases may add beyond what the text itself could hold.
+    ///
+    /// A text of `n` bytes holds at most about `2n` nodes without aliases; reading stops with
+    /// [`CODE_ALIAS_LIMIT`] once `2n + 16 + max_alias_nodes` nodes have been visited.
+    pub max_alias_nodes: u64,
+}
+
+impl Default for ReadLimits {
+    /// 64 MiB of text and one million nodes added by aliases.
+    fn default() -> Self {
+        ReadLimits {
+            max_bytes: 64 << 20,
+            max_alias_nodes: 1_000_000,
+        }
+    }
+}
+
+/// Reads one YAML document into a `T`, with the default [`ReadLimits`].
+///
+/// `file` is only used for the spans of the returned [`Diagnostic`]; register the same text under
+/// it in the [`crate::diag::SourceMap`] to render them. Externally tagged enums may be written as
+/// single-key maps (what [`to_string`] writes), as `!Variant` tags, or as a plain string for unit
+/// variants.
+pub fn from_str<T: de::DeserializeOwned>(text: &str, file: FileId) -> Result<T, Diagnostic> {
+    from_str_with_limits(text, file, &ReadLimits::default())
+}
+
+/// [`from_str`] with explicit limits.
+pub fn from_str_with_limits<T: de::DeserializeOwned>(
+    text: &str,
+    file: FileId,
+    limits: &ReadLimits,
+) -> Result<T, Diagnostic> {
+    if text.len() > limits.max_bytes {
+        return Err(Diagnostic::error(
+            CODE_TOO_LARGE,
+            format!(
+                "the YAML text is {} bytes long; at most {} bytes are read",
+                text.len(),
+                limits.max_bytes
+            ),
+            Span::new(file, limits.max_bytes, limits.max_bytes),
+        ));
+    }
+    // yaml_serde misreports errors after a byte-order mark ("more than one document"), so the
+    // mark is removed here and spans are shifted back past it.
+    let src = match text.strip_prefix('\u{feff}') {
+        Some(body) => Source {
+            body,
+            base: 3,
+            file,
+        },
+        None => Source {
+            body: text,
+            base: 0,
+            file,
+        },
+    };
+    // Every alias starts with `*`: without one there is nothing to expand, so the budgeted
+    // pre-pass is only needed (and only paid for) when the text contains one.
+    if src.body.contains('*') {
+        check_well_formed(&src, limits)?;
+    }
+    match T::deserialize(Enums(serde_yaml::Deserializer::from_str(src.body))) {
+        Ok(value) => Ok(value),
+        Err(typed) => {
+            // Classify: a syntax or limit error also shows up in the untyped pass.
+            check_well_formed(&src, limits)?;
+            Err(to_diagnostic(&typed, CODE_INVALID, &src))
+        }
+    }
+}
+
+/// The text handed to `yaml_serde`: the input after any byte-order mark.
+struct Source<'a> {
+    body: &'a str,
+    /// Byte offset of `body` in the input.
+    base: usize,
+    file: FileId,
+}
+
+impl Source<'_> {
+    /// A span covering the character at byte `offset` of `body` (empty at the end).
+    fn char_span(&self, offset: usize) -> Span {
+        let text = self.body;
+        let mut start = offset.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let len = text[start..].chars().next().map_or(0, char::len_utf8);
+        Span::new(self.file, self.base + start, self.base + start + len)
+    }
+}
+
+/// Walks the whole document without building anything, counting nodes (alias expansions
+/// included) against the budget. Errors are syntax or limit errors.
+fn check_well_formed(src: &Source<'_>, limits: &ReadLimits) -> Result<(), Diagnostic> {
+    let text = src.body;
+    let budget = Budget {
+        remaining: Cell::new(
+            (text.len() as u64)
+                .saturating_mul(2)
+                .saturating_add(16)
+                .saturating_add(limits.max_alias_nodes),
+        ),
+        exceeded: Cell::new(false),
+    };
+    match Count(&budget).deserialize(serde_yaml::Deserializer::from_str(text)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let rendered = e.to_string();
+            let code = if budget.exceeded.get() || rendered.contains("repetition limit exceeded") {
+                CODE_ALIAS_LIMIT
+            } else if rendered.contains("recursion limit exceeded") {
+                CODE_NESTING_LIMIT
+            } else {
+                CODE_SYNTAX
+            };
+            let mut d = to_diagnostic(&e, code, src);
+            match code {
+                CODE_ALIAS_LIMIT => {
+                    d.message = format!(
+                        "aliases expand this document beyond the reading limit ({} extra nodes); \
+                         write the repeated parts out or use fewer aliases",
+                        limits.max_alias_nodes
+                    );
+                }
+                CODE_NESTING_LIMIT => {
+                    d.message =
+                        format!("collections are nested more than {MAX_NESTING} levels deep");
+                }
+                _ => {}
+            }
+            Err(d)
+        }
+    }
+}
+
+struct Budget {
+    remaining: Cell<u64>,
+    exceeded: Cell<bool>,
+}
+
+/// A seed and visitor that accepts any YAML value and counts its nodes.
+#[derive(Clone, Copy)]
+struct Count<'a>(&'a Budget);
+
+impl Count<'_> {
+    fn tick<E: de::Error>(self) -> Result<(), E> {
+        match self.0.remaining.get().checked_sub(1) {
+            Some(r) => {
+                self.0.remaining.set(r);
+                Ok(())
+            }
+            None => {
+                self.0.exceeded.set(true);
+                Err(E::custom("alias expansion limit exceeded"))
+            }
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Count<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Count<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.tick()
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.tick()?;
+        self.deserialize(d)
+    }
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.tick()?;
+        self.deserialize(d)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.tick()?;
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.tick()?;
+        while map.next_key_seed(self)?.is_some() {
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use de::VariantAccess as _;
+        self.tick()?;
+        let (_, variant) = data.variant::<de::IgnoredAny>()?;
+        variant.newtype_variant_seed(self)
+    }
+}
+
+/// Turns a `yaml_serde` error into a located diagnostic.
+fn to_diagnostic(e: &serde_yaml::Error, code: &'static str, src: &Source<'_>) -> Diagnostic {
+    let rendered = e.to_string();
+    let (problem, context) = match rendered.split_once(", while ") {
+        Some((p, c)) if e.location().is_some() => (p.to_string(), Some(format!("while {c}"))),
+        _ => (rendered.clone(), None),
+    };
+    let (problem, _) = strip_location(&problem);
+    // libyaml's reader errors (bad characters) carry a byte offset, not a mark.
+    let (problem, start) = match position_suffix(&problem) {
+        Some((p, offset)) => (p.to_string(), Some(offset)),
+        None => (problem.clone(), e.location().map(|l| l.index())),
+    };
+    let span = match start {
+        Some(start) => src.char_span(start),
+        None if rendered.contains("EOF while parsing") => src.char_span(src.body.len()),
+        None => Span::new(src.file, 0, 0),
+    };
+    let mut d = Diagnostic::error(code, problem, span);
+    if let Some(context) = context {
+        let (context, mark) = strip_location(&context);
+        let note_span = mark.and_then(|(l, c)| offset_of_line_col(src.body, l, c));
+        d = d.with_note(note_span.map(|o| src.char_span(o)), context);
+    }
+    d
+}
+
+/// Splits `"... at line L column C"` into the message and the 1-based line and column.
+fn strip_location(msg: &str) -> (String, Option<(usize, usize)>) {
+    if let Some(i) = msg.rfind(" at line ") {
+        let tail = &msg[i + " at line ".len()..];
+        if let Some((l, rest)) = tail.split_once(" column ") {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let (Ok(l), Ok(c)) = (l.parse::<usize>(), digits.parse::<usize>()) {
+                let after = &rest[digits.len()..];
+                return (format!("{}{after}", &msg[..i]), Some((l, c)));
+            }
+        }
+    }
+    (msg.to_string(), None)
+}
+
+/// Splits `"... at position N"` (libyaml reader errors) into the message and the byte offset.
+fn position_suffix(msg: &str) -> Option<(&str, usize)> {
+    let i = msg.rfind(" at position ")?;
+    let n = msg[i + " at position ".len()..].parse::<usize>().ok()?;
+    Some((&msg[..i], n))
+}
+
+/// The byte offset of a 1-based line and column as libyaml counts them: lines end at `\n`,
+/// `\r\n`, `\r`, U+0085, U+2028 and U+2029; columns count characters.
+fn offset_of_line_col(text: &str, line: usize, col: usize) -> Option<usize> {
+    let mut cur_line = 1;
+    let mut line_start = 0;
+    let mut chars = text.char_indices().peekable();
+    while cur_line < line {
+        let (i, c) = chars.next()?;
+        match c {
+            '\r' => {
+                if let Some(&(_, '\n')) = chars.peek() {
+                    chars.next();
+                    line_start = i + 2;
+                } else {
+                    line_start = i + 1;
+                }
+                cur_line += 1;
+            }
+            '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                line_start = i + c.len_utf8();
+                cur_line += 1;
+            }
+            _ => {}
+        }
+    }
+    let rest = &text[line_start..];
+    Some(
+        line_start
+            + rest
+                .char_indices()
+                .nth(col.saturating_sub(1))
+                .map_or(rest.len(), |(i, _)| i),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Externally tagged enums as single-key maps
+// ---------------------------------------------------------------------------------------------
+//
+// `yaml_serde` reads externally tagged enums only from `!Variant` tags, which PyYAML's safe
+// loader rejects. The wrappers below pass every call through to `yaml_serde` unchanged, except
+// `deserialize_enum`, which asks for any value and accepts a string (unit variant), a single-key
+// map (`Variant: content`) or a tagged node. Errors still come from inside `yaml_serde`'s calls,
+// so they keep their positions. Every nested deserializer, seed and access is wrapped again, so
+// enums at any depth are handled.
+
+/// Wraps a deserializer so that its `deserialize_enum` accepts single-key maps.
+struct Enums<D>(D);
+
+macro_rules! forward_wrapped {
+    ($($method:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(Wrap(visitor))
+        }
+    )*};
+}
+
+impl<'de, D: de::Deserializer<'de>> de::Deserializer<'de> for Enums<D> {
+    type Error = D::Error;
+
+    forward_wrapped!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_unit_struct(name, Wrap(visitor))
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_newtype_struct(name, Wrap(visitor))
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple(len, Wrap(visitor))
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple_struct(name, len, Wrap(visitor))
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_struct(name, fields, Wrap(visitor))
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(EnumVisitor(visitor))
+    }
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// Wraps a visitor so that the deserializers and accesses it is handed are wrapped too.
+struct Wrap<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        self.0.visit_bool(v)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+        self.0.visit_i64(v)
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
+        self.0.visit_i128(v)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+        self.0.visit_u64(v)
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
+        self.0.visit_u128(v)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        self.0.visit_f64(v)
+    }
+    fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
+        self.0.visit_char(v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.0.visit_str(v)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.0.visit_borrowed_str(v)
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.0.visit_string(v)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
+        self.0.visit_bytes(v)
+    }
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
+        self.0.visit_borrowed_bytes(v)
+    }
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
+        self.0.visit_byte_buf(v)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_none()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_unit()
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.0.visit_some(Enums(d))
+    }
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.0.visit_newtype_struct(Enums(d))
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.0.visit_seq(Seq(seq))
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Map(map))
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.0.visit_enum(Tagged(data))
+    }
+}
+
+/// Wraps a seed so that the deserializer it is handed is wrapped.
+struct Seed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+    type Value = S::Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Enums(d))
+    }
+}
+
+struct Seq<A>(A);
+
+impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Seq<A> {
+    type Error = A::Error;
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        self.0.next_element_seed(Seed(seed))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+struct Map<A>(A);
+
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Map<A> {
+    type Error = A::Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(Seed(seed))
+    }
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.next_value_seed(Seed(seed))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+/// An enum written with a `!Variant` tag, as `yaml_serde` itself reads it.
+struct Tagged<A>(A);
+
+impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Tagged<A> {
+    type Error = A::Error;
+    type Variant = TaggedVariant<A::Variant>;
+    fn variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<(T::Value, Self::Variant), A::Error> {
+        let (value, variant) = self.0.variant_seed(Seed(seed))?;
+        Ok((value, TaggedVariant(variant)))
+    }
+}
+
+struct TaggedVariant<A>(A);
+
+impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for TaggedVariant<A> {
+    type Error = A::Error;
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.newtype_variant_seed(Seed(seed))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, Wrap(visitor))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, Wrap(visitor))
+    }
+}
+
+/// The visitor `deserialize_enum` hands to `deserialize_any`.
+struct EnumVisitor<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for EnumVisitor<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)?;
+        f.write_str(" (a variant name, or a map with one key naming the variant)")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.0.visit_enum(v.into_deserializer())
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.0.visit_enum(v.into_deserializer())
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<V::Value, A::Error> {
+        let value = self.0.visit_enum(SingleKey { map: &mut map })?;
+        if map.next_key::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::custom(
+                "an enum value must be a map with exactly one key, naming the variant",
+            ));
+        }
+        Ok(value)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.0.visit_enum(Tagged(data))
+    }
+}
+
+/// `Variant: content` read as an enum.
+struct SingleKey<'m, A> {
+    map: &'m mut A,
+}
+
+impl<'de, 'm, A: de::MapAccess<'de>> de::EnumAccess<'de> for SingleKey<'m, A> {
+    type Error = A::Error;
+    type Variant = SingleKeyContent<'m, A>;
+    fn variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<(T::Value, Self::Variant), A::Error> {
+        match self.map.next_key_seed(Seed(seed))? {
+            Some(v) => Ok((v, SingleKeyContent { map: self.map })),
+            None => Err(de::Error::custom(
+                "an enum value must be a map with exactly one key, naming the variant; found an empty map",
+            )),
+        }
+    }
+}
+
+struct SingleKeyContent<'m, A> {
+    map: &'m mut A,
+}
+
+/// Reads the content of a tuple or struct variant with the given visitor.
+struct ContentSeed<V> {
+    visitor: V,
+    shape: Shape,
+}
+
+enum Shape {
+    Tuple(usize),
+    Struct(&'static [&'static str]),
+}
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for ContentSeed<V> {
+    type Value = V::Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        use de::Deserializer as _;
+        match self.shape {
+            Shape::Tuple(len) => Enums(d).deserialize_tuple(len, self.visitor),
+            Shape::Struct(fields) => Enums(d).deserialize_struct("", fields, self.visitor),
+        }
+    }
+}
+
+impl<'de, A: de::MapAccess<'de>> de::VariantAccess<'de> for SingleKeyContent<'_, A> {
+    type Error = A::Error;
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.map.next_value::<()>()
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.map.next_value_seed(Seed(seed))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(ContentSeed {
+            visitor,
+            shape: Shape::Tuple(len),
+        })
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(ContentSeed {
+            visitor,
+            shape: Shape::Struct(fields),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceMap;
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    /// The atoms YAML 1.1 readers misread, and strings that break naive quoting.
+    const HAZARDS: &[&str] = &[
+        "n",
+        "N",
+        "y",
+        "Y",
+        "off",
+        "Off",
+        "On",
+        "on",
+        "no",
+        "yes",
+        "true",
+        "false",
+        "01",
+        "07",
+        "08",
+        "1_0",
+        "1.10",
+        "1e3",
+        "~",
+        "null",
+        "-",
+        "1i",
+        "",
+        " lead",
+        "trail ",
+        "a: b",
+        "#x",
+        "- x",
+        "[x",
+        "{x",
+        "key: value\nline2",
+        "\\",
+        "\t",
+        "\u{a0}",
+        "\u{85}",
+        "駒",
+        "Рус",
+        "\"",
+        "'",
+        "\r\n",
+        "\u{2028}\u{2029}",
+        "\u{feff}",
+        "\u{0}\u{1}\u{1b}\u{7f}",
+        "---",
+        "...",
+        "&a",
+        "*a",
+        "!tag",
+        "%YAML",
+        "@",
+        "`",
+        "|",
+        ">",
+        "?",
+        ":",
+        ",",
+        "a #b",
+        ".inf",
+        ".nan",
+        "0x1F",
+        "0o17",
+        "+1",
+        "-0",
+        "=",
+        "<<",
+        "\u{9f}",
+        "\u{fffe}\u{ffff}",
+        "🂡",
+    ];
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    enum Step {
+        Stop,
+        Go(String),
+        Jump(i32, i32),
+        Verify {
+            cond: Box<Cond>,
+            label: Option<String>,
+        },
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "op", rename_all = "kebab-case")]
+    enum Cond {
+        Empty {
+            dir: String,
+        },
+        Not {
+            inner: Box<Cond>,
+        },
+        InZone {
+            zone: String,
+            player: Option<String>,
+        },
+        True,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Unit;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Sample {
+        spec_version: u32,
+        title: String,
+        names: Vec<String>,
+        counts: BTreeMap<String, i64>,
+        by_number: BTreeMap<u32, Vec<String>>,
+        steps: Vec<Step>,
+        conds: Vec<Cond>,
+        nested: Vec<Vec<BTreeMap<String, Vec<u8>>>>,
+        maybe: Option<String>,
+        none: Option<Vec<i32>>,
+        ratio: f64,
+        small: f32,
+        flag: bool,
+        unit: Unit,
+        tuple: (String, i8, Option<bool>),
+        empty_list: Vec<String>,
+        empty_map: BTreeMap<String, String>,
+        letter: char,
+        big: u64,
+        negative: i64,
+    }
+
+    fn sample() -> Sample {
+        let mut counts = BTreeMap::new();
+        for (i, h) in HAZARDS.iter().enumerate() {
+            counts.insert(h.to_string(), i as i64 - 3);
+        }
+        let mut by_number = BTreeMap::new();
+        by_number.insert(1, vec!["01".to_string()]);
+        by_number.insert(42, vec![]);
+        let mut inner = BTreeMap::new();
+        inner.insert("off".to_string(), vec![0, 255]);
+        inner.insert("empty".to_string(), vec![]);
+        Sample {
+            spec_version: 1,
+            title: "Tai Shogi 大局将棋\nsecond line".into(),
+            names: HAZARDS.iter().map(|s| s.to_string()).collect(),
+            counts,
+            by_number,
+            steps: vec![
+                Step::Stop,
+                Step::Go("n".into()),
+                Step::Jump(-1, 2),
+                Step::Verify {
+                    cond: Box::new(Cond::Not {
+                        inner: Box::new(Cond::Empty { dir: "off".into() }),
+                    }),
+                    label: None,
+                },
+                Step::Verify {
+                    cond: Box::new(Cond::True),
+                    label: Some("Y".into()),
+                },
+            ],
+            conds: vec![
+                Cond::InZone {
+                    zone: "promotion-zone".into(),
+                    player: Some("On".into()),
+                },
+                Cond::True,
+            ],
+            nested: vec![vec![inner.clone(), BTreeMap::new()], vec![]],
+            maybe: Some("null".into()),
+            none: None,
+            ratio: 0.1,
+            small: 1.5,
+            flag: false,
+            unit: Unit,
+            tuple: ("yes".into(), -8, Some(true)),
+            empty_list: vec![],
+            empty_map: BTreeMap::new(),
+            letter: 'n',
+            big: u64::MAX,
+            negative: i64::MIN,
+        }
+    }
+
+    #[test]
+    fn hazards_round_trip_and_every_string_is_quoted() {
+        for h in HAZARDS {
+            let text = to_string(h).unwrap();
+            assert!(
+                text.starts_with('"') && text.ends_with("\"\n"),
+                "{h:?} → {text:?}"
+            );
+            assert_eq!(text.matches('\n').count(), 1, "{h:?} → {text:?}");
+            let back: String = from_str(&text, FileId(0)).unwrap();
+            assert_eq!(&back, h, "{text:?}");
+        }
+        let list = to_string(HAZARDS).unwrap();
+        for line in list.lines() {
+            assert!(line.starts_with("- \"") && line.ends_with('"'), "{line}");
+        }
+        let back: Vec<String> = from_str(&list, FileId(0)).unwrap();
+        assert_eq!(back, HAZARDS);
+    }
+
+    #[test]
+    fn escapes_are_the_documented_ones() {
+        assert_eq!(to_string("a\"b\\c").unwrap(), "\"a\\\"b\\\\c\"\n");
+        assert_eq!(to_string("\n\t\r").unwrap(), "\"\\n\\t\\r\"\n");
+        assert_eq!(
+            to_string("\u{0}\u{1b}\u{7f}\u{85}\u{a0}\u{2028}\u{2029}\u{feff}\u{ffff}").unwrap(),
+            "\"\\u0000\\u001B\\u007F\\u0085\\u00A0\\u2028\\u2029\\uFEFF\\uFFFF\"\n"
+        );
+        assert_eq!(to_string("駒 Рус é 🂡").unwrap(), "\"駒 Рус é 🂡\"\n");
+    }
+
+    #[test]
+    fn sample_round_trips_and_every_string_is_quoted() {
+        let value = sample();
+        let text = to_string(&value).unwrap();
+        let back: Sample = from_str(&text, FileId(0)).unwrap();
+        assert_eq!(back, value);
+        assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+        // Every key is quoted, and no plain scalar is a string: each non-quoted scalar must be a
+        // number, boolean, null or empty collection.
+        for line in text.lines() {
+            let mut t = line.trim_start();
+            while let Some(rest) = t.strip_prefix("- ") {
+                t = rest;
+            }
+            let (key_ok, rest) = if t.starts_with('"') {
+                (true, &t[closing_quote(t) + 1..])
+            } else if let Some(i) = t.find(':') {
+                (plain_ok(&t[..i]), &t[i..])
+            } else {
+                (plain_ok(t), "")
+            };
+            assert!(key_ok, "line {line:?}");
+            match rest.strip_prefix(": ") {
+                Some(v) => assert!(v.starts_with('"') || plain_ok(v), "line {line:?}"),
+                None => assert!(rest.is_empty() || rest == ":", "line {line:?}"),
+            }
+        }
+    }
+
+    fn plain_ok(v: &str) -> bool {
+        matches!(
+            v,
+            "true" | "false" | "null" | "[]" | "{}" | ".inf" | "-.inf" | ".nan"
+        ) || v.parse::<i128>().is_ok()
+            || (v.parse::<f64>().is_ok() && v.contains('.'))
+    }
+
+    fn closing_quote(t: &str) -> usize {
+        let b = t.as_bytes();
+        let mut i = 1;
+        while b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        i
+    }
+
+    #[test]
+    fn layout_is_block_style_with_indented_sequences() {
+        #[derive(Serialize)]
+        struct Piece {
+            name: &'static str,
+            moves: Vec<Vec<i32>>,
+        }
+        #[derive(Serialize)]
+        struct Doc {
+            title: &'static str,
+            players: Vec<&'static str>,
+            pieces: Vec<Piece>,
+            none: Option<u8>,
+            empty: Vec<u8>,
+            step: Step,
+        }
+        let doc = Doc {
+            title: "Shogi",
+            players: vec!["Black", "White"],
+            pieces: vec![Piece {
+                name: "駒",
+                moves: vec![vec![1, 2], vec![]],
+            }],
+            none: None,
+            empty: vec![],
+            step: Step::Jump(0, -1),
+        };
+        let expected = r#""title": "Shogi"
+"players":
+  - "Black"
+  - "White"
+"pieces":
+  - "name": "駒"
+    "moves":
+      - - 1
+        - 2
+      - []
+"none": null
+"empty": []
+"step":
+  "Jump":
+    - 0
+    - -1
+"#;
+        assert_eq!(to_string(&doc).unwrap(), expected);
+        assert_eq!(to_string(&Vec::<u8>::new()).unwrap(), "[]\n");
+        assert_eq!(to_string(&BTreeMap::<u8, u8>::new()).unwrap(), "{}\n");
+        assert_eq!(to_string(&Step::Stop).unwrap(), "\"Stop\"\n");
+        assert_eq!(to_string(&()).unwrap(), "null\n");
+    }
+
+    #[test]
+    fn floats_are_read_as_floats_by_yaml_1_1_and_1_2() {
+        let cases: &[(f64, &str)] = &[
+            (1.0, "1.0"),
+            (-0.0, "-0.0"),
+            (0.1, "0.1"),
+            (1e100, "1.0e+100"),
+            (1.5e-7, "1.5e-7"),
+            (f64::INFINITY, ".inf"),
+            (f64::NEG_INFINITY, "-.inf"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(to_string(v).unwrap(), format!("{want}\n"));
+            let back: f64 = from_str(want, FileId(0)).unwrap();
+            assert_eq!(back.to_bits(), v.to_bits(), "{want}");
+        }
+        assert_eq!(to_string(&f64::NAN).unwrap(), ".nan\n");
+        assert!(from_str::<f64>(".nan", FileId(0)).unwrap().is_nan());
+        assert_eq!(to_string(&0.1f32).unwrap(), "0.1\n");
+    }
+
+    #[test]
+    fn long_keys_use_the_explicit_form() {
+        let mut m = BTreeMap::new();
+        let long = "k".repeat(2000);
+        m.insert(long.clone(), vec![1]);
+        m.insert("short".to_string(), vec![]);
+        let text = to_string(&m).unwrap();
+        assert!(
+            text.starts_with(&format!("? \"{long}\"\n:\n  - 1\n")),
+            "{text}"
+        );
+        let back: BTreeMap<String, Vec<i32>> = from_str(&text, FileId(0)).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn non_scalar_keys_are_an_error() {
+        let mut m = BTreeMap::new();
+        m.insert(vec![1], 2);
+        let e = to_string(&m).unwrap_err();
+        assert!(e.message().contains("map key"), "{e}");
+    }
+
+    #[test]
+    fn output_is_deterministic() {
+        let a = to_string(&sample()).unwrap();
+        let b = to_string(&sample()).unwrap();
+        assert_eq!(a.as_bytes(), b.as_bytes());
+    }
+
+    #[test]
+    fn enums_are_read_from_single_key_maps_tags_and_strings() {
+        let from_map: Vec<Step> =
+            from_str("- \"Go\": \"n\"\n- Jump: [1, 2]\n- Stop\n", FileId(0)).unwrap();
+        assert_eq!(
+            from_map,
+            vec![Step::Go("n".into()), Step::Jump(1, 2), Step::Stop]
+        );
+        let from_tags: Vec<Step> = from_str("- !Go n\n- !Jump [1, 2]\n", FileId(0)).unwrap();
+        assert_eq!(from_tags, vec![Step::Go("n".into()), Step::Jump(1, 2)]);
+        let e = from_str::<Step>("Go: n\nStop: null\n", FileId(0)).unwrap_err();
+        assert_eq!(e.code, CODE_INVALID);
+        assert!(e.message.contains("exactly one key"), "{}", e.message);
+        let e = from_str::<Step>("Fly: n\n", FileId(0)).unwrap_err();
+        assert_eq!(e.code, CODE_INVALID);
+        assert!(e.message.contains("unknown variant"), "{}", e.message);
+    }
+
+    fn render(text: &str, d: &Diagnostic) -> String {
+        let mut sm = SourceMap::new();
+        let id = sm.add("game.yaml", text);
+        assert_eq!(d.span.map(|s| s.file), Some(id));
+        d.render(&sm, "game.yaml")
+    }
+
+    #[test]
+    fn syntax_errors_point_at_line_and_column() {
+        let text = "\"title\": \"x\"\n\"players\":\n  - \"a\"\n  \"b\": [1, 2\n";
+        let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_SYNTAX);
+        let r = render(text, &d);
+        assert!(r.starts_with("error[yaml::syntax]: "), "{r}");
+        assert!(r.contains("--> game.yaml:4:3\n"), "{r}");
+        assert!(!d.message.contains("at line"), "{}", d.message);
+        // libyaml's context ("while parsing a block ...") becomes a located note.
+        assert_eq!(d.notes.len(), 1, "{r}");
+        assert!(d.notes[0].0.is_some(), "{r}");
+    }
+
+    #[test]
+    fn type_errors_point_at_the_value() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct S {
+            name: String,
+            count: u32,
+        }
+        let text = "\"name\": \"駒\"\n\"count\": \"many\"\n";
+        let d = from_str::<S>(text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_INVALID);
+        let r = render(text, &d);
+        assert!(r.contains("--> game.yaml:2:10\n"), "{r}");
+        assert!(r.contains("invalid type"), "{r}");
+        let d = from_str::<S>("\"name\": \"x\"\n", FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_INVALID);
+        assert!(d.message.contains("missing field `count`"), "{}", d.message);
+    }
+
+    #[test]
+    fn errors_after_a_bom_and_crlf_are_located() {
+        let text = "\u{feff}a: 1\r\nb: [\r\n";
+        let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_SYNTAX);
+        let mut sm = SourceMap::new();
+        sm.add("t.yaml", text);
+        let (_, line, _) = d.location(&sm).unwrap();
+        assert!(line >= 2, "{}", d.render(&sm, "t.yaml"));
+        let text = "\u{feff}\"a\": [1]\n\"b\": \"x\"\n";
+        let d = from_str::<BTreeMap<String, Vec<i32>>>(text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_INVALID);
+        let mut sm = SourceMap::new();
+        sm.add("t.yaml", text);
+        assert_eq!(d.location(&sm).map(|l| (l.1, l.2)), Some((2, 6)));
+    }
+
+    #[test]
+    fn raw_control_characters_are_located() {
+        let text = "\"a\": \"ok\"\n\"b\": \"x\u{1}\"\n";
+        let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_SYNTAX);
+        let r = render(text, &d);
+        assert!(r.contains("--> game.yaml:2:8\n"), "{r}");
+    }
+
+    #[test]
+    fn billion_laughs_is_rejected_quickly() {
+        let mut text = String::from("a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+        for i in 1..12 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let start = std::time::Instant::now();
+        let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_ALIAS_LIMIT, "{}", d.message);
+        assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn quadratic_alias_blowup_is_rejected_quickly() {
+        // One big anchored sequence referenced many times: under yaml_serde's own jump limit,
+        // but about 10^9 nodes once expanded.
+        let mut text = String::from("big: &big [");
+        text.push_str(&vec!["1"; 30_000].join(","));
+        text.push_str("]\nrefs: [");
+        text.push_str(&vec!["*big"; 30_000].join(","));
+        text.push_str("]\n");
+        let start = std::time::Instant::now();
+        let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_ALIAS_LIMIT, "{}", d.message);
+        assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn modest_aliases_are_accepted() {
+        let v: BTreeMap<String, Vec<String>> =
+            from_str("a: &x [\"n\", \"off\"]\nb: *x\n", FileId(0)).unwrap();
+        assert_eq!(v["b"], vec!["n", "off"]);
+    }
+
+    #[test]
+    fn deep_nesting_and_size_limits_have_their_codes() {
+        let text = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_NESTING_LIMIT, "{}", d.message);
+        let limits = ReadLimits {
+            max_bytes: 4,
+            ..ReadLimits::default()
+        };
+        let d = from_str_with_limits::<String>("\"hello\"", FileId(0), &limits).unwrap_err();
+        assert_eq!(d.code, CODE_TOO_LARGE);
+    }
+
+    #[test]
+    fn multiple_documents_are_a_syntax_error() {
+        let d = from_str::<String>("\"a\"\n---\n\"b\"\n", FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_SYNTAX);
+    }
+}
