@@ -101,78 +101,55 @@ impl ser::Error for YamlError {
 /// Writes `value` as a YAML document in the style described in the [module docs](self).
 ///
 /// The output is a pure function of the value: the same value gives the same bytes on every run
-/// and machine. It fails only when serde reports an error or a map key is not a scalar.
+/// and machine. It fails when serde reports an error, when a map key is not a scalar, or when
+/// collections nest deeper than [`MAX_NESTING`] (the reader could not read such a document back).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, YamlError> {
-    let node = value.serialize(NodeSerializer)?;
     let mut out = String::new();
-    write_block(&mut out, &node, 0);
+    value.serialize(Emitter {
+        out: &mut out,
+        at: At::Root,
+        depth: 0,
+    })?;
     Ok(out)
 }
 
-/// The value tree the serializer builds; scalars are already in their written form.
-enum Node {
-    Scalar(String),
-    Seq(Vec<Node>),
-    Map(Vec<(String, Node)>),
+/// Where the next value starts.
+#[derive(Clone, Copy)]
+enum At {
+    /// At the start of the document.
+    Root,
+    /// Right after `- `; continuation lines are indented by the given column.
+    SeqItem(usize),
+    /// Right after `key:`; a nested collection starts on the next line at the given column.
+    MapValue(usize),
 }
 
-impl Node {
-    /// True when the node is written on the same line as its key or dash.
-    fn is_inline(&self) -> bool {
+impl At {
+    /// The column at which a collection starting here puts its second and later entries.
+    fn indent(self) -> usize {
         match self {
-            Node::Scalar(_) => true,
-            Node::Seq(items) => items.is_empty(),
-            Node::Map(entries) => entries.is_empty(),
+            At::Root => 0,
+            At::SeqItem(c) | At::MapValue(c) => c,
         }
     }
 }
 
-fn push_indent(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat_n(' ', indent));
+fn push_indent(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                                                ";
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
+    }
 }
 
-/// Writes `node` starting at the current cursor; continuation lines are indented by `indent`.
-fn write_block(out: &mut String, node: &Node, indent: usize) {
-    match node {
-        Node::Scalar(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Node::Seq(items) if items.is_empty() => out.push_str("[]\n"),
-        Node::Map(entries) if entries.is_empty() => out.push_str("{}\n"),
-        Node::Seq(items) => {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    push_indent(out, indent);
-                }
-                out.push_str("- ");
-                write_block(out, item, indent + 2);
-            }
-        }
-        Node::Map(entries) => {
-            for (i, (key, value)) in entries.iter().enumerate() {
-                if i > 0 {
-                    push_indent(out, indent);
-                }
-                if key.len() > MAX_IMPLICIT_KEY_BYTES {
-                    out.push_str("? ");
-                    out.push_str(key);
-                    out.push('\n');
-                    push_indent(out, indent);
-                } else {
-                    out.push_str(key);
-                }
-                if value.is_inline() {
-                    out.push_str(": ");
-                    write_block(out, value, indent + 2);
-                } else {
-                    out.push_str(":\n");
-                    push_indent(out, indent + 2);
-                    write_block(out, value, indent + 2);
-                }
-            }
-        }
+/// Writes a scalar (already in its written form) where `at` says.
+fn write_scalar(out: &mut String, at: At, text: &str) {
+    if let At::MapValue(_) = at {
+        out.push(' ');
     }
+    out.push_str(text);
+    out.push('\n');
 }
 
 /// True for characters written as `\uXXXX` inside a double-quoted scalar.
@@ -182,25 +159,37 @@ fn needs_u_escape(c: char) -> bool {
         | '\u{fffe}' | '\u{ffff}')
 }
 
+/// Appends the double-quoted YAML form of `s`.
+fn quote_into(out: &mut String, s: &str) {
+    out.push('"');
+    let mut run = 0;
+    for (i, c) in s.char_indices() {
+        let escape = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\t' => "\\t",
+            '\r' => "\\r",
+            c if needs_u_escape(c) => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        run = i + c.len_utf8();
+        if escape.is_empty() {
+            use std::fmt::Write as _;
+            let _ = write!(out, "\\u{:04X}", c as u32);
+        } else {
+            out.push_str(escape);
+        }
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
 /// The double-quoted YAML form of `s`.
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if needs_u_escape(c) => {
-                use std::fmt::Write as _;
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    quote_into(&mut out, s);
     out
 }
 
@@ -231,109 +220,244 @@ fn float_text(repr: String, is_nan: bool, is_infinite: bool, negative: bool) -> 
     out
 }
 
-fn scalar(s: impl Into<String>) -> Node {
-    Node::Scalar(s.into())
+fn too_deep() -> YamlError {
+    ser::Error::custom(format!(
+        "collections are nested more than {MAX_NESTING} levels deep, which the YAML reader \
+         cannot read back"
+    ))
 }
 
-/// Builds a [`Node`] tree from any `Serialize` value.
-struct NodeSerializer;
+/// The streaming serializer: writes one value at `at` into `out`.
+struct Emitter<'o> {
+    out: &'o mut String,
+    at: At,
+    /// Number of collections around the value.
+    depth: usize,
+}
 
-impl ser::Serializer for NodeSerializer {
-    type Ok = Node;
+impl<'o> Emitter<'o> {
+    fn scalar(self, text: &str) -> Result<(), YamlError> {
+        write_scalar(self.out, self.at, text);
+        Ok(())
+    }
+
+    fn display(self, v: impl fmt::Display) -> Result<(), YamlError> {
+        use std::fmt::Write as _;
+        if let At::MapValue(_) = self.at {
+            self.out.push(' ');
+        }
+        let _ = write!(self.out, "{v}");
+        self.out.push('\n');
+        Ok(())
+    }
+
+    fn collection(self) -> Result<Collection<'o>, YamlError> {
+        if self.depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        Ok(Collection {
+            out: self.out,
+            at: self.at,
+            indent: self.at.indent(),
+            depth: self.depth + 1,
+            count: 0,
+            key: None,
+        })
+    }
+
+    /// Opens the single-key map `"variant": ...` and returns where its content starts.
+    fn variant(self, variant: &str) -> Result<Emitter<'o>, YamlError> {
+        let mut map = self.collection()?;
+        map.begin_entry();
+        quote_into(map.out, variant);
+        map.out.push(':');
+        Ok(Emitter {
+            at: At::MapValue(map.indent + 2),
+            depth: map.depth,
+            out: map.out,
+        })
+    }
+}
+
+/// A sequence or map being written.
+struct Collection<'o> {
+    out: &'o mut String,
+    /// Where the collection itself starts.
+    at: At,
+    /// Column of the second and later entries.
+    indent: usize,
+    /// Number of collections around the entries (this one included).
+    depth: usize,
+    /// Entries written so far.
+    count: usize,
+    /// A map key waiting for its value.
+    key: Option<String>,
+}
+
+impl Collection<'_> {
+    /// Moves to where the next entry (its `- ` or key) is written.
+    fn begin_entry(&mut self) {
+        if self.count == 0 {
+            if let At::MapValue(c) = self.at {
+                self.out.push('\n');
+                push_indent(self.out, c);
+            }
+        } else {
+            push_indent(self.out, self.indent);
+        }
+        self.count += 1;
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        self.begin_entry();
+        self.out.push_str("- ");
+        value.serialize(Emitter {
+            out: self.out,
+            at: At::SeqItem(self.indent + 2),
+            depth: self.depth,
+        })
+    }
+
+    /// Writes a struct field: its quoted name, then the value.
+    fn field<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Result<(), YamlError> {
+        // A character is at most 6 bytes once escaped: short names cannot need the `?` form,
+        // and are quoted straight into the output.
+        if name.len() * 6 + 2 > MAX_IMPLICIT_KEY_BYTES {
+            return self.entry(&quote(name), value);
+        }
+        self.begin_entry();
+        quote_into(self.out, name);
+        self.value(value)
+    }
+
+    /// Writes a key already in its written form, then the value.
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), YamlError> {
+        self.begin_entry();
+        if key.len() > MAX_IMPLICIT_KEY_BYTES {
+            self.out.push_str("? ");
+            self.out.push_str(key);
+            self.out.push('\n');
+            push_indent(self.out, self.indent);
+        } else {
+            self.out.push_str(key);
+        }
+        self.value(value)
+    }
+
+    /// Writes `:` and the value of the entry whose key was just written.
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        self.out.push(':');
+        value.serialize(Emitter {
+            out: self.out,
+            at: At::MapValue(self.indent + 2),
+            depth: self.depth,
+        })
+    }
+
+    fn end(self, empty: &str) -> Result<(), YamlError> {
+        if self.count == 0 {
+            write_scalar(self.out, self.at, empty);
+        }
+        Ok(())
+    }
+}
+
+impl<'o> ser::Serializer for Emitter<'o> {
+    type Ok = ();
     type Error = YamlError;
-    type SerializeSeq = SeqBuilder;
-    type SerializeTuple = SeqBuilder;
-    type SerializeTupleStruct = SeqBuilder;
-    type SerializeTupleVariant = VariantBuilder<SeqBuilder>;
-    type SerializeMap = MapBuilder;
-    type SerializeStruct = MapBuilder;
-    type SerializeStructVariant = VariantBuilder<MapBuilder>;
+    type SerializeSeq = Collection<'o>;
+    type SerializeTuple = Collection<'o>;
+    type SerializeTupleStruct = Collection<'o>;
+    type SerializeTupleVariant = Collection<'o>;
+    type SerializeMap = Collection<'o>;
+    type SerializeStruct = Collection<'o>;
+    type SerializeStructVariant = Collection<'o>;
 
-    fn serialize_bool(self, v: bool) -> Result<Node, YamlError> {
-        Ok(scalar(if v { "true" } else { "false" }))
+    fn serialize_bool(self, v: bool) -> Result<(), YamlError> {
+        self.scalar(if v { "true" } else { "false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_i8(self, v: i8) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_i16(self, v: i16) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_i16(self, v: i16) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_i32(self, v: i32) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_i32(self, v: i32) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_i64(self, v: i64) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_i64(self, v: i64) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_i128(self, v: i128) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_i128(self, v: i128) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_u8(self, v: u8) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_u8(self, v: u8) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_u16(self, v: u16) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_u16(self, v: u16) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_u32(self, v: u32) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_u32(self, v: u32) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_u64(self, v: u64) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_u64(self, v: u64) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_u128(self, v: u128) -> Result<Node, YamlError> {
-        Ok(scalar(v.to_string()))
+    fn serialize_u128(self, v: u128) -> Result<(), YamlError> {
+        self.display(v)
     }
-    fn serialize_f32(self, v: f32) -> Result<Node, YamlError> {
-        Ok(scalar(float_text(
-            format!("{v:?}"),
-            v.is_nan(),
-            v.is_infinite(),
-            v < 0.0,
-        )))
+    fn serialize_f32(self, v: f32) -> Result<(), YamlError> {
+        let text = float_text(format!("{v:?}"), v.is_nan(), v.is_infinite(), v < 0.0);
+        self.scalar(&text)
     }
-    fn serialize_f64(self, v: f64) -> Result<Node, YamlError> {
-        Ok(scalar(float_text(
-            format!("{v:?}"),
-            v.is_nan(),
-            v.is_infinite(),
-            v < 0.0,
-        )))
+    fn serialize_f64(self, v: f64) -> Result<(), YamlError> {
+        let text = float_text(format!("{v:?}"), v.is_nan(), v.is_infinite(), v < 0.0);
+        self.scalar(&text)
     }
-    fn serialize_char(self, v: char) -> Result<Node, YamlError> {
-        Ok(scalar(quote(v.encode_utf8(&mut [0; 4]))))
+    fn serialize_char(self, v: char) -> Result<(), YamlError> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_str(self, v: &str) -> Result<Node, YamlError> {
-        Ok(scalar(quote(v)))
+    fn serialize_str(self, v: &str) -> Result<(), YamlError> {
+        if let At::MapValue(_) = self.at {
+            self.out.push(' ');
+        }
+        quote_into(self.out, v);
+        self.out.push('\n');
+        Ok(())
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<Node, YamlError> {
-        Ok(Node::Seq(
-            v.iter().map(|b| scalar(b.to_string())).collect::<Vec<_>>(),
-        ))
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), YamlError> {
+        use ser::SerializeSeq as _;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        ser::SerializeSeq::end(seq)
     }
-    fn serialize_none(self) -> Result<Node, YamlError> {
-        Ok(scalar("null"))
+    fn serialize_none(self) -> Result<(), YamlError> {
+        self.scalar("null")
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Node, YamlError> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), YamlError> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<Node, YamlError> {
-        Ok(scalar("null"))
+    fn serialize_unit(self) -> Result<(), YamlError> {
+        self.scalar("null")
     }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<Node, YamlError> {
-        Ok(scalar("null"))
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), YamlError> {
+        self.scalar("null")
     }
     fn serialize_unit_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<Node, YamlError> {
-        Ok(scalar(quote(variant)))
+    ) -> Result<(), YamlError> {
+        self.serialize_str(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<Node, YamlError> {
+    ) -> Result<(), YamlError> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -342,187 +466,299 @@ impl ser::Serializer for NodeSerializer {
         _index: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<Node, YamlError> {
-        Ok(Node::Map(vec![(quote(variant), value.serialize(self)?)]))
+    ) -> Result<(), YamlError> {
+        value.serialize(self.variant(variant)?)
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, YamlError> {
-        Ok(SeqBuilder {
-            items: Vec::with_capacity(len.unwrap_or(0)),
-        })
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Collection<'o>, YamlError> {
+        self.collection()
     }
-    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder, YamlError> {
-        self.serialize_seq(Some(len))
+    fn serialize_tuple(self, _len: usize) -> Result<Collection<'o>, YamlError> {
+        self.collection()
     }
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
-        len: usize,
-    ) -> Result<SeqBuilder, YamlError> {
-        self.serialize_seq(Some(len))
+        _len: usize,
+    ) -> Result<Collection<'o>, YamlError> {
+        self.collection()
     }
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-        len: usize,
-    ) -> Result<VariantBuilder<SeqBuilder>, YamlError> {
-        Ok(VariantBuilder {
-            variant,
-            inner: self.serialize_seq(Some(len))?,
-        })
+        _len: usize,
+    ) -> Result<Collection<'o>, YamlError> {
+        self.variant(variant)?.collection()
     }
-    fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder, YamlError> {
-        Ok(MapBuilder {
-            entries: Vec::with_capacity(len.unwrap_or(0)),
-            key: None,
-        })
+    fn serialize_map(self, _len: Option<usize>) -> Result<Collection<'o>, YamlError> {
+        self.collection()
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<MapBuilder, YamlError> {
-        self.serialize_map(Some(len))
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Collection<'o>, YamlError> {
+        self.collection()
     }
     fn serialize_struct_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-        len: usize,
-    ) -> Result<VariantBuilder<MapBuilder>, YamlError> {
-        Ok(VariantBuilder {
-            variant,
-            inner: self.serialize_map(Some(len))?,
-        })
+        _len: usize,
+    ) -> Result<Collection<'o>, YamlError> {
+        self.variant(variant)?.collection()
     }
 }
 
-struct SeqBuilder {
-    items: Vec<Node>,
-}
-
-impl ser::SerializeSeq for SeqBuilder {
-    type Ok = Node;
+impl ser::SerializeSeq for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
-        self.items.push(value.serialize(NodeSerializer)?);
-        Ok(())
+        self.element(value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        Ok(Node::Seq(self.items))
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "[]")
     }
 }
 
-impl ser::SerializeTuple for SeqBuilder {
-    type Ok = Node;
+impl ser::SerializeTuple for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
-        ser::SerializeSeq::serialize_element(self, value)
+        self.element(value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        ser::SerializeSeq::end(self)
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "[]")
     }
 }
 
-impl ser::SerializeTupleStruct for SeqBuilder {
-    type Ok = Node;
+impl ser::SerializeTupleStruct for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
-        ser::SerializeSeq::serialize_element(self, value)
+        self.element(value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-struct MapBuilder {
-    entries: Vec<(String, Node)>,
-    key: Option<String>,
-}
-
-impl MapBuilder {
-    fn push_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), YamlError> {
-        match key.serialize(NodeSerializer)? {
-            Node::Scalar(k) => {
-                self.key = Some(k);
-                Ok(())
-            }
-            _ => Err(ser::Error::custom(
-                "a YAML map key must be a string, number, boolean or null, not a sequence or map",
-            )),
-        }
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "[]")
     }
 }
 
-impl ser::SerializeMap for MapBuilder {
-    type Ok = Node;
+impl ser::SerializeTupleVariant for Collection<'_> {
+    type Ok = ();
+    type Error = YamlError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "[]")
+    }
+}
+
+impl ser::SerializeMap for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), YamlError> {
-        self.push_key(key)
+        self.key = Some(key.serialize(KeySerializer)?);
+        Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
         let key = self
             .key
             .take()
             .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
-        self.entries.push((key, value.serialize(NodeSerializer)?));
-        Ok(())
+        self.entry(&key, value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        Ok(Node::Map(self.entries))
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "{}")
     }
 }
 
-impl ser::SerializeStruct for MapBuilder {
-    type Ok = Node;
+impl ser::SerializeStruct for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<(), YamlError> {
-        self.entries
-            .push((quote(key), value.serialize(NodeSerializer)?));
-        Ok(())
+        self.field(key, value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        Ok(Node::Map(self.entries))
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "{}")
     }
 }
 
-/// A tuple or struct variant: the content wrapped in a single-key map named after the variant.
-struct VariantBuilder<B> {
-    variant: &'static str,
-    inner: B,
-}
-
-impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
-    type Ok = Node;
-    type Error = YamlError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
-        ser::SerializeSeq::serialize_element(&mut self.inner, value)
-    }
-    fn end(self) -> Result<Node, YamlError> {
-        Ok(Node::Map(vec![(
-            quote(self.variant),
-            ser::SerializeSeq::end(self.inner)?,
-        )]))
-    }
-}
-
-impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
-    type Ok = Node;
+impl ser::SerializeStructVariant for Collection<'_> {
+    type Ok = ();
     type Error = YamlError;
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<(), YamlError> {
-        ser::SerializeStruct::serialize_field(&mut self.inner, key, value)
+        self.field(key, value)
     }
-    fn end(self) -> Result<Node, YamlError> {
-        Ok(Node::Map(vec![(
-            quote(self.variant),
-            ser::SerializeStruct::end(self.inner)?,
-        )]))
+    fn end(self) -> Result<(), YamlError> {
+        Collection::end(self, "{}")
+    }
+}
+
+/// Writes a map key: only scalars are accepted.
+struct KeySerializer;
+
+fn non_scalar_key() -> YamlError {
+    ser::Error::custom(
+        "a YAML map key must be a string, number, boolean or null, not a sequence or map",
+    )
+}
+
+impl ser::Serializer for KeySerializer {
+    type Ok = String;
+    type Error = YamlError;
+    type SerializeSeq = ser::Impossible<String, YamlError>;
+    type SerializeTuple = ser::Impossible<String, YamlError>;
+    type SerializeTupleStruct = ser::Impossible<String, YamlError>;
+    type SerializeTupleVariant = ser::Impossible<String, YamlError>;
+    type SerializeMap = ser::Impossible<String, YamlError>;
+    type SerializeStruct = ser::Impossible<String, YamlError>;
+    type SerializeStructVariant = ser::Impossible<String, YamlError>;
+
+    fn serialize_bool(self, v: bool) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i8(self, v: i8) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i16(self, v: i16) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i32(self, v: i32) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i64(self, v: i64) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_i128(self, v: i128) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_u8(self, v: u8) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_u16(self, v: u16) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_u32(self, v: u32) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_u64(self, v: u64) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_u128(self, v: u128) -> Result<String, YamlError> {
+        Ok(v.to_string())
+    }
+    fn serialize_f32(self, v: f32) -> Result<String, YamlError> {
+        Ok(float_text(
+            format!("{v:?}"),
+            v.is_nan(),
+            v.is_infinite(),
+            v < 0.0,
+        ))
+    }
+    fn serialize_f64(self, v: f64) -> Result<String, YamlError> {
+        Ok(float_text(
+            format!("{v:?}"),
+            v.is_nan(),
+            v.is_infinite(),
+            v < 0.0,
+        ))
+    }
+    fn serialize_char(self, v: char) -> Result<String, YamlError> {
+        Ok(quote(v.encode_utf8(&mut [0; 4])))
+    }
+    fn serialize_str(self, v: &str) -> Result<String, YamlError> {
+        Ok(quote(v))
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<String, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_none(self) -> Result<String, YamlError> {
+        Ok("null".to_string())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<String, YamlError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<String, YamlError> {
+        Ok("null".to_string())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<String, YamlError> {
+        Ok("null".to_string())
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<String, YamlError> {
+        Ok(quote(variant))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<String, YamlError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<String, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, YamlError> {
+        Err(non_scalar_key())
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, YamlError> {
+        Err(non_scalar_key())
     }
 }
 
@@ -1719,6 +1955,40 @@ mod tests {
         };
         let d = from_str_with_limits::<String>("\"hello\"", FileId(0), &limits).unwrap_err();
         assert_eq!(d.code, CODE_TOO_LARGE);
+    }
+
+    #[test]
+    fn the_emitter_refuses_nesting_the_reader_cannot_read() {
+        fn nested(depth: usize) -> serde_json::Value {
+            (0..depth).fold(serde_json::json!("n"), |v, _| serde_json::json!([v]))
+        }
+        let ok = nested(MAX_NESTING);
+        let text = to_string(&ok).unwrap();
+        let back: serde_json::Value = from_str(&text, FileId(0)).unwrap();
+        assert_eq!(back, ok);
+        let e = to_string(&nested(MAX_NESTING + 1)).unwrap_err();
+        assert!(e.message().contains("nested more than 128"), "{e}");
+        // ... because the reader indeed stops one level further down.
+        let deeper = format!(
+            "{}\"n\"{}",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
+        let d = from_str::<serde_json::Value>(&deeper, FileId(0)).unwrap_err();
+        assert_eq!(d.code, CODE_NESTING_LIMIT);
+    }
+
+    #[test]
+    fn option_box_and_map_wrapped_enums_are_read() {
+        let v: Option<Step> = from_str("\"Go\": \"n\"\n", FileId(0)).unwrap();
+        assert_eq!(v, Some(Step::Go("n".into())));
+        let v: BTreeMap<String, Box<Step>> = from_str(
+            "\"a\":\n  \"Jump\":\n    - 1\n    - 2\n\"b\": \"Stop\"\n",
+            FileId(0),
+        )
+        .unwrap();
+        assert_eq!(*v["a"], Step::Jump(1, 2));
+        assert_eq!(*v["b"], Step::Stop);
     }
 
     #[test]
