@@ -54,7 +54,7 @@
 //!   `yaml_serde` itself stops alias replay after 100 jumps per event and nesting deeper than
 //!   [`MAX_NESTING`]; both are reported with their own codes.
 
-use crate::diag::{Diagnostic, FileId, Span};
+use crate::diag::{Diagnostic, FileId, Severity, Span};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 use std::cell::Cell;
@@ -1032,12 +1032,14 @@ fn to_diagnostic(e: &serde_yaml::Error, code: &'static str, src: &Source<'_>) ->
         Some((p, offset)) => (p.to_string(), Some(offset)),
         None => (problem.clone(), e.location().map(|l| l.index())),
     };
+    // Errors without a position (more than one document, yaml_serde's own alias limit) are
+    // facts about the whole file, so they get no span rather than a made-up one.
     let span = match start {
-        Some(start) => src.char_span(start),
-        None if rendered.contains("EOF while parsing") => src.char_span(src.body.len()),
-        None => Span::new(src.file, 0, 0),
+        Some(start) => Some(src.char_span(start)),
+        None if rendered.contains("EOF while parsing") => Some(src.char_span(src.body.len())),
+        None => None,
     };
-    let mut d = Diagnostic::error(code, problem, span);
+    let mut d = Diagnostic::new(Severity::Error, code, problem, span);
     if let Some(context) = context {
         let (context, mark) = strip_location(&context);
         let note_span = mark.and_then(|(l, c)| offset_of_line_col(src.body, l, c));
@@ -1992,8 +1994,49 @@ mod tests {
     }
 
     #[test]
-    fn multiple_documents_are_a_syntax_error() {
+    fn multiple_documents_are_a_syntax_error_about_the_whole_file() {
         let d = from_str::<String>("\"a\"\n---\n\"b\"\n", FileId(0)).unwrap_err();
         assert_eq!(d.code, CODE_SYNTAX);
+        assert_eq!(d.span, None);
+        assert!(
+            d.message.contains("more than one document"),
+            "{}",
+            d.message
+        );
+    }
+
+    /// Emitted types must not iterate in hash order: no `HashMap`/`HashSet` in `src/spec`.
+    #[test]
+    fn spec_types_use_no_hash_collections() {
+        let needles = [concat!("Hash", "Map"), concat!("Hash", "Set")];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/spec");
+        let mut stack = vec![dir];
+        let mut files = 0;
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files += 1;
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for (i, line) in text.lines().enumerate() {
+                        let code = line.trim_start();
+                        if code.starts_with("//") {
+                            continue;
+                        }
+                        for n in needles {
+                            assert!(
+                                !code.contains(n),
+                                "{}:{}: {n} in spec code breaks deterministic YAML; use BTreeMap",
+                                path.display(),
+                                i + 1
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(files >= 2);
     }
 }
