@@ -4,6 +4,10 @@
 //!
 //! PyYAML is required: without `python3` and the `yaml` module these tests fail, unless
 //! `ZOGKIT_SKIP_PYYAML=1` is set, in which case the PyYAML comparisons are skipped (and say so).
+//!
+//! js-yaml (YAML 1.2, the reader of JavaScript tools) is optional: its test runs when `node` can
+//! `require("js-yaml")` (for example with `NODE_PATH` pointing at a `node_modules` holding it),
+//! and otherwise prints that it was skipped.
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -362,4 +366,73 @@ fn output_is_byte_identical_across_runs() {
     }
     // The emitter keeps no state between calls; the opening lines pin the format itself.
     assert!(first.starts_with("\"spec_version\": 1\n\"title\": \"Tai Shogi 大局将棋 — Рус\"\n"));
+}
+
+const JS_LOAD: &str = r#"
+const yaml = require("js-yaml");
+let text = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => (text += d));
+process.stdin.on("end", () => process.stdout.write(JSON.stringify(yaml.load(text))));
+"#;
+
+/// What js-yaml reads from `text`, as JSON; `None` when node or js-yaml is not available.
+fn js_yaml(text: &str) -> Option<serde_json::Value> {
+    let probe = Command::new("node")
+        .args(["-e", "require.resolve('js-yaml')"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED js-yaml comparison: `node` with the js-yaml module is not available");
+        return None;
+    }
+    let mut child = Command::new("node")
+        .args(["-e", JS_LOAD])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node started");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("node ran");
+    writer.join().unwrap().expect("wrote YAML to node");
+    assert!(
+        out.status.success(),
+        "js-yaml failed to read our YAML:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("node printed JSON"))
+}
+
+#[test]
+fn js_yaml_reads_the_same_data_when_available() {
+    // JavaScript numbers are doubles: keep integers within 2^53.
+    let mut doc = sample();
+    doc.big = 1 << 53;
+    doc.small = -(1 << 53);
+    doc.grid = vec![vec![0, -1, 2], vec![]];
+    let mut runner = TestRunner::deterministic();
+    let strategy = tricky_string();
+    let strings: Vec<String> = (0..2000)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let value = (&doc, HAZARDS, &strings);
+    let text = yaml::to_string(&value).unwrap();
+    let Some(got) = js_yaml(&text) else { return };
+    let want = serde_json::to_value(value).unwrap();
+    if got != want {
+        for (i, (g, w)) in got
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(want.as_array().unwrap())
+            .enumerate()
+        {
+            assert_eq!(g, w, "js-yaml read part {i} differently");
+        }
+    }
+    assert_eq!(got, want);
 }
