@@ -47,8 +47,10 @@
 //! - externally tagged enums written as single-key maps (as the emitter writes them and as JSON
 //!   tools expect); `yaml_serde` alone only accepts `!Variant` tags, which it still accepts too;
 //! - errors as [`Diagnostic`]s with byte spans, so they render as `file:line:col` with a caret,
-//!   with codes [`CODE_SYNTAX`], [`CODE_INVALID`], [`CODE_ALIAS_LIMIT`], [`CODE_NESTING_LIMIT`]
-//!   and [`CODE_TOO_LARGE`];
+//!   with codes [`CODE_SYNTAX`], [`CODE_INVALID`], [`CODE_DUPLICATE_KEY`], [`CODE_ALIAS_LIMIT`],
+//!   [`CODE_NESTING_LIMIT`] and [`CODE_TOO_LARGE`];
+//! - duplicate keys in a map are an error ([`CODE_DUPLICATE_KEY`]), as YAML requires, instead of
+//!   the later value silently replacing the earlier one;
 //! - limits against hostile input ([`ReadLimits`]): a size limit, and an alias-expansion budget
 //!   that stops "billion laughs" and quadratic alias blow-ups after a bounded amount of work.
 //!   `yaml_serde` itself stops alias replay after 100 jumps per event and nesting deeper than
@@ -120,6 +122,9 @@ pub const CODE_INVALID: &str = "yaml::invalid";
 pub const CODE_ALIAS_LIMIT: &str = "yaml::alias-limit";
 /// Error code: collections nested deeper than [`MAX_NESTING`].
 pub const CODE_NESTING_LIMIT: &str = "yaml::nesting-limit";
+/// Error code: a key occurs twice in one map (YAML forbids it; the later value would otherwise
+/// silently replace the earlier one).
+pub const CODE_DUPLICATE_KEY: &str = "yaml::duplicate-key";
 /// Error code: the text is longer than [`ReadLimits::max_bytes`].
 pub const CODE_TOO_LARGE: &str = "yaml::too-large";
 
@@ -199,7 +204,15 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
         Err(typed) => {
             // Classify: a syntax or limit error also shows up in the untyped pass.
             read::check_well_formed(&src, limits)?;
-            Err(read::to_diagnostic(&typed, CODE_INVALID, &src))
+            let message = typed.to_string();
+            let code = if message.contains(enums::DUPLICATE_KEY)
+                || message.contains("duplicate field `")
+            {
+                CODE_DUPLICATE_KEY
+            } else {
+                CODE_INVALID
+            };
+            Err(read::to_diagnostic(&typed, code, &src))
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Externally tagged enums read from single-key maps.
+//! Externally tagged enums read from single-key maps, and duplicate map keys rejected.
 //!
 //! `yaml_serde` reads externally tagged enums only from `!Variant` tags, which PyYAML's safe
 //! loader rejects. The wrappers below pass every call through to `yaml_serde` unchanged, except
@@ -6,8 +6,13 @@
 //! map (`Variant: content`) or a tagged node. Errors still come from inside `yaml_serde`'s calls,
 //! so they keep their positions. Every nested deserializer, seed and access is wrapped again, so
 //! enums at any depth are handled.
+//!
+//! The same wrappers reject a map key that occurs twice in one map (serde's maps would silently
+//! keep the last value): the key deserializer records each scalar key it hands to the key's
+//! visitor and fails, inside `yaml_serde`'s call and so at the key's position, on a repeat.
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// Wraps a deserializer so that its `deserialize_enum` accepts single-key maps.
@@ -165,7 +170,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         self.0.visit_seq(Seq(seq))
     }
     fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.0.visit_map(Map(map))
+        self.0.visit_map(Map {
+            inner: map,
+            seen: BTreeSet::new(),
+        })
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.0.visit_enum(Tagged(data))
@@ -197,7 +205,15 @@ impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Seq<A> {
     }
 }
 
-struct Map<A>(A);
+/// A map whose keys are checked for duplicates (YAML forbids them; serde's maps would silently
+/// keep the last value).
+struct Map<A> {
+    inner: A,
+    /// The keys seen so far, as the key's type received them, tagged with their kind (`s` string,
+    /// `i` integer, `f` float, `b` boolean, `n` null): `1` and `"1"` are the same key for a
+    /// `String`-keyed map, which receives both as strings, and different ones otherwise.
+    seen: BTreeSet<String>,
+}
 
 impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Map<A> {
     type Error = A::Error;
@@ -205,13 +221,266 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Map<A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(Seed(seed))
+        self.inner.next_key_seed(KeySeed {
+            seed,
+            seen: &mut self.seen,
+        })
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.next_value_seed(Seed(seed))
+        self.inner.next_value_seed(Seed(seed))
     }
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.inner.size_hint()
+    }
+}
+
+/// The message of a duplicate-key error; [`super::CODE_DUPLICATE_KEY`] is chosen by it.
+pub(super) const DUPLICATE_KEY: &str = "duplicate key";
+
+/// Deserializes a map key through [`KeyDe`], which records scalar keys.
+struct KeySeed<'s, S> {
+    seed: S,
+    seen: &'s mut BTreeSet<String>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, S> {
+    type Value = S::Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(KeyDe {
+            inner: d,
+            seen: self.seen,
+        })
+    }
+}
+
+/// Like [`Enums`], for a map key: scalars the key's visitor receives are checked against the
+/// keys already seen. The error is raised inside `yaml_serde`'s call, so it points at the key.
+struct KeyDe<'s, D> {
+    inner: D,
+    seen: &'s mut BTreeSet<String>,
+}
+
+macro_rules! forward_key {
+    ($($method:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.inner.$method(KeyVisitor { inner: Wrap(visitor), seen: self.seen })
+        }
+    )*};
+}
+
+impl<'de, D: de::Deserializer<'de>> de::Deserializer<'de> for KeyDe<'_, D> {
+    type Error = D::Error;
+
+    forward_key!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let v = KeyVisitor {
+            inner: Wrap(visitor),
+            seen: self.seen,
+        };
+        self.inner.deserialize_unit_struct(name, v)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        // The key is inside the newtype: keep checking there.
+        let v = NewtypeKey {
+            inner: visitor,
+            seen: self.seen,
+        };
+        self.inner.deserialize_newtype_struct(name, v)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_tuple(len, Wrap(visitor))
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner
+            .deserialize_tuple_struct(name, len, Wrap(visitor))
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_struct(name, fields, Wrap(visitor))
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let v = KeyVisitor {
+            inner: EnumVisitor(visitor),
+            seen: self.seen,
+        };
+        self.inner.deserialize_any(v)
+    }
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// Records the scalar a key visitor receives, then hands it on.
+struct KeyVisitor<'s, V> {
+    inner: V,
+    seen: &'s mut BTreeSet<String>,
+}
+
+impl<V> KeyVisitor<'_, V> {
+    fn record<E: de::Error>(
+        &mut self,
+        kind: char,
+        text: &str,
+        shown: &dyn fmt::Display,
+    ) -> Result<(), E> {
+        if self.seen.insert(format!("{kind}{text}")) {
+            Ok(())
+        } else {
+            Err(E::custom(format_args!(
+                "{DUPLICATE_KEY} {shown} in this map"
+            )))
+        }
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<V::Value, E> {
+        self.record('b', &v.to_string(), &v)?;
+        self.inner.visit_bool(v)
+    }
+    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<V::Value, E> {
+        self.record('i', &v.to_string(), &v)?;
+        self.inner.visit_i64(v)
+    }
+    fn visit_i128<E: de::Error>(mut self, v: i128) -> Result<V::Value, E> {
+        self.record('i', &v.to_string(), &v)?;
+        self.inner.visit_i128(v)
+    }
+    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<V::Value, E> {
+        self.record('i', &v.to_string(), &v)?;
+        self.inner.visit_u64(v)
+    }
+    fn visit_u128<E: de::Error>(mut self, v: u128) -> Result<V::Value, E> {
+        self.record('i', &v.to_string(), &v)?;
+        self.inner.visit_u128(v)
+    }
+    fn visit_f64<E: de::Error>(mut self, v: f64) -> Result<V::Value, E> {
+        self.record('f', &format!("{v:?}"), &v)?;
+        self.inner.visit_f64(v)
+    }
+    fn visit_char<E: de::Error>(mut self, v: char) -> Result<V::Value, E> {
+        self.record('s', v.encode_utf8(&mut [0; 4]), &format_args!("{v:?}"))?;
+        self.inner.visit_char(v)
+    }
+    fn visit_str<E: de::Error>(mut self, v: &str) -> Result<V::Value, E> {
+        self.record('s', v, &format_args!("{v:?}"))?;
+        self.inner.visit_str(v)
+    }
+    fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<V::Value, E> {
+        self.record('s', v, &format_args!("{v:?}"))?;
+        self.inner.visit_borrowed_str(v)
+    }
+    fn visit_string<E: de::Error>(mut self, v: String) -> Result<V::Value, E> {
+        self.record('s', &v, &format_args!("{v:?}"))?;
+        self.inner.visit_string(v)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
+        self.inner.visit_bytes(v)
+    }
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
+        self.inner.visit_borrowed_bytes(v)
+    }
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
+        self.inner.visit_byte_buf(v)
+    }
+    fn visit_none<E: de::Error>(mut self) -> Result<V::Value, E> {
+        self.record('n', "", &"null")?;
+        self.inner.visit_none()
+    }
+    fn visit_unit<E: de::Error>(mut self) -> Result<V::Value, E> {
+        self.record('n', "", &"null")?;
+        self.inner.visit_unit()
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_some(d)
+    }
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_newtype_struct(d)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_seq(seq)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_map(map)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_enum(data)
+    }
+}
+
+/// The visitor of a newtype key: the deserializer inside is checked as a key again.
+struct NewtypeKey<'s, V> {
+    inner: V,
+    seen: &'s mut BTreeSet<String>,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for NewtypeKey<'_, V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_newtype_struct(KeyDe {
+            inner: d,
+            seen: self.seen,
+        })
     }
 }
 

@@ -577,3 +577,46 @@ fn spec_types_use_no_hash_collections() {
     }
     assert!(files >= 2);
 }
+
+#[test]
+fn duplicate_keys_are_an_error_at_the_second_key() {
+    let text = "\"setup\":\n  \"off\": 1\n  \"n\": 2\n  \"off\": 3\n";
+    let d = from_str::<BTreeMap<String, BTreeMap<String, i32>>>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    assert!(d.message.contains("duplicate key \"off\""), "{}", d.message);
+    let r = render(text, &d);
+    assert!(r.contains("--> game.yaml:4:3\n"), "{r}");
+    // Also inside nested maps, for integer keys, inside buffered content (internally tagged
+    // enums), and for struct fields.
+    let d = from_str::<serde_json::Value>("a: 1\nb: [{x: 1, x: 2}]\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let d = from_str::<BTreeMap<u32, i32>>("1: 1\n2: 3\n1: 4\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    // `1` and `"1"` both become the string key "1" of a JSON object: reading both would lose one.
+    let d = from_str::<serde_json::Value>("1: 1\n\"1\": 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let d = from_str::<Cond>("op: empty\ndir: n\ndir: s\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct S {
+        a: i32,
+    }
+    let d = from_str::<S>("a: 1\na: 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    // Newtype keys and enum keys are checked too.
+    #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+    struct Name(String);
+    let d = from_str::<BTreeMap<Name, i32>>("a: 1\na: 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+    enum Side {
+        White,
+        Black,
+    }
+    let d =
+        from_str::<BTreeMap<Side, i32>>("White: 1\nBlack: 2\nWhite: 3\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let ok = from_str::<BTreeMap<Side, i32>>("White: 1\nBlack: 2\n", FileId(0)).unwrap();
+    assert_eq!(ok.len(), 2);
+}
