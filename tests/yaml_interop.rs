@@ -145,6 +145,7 @@ struct Doc {
     empty_map: BTreeMap<String, i32>,
     big: u64,
     small: i64,
+    long_keys: Vec<BTreeMap<String, Vec<u8>>>,
 }
 
 fn sample() -> Doc {
@@ -194,6 +195,11 @@ fn sample() -> Doc {
         empty_map: BTreeMap::new(),
         big: u64::MAX,
         small: i64::MIN,
+        long_keys: vec![
+            [("k".repeat(600), vec![1]), ("駒".repeat(300), vec![])]
+                .into_iter()
+                .collect(),
+        ],
     }
 }
 

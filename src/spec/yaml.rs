@@ -40,6 +40,28 @@
 //!   name, a newtype, tuple or struct variant is a single-key map `"Variant": content`.
 //!   Internally, adjacently tagged and untagged enums are plain maps and work unchanged.
 //!   Bytes are a sequence of integers (as in `serde_json`). Map keys must be scalars.
+//! - **Nesting** deeper than [`MAX_NESTING`] collections is refused, since the reader could not
+//!   read it back.
+//!
+//! ```
+//! use zogkit::diag::{FileId, SourceMap};
+//! use zogkit::spec::yaml;
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Setup { player: String, positions: Vec<String> }
+//!
+//! let setup = Setup { player: "White".into(), positions: vec!["n".into(), "off".into()] };
+//! let text = yaml::to_string(&setup).unwrap();
+//! assert_eq!(text, "\"player\": \"White\"\n\"positions\":\n  - \"n\"\n  - \"off\"\n");
+//! assert_eq!(yaml::from_str::<Setup>(&text, FileId(0)).unwrap(), setup);
+//!
+//! let mut sources = SourceMap::new();
+//! let bad = "\"player\": \"White\"\n\"positions\": \"n\"\n";
+//! let file = sources.add("setup.yaml", bad);
+//! let d = yaml::from_str::<Setup>(bad, file).unwrap_err();
+//! assert_eq!(d.code, yaml::CODE_INVALID);
+//! assert!(d.render(&sources, "setup.yaml").contains("--> setup.yaml:2:14"));
+//! ```
 //!
 //! # Reading ([`from_str`])
 //! Parsing is done by `yaml_serde` (the maintained fork of serde_yaml, imported as `serde_yaml`).

@@ -348,6 +348,15 @@ fn long_keys_use_the_explicit_form() {
     );
     let back: BTreeMap<String, Vec<i32>> = from_str(&text, FileId(0)).unwrap();
     assert_eq!(back, m);
+    // Inside a sequence item, and with an empty value.
+    let nested = vec![m.clone(), [(long.clone(), vec![])].into_iter().collect()];
+    let text = to_string(&nested).unwrap();
+    assert!(
+        text.contains(&format!("\n- ? \"{long}\"\n  : []\n")),
+        "{text}"
+    );
+    let back: Vec<BTreeMap<String, Vec<i32>>> = from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, nested);
 }
 
 #[test]
