@@ -203,14 +203,44 @@ fn sample() -> Doc {
     }
 }
 
+/// Loads stdin with PyYAML and prints JSON. Floats are printed as their exact bit patterns
+/// (see [`canon`]), because JSON text would round them through serde_json's float parser.
 const PY_LOAD: &str = r#"
-import sys, json, yaml
+import sys, json, struct, yaml
+def canon(x):
+    if isinstance(x, float):
+        return {"$f64bits": struct.unpack("<q", struct.pack("<d", x))[0]}
+    if isinstance(x, list):
+        return [canon(v) for v in x]
+    if isinstance(x, dict):
+        return {k: canon(v) for k, v in x.items()}
+    return x
 text = sys.stdin.buffer.read().decode("utf-8")
-out = {"pure": yaml.load(text, Loader=yaml.SafeLoader)}
+out = {"pure": canon(yaml.load(text, Loader=yaml.SafeLoader))}
 if getattr(yaml, "__with_libyaml__", False):
-    out["libyaml"] = yaml.load(text, Loader=yaml.CSafeLoader)
-sys.stdout.write(json.dumps(out, sort_keys=True, ensure_ascii=True, allow_nan=False))
+    out["libyaml"] = canon(yaml.load(text, Loader=yaml.CSafeLoader))
+sys.stdout.write(json.dumps(out, sort_keys=True, ensure_ascii=True))
 "#;
+
+/// `serde_json::to_value(value)` with every float replaced by `{"$f64bits": bits}`, the form
+/// [`PY_LOAD`] prints, so floats compare exactly and must be floats on both sides.
+fn canon<T: Serialize + ?Sized>(value: &T) -> serde_json::Value {
+    fn walk(v: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                let bits = n.as_f64().unwrap().to_bits() as i64;
+                serde_json::json!({ "$f64bits": bits })
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(walk).collect()),
+            Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, walk(v))).collect())
+            }
+            other => other,
+        }
+    }
+    walk(serde_json::to_value(value).unwrap())
+}
 
 /// What PyYAML's loaders read from `text`, as JSON, keyed by loader (`pure`, `libyaml`).
 /// `None` only when PyYAML is unavailable and `ZOGKIT_SKIP_PYYAML=1` is set.
@@ -272,7 +302,7 @@ fn sample_document_reads_back_identically_in_pyyaml_and_yaml_serde() {
     let text = yaml::to_string(&doc).unwrap();
     let back: Doc = yaml::from_str(&text, FileId(0)).unwrap();
     assert_eq!(back, doc);
-    assert_pyyaml_reads(&text, &serde_json::to_value(&doc).unwrap());
+    assert_pyyaml_reads(&text, &canon(&doc));
 }
 
 #[test]
@@ -283,7 +313,7 @@ fn hazard_scalars_stay_strings_in_pyyaml() {
         .map(|h| (h.to_string(), vec![h.to_string()]))
         .collect();
     let text = yaml::to_string(&(HAZARDS, &keyed)).unwrap();
-    let expected = serde_json::to_value((HAZARDS, &keyed)).unwrap();
+    let expected = canon(&(HAZARDS, &keyed));
     assert_pyyaml_reads(&text, &expected);
     let Some(loaded) = pyyaml(&text) else { return };
     // Spot-check the YAML 1.1 traps explicitly, so a failure names them.
@@ -353,11 +383,59 @@ fn random_strings_round_trip_through_pyyaml_in_one_batch() {
         for (g, want) in got_list.iter().zip(&strings) {
             assert_eq!(g.as_str(), Some(want.as_str()), "{loader} misread {want:?}");
         }
-        assert_eq!(
-            got[1],
-            serde_json::to_value(&keyed).unwrap(),
-            "{loader} keys"
-        );
+        assert_eq!(got[1], canon(&keyed), "{loader} keys");
+    }
+}
+
+/// Arbitrary JSON-shaped values: every scalar kind, nested sequences and maps, empty ones too.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        tricky_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(tricky_string(), inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_values_round_trip_through_yaml_serde(value in json_value()) {
+        let text = yaml::to_string(&value).unwrap();
+        let back: serde_json::Value =
+            yaml::from_str(&text, FileId(0)).map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(back, value);
+    }
+}
+
+#[test]
+fn random_values_read_the_same_in_pyyaml_in_one_batch() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = json_value();
+    let values: Vec<serde_json::Value> = (0..400)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let text = yaml::to_string(&values).unwrap();
+    let Some(loaded) = pyyaml(&text) else { return };
+    for (loader, got) in &loaded {
+        let got = got.as_array().unwrap();
+        assert_eq!(got.len(), values.len(), "{loader}");
+        for (g, want) in got.iter().zip(&values) {
+            assert_eq!(g, &canon(want), "{loader} read a value differently");
+        }
     }
 }
 
