@@ -9,5 +9,6 @@
 
 pub mod diag;
 pub mod sexpr;
+pub mod spec;
 pub mod text;
 pub mod zrf;

@@ -1,0 +1,631 @@
+//! Unit tests of the emitter and the reader; interop with other readers is in tests/yaml_interop.rs.
+
+use super::*;
+use crate::diag::SourceMap;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The atoms YAML 1.1 readers misread, and strings that break naive quoting.
+const HAZARDS: &[&str] = &[
+    "n",
+    "N",
+    "y",
+    "Y",
+    "off",
+    "Off",
+    "On",
+    "on",
+    "no",
+    "yes",
+    "true",
+    "false",
+    "01",
+    "07",
+    "08",
+    "1_0",
+    "1.10",
+    "1e3",
+    "~",
+    "null",
+    "-",
+    "1i",
+    "",
+    " lead",
+    "trail ",
+    "a: b",
+    "#x",
+    "- x",
+    "[x",
+    "{x",
+    "key: value\nline2",
+    "\\",
+    "\t",
+    "\u{a0}",
+    "\u{85}",
+    "駒",
+    "Рус",
+    "\"",
+    "'",
+    "\r\n",
+    "\u{2028}\u{2029}",
+    "\u{feff}",
+    "\u{0}\u{1}\u{1b}\u{7f}",
+    "---",
+    "...",
+    "&a",
+    "*a",
+    "!tag",
+    "%YAML",
+    "@",
+    "`",
+    "|",
+    ">",
+    "?",
+    ":",
+    ",",
+    "a #b",
+    ".inf",
+    ".nan",
+    "0x1F",
+    "0o17",
+    "+1",
+    "-0",
+    "=",
+    "<<",
+    "\u{9f}",
+    "\u{fffe}\u{ffff}",
+    "🂡",
+];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Step {
+    Stop,
+    Go(String),
+    Jump(i32, i32),
+    Verify {
+        cond: Box<Cond>,
+        label: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+enum Cond {
+    Empty {
+        dir: String,
+    },
+    Not {
+        inner: Box<Cond>,
+    },
+    InZone {
+        zone: String,
+        player: Option<String>,
+    },
+    True,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Unit;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Sample {
+    spec_version: u32,
+    title: String,
+    names: Vec<String>,
+    counts: BTreeMap<String, i64>,
+    by_number: BTreeMap<u32, Vec<String>>,
+    steps: Vec<Step>,
+    conds: Vec<Cond>,
+    nested: Vec<Vec<BTreeMap<String, Vec<u8>>>>,
+    maybe: Option<String>,
+    none: Option<Vec<i32>>,
+    ratio: f64,
+    small: f32,
+    flag: bool,
+    unit: Unit,
+    tuple: (String, i8, Option<bool>),
+    empty_list: Vec<String>,
+    empty_map: BTreeMap<String, String>,
+    letter: char,
+    big: u64,
+    negative: i64,
+}
+
+fn sample() -> Sample {
+    let mut counts = BTreeMap::new();
+    for (i, h) in HAZARDS.iter().enumerate() {
+        counts.insert(h.to_string(), i as i64 - 3);
+    }
+    let mut by_number = BTreeMap::new();
+    by_number.insert(1, vec!["01".to_string()]);
+    by_number.insert(42, vec![]);
+    let mut inner = BTreeMap::new();
+    inner.insert("off".to_string(), vec![0, 255]);
+    inner.insert("empty".to_string(), vec![]);
+    Sample {
+        spec_version: 1,
+        title: "Tai Shogi 大局将棋\nsecond line".into(),
+        names: HAZARDS.iter().map(|s| s.to_string()).collect(),
+        counts,
+        by_number,
+        steps: vec![
+            Step::Stop,
+            Step::Go("n".into()),
+            Step::Jump(-1, 2),
+            Step::Verify {
+                cond: Box::new(Cond::Not {
+                    inner: Box::new(Cond::Empty { dir: "off".into() }),
+                }),
+                label: None,
+            },
+            Step::Verify {
+                cond: Box::new(Cond::True),
+                label: Some("Y".into()),
+            },
+        ],
+        conds: vec![
+            Cond::InZone {
+                zone: "promotion-zone".into(),
+                player: Some("On".into()),
+            },
+            Cond::True,
+        ],
+        nested: vec![vec![inner.clone(), BTreeMap::new()], vec![]],
+        maybe: Some("null".into()),
+        none: None,
+        ratio: 0.1,
+        small: 1.5,
+        flag: false,
+        unit: Unit,
+        tuple: ("yes".into(), -8, Some(true)),
+        empty_list: vec![],
+        empty_map: BTreeMap::new(),
+        letter: 'n',
+        big: u64::MAX,
+        negative: i64::MIN,
+    }
+}
+
+#[test]
+fn hazards_round_trip_and_every_string_is_quoted() {
+    for h in HAZARDS {
+        let text = to_string(h).unwrap();
+        assert!(
+            text.starts_with('"') && text.ends_with("\"\n"),
+            "{h:?} → {text:?}"
+        );
+        assert_eq!(text.matches('\n').count(), 1, "{h:?} → {text:?}");
+        let back: String = from_str(&text, FileId(0)).unwrap();
+        assert_eq!(&back, h, "{text:?}");
+    }
+    let list = to_string(HAZARDS).unwrap();
+    for line in list.lines() {
+        assert!(line.starts_with("- \"") && line.ends_with('"'), "{line}");
+    }
+    let back: Vec<String> = from_str(&list, FileId(0)).unwrap();
+    assert_eq!(back, HAZARDS);
+}
+
+#[test]
+fn escapes_are_the_documented_ones() {
+    assert_eq!(to_string("a\"b\\c").unwrap(), "\"a\\\"b\\\\c\"\n");
+    assert_eq!(to_string("\n\t\r").unwrap(), "\"\\n\\t\\r\"\n");
+    assert_eq!(
+        to_string("\u{0}\u{1b}\u{7f}\u{85}\u{a0}\u{2028}\u{2029}\u{feff}\u{ffff}").unwrap(),
+        "\"\\u0000\\u001B\\u007F\\u0085\\u00A0\\u2028\\u2029\\uFEFF\\uFFFF\"\n"
+    );
+    assert_eq!(to_string("駒 Рус é 🂡").unwrap(), "\"駒 Рус é 🂡\"\n");
+}
+
+#[test]
+fn sample_round_trips_and_every_string_is_quoted() {
+    let value = sample();
+    let text = to_string(&value).unwrap();
+    let back: Sample = from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, value);
+    assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+    // Every key is quoted, and no plain scalar is a string: each non-quoted scalar must be a
+    // number, boolean, null or empty collection.
+    for line in text.lines() {
+        let mut t = line.trim_start();
+        while let Some(rest) = t.strip_prefix("- ") {
+            t = rest;
+        }
+        let (key_ok, rest) = if t.starts_with('"') {
+            (true, &t[closing_quote(t) + 1..])
+        } else if let Some(i) = t.find(':') {
+            (plain_ok(&t[..i]), &t[i..])
+        } else {
+            (plain_ok(t), "")
+        };
+        assert!(key_ok, "line {line:?}");
+        match rest.strip_prefix(": ") {
+            Some(v) => assert!(v.starts_with('"') || plain_ok(v), "line {line:?}"),
+            None => assert!(rest.is_empty() || rest == ":", "line {line:?}"),
+        }
+    }
+}
+
+fn plain_ok(v: &str) -> bool {
+    matches!(
+        v,
+        "true" | "false" | "null" | "[]" | "{}" | ".inf" | "-.inf" | ".nan"
+    ) || v.parse::<i128>().is_ok()
+        || (v.parse::<f64>().is_ok() && v.contains('.'))
+}
+
+fn closing_quote(t: &str) -> usize {
+    let b = t.as_bytes();
+    let mut i = 1;
+    while b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
+#[test]
+fn layout_is_block_style_with_indented_sequences() {
+    #[derive(Serialize)]
+    struct Piece {
+        name: &'static str,
+        moves: Vec<Vec<i32>>,
+    }
+    #[derive(Serialize)]
+    struct Doc {
+        title: &'static str,
+        players: Vec<&'static str>,
+        pieces: Vec<Piece>,
+        none: Option<u8>,
+        empty: Vec<u8>,
+        step: Step,
+    }
+    let doc = Doc {
+        title: "Shogi",
+        players: vec!["Black", "White"],
+        pieces: vec![Piece {
+            name: "駒",
+            moves: vec![vec![1, 2], vec![]],
+        }],
+        none: None,
+        empty: vec![],
+        step: Step::Jump(0, -1),
+    };
+    let expected = r#""title": "Shogi"
+"players":
+  - "Black"
+  - "White"
+"pieces":
+  - "name": "駒"
+    "moves":
+      - - 1
+        - 2
+      - []
+"none": null
+"empty": []
+"step":
+  "Jump":
+    - 0
+    - -1
+"#;
+    assert_eq!(to_string(&doc).unwrap(), expected);
+    assert_eq!(to_string(&Vec::<u8>::new()).unwrap(), "[]\n");
+    assert_eq!(to_string(&BTreeMap::<u8, u8>::new()).unwrap(), "{}\n");
+    assert_eq!(to_string(&Step::Stop).unwrap(), "\"Stop\"\n");
+    assert_eq!(to_string(&()).unwrap(), "null\n");
+}
+
+#[test]
+fn floats_are_read_as_floats_by_yaml_1_1_and_1_2() {
+    let cases: &[(f64, &str)] = &[
+        (1.0, "1.0"),
+        (-0.0, "-0.0"),
+        (0.1, "0.1"),
+        (1e100, "1.0e+100"),
+        (1.5e-7, "1.5e-7"),
+        (f64::INFINITY, ".inf"),
+        (f64::NEG_INFINITY, "-.inf"),
+    ];
+    for (v, want) in cases {
+        assert_eq!(to_string(v).unwrap(), format!("{want}\n"));
+        let back: f64 = from_str(want, FileId(0)).unwrap();
+        assert_eq!(back.to_bits(), v.to_bits(), "{want}");
+    }
+    assert_eq!(to_string(&f64::NAN).unwrap(), ".nan\n");
+    assert!(from_str::<f64>(".nan", FileId(0)).unwrap().is_nan());
+    assert_eq!(to_string(&0.1f32).unwrap(), "0.1\n");
+}
+
+#[test]
+fn long_keys_use_the_explicit_form() {
+    let mut m = BTreeMap::new();
+    let long = "k".repeat(2000);
+    m.insert(long.clone(), vec![1]);
+    m.insert("short".to_string(), vec![]);
+    let text = to_string(&m).unwrap();
+    assert!(
+        text.starts_with(&format!("? \"{long}\"\n:\n  - 1\n")),
+        "{text}"
+    );
+    let back: BTreeMap<String, Vec<i32>> = from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, m);
+    // Inside a sequence item, and with an empty value.
+    let nested = vec![m.clone(), [(long.clone(), vec![])].into_iter().collect()];
+    let text = to_string(&nested).unwrap();
+    assert!(
+        text.contains(&format!("\n- ? \"{long}\"\n  : []\n")),
+        "{text}"
+    );
+    let back: Vec<BTreeMap<String, Vec<i32>>> = from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, nested);
+}
+
+#[test]
+fn non_scalar_keys_are_an_error() {
+    let mut m = BTreeMap::new();
+    m.insert(vec![1], 2);
+    let e = to_string(&m).unwrap_err();
+    assert!(e.message().contains("map key"), "{e}");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = to_string(&sample()).unwrap();
+    let b = to_string(&sample()).unwrap();
+    assert_eq!(a.as_bytes(), b.as_bytes());
+}
+
+#[test]
+fn enums_are_read_from_single_key_maps_tags_and_strings() {
+    let from_map: Vec<Step> =
+        from_str("- \"Go\": \"n\"\n- Jump: [1, 2]\n- Stop\n", FileId(0)).unwrap();
+    assert_eq!(
+        from_map,
+        vec![Step::Go("n".into()), Step::Jump(1, 2), Step::Stop]
+    );
+    let from_tags: Vec<Step> = from_str("- !Go n\n- !Jump [1, 2]\n", FileId(0)).unwrap();
+    assert_eq!(from_tags, vec![Step::Go("n".into()), Step::Jump(1, 2)]);
+    let e = from_str::<Step>("Go: n\nStop: null\n", FileId(0)).unwrap_err();
+    assert_eq!(e.code, CODE_INVALID);
+    assert!(e.message.contains("exactly one key"), "{}", e.message);
+    let e = from_str::<Step>("Fly: n\n", FileId(0)).unwrap_err();
+    assert_eq!(e.code, CODE_INVALID);
+    assert!(e.message.contains("unknown variant"), "{}", e.message);
+}
+
+fn render(text: &str, d: &Diagnostic) -> String {
+    let mut sm = SourceMap::new();
+    let id = sm.add("game.yaml", text);
+    assert_eq!(d.span.map(|s| s.file), Some(id));
+    d.render(&sm, "game.yaml")
+}
+
+#[test]
+fn syntax_errors_point_at_line_and_column() {
+    let text = "\"title\": \"x\"\n\"players\":\n  - \"a\"\n  \"b\": [1, 2\n";
+    let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_SYNTAX);
+    let r = render(text, &d);
+    assert!(r.starts_with("error[yaml::syntax]: "), "{r}");
+    assert!(r.contains("--> game.yaml:4:3\n"), "{r}");
+    assert!(!d.message.contains("at line"), "{}", d.message);
+    // libyaml's context ("while parsing a block ...") becomes a located note.
+    assert_eq!(d.notes.len(), 1, "{r}");
+    assert!(d.notes[0].0.is_some(), "{r}");
+}
+
+#[test]
+fn type_errors_point_at_the_value() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct S {
+        name: String,
+        count: u32,
+    }
+    let text = "\"name\": \"駒\"\n\"count\": \"many\"\n";
+    let d = from_str::<S>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_INVALID);
+    let r = render(text, &d);
+    assert!(r.contains("--> game.yaml:2:10\n"), "{r}");
+    assert!(r.contains("invalid type"), "{r}");
+    let d = from_str::<S>("\"name\": \"x\"\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_INVALID);
+    assert!(d.message.contains("missing field `count`"), "{}", d.message);
+}
+
+#[test]
+fn errors_after_a_bom_and_crlf_are_located() {
+    let text = "\u{feff}a: 1\r\nb: [\r\n";
+    let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_SYNTAX);
+    let mut sm = SourceMap::new();
+    sm.add("t.yaml", text);
+    let (_, line, _) = d.location(&sm).unwrap();
+    assert!(line >= 2, "{}", d.render(&sm, "t.yaml"));
+    let text = "\u{feff}\"a\": [1]\n\"b\": \"x\"\n";
+    let d = from_str::<BTreeMap<String, Vec<i32>>>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_INVALID);
+    let mut sm = SourceMap::new();
+    sm.add("t.yaml", text);
+    assert_eq!(d.location(&sm).map(|l| (l.1, l.2)), Some((2, 6)));
+}
+
+#[test]
+fn raw_control_characters_are_located() {
+    let text = "\"a\": \"ok\"\n\"b\": \"x\u{1}\"\n";
+    let d = from_str::<serde_json::Value>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_SYNTAX);
+    let r = render(text, &d);
+    assert!(r.contains("--> game.yaml:2:8\n"), "{r}");
+}
+
+#[test]
+fn billion_laughs_is_rejected_quickly() {
+    let mut text = String::from("a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+    for i in 1..12 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let start = std::time::Instant::now();
+    let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_ALIAS_LIMIT, "{}", d.message);
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+}
+
+#[test]
+fn quadratic_alias_blowup_is_rejected_quickly() {
+    // One big anchored sequence referenced many times: under yaml_serde's own jump limit,
+    // but about 10^9 nodes once expanded.
+    let mut text = String::from("big: &big [");
+    text.push_str(&vec!["1"; 30_000].join(","));
+    text.push_str("]\nrefs: [");
+    text.push_str(&vec!["*big"; 30_000].join(","));
+    text.push_str("]\n");
+    let start = std::time::Instant::now();
+    let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_ALIAS_LIMIT, "{}", d.message);
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+}
+
+#[test]
+fn modest_aliases_are_accepted() {
+    let v: BTreeMap<String, Vec<String>> =
+        from_str("a: &x [\"n\", \"off\"]\nb: *x\n", FileId(0)).unwrap();
+    assert_eq!(v["b"], vec!["n", "off"]);
+}
+
+#[test]
+fn deep_nesting_and_size_limits_have_their_codes() {
+    let text = format!("{}{}", "[".repeat(500), "]".repeat(500));
+    let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_NESTING_LIMIT, "{}", d.message);
+    let limits = ReadLimits {
+        max_bytes: 4,
+        ..ReadLimits::default()
+    };
+    let d = from_str_with_limits::<String>("\"hello\"", FileId(0), &limits).unwrap_err();
+    assert_eq!(d.code, CODE_TOO_LARGE);
+}
+
+#[test]
+fn the_emitter_refuses_nesting_the_reader_cannot_read() {
+    fn nested(depth: usize) -> serde_json::Value {
+        (0..depth).fold(serde_json::json!("n"), |v, _| serde_json::json!([v]))
+    }
+    let ok = nested(MAX_NESTING);
+    let text = to_string(&ok).unwrap();
+    let back: serde_json::Value = from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, ok);
+    let e = to_string(&nested(MAX_NESTING + 1)).unwrap_err();
+    assert!(e.message().contains("nested more than 128"), "{e}");
+    // ... because the reader indeed stops one level further down.
+    let deeper = format!(
+        "{}\"n\"{}",
+        "[".repeat(MAX_NESTING + 1),
+        "]".repeat(MAX_NESTING + 1)
+    );
+    let d = from_str::<serde_json::Value>(&deeper, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_NESTING_LIMIT);
+}
+
+#[test]
+fn option_box_and_map_wrapped_enums_are_read() {
+    let v: Option<Step> = from_str("\"Go\": \"n\"\n", FileId(0)).unwrap();
+    assert_eq!(v, Some(Step::Go("n".into())));
+    let v: BTreeMap<String, Box<Step>> = from_str(
+        "\"a\":\n  \"Jump\":\n    - 1\n    - 2\n\"b\": \"Stop\"\n",
+        FileId(0),
+    )
+    .unwrap();
+    assert_eq!(*v["a"], Step::Jump(1, 2));
+    assert_eq!(*v["b"], Step::Stop);
+}
+
+#[test]
+fn multiple_documents_are_a_syntax_error_about_the_whole_file() {
+    let d = from_str::<String>("\"a\"\n---\n\"b\"\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_SYNTAX);
+    assert_eq!(d.span, None);
+    assert!(
+        d.message.contains("more than one document"),
+        "{}",
+        d.message
+    );
+}
+
+/// Emitted types must not iterate in hash order: no `HashMap`/`HashSet` in `src/spec`.
+#[test]
+fn spec_types_use_no_hash_collections() {
+    let needles = [concat!("Hash", "Map"), concat!("Hash", "Set")];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/spec");
+    let mut stack = vec![dir];
+    let mut files = 0;
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files += 1;
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let code = line.trim_start();
+                    if code.starts_with("//") {
+                        continue;
+                    }
+                    for n in needles {
+                        assert!(
+                            !code.contains(n),
+                            "{}:{}: {n} in spec code breaks deterministic YAML; use BTreeMap",
+                            path.display(),
+                            i + 1
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(files >= 2);
+}
+
+#[test]
+fn duplicate_keys_are_an_error_at_the_second_key() {
+    let text = "\"setup\":\n  \"off\": 1\n  \"n\": 2\n  \"off\": 3\n";
+    let d = from_str::<BTreeMap<String, BTreeMap<String, i32>>>(text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    assert!(d.message.contains("duplicate key \"off\""), "{}", d.message);
+    let r = render(text, &d);
+    assert!(r.contains("--> game.yaml:4:3\n"), "{r}");
+    // Also inside nested maps, for integer keys, inside buffered content (internally tagged
+    // enums), and for struct fields.
+    let d = from_str::<serde_json::Value>("a: 1\nb: [{x: 1, x: 2}]\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let d = from_str::<BTreeMap<u32, i32>>("1: 1\n2: 3\n1: 4\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    // `1` and `"1"` both become the string key "1" of a JSON object: reading both would lose one.
+    let d = from_str::<serde_json::Value>("1: 1\n\"1\": 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let d = from_str::<Cond>("op: empty\ndir: n\ndir: s\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct S {
+        a: i32,
+    }
+    let d = from_str::<S>("a: 1\na: 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    // Newtype keys and enum keys are checked too.
+    #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+    struct Name(String);
+    let d = from_str::<BTreeMap<Name, i32>>("a: 1\na: 2\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+    enum Side {
+        White,
+        Black,
+    }
+    let d =
+        from_str::<BTreeMap<Side, i32>>("White: 1\nBlack: 2\nWhite: 3\n", FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_DUPLICATE_KEY);
+    let ok = from_str::<BTreeMap<Side, i32>>("White: 1\nBlack: 2\n", FileId(0)).unwrap();
+    assert_eq!(ok.len(), 2);
+}

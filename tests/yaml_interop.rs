@@ -1,0 +1,522 @@
+//! Interop of `spec::yaml`'s output with other YAML readers: yaml_serde (through `from_str`) and
+//! PyYAML (both its pure-Python `SafeLoader` and, when PyYAML was built with it, libyaml's
+//! `CSafeLoader`), which follows YAML 1.1 and so misreads unquoted `n`, `off`, `Y`, `01`, ...
+//!
+//! PyYAML is required: without `python3` and the `yaml` module these tests fail, unless
+//! `ZOGKIT_SKIP_PYYAML=1` is set, in which case the PyYAML comparisons are skipped (and say so).
+//!
+//! js-yaml (YAML 1.2, the reader of JavaScript tools) is optional: its test runs when `node` can
+//! `require("js-yaml")` (for example with `NODE_PATH` pointing at a `node_modules` holding it),
+//! and otherwise prints that it was skipped.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use zogkit::diag::FileId;
+use zogkit::spec::yaml;
+
+/// Strings that YAML 1.1 readers misread when unquoted, or that break naive quoting.
+const HAZARDS: &[&str] = &[
+    "n",
+    "N",
+    "y",
+    "Y",
+    "off",
+    "Off",
+    "On",
+    "on",
+    "no",
+    "yes",
+    "true",
+    "false",
+    "01",
+    "07",
+    "08",
+    "1_0",
+    "1.10",
+    "1e3",
+    "~",
+    "null",
+    "-",
+    "1i",
+    "",
+    " lead",
+    "trail ",
+    "a: b",
+    "#x",
+    "- x",
+    "[x",
+    "{x",
+    "key: value\nline2",
+    "\\",
+    "\t",
+    "\u{a0}",
+    "\u{85}",
+    "駒",
+    "Рус",
+    "\"",
+    "'",
+    "\r\n",
+    "\u{2028}\u{2029}",
+    "\u{feff}",
+    "\u{0}\u{1}\u{1b}\u{7f}",
+    "---",
+    "...",
+    "&a",
+    "*a",
+    "!tag",
+    "%YAML",
+    "@",
+    "`",
+    "|",
+    ">",
+    "?",
+    ":",
+    ",",
+    "a #b",
+    ".inf",
+    ".nan",
+    "0x1F",
+    "0o17",
+    "+1",
+    "-0",
+    "=",
+    "<<",
+    "\u{9f}",
+    "\u{fffe}\u{ffff}",
+    "🂡",
+    "2001-12-14",
+    "12:30:45",
+    "0b101",
+    "+.5",
+    "images\\Chess\\x.bmp",
+    "Knight\\A Knight moves",
+    "NO",
+    "FALSE",
+    "Null",
+    "NULL",
+];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Step {
+    Stop,
+    Go(String),
+    Jump(i32, i32),
+    Verify {
+        cond: Box<Cond>,
+        label: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+enum Cond {
+    Empty { dir: String },
+    Not { inner: Box<Cond> },
+    True,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Piece {
+    name: String,
+    help: Option<String>,
+    images: BTreeMap<String, String>,
+    moves: Vec<Step>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Doc {
+    spec_version: u32,
+    title: String,
+    description: String,
+    directions: Vec<String>,
+    setup: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    pieces: Vec<Piece>,
+    labels: BTreeMap<u32, String>,
+    grid: Vec<Vec<i64>>,
+    ratio: f64,
+    flags: (bool, Option<bool>),
+    nothing: Option<String>,
+    empty: Vec<String>,
+    empty_map: BTreeMap<String, i32>,
+    big: u64,
+    small: i64,
+    long_keys: Vec<BTreeMap<String, Vec<u8>>>,
+}
+
+fn sample() -> Doc {
+    let mut setup = BTreeMap::new();
+    let mut white = BTreeMap::new();
+    white.insert("Pawn".to_string(), vec!["a2".into(), "off".into()]);
+    white.insert("off".to_string(), vec!["01".into(), "07".into()]);
+    setup.insert("White".to_string(), white);
+    setup.insert("Y".to_string(), BTreeMap::new());
+    let mut images = BTreeMap::new();
+    images.insert("White".into(), "images\\Chess\\WPawn.bmp".into());
+    images.insert("N".into(), "images/$1.bmp".into());
+    Doc {
+        spec_version: 1,
+        title: "Tai Shogi 大局将棋 — Рус".into(),
+        description: "Line one\nLine two\n\n\tindented\u{a0}nbsp and `quotes`".into(),
+        directions: HAZARDS.iter().map(|s| s.to_string()).collect(),
+        setup,
+        pieces: vec![Piece {
+            name: "駒".into(),
+            help: Some("moves one step\\diagonally".into()),
+            images,
+            moves: vec![
+                Step::Stop,
+                Step::Go("n".into()),
+                Step::Jump(-1, 2),
+                Step::Verify {
+                    cond: Box::new(Cond::Not {
+                        inner: Box::new(Cond::Empty { dir: "off".into() }),
+                    }),
+                    label: None,
+                },
+                Step::Verify {
+                    cond: Box::new(Cond::True),
+                    label: Some("On".into()),
+                },
+            ],
+        }],
+        labels: [(1, "01".to_string()), (7, "07".to_string())]
+            .into_iter()
+            .collect(),
+        grid: vec![vec![0, -1, 2], vec![], vec![i64::MAX]],
+        ratio: 0.1,
+        flags: (true, None),
+        nothing: None,
+        empty: vec![],
+        empty_map: BTreeMap::new(),
+        big: u64::MAX,
+        small: i64::MIN,
+        long_keys: vec![
+            [("k".repeat(600), vec![1]), ("駒".repeat(300), vec![])]
+                .into_iter()
+                .collect(),
+        ],
+    }
+}
+
+/// Loads stdin with PyYAML and prints JSON. Floats are printed as their exact bit patterns
+/// (see [`canon`]), because JSON text would round them through serde_json's float parser.
+const PY_LOAD: &str = r#"
+import sys, json, struct, yaml
+def canon(x):
+    if isinstance(x, float):
+        return {"$f64bits": struct.unpack("<q", struct.pack("<d", x))[0]}
+    if isinstance(x, list):
+        return [canon(v) for v in x]
+    if isinstance(x, dict):
+        return {k: canon(v) for k, v in x.items()}
+    return x
+text = sys.stdin.buffer.read().decode("utf-8")
+out = {"pure": canon(yaml.load(text, Loader=yaml.SafeLoader))}
+if getattr(yaml, "__with_libyaml__", False):
+    out["libyaml"] = canon(yaml.load(text, Loader=yaml.CSafeLoader))
+sys.stdout.write(json.dumps(out, sort_keys=True, ensure_ascii=True))
+"#;
+
+/// `serde_json::to_value(value)` with every float replaced by `{"$f64bits": bits}`, the form
+/// [`PY_LOAD`] prints, so floats compare exactly and must be floats on both sides.
+fn canon<T: Serialize + ?Sized>(value: &T) -> serde_json::Value {
+    fn walk(v: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                let bits = n.as_f64().unwrap().to_bits() as i64;
+                serde_json::json!({ "$f64bits": bits })
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(walk).collect()),
+            Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, walk(v))).collect())
+            }
+            other => other,
+        }
+    }
+    walk(serde_json::to_value(value).unwrap())
+}
+
+/// What PyYAML's loaders read from `text`, as JSON, keyed by loader (`pure`, `libyaml`).
+/// `None` only when PyYAML is unavailable and `ZOGKIT_SKIP_PYYAML=1` is set.
+fn pyyaml(text: &str) -> Option<BTreeMap<String, serde_json::Value>> {
+    let skip = std::env::var("ZOGKIT_SKIP_PYYAML").is_ok_and(|v| v == "1");
+    let unavailable = |why: String| {
+        if skip {
+            eprintln!("SKIPPED PyYAML comparison (ZOGKIT_SKIP_PYYAML=1): {why}");
+            None
+        } else {
+            panic!(
+                "PyYAML is required for this test but {why}. Install it (`pip install pyyaml` or \
+                 `apt-get install python3-yaml`), or set ZOGKIT_SKIP_PYYAML=1 to skip the PyYAML \
+                 comparisons."
+            )
+        }
+    };
+    let child = Command::new("python3")
+        .args(["-c", PY_LOAD])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return unavailable(format!("`python3` could not be started ({e})")),
+    };
+    // Write from another thread so a large output cannot dead-lock against a full pipe.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("python3 ran");
+    writer.join().unwrap().expect("wrote YAML to python3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        if stderr.contains("No module named 'yaml'") {
+            return unavailable("the `yaml` module is not installed for python3".to_string());
+        }
+        panic!("PyYAML failed to read our YAML:\n{stderr}\n--- YAML ---\n{text}");
+    }
+    Some(serde_json::from_slice(&out.stdout).expect("python3 printed JSON"))
+}
+
+/// Asserts that every PyYAML loader reads `text` as `expected`.
+fn assert_pyyaml_reads(text: &str, expected: &serde_json::Value) {
+    let Some(loaded) = pyyaml(text) else { return };
+    assert!(loaded.contains_key("pure"));
+    for (loader, value) in &loaded {
+        assert!(
+            value == expected,
+            "PyYAML ({loader}) read something else.\n got: {value}\nwant: {expected}\n--- YAML ---\n{text}"
+        );
+    }
+}
+
+#[test]
+fn sample_document_reads_back_identically_in_pyyaml_and_yaml_serde() {
+    let doc = sample();
+    let text = yaml::to_string(&doc).unwrap();
+    let back: Doc = yaml::from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back, doc);
+    assert_pyyaml_reads(&text, &canon(&doc));
+}
+
+#[test]
+fn hazard_scalars_stay_strings_in_pyyaml() {
+    // As values, as map keys and inside nested sequences.
+    let keyed: BTreeMap<String, Vec<String>> = HAZARDS
+        .iter()
+        .map(|h| (h.to_string(), vec![h.to_string()]))
+        .collect();
+    let text = yaml::to_string(&(HAZARDS, &keyed)).unwrap();
+    let expected = canon(&(HAZARDS, &keyed));
+    assert_pyyaml_reads(&text, &expected);
+    let Some(loaded) = pyyaml(&text) else { return };
+    // Spot-check the YAML 1.1 traps explicitly, so a failure names them.
+    let list = loaded["pure"][0].as_array().unwrap();
+    for (got, want) in list.iter().zip(HAZARDS) {
+        assert_eq!(got.as_str(), Some(*want));
+    }
+}
+
+/// Strings made of hazard fragments and arbitrary characters (controls and non-BMP included).
+fn tricky_string() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        prop::sample::select(HAZARDS).prop_map(str::to_string),
+        any::<char>().prop_map(String::from),
+        prop::sample::select(vec![
+            ' ', '\n', '\r', '\t', '"', '\\', ':', '#', '\u{85}', '\u{a0}', '\u{2028}', '\u{feff}',
+            '\u{fffd}', '\u{e000}', '\u{fdd0}', '\u{1}', '\u{7f}', '\u{9b}', '駒', 'Ж',
+        ])
+        .prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_strings_round_trip_through_yaml_serde(
+        values in prop::collection::vec(tricky_string(), 0..8),
+        keys in prop::collection::btree_map(tricky_string(), tricky_string(), 0..8),
+    ) {
+        let text = yaml::to_string(&(&values, &keys)).unwrap();
+        prop_assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+        let back: (Vec<String>, BTreeMap<String, String>) =
+            yaml::from_str(&text, FileId(0)).map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(&back.0, &values);
+        prop_assert_eq!(&back.1, &keys);
+        // Characters that some readers take as line breaks never appear raw.
+        let raw_break = text.contains(['\u{85}', '\u{2028}', '\u{2029}']);
+        prop_assert!(!raw_break, "raw line-break character in {:?}", text);
+    }
+}
+
+#[test]
+fn random_strings_round_trip_through_pyyaml_in_one_batch() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = tricky_string();
+    let mut strings: Vec<String> = (0..3000)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    // Keys past the implicit-key limit take the explicit `? key` form.
+    strings.push("駒".repeat(400));
+    strings.push("k\n".repeat(700));
+    let keyed: BTreeMap<&str, usize> = strings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
+    let value = (&strings, &keyed);
+    let text = yaml::to_string(&value).unwrap();
+    let back: (Vec<String>, BTreeMap<String, usize>) = yaml::from_str(&text, FileId(0)).unwrap();
+    assert_eq!(back.0, strings);
+    let Some(loaded) = pyyaml(&text) else { return };
+    for (loader, got) in &loaded {
+        let got_list = got[0].as_array().unwrap();
+        assert_eq!(got_list.len(), strings.len(), "{loader}");
+        for (g, want) in got_list.iter().zip(&strings) {
+            assert_eq!(g.as_str(), Some(want.as_str()), "{loader} misread {want:?}");
+        }
+        assert_eq!(got[1], canon(&keyed), "{loader} keys");
+    }
+}
+
+/// Arbitrary JSON-shaped values: every scalar kind, nested sequences and maps, empty ones too.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        tricky_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(tricky_string(), inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_values_round_trip_through_yaml_serde(value in json_value()) {
+        let text = yaml::to_string(&value).unwrap();
+        let back: serde_json::Value =
+            yaml::from_str(&text, FileId(0)).map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(back, value);
+    }
+}
+
+#[test]
+fn random_values_read_the_same_in_pyyaml_in_one_batch() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = json_value();
+    let values: Vec<serde_json::Value> = (0..400)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let text = yaml::to_string(&values).unwrap();
+    let Some(loaded) = pyyaml(&text) else { return };
+    for (loader, got) in &loaded {
+        let got = got.as_array().unwrap();
+        assert_eq!(got.len(), values.len(), "{loader}");
+        for (g, want) in got.iter().zip(&values) {
+            assert_eq!(g, &canon(want), "{loader} read a value differently");
+        }
+    }
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    let first = yaml::to_string(&sample()).unwrap();
+    for _ in 0..3 {
+        assert_eq!(
+            yaml::to_string(&sample()).unwrap().as_bytes(),
+            first.as_bytes()
+        );
+    }
+    // The emitter keeps no state between calls; the opening lines pin the format itself.
+    assert!(first.starts_with("\"spec_version\": 1\n\"title\": \"Tai Shogi 大局将棋 — Рус\"\n"));
+}
+
+const JS_LOAD: &str = r#"
+const yaml = require("js-yaml");
+let text = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => (text += d));
+process.stdin.on("end", () => process.stdout.write(JSON.stringify(yaml.load(text))));
+"#;
+
+/// What js-yaml reads from `text`, as JSON; `None` when node or js-yaml is not available.
+fn js_yaml(text: &str) -> Option<serde_json::Value> {
+    let probe = Command::new("node")
+        .args(["-e", "require.resolve('js-yaml')"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED js-yaml comparison: `node` with the js-yaml module is not available");
+        return None;
+    }
+    let mut child = Command::new("node")
+        .args(["-e", JS_LOAD])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node started");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("node ran");
+    writer.join().unwrap().expect("wrote YAML to node");
+    assert!(
+        out.status.success(),
+        "js-yaml failed to read our YAML:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("node printed JSON"))
+}
+
+#[test]
+fn js_yaml_reads_the_same_data_when_available() {
+    // JavaScript numbers are doubles: keep integers within 2^53.
+    let mut doc = sample();
+    doc.big = 1 << 53;
+    doc.small = -(1 << 53);
+    doc.grid = vec![vec![0, -1, 2], vec![]];
+    let mut runner = TestRunner::deterministic();
+    let strategy = tricky_string();
+    let strings: Vec<String> = (0..2000)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let value = (&doc, HAZARDS, &strings);
+    let text = yaml::to_string(&value).unwrap();
+    let Some(got) = js_yaml(&text) else { return };
+    let want = serde_json::to_value(value).unwrap();
+    if got != want {
+        for (i, (g, w)) in got
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(want.as_array().unwrap())
+            .enumerate()
+        {
+            assert_eq!(g, w, "js-yaml read part {i} differently");
+        }
+    }
+    assert_eq!(got, want);
+}
