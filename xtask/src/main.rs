@@ -180,7 +180,11 @@ fn fonts(args: &[String]) -> Result<(), String> {
         }
     }
     let root = root();
-    let tai = if tai.is_absolute() { tai } else { root.join(tai) };
+    let tai = if tai.is_absolute() {
+        tai
+    } else {
+        root.join(tai)
+    };
     for (path, pkg) in [(NOTO_TTC, "fonts-noto-cjk"), (HANAMIN_B, "fonts-hanazono")] {
         if !Path::new(path).exists() {
             return Err(format!(
