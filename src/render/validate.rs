@@ -512,4 +512,84 @@ mod tests {
         assert!(validate_tile_fits(30, 31, "p").is_empty());
         assert_eq!(validate_tile_fits(31, 31, "p").len(), 1);
     }
+
+    /// Drawing the pentagon the usual way, with antialiasing, blends the outline into the key and
+    /// leaves near-green pixels: exactly what the renderer avoids and the validator must catch.
+    #[test]
+    fn antialiased_pentagon_is_rejected() {
+        let style = TileStyle::default();
+        let g = TileGeometry::new(30);
+        let mut p = crate::render::filled(30, 30, Rgb::KEY).unwrap();
+        let mut pb = tiny_skia::PathBuilder::new();
+        for (i, &(x, y)) in g.vertices.iter().enumerate() {
+            let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+            if i == 0 {
+                pb.move_to(x, y)
+            } else {
+                pb.line_to(x, y)
+            }
+        }
+        pb.close();
+        let path = pb.finish().unwrap();
+        let mut paint = tiny_skia::Paint {
+            anti_alias: true,
+            ..Default::default()
+        };
+        paint.set_color(style.fill.to_color());
+        p.fill_path(
+            &path,
+            &paint,
+            tiny_skia::FillRule::Winding,
+            tiny_skia::Transform::identity(),
+            None,
+        );
+        paint.set_color(style.outline.to_color());
+        let stroke = tiny_skia::Stroke {
+            width: 1.0,
+            ..Default::default()
+        };
+        p.stroke_path(
+            &path,
+            &paint,
+            &stroke,
+            tiny_skia::Transform::identity(),
+            None,
+        );
+        let errors = validate_tile(&p, &style, Side::First, "aa");
+        assert!(errors.iter().any(|e| e.check == "key"), "{errors:?}");
+        // Some blended edge pixel is neither the key nor a tile colour but still greenish.
+        let fringe = (0..30 * 30)
+            .map(|i| px(&p, i % 30, i / 30).0)
+            .filter(|&c| {
+                c != Rgb::KEY && c.1 as u32 > c.0 as u32 + 40 && c.1 as u32 > c.2 as u32 + 40
+            })
+            .count();
+        assert!(fringe > 10, "{fringe}");
+    }
+
+    #[test]
+    fn a_flip_is_not_a_rotation() {
+        let fonts = FontSet::bundled();
+        let style = TileStyle::default();
+        let a = render_tile(
+            &TileSpec::new("飛車", ColourClass::Unpromoted, Side::First),
+            &style,
+            &fonts,
+        )
+        .unwrap()
+        .pixmap;
+        // Vertical flip only: same outline as the rotation (the mask is symmetric), mirrored text.
+        let mut flipped = a.clone();
+        for y in 0..30 {
+            for x in 0..30 {
+                put(&mut flipped, x, y, px(&a, x, 29 - y).0);
+            }
+        }
+        assert_eq!(
+            validate_tile(&flipped, &style, Side::Second, "flip"),
+            vec![]
+        );
+        let e = validate_pair(&a, &flipped, "flip");
+        assert!(!e.is_empty() && e[0].check == "orientation");
+    }
 }
