@@ -322,6 +322,11 @@ fn golden_tiles_variants() {
         ..TileStyle::default()
     };
     row.push(pair("金将", ColourClass::Promoted, &black, &fonts)[0].clone());
+    let squashed = TileStyle {
+        three_kanji: ThreeKanji::Squashed,
+        ..TileStyle::default()
+    };
+    row.push(pair("大納言", ColourClass::Unpromoted, &squashed, &fonts)[0].clone());
     let big = TileStyle::with_size(36);
     assert!(validate_tile_fits(36, 37, "36").is_empty());
     row.push(pair("獅子", ColourClass::Unpromoted, &big, &fonts)[0].clone());

@@ -136,27 +136,28 @@ impl FontSet {
         anchor: &str,
         text: &str,
     ) -> String {
-        self.text_element_scaled(x, baseline, size, 1.0, fill, anchor, text)
+        self.text_element_scaled(x, baseline, size, (1.0, 1.0), fill, anchor, text)
     }
 
-    /// Like [`FontSet::text_element`], condensed horizontally by `x_scale` about `x`.
+    /// Like [`FontSet::text_element`], scaled by `(sx, sy)` about the anchor point (x, baseline).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn text_element_scaled(
         &self,
         x: f32,
         baseline: f32,
         size: f32,
-        x_scale: f32,
+        (sx, sy): (f32, f32),
         fill: Rgb,
         anchor: &str,
         text: &str,
     ) -> String {
-        let transform = if x_scale == 1.0 {
+        let transform = if (sx, sy) == (1.0, 1.0) {
             String::new()
         } else {
             format!(
-                r#" transform="matrix({x_scale} 0 0 1 {} 0)""#,
-                x * (1.0 - x_scale)
+                r#" transform="matrix({sx} 0 0 {sy} {} {})""#,
+                x * (1.0 - sx),
+                baseline * (1.0 - sy)
             )
         };
         format!(

@@ -24,7 +24,7 @@ pub mod validate;
 pub use board::{AxisLabels, BoardColours, BoardGeometry, BoardStyle, Zone, render_board};
 pub use compose::{Placement, compose_position};
 pub use fonts::FontSet;
-pub use text::{FourKanjiOrder, NameLayout};
+pub use text::{FourKanjiOrder, NameLayout, ThreeKanji};
 pub use tile::{TileGeometry, TileSpec, TileStyle, render_tile, render_tile_pair, rotate180};
 
 use std::fmt;

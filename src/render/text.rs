@@ -27,6 +27,16 @@ pub enum FourKanjiOrder {
     Columns,
 }
 
+/// Layout of three-character names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThreeKanji {
+    /// Three 8-px glyphs stacked (default; legibility is marginal).
+    #[default]
+    Small,
+    /// Three 9-px glyphs squashed vertically to 85 % (rendering.md §3.3, alternative layout).
+    Squashed,
+}
+
 /// One run of text to draw: centred on `x`, with its baseline at `baseline`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextItem {
@@ -40,6 +50,8 @@ pub struct TextItem {
     pub size: f32,
     /// Horizontal scale about `x` (1 = normal; below 1 condenses long Latin names).
     pub x_scale: f32,
+    /// Vertical scale about the baseline (1 = normal; below 1 squashes).
+    pub y_scale: f32,
 }
 
 /// With Noto CJK the ideographic em box spans +880…−120 units, so baseline = box top + 0.88 em.
@@ -54,6 +66,7 @@ fn glyph(c: char, x: f32, top: f32, em: f32) -> TextItem {
         baseline: top + ASCENT * em,
         size: em,
         x_scale: 1.0,
+        y_scale: 1.0,
     }
 }
 
@@ -63,6 +76,7 @@ pub fn vertical(
     chars: &[char],
     size: u32,
     order: FourKanjiOrder,
+    three: ThreeKanji,
 ) -> (Vec<TextItem>, Option<String>) {
     let k = size as f32 / 30.0;
     let mid = 15.0 * k;
@@ -74,6 +88,27 @@ pub fn vertical(
             vec![col(chars[0], 7.0, 11.0), col(chars[1], 18.0, 11.0)],
             None,
         ),
+        3 if three == ThreeKanji::Squashed => {
+            // 9-px em squashed to 0.85: boxes 7.65 px tall from y = 4.5; the baseline is
+            // placed so that the squashed box top lands on the listed top.
+            let em = 9.0 * k;
+            let items = chars
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let top = (4.5 + i as f32 * 7.65) * k;
+                    TextItem {
+                        text: c.to_string(),
+                        x: mid,
+                        baseline: top + ASCENT * em * SQUASH,
+                        size: em,
+                        x_scale: 1.0,
+                        y_scale: SQUASH,
+                    }
+                })
+                .collect();
+            (items, None)
+        }
         3 => (
             vec![
                 col(chars[0], 4.5, 8.0),
@@ -163,6 +198,7 @@ fn horizontal_items(name: &str, size: u32, fonts: &FontSet) -> Vec<TextItem> {
             baseline: 18.5 * k + CAP_HEIGHT * size / 2.0,
             size,
             x_scale,
+            y_scale: 1.0,
         }];
     }
     // Split at the word boundary that best balances the two lines.
@@ -188,9 +224,13 @@ fn horizontal_items(name: &str, size: u32, fonts: &FontSet) -> Vec<TextItem> {
             baseline: centre + CAP_HEIGHT * size / 2.0,
             size,
             x_scale: (n / size).min(1.0),
+            y_scale: 1.0,
         })
         .collect()
 }
+
+/// Vertical scale of the squashed three-character layout.
+const SQUASH: f32 = 0.85;
 
 /// The narrowest horizontal scale used to keep Latin names at a legible size.
 const MIN_CONDENSE: f32 = 0.6;
@@ -214,11 +254,11 @@ mod tests {
 
     #[test]
     fn vertical_layouts_match_the_notes() {
-        let (one, _) = vertical(&['龍'], 30, FourKanjiOrder::Rows);
+        let (one, _) = vertical(&['龍'], 30, FourKanjiOrder::Rows, ThreeKanji::Small);
         assert_eq!((one[0].x, one[0].size), (15.0, 14.0));
         assert!((tops(&one)[0] - 10.5).abs() < 1e-4);
 
-        let (two, note) = vertical(&['金', '将'], 30, FourKanjiOrder::Rows);
+        let (two, note) = vertical(&['金', '将'], 30, FourKanjiOrder::Rows, ThreeKanji::Small);
         assert_eq!(note, None);
         assert_eq!(two.iter().map(|i| i.size).collect::<Vec<_>>(), [11.0, 11.0]);
         let t = tops(&two);
@@ -227,15 +267,41 @@ mod tests {
             "{t:?}"
         );
 
-        let (three, _) = vertical(&['a', 'b', 'c'], 30, FourKanjiOrder::Rows);
+        let (three, _) = vertical(
+            &['a', 'b', 'c'],
+            30,
+            FourKanjiOrder::Rows,
+            ThreeKanji::Small,
+        );
         let t = tops(&three);
         assert!((t[2] - 20.5).abs() < 1e-4 && three[0].size == 8.0);
     }
 
     #[test]
+    fn squashed_three_kanji() {
+        let (items, _) = vertical(
+            &['大', '納', '言'],
+            30,
+            FourKanjiOrder::Rows,
+            ThreeKanji::Squashed,
+        );
+        assert!(items.iter().all(|i| i.size == 9.0 && i.y_scale == SQUASH));
+        // Squashed box tops at 4.5, 12.15, 19.8 and the last box ends inside the tile.
+        let tops: Vec<f32> = items
+            .iter()
+            .map(|i| i.baseline - ASCENT * i.size * SQUASH)
+            .collect();
+        assert!(
+            (tops[0] - 4.5).abs() < 1e-4 && (tops[2] - 19.8).abs() < 1e-4,
+            "{tops:?}"
+        );
+        assert!(tops[2] + 9.0 * SQUASH < 28.0);
+    }
+
+    #[test]
     fn four_kanji_block_orders() {
         let name: Vec<char> = "自在天王".chars().collect();
-        let (rows, _) = vertical(&name, 30, FourKanjiOrder::Rows);
+        let (rows, _) = vertical(&name, 30, FourKanjiOrder::Rows, ThreeKanji::Small);
         let pos = |items: &[TextItem], c: &str| {
             let i = items.iter().find(|i| i.text == c).unwrap();
             (i.x, (i.baseline - ASCENT * i.size).round())
@@ -244,7 +310,7 @@ mod tests {
         assert_eq!(pos(&rows, "在"), (19.5, 9.0));
         assert_eq!(pos(&rows, "天"), (10.5, 18.0));
         assert_eq!(pos(&rows, "王"), (19.5, 18.0));
-        let (cols, _) = vertical(&name, 30, FourKanjiOrder::Columns);
+        let (cols, _) = vertical(&name, 30, FourKanjiOrder::Columns, ThreeKanji::Small);
         assert_eq!(pos(&cols, "自"), (19.5, 9.0));
         assert_eq!(pos(&cols, "在"), (19.5, 18.0));
         assert_eq!(pos(&cols, "天"), (10.5, 9.0));
@@ -254,7 +320,7 @@ mod tests {
     #[test]
     fn long_names_fit_and_warn() {
         let name: Vec<char> = "一二三四五六".chars().collect();
-        let (items, note) = vertical(&name, 30, FourKanjiOrder::Rows);
+        let (items, note) = vertical(&name, 30, FourKanjiOrder::Rows, ThreeKanji::Small);
         assert!(note.is_some());
         for i in &items {
             let top = i.baseline - ASCENT * i.size;
@@ -264,7 +330,7 @@ mod tests {
 
     #[test]
     fn layouts_scale_with_tile_size() {
-        let (a, _) = vertical(&['金', '将'], 60, FourKanjiOrder::Rows);
+        let (a, _) = vertical(&['金', '将'], 60, FourKanjiOrder::Rows, ThreeKanji::Small);
         assert_eq!((a[0].x, a[0].size), (30.0, 22.0));
         assert!(is_vertical("金将", NameLayout::Auto));
         assert!(!is_vertical("Knight", NameLayout::Auto));

@@ -6,7 +6,7 @@
 //! key. The second player's tile is the first player's pixel buffer rotated by 180°.
 
 use super::fonts::FontSet;
-use super::text::{self, FourKanjiOrder, NameLayout};
+use super::text::{self, FourKanjiOrder, NameLayout, ThreeKanji};
 use super::{ColourClass, RenderError, RenderWarning, Rendered, Rgb, Side, filled, put};
 use std::sync::Mutex;
 use tiny_skia::Pixmap;
@@ -48,6 +48,8 @@ pub struct TileStyle {
     pub layout: NameLayout,
     /// Reading order of four-character names.
     pub four_kanji: FourKanjiOrder,
+    /// Layout of three-character names.
+    pub three_kanji: ThreeKanji,
 }
 
 impl Default for TileStyle {
@@ -59,6 +61,7 @@ impl Default for TileStyle {
             all_black: false,
             layout: NameLayout::Auto,
             four_kanji: FourKanjiOrder::Rows,
+            three_kanji: ThreeKanji::Small,
         }
     }
 }
@@ -231,7 +234,7 @@ fn render_first(
     };
     let chars: Vec<char> = spec.name.chars().filter(|c| !c.is_whitespace()).collect();
     let (items, note) = if text::is_vertical(&spec.name, style.layout) {
-        text::vertical(&chars, s, style.four_kanji)
+        text::vertical(&chars, s, style.four_kanji, style.three_kanji)
     } else {
         text::horizontal(&spec.name, s, fonts)
     };
@@ -257,7 +260,13 @@ fn render_first(
     let mut svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{s}" height="{s}">"#);
     for i in &items {
         svg.push_str(&fonts.text_element_scaled(
-            i.x, i.baseline, i.size, i.x_scale, colour, "middle", &i.text,
+            i.x,
+            i.baseline,
+            i.size,
+            (i.x_scale, i.y_scale),
+            colour,
+            "middle",
+            &i.text,
         ));
     }
     svg.push_str("</svg>");

@@ -263,6 +263,62 @@ pub fn validate_tile(
     out
 }
 
+/// Checks a tile BMP file end to end: header ([`validate_bmp`]), then the decoded pixels
+/// ([`validate_tile`]). Returns the decoded image when it could be read.
+pub fn validate_tile_file(
+    bytes: &[u8],
+    style: &TileStyle,
+    side: Side,
+    subject: &str,
+) -> (Option<Pixmap>, Vec<ValidationError>) {
+    let mut errors = validate_bmp(bytes, subject).err().unwrap_or_default();
+    match bmp::decode_bmp(bytes) {
+        Ok(p) => {
+            errors.extend(validate_tile(&p, style, side, subject));
+            (Some(p), errors)
+        }
+        Err(e) => {
+            if errors.is_empty() {
+                errors.push(ValidationError {
+                    check: "bmp-header",
+                    subject: subject.to_string(),
+                    location: Location::Image,
+                    message: e.to_string(),
+                });
+            }
+            (None, errors)
+        }
+    }
+}
+
+/// Checks a board BMP file end to end: header ([`validate_bmp`]), then the decoded pixels
+/// ([`validate_board`]). Returns the decoded image when it could be read.
+pub fn validate_board_file(
+    bytes: &[u8],
+    geometry: &BoardGeometry,
+    colours: &BoardColours,
+    subject: &str,
+) -> (Option<Pixmap>, Vec<ValidationError>) {
+    let mut errors = validate_bmp(bytes, subject).err().unwrap_or_default();
+    match bmp::decode_bmp(bytes) {
+        Ok(p) => {
+            errors.extend(validate_board(&p, geometry, colours, subject));
+            (Some(p), errors)
+        }
+        Err(e) => {
+            if errors.is_empty() {
+                errors.push(ValidationError {
+                    check: "bmp-header",
+                    subject: subject.to_string(),
+                    location: Location::Image,
+                    message: e.to_string(),
+                });
+            }
+            (None, errors)
+        }
+    }
+}
+
 /// Checks that the second player's tile is exactly the first player's rotated by 180°.
 pub fn validate_pair(first: &Pixmap, second: &Pixmap, subject: &str) -> Vec<ValidationError> {
     let mut out = Vec::new();
@@ -463,6 +519,36 @@ mod tests {
             "t",
         );
         assert_eq!(e[0].check, "tile-size");
+    }
+
+    #[test]
+    fn file_validators_combine_header_and_pixels() {
+        let fonts = FontSet::bundled();
+        let style = TileStyle::default();
+        let tile = render_tile(
+            &TileSpec::new("銀将", ColourClass::Unpromoted, Side::Second),
+            &style,
+            &fonts,
+        )
+        .unwrap()
+        .pixmap;
+        let bytes = encode_bmp(&tile);
+        let (p, e) = validate_tile_file(&bytes, &style, Side::Second, "gi_G.bmp");
+        assert_eq!(e, vec![]);
+        assert_eq!(p.unwrap().data(), tile.data());
+        // Wrong side: pixel errors, header fine.
+        let (_, e) = validate_tile_file(&bytes, &style, Side::First, "gi_G.bmp");
+        assert!(!e.is_empty() && e.iter().all(|e| e.check != "bmp-header"));
+        // A truncated file fails the header check.
+        let (_, e) = validate_tile_file(&bytes[..100], &style, Side::Second, "cut.bmp");
+        assert_eq!(e[0].check, "bmp-header");
+
+        let bstyle = BoardStyle::new(3, 2);
+        let g = BoardGeometry::of(&bstyle);
+        let board = render_board(&bstyle, &fonts).unwrap().pixmap;
+        let (p, e) = validate_board_file(&encode_bmp(&board), &g, &bstyle.colours, "b.bmp");
+        assert_eq!(e, vec![]);
+        assert_eq!((p.unwrap().width(), 63), (94, 2 * 31 + 1));
     }
 
     #[test]
