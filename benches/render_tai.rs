@@ -164,6 +164,38 @@ fn main() {
         times[runs - 1].as_secs_f64() * 1e3,
     );
 
+    // The same work with tiles spread over all cores (FontSet is Send + Sync).
+    use rayon::prelude::*;
+    let mut par_times = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let style = TileStyle::default();
+        let bmps: Vec<(Vec<u8>, Vec<u8>)> = faces
+            .par_iter()
+            .map(|f| {
+                let (a, b) = render_tile_pair(&f.kanji, f.class, &style, &fonts).expect("tile");
+                (encode_bmp(&a.pixmap), encode_bmp(&b))
+            })
+            .collect();
+        let boards: Vec<Vec<u8>> = [false, true]
+            .par_iter()
+            .map(|&checkered| {
+                let mut s = BoardStyle::new(25, 25);
+                s.checkered = checkered;
+                encode_bmp(&render_board(&s, &fonts).expect("board").pixmap)
+            })
+            .collect();
+        par_times.push(t.elapsed());
+        assert_eq!(bmps.len() * 2 + boards.len(), out.bmps.len());
+    }
+    par_times.sort();
+    println!(
+        "render_tai: with rayon on {} threads: min {:.1} ms, median {:.1} ms",
+        rayon::current_num_threads(),
+        par_times[0].as_secs_f64() * 1e3,
+        par_times[runs / 2].as_secs_f64() * 1e3,
+    );
+
     // Validate everything (outside the timing).
     let mut errors = Vec::new();
     for (name, p, style) in &out.boards {

@@ -244,6 +244,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn font_set_can_be_shared_across_threads() {
+        fn assert_send_sync<T: Send + Sync + Clone>() {}
+        assert_send_sync::<FontSet>();
+    }
+
+    #[test]
     fn bundled_set_has_two_faces_and_renamed_family() {
         let f = FontSet::bundled();
         assert_eq!(f.faces(), 2);
