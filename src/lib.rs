@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod render;
 pub mod sexpr;
 pub mod spec;
 pub mod text;

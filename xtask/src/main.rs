@@ -1,4 +1,6 @@
-//! Project chores: `cargo xtask bench | truncate | golden` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | truncate | golden | fonts` (std-only apart from zogkit itself).
+
+mod fonts;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -10,7 +12,9 @@ tasks:
   bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
                              cut: reports panics and slow inputs (default 50)
-  golden                     rewrite golden files (UPDATE_GOLDEN=1 cargo test) for review in git diff
+  golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
+  fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
+                             fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
 ";
 
 fn main() -> ExitCode {
@@ -29,7 +33,14 @@ fn main() -> ExitCode {
     let ok = match args.first().map(String::as_str) {
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
-        Some("golden") => run(Command::new(cargo())
+        Some("fonts") => match fonts::fonts(&args[1..]) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!("error: {e}");
+                false
+            }
+        },
+        Some("golden") | Some("bless") => run(Command::new(cargo())
             .args(["test", "--workspace"])
             .env("UPDATE_GOLDEN", "1")
             .current_dir(&root)),
