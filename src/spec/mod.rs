@@ -1,6 +1,11 @@
 //! The portable game spec: the one document every reader lowers into and every writer reads from.
 //!
+//! [`types`] holds the data model ([`Document`] → [`Game`] → [`Board`], [`Piece`], [`MoveBlock`]
+//! …); `docs/spec.md` documents every field.
 //! [`yaml`] is the YAML layer every spec document goes through: a deterministic emitter that quotes
 //! every string, and a reader with located, limited errors.
 
+pub mod types;
 pub mod yaml;
+
+pub use types::*;
