@@ -7,4 +7,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chessembly;
+pub mod cli;
 pub mod diag;
