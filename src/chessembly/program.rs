@@ -186,13 +186,14 @@ pub struct Program {
 /// Parses and compiles `text`; on any error returns every diagnostic instead.
 pub fn compile(text: &str, file: FileId, symbols: &mut Symbols) -> Result<Program, Vec<Diagnostic>> {
     let (script, mut diags) = parse(text, file);
-    if !diags.is_empty() {
-        // Still run the static checks so one pass reports everything it can.
-        let _ = lower_script(&script, symbols, &mut diags);
-        return Err(diags);
-    }
+    // Static checks run even after syntax errors, so one pass reports everything it can.
     let program = lower_script(&script, symbols, &mut diags);
-    if diags.is_empty() { Ok(program) } else { Err(diags) }
+    if diags.is_empty() {
+        Ok(program)
+    } else {
+        diags.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
+        Err(diags)
+    }
 }
 
 /// Compiles a parsed script, resolving jumps and braces; static errors go to `diags`.
@@ -245,13 +246,14 @@ pub fn lower_script(script: &Script, symbols: &mut Symbols, diags: &mut Vec<Diag
                 Expr::Transition(None) => Op::ClearTransition,
                 Expr::Repeat(n) => {
                     if *n <= 0 || *n as i64 > i as i64 {
-                        diags.push(Diagnostic::error(
-                            "chessembly::bad-repeat",
+                        let msg = if i == 0 {
+                            format!("`repeat({n})` has no item before it in this chain to go back to")
+                        } else {
                             format!(
                                 "`repeat({n})` must go back between 1 and {i} items (the items before it in this chain)"
-                            ),
-                            it.span,
-                        ));
+                            )
+                        };
+                        diags.push(Diagnostic::error("chessembly::bad-repeat", msg, it.span));
                         Op::Repeat(here)
                     } else {
                         Op::Repeat(here - *n as u32)
@@ -272,7 +274,8 @@ pub fn lower_script(script: &Script, symbols: &mut Symbols, diags: &mut Vec<Diag
                         Op::While(here)
                     }
                 },
-                Expr::Label(_) => Op::Label,
+                // Only present when parsing reported an error; never run.
+                Expr::Label(_) | Expr::Invalid => Op::Label,
                 Expr::Jmp(n) | Expr::Jne(n) => {
                     let target = match labels.get(n) {
                         Some(&t) => t,

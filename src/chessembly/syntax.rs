@@ -119,6 +119,9 @@ pub enum Expr {
     Open,
     /// `}`.
     Close,
+    /// An expression that could not be read (a diagnostic was reported); it keeps its place so
+    /// item counts, such as `repeat`'s, stay right.
+    Invalid,
 }
 
 /// An expression and where it was written.
@@ -328,9 +331,11 @@ impl Parser<'_> {
                     }
                 }
                 b if is_name_start(b) => {
-                    if let Some(item) = self.call() {
-                        chain.items.push(item);
-                    }
+                    let item = self.call().unwrap_or_else(|| Item {
+                        expr: Expr::Invalid,
+                        span: self.span(start, self.pos),
+                    });
+                    chain.items.push(item);
                 }
                 _ => {
                     let c = self.text[start..].chars().next().unwrap_or('?');
@@ -454,10 +459,14 @@ impl Parser<'_> {
             return None;
         }
         let mut ints: Vec<i64> = Vec::new();
+        let mut int_spans: Vec<Span> = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for ((arg, aspan), &int) in args.into_iter().zip(want) {
             match (arg, int) {
-                (Arg::Int(v), true) => ints.push(v),
+                (Arg::Int(v), true) => {
+                    ints.push(v);
+                    int_spans.push(aspan);
+                }
                 (Arg::Name(s), false) => names.push(s),
                 (Arg::Name(s), true) => {
                     self.error(
@@ -480,7 +489,7 @@ impl Parser<'_> {
         // Range checks: deltas fit i16 (boards are far smaller); other integers fit i32.
         let delta_range = i16::MIN as i64..=i16::MAX as i64;
         let is_delta = matches!(sig, Sig::Delta | Sig::NameDelta);
-        for &v in &ints {
+        for (&v, &vspan) in ints.iter().zip(&int_spans) {
             let ok = if is_delta {
                 delta_range.contains(&v)
             } else {
@@ -490,7 +499,7 @@ impl Parser<'_> {
                 self.error(
                     "chessembly::bad-argument",
                     format!("`{name}`: the number {v} is out of range"),
-                    span,
+                    vspan,
                 );
                 return None;
             }
