@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use zogkit::cli;
 
 #[derive(Parser)]
-#[command(name = "zogkit", version, about = "Read, normalise and write ZRF, Ludii and Chessembly game rules")]
+#[command(
+    name = "zogkit",
+    version,
+    about = "Read, normalise and write ZRF, Ludii and Chessembly game rules"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

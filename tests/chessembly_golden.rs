@@ -97,7 +97,12 @@ fn shapes(rules: &Rules, text: &str, name: &str) -> String {
                     .join(" ")
             ),
         };
-        let _ = writeln!(out, "  {}: {} ops, {shape}; {reach}", i + 1, c.end - c.start);
+        let _ = writeln!(
+            out,
+            "  {}: {} ops, {shape}; {reach}",
+            i + 1,
+            c.end - c.start
+        );
     }
     out
 }
@@ -126,7 +131,10 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         case.at,
         mover.color.name(),
         p.rules.symbols.name(mover.kind),
-        case.state.iter().map(|s| format!(" {s}")).collect::<String>()
+        case.state
+            .iter()
+            .map(|s| format!(" {s}"))
+            .collect::<String>()
     );
     let (w, h) = (p.board.width(), p.board.height());
     for y in (0..h).rev() {
@@ -150,7 +158,12 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         out.push('\n');
     }
     let files: String = (0..w)
-        .map(|x| format!(" {}", square_name(Square::new(x as u16, 0)).trim_end_matches('1')))
+        .map(|x| {
+            format!(
+                " {}",
+                square_name(Square::new(x as u16, 0)).trim_end_matches('1')
+            )
+        })
         .collect();
     let _ = writeln!(out, "    {files}");
     let _ = writeln!(out, "moves ({}):", moves.len());
@@ -188,7 +201,11 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
                 .map(|&(k, v)| format!("{}={v}", p.rules.symbols.name(k)))
                 .collect();
             if s != [es.clone()] {
-                failures.push(format!("{name} / {}: move {} carries {s:?}, expected [{es}]", case.title, move_text(m, &p.rules.symbols)));
+                failures.push(format!(
+                    "{name} / {}: move {} carries {s:?}, expected [{es}]",
+                    case.title,
+                    move_text(m, &p.rules.symbols)
+                ));
             }
         }
     }
@@ -196,7 +213,11 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         for m in &moves {
             let t = m.transition.map(|t| p.rules.symbols.name(t).to_string());
             if t.as_deref() != Some(et.as_str()) {
-                failures.push(format!("{name} / {}: move {} has transition {t:?}, expected {et}", case.title, move_text(m, &p.rules.symbols)));
+                failures.push(format!(
+                    "{name} / {}: move {} has transition {t:?}, expected {et}",
+                    case.title,
+                    move_text(m, &p.rules.symbols)
+                ));
             }
         }
     }

@@ -57,7 +57,11 @@ impl Piece {
         if cell == 0 {
             return None;
         }
-        let color = if cell & 1 == 0 { Color::White } else { Color::Black };
+        let color = if cell & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece {
             color,
             kind: Sym((cell >> 1) - 1),
@@ -169,11 +173,18 @@ impl Board {
                         }
                     }
                     if n == 0 || row.len() + n > MAX_SIDE {
-                        return Err(format!("rank {} of the FEN has a bad empty-square count", r + 1));
+                        return Err(format!(
+                            "rank {} of the FEN has a bad empty-square count",
+                            r + 1
+                        ));
                     }
                     row.extend(std::iter::repeat_n(None, n));
                 } else if c.is_ascii_alphabetic() {
-                    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
                     let kind = symbols.intern(piece_name(c));
                     row.push(Some(Piece { color, kind }));
                 } else {
@@ -242,7 +253,9 @@ impl Board {
         let letters: String = s.chars().take_while(|c| c.is_ascii_lowercase()).collect();
         let digits = &s[letters.len()..];
         if letters.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{s}` is not a square (expected a file letter and a rank number, like e4)"));
+            return Err(format!(
+                "`{s}` is not a square (expected a file letter and a rank number, like e4)"
+            ));
         }
         let mut x: usize = 0;
         for c in letters.bytes() {
@@ -275,8 +288,8 @@ pub fn square_name(sq: Square) -> String {
 /// The piece name of a FEN letter (either case).
 pub fn piece_name(c: char) -> &'static str {
     const LOWER: [&str; 26] = [
-        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
-        "t", "u", "v", "w", "x", "y", "z",
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r",
+        "s", "t", "u", "v", "w", "x", "y", "z",
     ];
     match c.to_ascii_lowercase() {
         'k' => "king",

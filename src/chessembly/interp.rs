@@ -205,7 +205,12 @@ impl Rules {
     }
 
     /// Convenience: the moves of the piece on `from`, plus step-limit warnings.
-    pub fn moves(&self, board: &Board, state: &State, from: Square) -> (Vec<Move>, Vec<Diagnostic>) {
+    pub fn moves(
+        &self,
+        board: &Board,
+        state: &State,
+        from: Square,
+    ) -> (Vec<Move>, Vec<Diagnostic>) {
         let mut scratch = Scratch::default();
         let mut out = Vec::new();
         self.generate(board, state, from, &mut scratch, &mut out);
@@ -257,7 +262,10 @@ impl Rules {
                 if !may_reach(&chain.reach, rel) {
                     continue;
                 }
-                let mut sink = Detect { target, found: false };
+                let mut sink = Detect {
+                    target,
+                    found: false,
+                };
                 env.run(program, chain, sq, piece, scratch, &mut sink);
                 if sink.found {
                     return true;
@@ -268,7 +276,13 @@ impl Rules {
     }
 
     /// True when a royal piece of `side` is attacked by the other side.
-    pub fn in_check(&self, board: &Board, state: &State, side: Color, scratch: &mut Scratch) -> bool {
+    pub fn in_check(
+        &self,
+        board: &Board,
+        state: &State,
+        side: Color,
+        scratch: &mut Scratch,
+    ) -> bool {
         board
             .pieces()
             .filter(|(_, p)| p.color == side && self.is_royal(p.kind))
@@ -289,7 +303,13 @@ fn may_reach(reach: &Reach, rel: (i32, i32)) -> bool {
             .any(|d| d.dx as i32 == rel.0 && d.dy as i32 == rel.1),
         Reach::Ray(d) => {
             let (dx, dy) = (d.dx as i32, d.dy as i32);
-            let k = if dx != 0 { rel.0 / dx } else if dy != 0 { rel.1 / dy } else { return false };
+            let k = if dx != 0 {
+                rel.0 / dx
+            } else if dy != 0 {
+                rel.1 / dy
+            } else {
+                return false;
+            };
             k >= 1 && k * dx == rel.0 && k * dy == rel.1
         }
     }
@@ -359,7 +379,14 @@ struct Detect {
 
 impl Sink for Detect {
     #[inline]
-    fn emit(&mut self, _: MoveKind, to: Square, take: bool, _: Option<Sym>, _: &[(Sym, i32)]) -> bool {
+    fn emit(
+        &mut self,
+        _: MoveKind,
+        to: Square,
+        take: bool,
+        _: Option<Sym>,
+        _: &[(Sym, i32)],
+    ) -> bool {
         if take && to == self.target {
             self.found = true;
         }
@@ -470,7 +497,11 @@ impl Env<'_> {
                     let (tx, ty) = target(d);
                     let x_off = !(0..w).contains(&tx);
                     let y_off = !(0..h).contains(&ty);
-                    value = if matches!(op, Op::Edge(_)) { x_off != y_off } else { x_off && y_off };
+                    value = if matches!(op, Op::Edge(_)) {
+                        x_off != y_off
+                    } else {
+                        x_off && y_off
+                    };
                 }
                 Op::EdgeSide(side, d) => {
                     let (tx, ty) = target(d);
@@ -488,7 +519,8 @@ impl Env<'_> {
                 Op::Check => {
                     value = !self.nested && {
                         let mut inner = Scratch::default();
-                        self.rules.in_check(board, self.state, piece.color, &mut inner)
+                        self.rules
+                            .in_check(board, self.state, piece.color, &mut inner)
                     };
                 }
                 Op::Danger(d) => {
@@ -499,8 +531,13 @@ impl Env<'_> {
                         hyp.set(from, None);
                         hyp.set(to, Some(piece));
                         let mut inner = Scratch::default();
-                        self.rules
-                            .is_attacked(&hyp, self.state, to, piece.color.opponent(), &mut inner)
+                        self.rules.is_attacked(
+                            &hyp,
+                            self.state,
+                            to,
+                            piece.color.opponent(),
+                            &mut inner,
+                        )
                     };
                 }
                 Op::PieceOn(kind, d) => {
@@ -569,7 +606,12 @@ impl Offs {
     fn new(tx: i32, ty: i32, w: i32, h: i32, color: Color) -> Offs {
         let (top, bottom, left, right) = (ty >= h, ty < 0, tx < 0, tx >= w);
         match color {
-            Color::White => Offs { top, bottom, left, right },
+            Color::White => Offs {
+                top,
+                bottom,
+                left,
+                right,
+            },
             // Rotated 180°: the black player's top is rank 1 and its right is the a-file.
             Color::Black => Offs {
                 top: bottom,

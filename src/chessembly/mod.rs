@@ -15,3 +15,6 @@ pub use board::{Board, Color, Piece, Square, square_name};
 pub use interp::{Move, Rules, Scratch, State};
 pub use program::{ChainShape, Program, Reach, Sym, Symbols, compile};
 pub use syntax::{Delta, MoveKind};
+
+#[cfg(test)]
+mod tests;

@@ -203,9 +203,7 @@ impl Engine {
 
     fn make(&mut self, mv: Move) -> Undo {
         let piece = self.board.get(mv.from).expect("a move starts on a piece");
-        let captured = mv
-            .take
-            .and_then(|sq| self.board.get(sq).map(|p| (sq, p)));
+        let captured = mv.take.and_then(|sq| self.board.get(sq).map(|p| (sq, p)));
         if let Some(sq) = mv.take {
             self.board.set(sq, None);
         }
@@ -268,9 +266,13 @@ impl Engine {
     /// True when the king of `side` is attacked.
     pub fn king_attacked(&mut self, side: Color) -> bool {
         match self.kings[side as usize] {
-            Some(k) => self
-                .rules
-                .is_attacked(&self.board, &self.state, k, side.opponent(), &mut self.scratch),
+            Some(k) => self.rules.is_attacked(
+                &self.board,
+                &self.state,
+                k,
+                side.opponent(),
+                &mut self.scratch,
+            ),
             None => false,
         }
     }
@@ -342,12 +344,17 @@ mod tests {
             ChainShape::Slide(MoveKind::TakeMove, Delta::new(0, 1))
         );
         assert_eq!(rp.chains[2].reach, Reach::Ray(Delta::new(0, 1)));
-        let pawn = rules.program_for(rules.symbols.get("pawn").unwrap()).unwrap();
+        let pawn = rules
+            .program_for(rules.symbols.get("pawn").unwrap())
+            .unwrap();
         // Step chains never capture; capture chains capture only diagonally forward.
         assert_eq!(pawn.chains[0].reach, Reach::Never);
         assert_eq!(pawn.chains[1].reach, Reach::Never);
         assert_eq!(pawn.chains[2].reach, Reach::Offsets(vec![Delta::new(1, 1)]));
-        assert_eq!(pawn.chains[6].reach, Reach::Offsets(vec![Delta::new(-1, 1)]));
+        assert_eq!(
+            pawn.chains[6].reach,
+            Reach::Offsets(vec![Delta::new(-1, 1)])
+        );
     }
 
     #[test]
@@ -384,7 +391,10 @@ mod tests {
             .find(|m| square_name(m.to) == "d5")
             .expect("d7-d5 double step");
         let u = e.make(d5);
-        assert_eq!(e.ep.map(|(t, v)| (square_name(t), square_name(v))), Some(("d6".into(), "d5".into())));
+        assert_eq!(
+            e.ep.map(|(t, v)| (square_name(t), square_name(v))),
+            Some(("d6".into(), "d5".into()))
+        );
         let ep: Vec<Move> = e
             .legal_moves()
             .into_iter()
@@ -396,7 +406,10 @@ mod tests {
         assert_eq!(e.board.to_fen(&e.rules.symbols), "4k3/5p2/3P4/8/8/8/8/4K3");
         e.unmake(u2);
         e.unmake(u);
-        assert_eq!(e.board.to_fen(&e.rules.symbols), "4k3/3p1p2/8/4P3/8/8/8/4K3");
+        assert_eq!(
+            e.board.to_fen(&e.rules.symbols),
+            "4k3/3p1p2/8/4P3/8/8/8/4K3"
+        );
     }
 
     #[test]

@@ -46,7 +46,10 @@ impl Symbols {
     }
     /// The name behind a symbol.
     pub fn name(&self, s: Sym) -> &str {
-        self.names.get(s.0 as usize).map(String::as_str).unwrap_or("?")
+        self.names
+            .get(s.0 as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
     }
     /// Number of interned names.
     pub fn len(&self) -> usize {
@@ -184,7 +187,11 @@ pub struct Program {
 }
 
 /// Parses and compiles `text`; on any error returns every diagnostic instead.
-pub fn compile(text: &str, file: FileId, symbols: &mut Symbols) -> Result<Program, Vec<Diagnostic>> {
+pub fn compile(
+    text: &str,
+    file: FileId,
+    symbols: &mut Symbols,
+) -> Result<Program, Vec<Diagnostic>> {
     let (script, mut diags) = parse(text, file);
     // Static checks run even after syntax errors, so one pass reports everything it can.
     let program = lower_script(&script, symbols, &mut diags);
@@ -197,7 +204,11 @@ pub fn compile(text: &str, file: FileId, symbols: &mut Symbols) -> Result<Progra
 }
 
 /// Compiles a parsed script, resolving jumps and braces; static errors go to `diags`.
-pub fn lower_script(script: &Script, symbols: &mut Symbols, diags: &mut Vec<Diagnostic>) -> Program {
+pub fn lower_script(
+    script: &Script,
+    symbols: &mut Symbols,
+    diags: &mut Vec<Diagnostic>,
+) -> Program {
     let mut p = Program {
         ops: Vec::new(),
         spans: Vec::new(),
@@ -247,7 +258,9 @@ pub fn lower_script(script: &Script, symbols: &mut Symbols, diags: &mut Vec<Diag
                 Expr::Repeat(n) => {
                     if *n <= 0 || *n as i64 > i as i64 {
                         let msg = if i == 0 {
-                            format!("`repeat({n})` has no item before it in this chain to go back to")
+                            format!(
+                                "`repeat({n})` has no item before it in this chain to go back to"
+                            )
                         } else {
                             format!(
                                 "`repeat({n})` must go back between 1 and {i} items (the items before it in this chain)"
@@ -264,6 +277,8 @@ pub fn lower_script(script: &Script, symbols: &mut Symbols, diags: &mut Vec<Diag
                     Op::Do
                 }
                 Expr::While => match dos.pop() {
+                    // The empty loop `do while` falls through (notes §3.4).
+                    Some(d) if d + 1 == here => Op::Label,
                     Some(d) => Op::While(d),
                     None => {
                         diags.push(Diagnostic::error(
@@ -344,7 +359,10 @@ fn captures(k: MoveKind) -> bool {
 
 /// Over-approximates where a chain can capture (see [`Reach`]).
 fn reach(ops: &[Op]) -> Reach {
-    if !ops.iter().any(|op| matches!(op, Op::Step(k, _) if captures(*k))) {
+    if !ops
+        .iter()
+        .any(|op| matches!(op, Op::Step(k, _) if captures(*k)))
+    {
         return Reach::Never;
     }
     if let ChainShape::Slide(_, d) = shape(ops) {

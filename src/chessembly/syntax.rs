@@ -195,10 +195,26 @@ impl Sig {
 /// Every word of the seed, with its signature.
 fn signature(name: &str) -> Option<Sig> {
     Some(match name {
-        "take-move" | "move" | "catch" | "take" | "peek" | "observe" | "bound" | "edge"
-        | "corner" | "edge-top" | "edge-bottom" | "edge-left" | "edge-right"
-        | "corner-top-left" | "corner-top-right" | "corner-bottom-left"
-        | "corner-bottom-right" | "danger" | "enemy" | "friendly" => Sig::Delta,
+        "take-move"
+        | "move"
+        | "catch"
+        | "take"
+        | "peek"
+        | "observe"
+        | "bound"
+        | "edge"
+        | "corner"
+        | "edge-top"
+        | "edge-bottom"
+        | "edge-left"
+        | "edge-right"
+        | "corner-top-left"
+        | "corner-top-right"
+        | "corner-bottom-left"
+        | "corner-bottom-right"
+        | "danger"
+        | "enemy"
+        | "friendly" => Sig::Delta,
         "check" | "do" | "while" | "not" => Sig::Bare,
         "piece-on" => Sig::NameDelta,
         "piece" => Sig::Name,
@@ -234,10 +250,7 @@ pub fn parse(text: &str, file: FileId) -> (Script, Vec<Diagnostic>) {
         p.diags.push(Diagnostic::new(
             Severity::Note,
             "chessembly::too-many-errors",
-            format!(
-                "{} more errors were not reported",
-                p.errors - MAX_ERRORS
-            ),
+            format!("{} more errors were not reported", p.errors - MAX_ERRORS),
             None,
         ));
     }
@@ -574,14 +587,13 @@ impl Parser<'_> {
                         return self.bad_args(call_start, open, "expected a number after the sign");
                     }
                     // Saturate absurdly long numbers; the range check reports them.
-                    let v = text
-                        .trim_start_matches('+')
-                        .parse::<i64>()
-                        .unwrap_or(if text.starts_with('-') {
+                    let v = text.trim_start_matches('+').parse::<i64>().unwrap_or(
+                        if text.starts_with('-') {
                             i64::MIN
                         } else {
                             i64::MAX
-                        });
+                        },
+                    );
                     args.push((Arg::Int(v), span));
                 }
                 Some(&b) if is_name_start(b) => {
@@ -591,7 +603,13 @@ impl Parser<'_> {
                     let span = self.span(start, self.pos);
                     args.push((Arg::Name(self.text[start..self.pos].to_string()), span));
                 }
-                _ => return self.bad_args(call_start, open, "expected an argument (a number or a name)"),
+                _ => {
+                    return self.bad_args(
+                        call_start,
+                        open,
+                        "expected an argument (a number or a name)",
+                    );
+                }
             }
             self.skip_ws();
             match self.bytes.get(self.pos) {
@@ -600,7 +618,13 @@ impl Parser<'_> {
                     self.pos += 1;
                     return Some(args);
                 }
-                _ => return self.bad_args(call_start, open, "expected `,` or `)` in the argument list"),
+                _ => {
+                    return self.bad_args(
+                        call_start,
+                        open,
+                        "expected `,` or `)` in the argument list",
+                    );
+                }
             }
         }
     }

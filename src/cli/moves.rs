@@ -165,8 +165,7 @@ pub fn moves(args: &MovesArgs, name: &str, text: &str) -> Result<Output, Failure
     let (moves, warnings) = rules.moves(&board, &state, at);
     let stdout = match args.format {
         OutputFormat::Json => {
-            let list: Vec<MoveJson> =
-                moves.iter().map(|m| move_json(m, &rules.symbols)).collect();
+            let list: Vec<MoveJson> = moves.iter().map(|m| move_json(m, &rules.symbols)).collect();
             let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();
             s.push('\n');
             s
@@ -268,7 +267,12 @@ pub fn move_json(m: &Move, symbols: &Symbols) -> MoveJson {
 
 /// A move as one line: `kind from-to [xTAKE] [=TRANSITION] [KEY=N ...]`.
 pub fn move_text(m: &Move, symbols: &Symbols) -> String {
-    let mut s = format!("{} {}-{}", m.kind.name(), square_name(m.from), square_name(m.to));
+    let mut s = format!(
+        "{} {}-{}",
+        m.kind.name(),
+        square_name(m.from),
+        square_name(m.to)
+    );
     if let Some(t) = m.take {
         s += &format!(" x{}", square_name(t));
     }

@@ -20,7 +20,11 @@ pub struct PerftArgs {
 
 /// Prints `depth nodes seconds` lines; returns the exit code.
 pub fn run(args: &PerftArgs) -> i32 {
-    let side = if args.black { Color::Black } else { Color::White };
+    let side = if args.black {
+        Color::Black
+    } else {
+        Color::White
+    };
     let mut engine = match Engine::from_fen(&args.fen, side) {
         Ok(e) => e,
         Err(e) => {
