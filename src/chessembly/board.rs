@@ -143,11 +143,17 @@ impl Board {
         }
     }
     /// Every occupied square with its piece, rank 1 first, file a first.
+    #[inline]
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        let w = self.width;
-        self.cells.iter().enumerate().filter_map(move |(i, &c)| {
-            Piece::decode(c).map(|p| (Square::new((i as i32 % w) as u16, (i as i32 / w) as u16), p))
-        })
+        let w = self.width as usize;
+        self.cells
+            .chunks_exact(w)
+            .enumerate()
+            .flat_map(move |(y, row)| {
+                row.iter().enumerate().filter_map(move |(x, &c)| {
+                    Piece::decode(c).map(|p| (Square::new(x as u16, y as u16), p))
+                })
+            })
     }
 
     /// Reads the placement field of a FEN string (top rank first, `/` between ranks, digit runs

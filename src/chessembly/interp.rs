@@ -2,7 +2,7 @@
 //! attack sets, for either colour, on boards of any size, with a per-chain step limit.
 
 use super::board::{Board, Color, Piece, Square};
-use super::program::{ChainInfo, Op, Program, Reach, Sym, Symbols, compile};
+use super::program::{ChainInfo, Op, Program, Sym, Symbols, compile};
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Span};
 
@@ -257,9 +257,10 @@ impl Rules {
                 continue;
             };
             let s = by.sign();
-            let rel = ((tx - sq.x as i32) * s, (ty - sq.y as i32) * s);
-            for chain in &program.chains {
-                if !may_reach(&chain.reach, rel) {
+            let (rx, ry) = ((tx - sq.x as i32) * s, (ty - sq.y as i32) * s);
+            for &ci in program.chains_reaching(rx, ry) {
+                let chain = &program.chains[ci as usize];
+                if !chain.reach.may_capture_at(rx, ry) {
                     continue;
                 }
                 let mut sink = Detect {
@@ -289,29 +290,6 @@ impl Rules {
             .collect::<Vec<_>>()
             .into_iter()
             .any(|(sq, _)| self.is_attacked(board, state, sq, side.opponent(), scratch))
-    }
-}
-
-/// Can a chain with this reach capture at `rel` (target − origin, in the piece's frame)?
-#[inline]
-fn may_reach(reach: &Reach, rel: (i32, i32)) -> bool {
-    match reach {
-        Reach::Never => false,
-        Reach::Any => true,
-        Reach::Offsets(offs) => offs
-            .iter()
-            .any(|d| d.dx as i32 == rel.0 && d.dy as i32 == rel.1),
-        Reach::Ray(d) => {
-            let (dx, dy) = (d.dx as i32, d.dy as i32);
-            let k = if dx != 0 {
-                rel.0 / dx
-            } else if dy != 0 {
-                rel.1 / dy
-            } else {
-                return false;
-            };
-            k >= 1 && k * dx == rel.0 && k * dy == rel.1
-        }
     }
 }
 

@@ -184,6 +184,85 @@ pub struct Program {
     pub chains: Vec<ChainInfo>,
     /// True when any op needs the attack sets (`check`, `danger`).
     pub uses_attacks: bool,
+    /// For each offset in a window around the piece, the chains whose [`Reach`] includes it.
+    attack_index: AttackIndex,
+}
+
+/// Half-width of the [`AttackIndex`] window (covers boards up to 17×17 exactly).
+const INDEX_RADIUS: i32 = 16;
+
+/// A table from relative offset to the chains that may capture there, so an attack test costs
+/// one lookup per piece; offsets outside the window fall back to every capturing chain.
+#[derive(Debug, Clone, Default)]
+struct AttackIndex {
+    /// `(start, len)` into `chains` for each cell of the (2R+1)² window.
+    cells: Vec<(u32, u32)>,
+    chains: Vec<u32>,
+    /// Every chain that can capture at all.
+    capturing: Vec<u32>,
+}
+
+impl AttackIndex {
+    fn build(chains: &[ChainInfo]) -> AttackIndex {
+        let side = 2 * INDEX_RADIUS + 1;
+        let mut idx = AttackIndex {
+            cells: Vec::with_capacity((side * side) as usize),
+            ..AttackIndex::default()
+        };
+        idx.capturing = (0..chains.len() as u32)
+            .filter(|&i| chains[i as usize].reach != Reach::Never)
+            .collect();
+        for dy in -INDEX_RADIUS..=INDEX_RADIUS {
+            for dx in -INDEX_RADIUS..=INDEX_RADIUS {
+                let start = idx.chains.len() as u32;
+                for &i in &idx.capturing {
+                    if chains[i as usize].reach.may_capture_at(dx, dy) {
+                        idx.chains.push(i);
+                    }
+                }
+                idx.cells.push((start, idx.chains.len() as u32 - start));
+            }
+        }
+        idx
+    }
+}
+
+impl Reach {
+    /// Can a chain with this reach capture at offset `(dx, dy)` (in the piece's frame)?
+    #[inline]
+    pub fn may_capture_at(&self, dx: i32, dy: i32) -> bool {
+        match self {
+            Reach::Never => false,
+            Reach::Any => true,
+            Reach::Offsets(offs) => offs.iter().any(|d| d.dx as i32 == dx && d.dy as i32 == dy),
+            Reach::Ray(d) => {
+                let (rx, ry) = (d.dx as i32, d.dy as i32);
+                let k = if rx != 0 {
+                    dx / rx
+                } else if ry != 0 {
+                    dy / ry
+                } else {
+                    return false;
+                };
+                k >= 1 && k * rx == dx && k * ry == dy
+            }
+        }
+    }
+}
+
+impl Program {
+    /// Indices of the chains that may capture at offset `(dx, dy)` from the piece, in its frame
+    /// (a superset outside a window of ±16; callers re-check with [`Reach::may_capture_at`]).
+    #[inline]
+    pub fn chains_reaching(&self, dx: i32, dy: i32) -> &[u32] {
+        let idx = &self.attack_index;
+        if dx.abs() > INDEX_RADIUS || dy.abs() > INDEX_RADIUS || idx.cells.is_empty() {
+            return &idx.capturing;
+        }
+        let side = 2 * INDEX_RADIUS + 1;
+        let (start, len) = idx.cells[((dy + INDEX_RADIUS) * side + dx + INDEX_RADIUS) as usize];
+        &idx.chains[start as usize..(start + len) as usize]
+    }
 }
 
 /// Parses and compiles `text`; on any error returns every diagnostic instead.
@@ -214,6 +293,7 @@ pub fn lower_script(
         spans: Vec::new(),
         chains: Vec::new(),
         uses_attacks: false,
+        attack_index: AttackIndex::default(),
     };
     for chain in &script.chains {
         let base = p.ops.len() as u32;
@@ -342,6 +422,7 @@ pub fn lower_script(
             reach: reach(ops),
         });
     }
+    p.attack_index = AttackIndex::build(&p.chains);
     p
 }
 
