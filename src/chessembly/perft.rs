@@ -382,6 +382,12 @@ mod tests {
     }
 
     #[test]
+    fn perft_start_depth_4() {
+        let mut e = Engine::start().unwrap();
+        assert_eq!(e.perft(4), 197_281);
+    }
+
+    #[test]
     fn en_passant_is_offered_after_a_double_step_only() {
         // White pawn e5, black pawn d7 and f7 (black to move), kings far away.
         let mut e = Engine::from_fen("4k3/3p1p2/8/4P3/8/8/8/4K3", Color::Black).unwrap();
