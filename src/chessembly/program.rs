@@ -10,7 +10,7 @@
 //! slide, or something else) and a [`Reach`] (an over-approximation of where it can capture),
 //! computed here from the ops alone.
 
-use super::syntax::{Delta, Expr, MoveKind, Script, Side, parse};
+use super::syntax::{Delta, Expr, MoveKind, Script, Side, parse, push_capped};
 use crate::diag::{Diagnostic, FileId, Span};
 use std::collections::HashMap;
 
@@ -277,6 +277,7 @@ pub fn compile(
     if diags.is_empty() {
         Ok(program)
     } else {
+        // In source order; the too-many-errors note (no span) stays last.
         diags.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
         Err(diags)
     }
@@ -346,7 +347,10 @@ pub fn lower_script(
                                 "`repeat({n})` must go back between 1 and {i} items (the items before it in this chain)"
                             )
                         };
-                        diags.push(Diagnostic::error("chessembly::bad-repeat", msg, it.span));
+                        push_capped(
+                            diags,
+                            Diagnostic::error("chessembly::bad-repeat", msg, it.span),
+                        );
                         Op::Repeat(here)
                     } else {
                         Op::Repeat(here - *n as u32)
@@ -361,11 +365,14 @@ pub fn lower_script(
                     Some(d) if d + 1 == here => Op::Label,
                     Some(d) => Op::While(d),
                     None => {
-                        diags.push(Diagnostic::error(
-                            "chessembly::unmatched-while",
-                            "`while` has no matching `do` before it in this chain",
-                            it.span,
-                        ));
+                        push_capped(
+                            diags,
+                            Diagnostic::error(
+                                "chessembly::unmatched-while",
+                                "`while` has no matching `do` before it in this chain",
+                                it.span,
+                            ),
+                        );
                         Op::While(here)
                     }
                 },
@@ -375,7 +382,8 @@ pub fn lower_script(
                     let target = match labels.get(n) {
                         Some(&t) => t,
                         None => {
-                            diags.push(
+                            push_capped(
+                                diags,
                                 Diagnostic::error(
                                     "chessembly::undefined-label",
                                     format!("no `label({n})` in this chain"),

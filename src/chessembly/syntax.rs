@@ -246,15 +246,29 @@ pub fn parse(text: &str, file: FileId) -> (Script, Vec<Diagnostic>) {
         errors: 0,
     };
     let script = p.script();
-    if p.errors > MAX_ERRORS {
-        p.diags.push(Diagnostic::new(
+    (script, p.diags)
+}
+
+/// Adds `d` unless [`MAX_ERRORS`] errors are already listed; the first error over the cap adds a
+/// `chessembly::too-many-errors` note instead.
+pub(crate) fn push_capped(diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors < MAX_ERRORS {
+        diags.push(d);
+    } else if !diags
+        .iter()
+        .any(|d| d.code == "chessembly::too-many-errors")
+    {
+        diags.push(Diagnostic::new(
             Severity::Note,
             "chessembly::too-many-errors",
-            format!("{} more errors were not reported", p.errors - MAX_ERRORS),
+            format!("only the first {MAX_ERRORS} errors are reported"),
             None,
         ));
     }
-    (script, p.diags)
 }
 
 fn is_name_start(b: u8) -> bool {
@@ -271,10 +285,15 @@ impl Parser<'_> {
     }
 
     fn error(&mut self, code: &'static str, message: String, span: Span) {
-        self.errors += 1;
+        self.report(Diagnostic::error(code, message, span));
+    }
+
+    fn report(&mut self, d: Diagnostic) {
+        // Counting here keeps `push_capped` from rescanning a full list on every error.
         if self.errors <= MAX_ERRORS {
-            self.diags.push(Diagnostic::error(code, message, span));
+            push_capped(&mut self.diags, d);
         }
+        self.errors += 1;
     }
 
     /// Skips whitespace (ASCII and Unicode); returns false at end of input.
@@ -659,10 +678,7 @@ impl Parser<'_> {
             Some(self.span(call_start, open)),
             "in the arguments of this expression",
         );
-        self.errors += 1;
-        if self.errors <= MAX_ERRORS {
-            self.diags.push(d);
-        }
+        self.report(d);
         None
     }
 }

@@ -585,6 +585,26 @@ fn a_one_megabyte_script_compiles_and_runs_quickly() {
 }
 
 #[test]
+fn a_one_megabyte_script_of_errors_gives_capped_diagnostics_quickly() {
+    let text = "fly(1, 1) take-move(1) }{ ( → ".repeat(40_000);
+    assert!(text.len() > 1_000_000);
+    let t = std::time::Instant::now();
+    let err = super::compile(&text, FileId(0), &mut Default::default()).unwrap_err();
+    assert!(t.elapsed().as_secs_f64() < 5.0);
+    assert_eq!(err.len(), super::syntax::MAX_ERRORS + 1);
+    assert_eq!(err[0].code, "chessembly::unknown-word");
+}
+
+#[test]
+fn static_errors_are_capped_too() {
+    let text = "jmp(1);".repeat(150_000);
+    let err = super::compile(&text, FileId(0), &mut Default::default()).unwrap_err();
+    assert_eq!(err.len(), super::syntax::MAX_ERRORS + 1);
+    assert_eq!(err[0].code, "chessembly::undefined-label");
+    assert_eq!(err.last().unwrap().code, "chessembly::too-many-errors");
+}
+
+#[test]
 fn endless_loops_end_with_a_step_limit_warning() {
     for script in [
         "do label(0) while;",
