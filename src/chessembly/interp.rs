@@ -258,7 +258,8 @@ impl Rules {
             };
             let s = by.sign();
             let (rx, ry) = ((tx - sq.x as i32) * s, (ty - sq.y as i32) * s);
-            for &ci in program.chains_reaching(rx, ry) {
+            let (bounded, any) = program.chains_reaching(rx, ry);
+            for &ci in bounded.iter().chain(any) {
                 let chain = &program.chains[ci as usize];
                 if !chain.reach.may_capture_at(rx, ry) {
                     continue;

@@ -192,12 +192,16 @@ pub struct Program {
 const INDEX_RADIUS: i32 = 16;
 
 /// A table from relative offset to the chains that may capture there, so an attack test costs
-/// one lookup per piece; offsets outside the window fall back to every capturing chain.
+/// one lookup per piece. Chains with [`Reach::Any`] are kept once, in `any`; offsets outside the
+/// window fall back to every capturing chain. Its size is linear in the number of chains.
 #[derive(Debug, Clone, Default)]
 struct AttackIndex {
     /// `(start, len)` into `chains` for each cell of the (2R+1)² window.
     cells: Vec<(u32, u32)>,
+    /// Chains with offset or ray reach, grouped by cell.
     chains: Vec<u32>,
+    /// Chains that may capture anywhere.
+    any: Vec<u32>,
     /// Every chain that can capture at all.
     capturing: Vec<u32>,
 }
@@ -205,23 +209,42 @@ struct AttackIndex {
 impl AttackIndex {
     fn build(chains: &[ChainInfo]) -> AttackIndex {
         let side = 2 * INDEX_RADIUS + 1;
-        let mut idx = AttackIndex {
-            cells: Vec::with_capacity((side * side) as usize),
-            ..AttackIndex::default()
+        let cell = |dx: i32, dy: i32| {
+            (dx.abs() <= INDEX_RADIUS && dy.abs() <= INDEX_RADIUS)
+                .then(|| ((dy + INDEX_RADIUS) * side + dx + INDEX_RADIUS) as usize)
         };
-        idx.capturing = (0..chains.len() as u32)
-            .filter(|&i| chains[i as usize].reach != Reach::Never)
-            .collect();
-        for dy in -INDEX_RADIUS..=INDEX_RADIUS {
-            for dx in -INDEX_RADIUS..=INDEX_RADIUS {
-                let start = idx.chains.len() as u32;
-                for &i in &idx.capturing {
-                    if chains[i as usize].reach.may_capture_at(dx, dy) {
-                        idx.chains.push(i);
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); (side * side) as usize];
+        let mut idx = AttackIndex::default();
+        for (i, c) in chains.iter().enumerate() {
+            let i = i as u32;
+            match &c.reach {
+                Reach::Never => continue,
+                Reach::Any => idx.any.push(i),
+                Reach::Offsets(offs) => {
+                    for d in offs {
+                        if let Some(k) = cell(d.dx as i32, d.dy as i32) {
+                            per_cell[k].push(i);
+                        }
                     }
                 }
-                idx.cells.push((start, idx.chains.len() as u32 - start));
+                Reach::Ray(d) => {
+                    let (mut x, mut y) = (d.dx as i32, d.dy as i32);
+                    while let Some(k) = cell(x, y) {
+                        per_cell[k].push(i);
+                        if d.dx == 0 && d.dy == 0 {
+                            break;
+                        }
+                        x += d.dx as i32;
+                        y += d.dy as i32;
+                    }
+                }
             }
+            idx.capturing.push(i);
+        }
+        for list in per_cell {
+            let start = idx.chains.len() as u32;
+            idx.chains.extend(list);
+            idx.cells.push((start, idx.chains.len() as u32 - start));
         }
         idx
     }
@@ -251,17 +274,22 @@ impl Reach {
 }
 
 impl Program {
-    /// Indices of the chains that may capture at offset `(dx, dy)` from the piece, in its frame
-    /// (a superset outside a window of ±16; callers re-check with [`Reach::may_capture_at`]).
+    /// Indices of the chains that may capture at offset `(dx, dy)` from the piece, in its frame,
+    /// as two lists (chains with a bounded reach, then chains that may capture anywhere). Outside
+    /// a window of ±16 the first list is every capturing chain, so callers re-check with
+    /// [`Reach::may_capture_at`].
     #[inline]
-    pub fn chains_reaching(&self, dx: i32, dy: i32) -> &[u32] {
+    pub fn chains_reaching(&self, dx: i32, dy: i32) -> (&[u32], &[u32]) {
         let idx = &self.attack_index;
         if dx.abs() > INDEX_RADIUS || dy.abs() > INDEX_RADIUS || idx.cells.is_empty() {
-            return &idx.capturing;
+            return (&idx.capturing, &[]);
         }
         let side = 2 * INDEX_RADIUS + 1;
         let (start, len) = idx.cells[((dy + INDEX_RADIUS) * side + dx + INDEX_RADIUS) as usize];
-        &idx.chains[start as usize..(start + len) as usize]
+        (
+            &idx.chains[start as usize..(start + len) as usize],
+            &idx.any,
+        )
     }
 }
 

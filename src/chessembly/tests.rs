@@ -529,6 +529,41 @@ fn reach_over_approximates_captures() {
     assert_eq!(p.chains[3].reach, Reach::Any);
 }
 
+#[test]
+fn attack_index_lists_exactly_the_chains_that_may_capture() {
+    let mut rules = Rules::new();
+    let id = rules
+        .compile(
+            "take-move(1, 2); move(0, 1); take-move(0, 1) repeat(1); catch(-2, 0) repeat(1); do take(1, 1) while; peek(1, 0) take(0, 1);",
+            FileId(0),
+        )
+        .unwrap();
+    let p = rules.program(id);
+    for dy in -20..=20 {
+        for dx in -20..=20 {
+            let mut got: Vec<u32> = {
+                let (a, b) = p.chains_reaching(dx, dy);
+                a.iter()
+                    .chain(b)
+                    .copied()
+                    .filter(|&i| p.chains[i as usize].reach.may_capture_at(dx, dy))
+                    .collect()
+            };
+            got.sort();
+            let want: Vec<u32> = (0..p.chains.len() as u32)
+                .filter(|&i| p.chains[i as usize].reach.may_capture_at(dx, dy))
+                .collect();
+            assert_eq!(got, want, "offset ({dx}, {dy})");
+        }
+    }
+    let (a, b) = p.chains_reaching(0, 3);
+    assert_eq!(
+        (a, b),
+        (&[2u32][..], &[4u32][..]),
+        "the file slide, plus the do-while chain"
+    );
+}
+
 // ---- robustness -----------------------------------------------------------------------------
 
 #[test]
