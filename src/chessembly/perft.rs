@@ -2,10 +2,9 @@
 //!
 //! The scripts generate pseudo-legal moves, including the pawn's double step and promotion
 //! (written in Chessembly). The engine adds what the language leaves to the game: legality
-//! (the mover's king must not be attacked afterwards, tested with the opponent's own scripts) and
-//! en passant (after a pawn's two-rank `move`, the skipped square can be taken by a pawn).
-//! Castling is not implemented: it first occurs at depth 6 from the start position, so
-//! perft(1..=5) from there is exact without it.
+//! (the mover's king must not be attacked afterwards, tested with the opponent's own scripts),
+//! en passant (after a pawn's two-rank `move`, the skipped square can be taken by a pawn) and
+//! castling (8-file boards, king on the e-file, rook in the corner, with FEN castling rights).
 
 use super::board::{Board, Color, Piece, Square};
 use super::interp::{Move, Rules, Scratch, State};
@@ -90,8 +89,8 @@ pub const STANDARD: [(&str, &str); 6] = [
     ("pawn", PAWN),
 ];
 
-/// The standard start position's placement field.
-pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+/// The standard start position (placement, side to move, castling rights, en passant).
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
 
 /// Rules with the six standard pieces compiled and assigned.
 pub fn standard_rules() -> Result<Rules, Vec<Diagnostic>> {
@@ -110,7 +109,15 @@ struct Undo {
     ep: Option<(Square, Square)>,
     kings: [Option<Square>; 2],
     state: Vec<(Sym, i32)>,
+    castling: [bool; 4],
+    castle_rook: Option<(Square, Square)>,
 }
+
+/// Castling rights, indexed `[white king side, white queen side, black king side, black queen side]`.
+const WK: usize = 0;
+const WQ: usize = 1;
+const BK: usize = 2;
+const BQ: usize = 3;
 
 /// A chess position played by Chessembly rules.
 pub struct Engine {
@@ -124,7 +131,10 @@ pub struct Engine {
     pub side: Color,
     /// En passant: (square a pawn may move to, square of the pawn it captures).
     pub ep: Option<(Square, Square)>,
+    /// Castling rights: white king side, white queen side, black king side, black queen side.
+    pub castling: [bool; 4],
     pawn: Sym,
+    rook: Sym,
     kings: [Option<Square>; 2],
     scratch: Scratch,
     buffers: Vec<Vec<Move>>,
@@ -133,26 +143,61 @@ pub struct Engine {
 impl Engine {
     /// The standard start position, white to move.
     pub fn start() -> Result<Engine, String> {
-        Engine::from_fen(START_FEN, Color::White)
+        Engine::from_fen(START_FEN)
     }
 
-    /// A position from a FEN placement field with the standard script pieces.
-    pub fn from_fen(fen: &str, side: Color) -> Result<Engine, String> {
+    /// A position from a FEN string with the standard script pieces. Only the placement field is
+    /// required; the side to move (`w`/`b`), castling rights (`KQkq`/`-`) and en passant square
+    /// default to white, none and none.
+    pub fn from_fen(fen: &str) -> Result<Engine, String> {
         let mut rules = standard_rules().map_err(|d| {
             d.into_iter()
                 .map(|d| d.message)
                 .collect::<Vec<_>>()
                 .join("; ")
         })?;
-        let board = Board::from_fen(fen, &mut rules.symbols)?;
+        let mut fields = fen.split_whitespace();
+        let board = Board::from_fen(fields.next().unwrap_or(""), &mut rules.symbols)?;
+        let side = match fields.next() {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(f) => return Err(format!("side to move must be `w` or `b`, found `{f}`")),
+        };
+        let mut castling = [false; 4];
+        for c in fields.next().unwrap_or("-").chars() {
+            match c {
+                'K' => castling[WK] = true,
+                'Q' => castling[WQ] = true,
+                'k' => castling[BK] = true,
+                'q' => castling[BQ] = true,
+                '-' => {}
+                _ => return Err(format!("bad castling field character `{c}`")),
+            }
+        }
+        let ep = match fields.next() {
+            None | Some("-") => None,
+            Some(sq) => {
+                let t = board.parse_square(sq)?;
+                let victim_y = t.y as i32 - side.sign();
+                if !(0..board.height()).contains(&victim_y) {
+                    return Err(format!(
+                        "en passant square `{sq}` has no pawn square behind it"
+                    ));
+                }
+                Some((t, Square::new(t.x, victim_y as u16)))
+            }
+        };
         let pawn = rules.symbols.intern("pawn");
+        let rook = rules.symbols.intern("rook");
         let mut e = Engine {
             rules,
             board,
             state: State::new(),
             side,
-            ep: None,
+            ep,
+            castling,
             pawn,
+            rook,
             kings: [None, None],
             scratch: Scratch::default(),
             buffers: Vec::new(),
@@ -183,6 +228,9 @@ impl Engine {
                 let from = Square::new(x as u16, y as u16);
                 self.rules
                     .generate(&self.board, &self.state, from, &mut self.scratch, out);
+                if self.rules.is_royal(p.kind) {
+                    self.castles(from, out);
+                }
                 if let Some((to, victim)) = self.ep
                     && p.kind == self.pawn
                     && (to.y as i32 - y) * s == 1
@@ -198,6 +246,75 @@ impl Engine {
                     });
                 }
             }
+        }
+    }
+
+    /// Castling moves of the king on `from` (8-file boards; king on the e-file of its first
+    /// rank, rook in the corner, squares between empty, king not in check and not passing
+    /// through an attacked square; the destination is checked by the legality test).
+    fn castles(&mut self, from: Square, out: &mut Vec<Move>) {
+        let side = self.side;
+        let home = if side == Color::White {
+            0
+        } else {
+            self.board.height() as u16 - 1
+        };
+        if self.board.width() != 8 || from != Square::new(4, home) {
+            return;
+        }
+        let (king_side, queen_side) = match side {
+            Color::White => (self.castling[WK], self.castling[WQ]),
+            Color::Black => (self.castling[BK], self.castling[BQ]),
+        };
+        let own_rook = |e: &Engine, x: u16| {
+            e.board.get(Square::new(x, home))
+                == Some(Piece {
+                    color: side,
+                    kind: e.rook,
+                })
+        };
+        let empty = |e: &Engine, xs: &[u16]| {
+            xs.iter()
+                .all(|&x| e.board.get(Square::new(x, home)).is_none())
+        };
+        // Attack sets are capture squares, so test the king standing on each square in turn.
+        let king = self.board.get(from);
+        let safe = |e: &mut Engine, x: u16| {
+            let sq = Square::new(x, home);
+            e.board.set(from, None);
+            e.board.set(sq, king);
+            let attacked =
+                e.rules
+                    .is_attacked(&e.board, &e.state, sq, side.opponent(), &mut e.scratch);
+            e.board.set(sq, None);
+            e.board.set(from, king);
+            !attacked
+        };
+        if king_side && own_rook(self, 7) && empty(self, &[5, 6]) && safe(self, 4) && safe(self, 5)
+        {
+            out.push(Move {
+                kind: MoveKind::Move,
+                from,
+                to: Square::new(6, home),
+                take: None,
+                transition: None,
+                state_change: Vec::new(),
+            });
+        }
+        if queen_side
+            && own_rook(self, 0)
+            && empty(self, &[1, 2, 3])
+            && safe(self, 4)
+            && safe(self, 3)
+        {
+            out.push(Move {
+                kind: MoveKind::Move,
+                from,
+                to: Square::new(2, home),
+                take: None,
+                transition: None,
+                state_change: Vec::new(),
+            });
         }
     }
 
@@ -227,6 +344,32 @@ impl Engine {
         {
             self.kings[c.color as usize] = self.find_king(c.color);
         }
+        // Castling: a royal piece moving two files along its rank brings the corner rook over.
+        let mut castle_rook = None;
+        if self.rules.is_royal(piece.kind)
+            && mv.from.y == mv.to.y
+            && (mv.to.x as i32 - mv.from.x as i32).abs() == 2
+        {
+            let (rx, tx) = if mv.to.x > mv.from.x { (7, 5) } else { (0, 3) };
+            let (rf, rt) = (Square::new(rx, mv.from.y), Square::new(tx, mv.from.y));
+            let r = self.board.get(rf);
+            self.board.set(rf, None);
+            self.board.set(rt, r);
+            castle_rook = Some((rf, rt));
+        }
+        let old_castling = self.castling;
+        let top = self.board.height() as u16 - 1;
+        for sq in [mv.from, mv.to] {
+            match (sq.x, sq.y) {
+                (4, 0) => (self.castling[WK], self.castling[WQ]) = (false, false),
+                (7, 0) => self.castling[WK] = false,
+                (0, 0) => self.castling[WQ] = false,
+                (4, y) if y == top => (self.castling[BK], self.castling[BQ]) = (false, false),
+                (7, y) if y == top => self.castling[BK] = false,
+                (0, y) if y == top => self.castling[BQ] = false,
+                _ => {}
+            }
+        }
         let old_ep = self.ep;
         self.ep = None;
         if piece.kind == self.pawn
@@ -245,6 +388,8 @@ impl Engine {
             ep: old_ep,
             kings: undo_kings,
             state: prev_state,
+            castling: old_castling,
+            castle_rook,
         }
     }
 
@@ -258,8 +403,14 @@ impl Engine {
         for &(k, v) in u.state.iter().rev() {
             self.state.set(u.piece.color, k, v);
         }
+        if let Some((rf, rt)) = u.castle_rook {
+            let r = self.board.get(rt);
+            self.board.set(rt, None);
+            self.board.set(rf, r);
+        }
         self.ep = u.ep;
         self.kings = u.kings;
+        self.castling = u.castling;
         u.mv
     }
 
@@ -378,7 +529,10 @@ mod tests {
         assert_eq!(e.perft(2), 400);
         assert_eq!(e.perft(3), 8902);
         // The position is unchanged afterwards.
-        assert_eq!(e.board.to_fen(&e.rules.symbols), START_FEN);
+        assert_eq!(
+            e.board.to_fen(&e.rules.symbols),
+            START_FEN.split(' ').next().unwrap()
+        );
     }
 
     #[test]
@@ -390,7 +544,7 @@ mod tests {
     #[test]
     fn en_passant_is_offered_after_a_double_step_only() {
         // White pawn e5, black pawn d7 and f7 (black to move), kings far away.
-        let mut e = Engine::from_fen("4k3/3p1p2/8/4P3/8/8/8/4K3", Color::Black).unwrap();
+        let mut e = Engine::from_fen("4k3/3p1p2/8/4P3/8/8/8/4K3 b").unwrap();
         let d5 = e
             .legal_moves()
             .into_iter()
@@ -419,8 +573,58 @@ mod tests {
     }
 
     #[test]
+    fn kiwipete_perft_with_castling_en_passant_and_promotion() {
+        // Chess programming wiki, position 2 ("Kiwipete"): 48, 2039, 97862.
+        let mut e =
+            Engine::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -")
+                .unwrap();
+        assert_eq!(e.perft(1), 48);
+        assert_eq!(e.perft(2), 2039);
+        assert_eq!(e.perft(3), 97862);
+    }
+
+    #[test]
+    fn position_5_perft_with_promotion_by_transition() {
+        // Chess programming wiki, position 5: 44, 1486, 62379.
+        let mut e =
+            Engine::from_fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8").unwrap();
+        assert_eq!(e.perft(1), 44);
+        assert_eq!(e.perft(2), 1486);
+        assert_eq!(e.perft(3), 62379);
+    }
+
+    #[test]
+    fn castling_moves_the_rook_and_is_undone() {
+        let mut e = Engine::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq -").unwrap();
+        let castles: Vec<Move> = e
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == Square::new(4, 0) && (m.to.x == 6 || m.to.x == 2))
+            .collect();
+        assert_eq!(castles.len(), 2);
+        let u = e.make(castles[0].clone());
+        assert_eq!(e.board.to_fen(&e.rules.symbols), "r3k2r/8/8/8/8/8/8/R4RK1");
+        assert_eq!(e.castling, [false, false, true, true]);
+        e.unmake(u);
+        assert_eq!(e.board.to_fen(&e.rules.symbols), "r3k2r/8/8/8/8/8/8/R3K2R");
+        assert_eq!(e.castling, [true; 4]);
+        // A rook on f8 attacks f1: no king-side castling through check.
+        let mut e = Engine::from_fen("5r1k/8/8/8/8/8/8/R3K2R w KQ -").unwrap();
+        let to: Vec<String> = e
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == Square::new(4, 0))
+            .map(|m| square_name(m.to))
+            .collect();
+        assert!(
+            to.contains(&"c1".to_string()) && !to.contains(&"g1".to_string()),
+            "{to:?}"
+        );
+    }
+
+    #[test]
     fn promotion_offers_four_pieces_by_transition() {
-        let mut e = Engine::from_fen("4k3/1P6/8/8/8/8/8/4K3", Color::White).unwrap();
+        let mut e = Engine::from_fen("4k3/1P6/8/8/8/8/8/4K3 w").unwrap();
         let promos: Vec<String> = e
             .legal_moves()
             .into_iter()
@@ -434,7 +638,7 @@ mod tests {
     fn kiwipete_like_position_perft_matches_reference_without_castling() {
         // "Position 3" of the chess programming wiki perft suite: no castling rights, has en
         // passant and checks. Reference: 14, 191, 2812, 43238.
-        let mut e = Engine::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8", Color::White).unwrap();
+        let mut e = Engine::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -").unwrap();
         assert_eq!(e.perft(1), 14);
         assert_eq!(e.perft(2), 191);
         assert_eq!(e.perft(3), 2812);

@@ -1,6 +1,5 @@
 //! `zogkit perft` (hidden): perft of the Chessembly-scripted chess engine, with timings.
 
-use crate::chessembly::board::Color;
 use crate::chessembly::perft::{Engine, START_FEN};
 use std::time::Instant;
 
@@ -10,22 +9,15 @@ pub struct PerftArgs {
     /// Deepest depth; every depth from 1 is counted and timed.
     #[arg(long, default_value_t = 4)]
     pub depth: u32,
-    /// FEN placement field of the position (default: the start position).
+    /// FEN of the position: placement, then optionally side to move, castling rights and en
+    /// passant square (default: the start position).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
-    /// Black to move.
-    #[arg(long)]
-    pub black: bool,
 }
 
 /// Prints `depth nodes seconds` lines; returns the exit code.
 pub fn run(args: &PerftArgs) -> i32 {
-    let side = if args.black {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let mut engine = match Engine::from_fen(&args.fen, side) {
+    let mut engine = match Engine::from_fen(&args.fen) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
