@@ -13,7 +13,8 @@ fn zogkit(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("zogkit runs");
     if let Some(s) = stdin {
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+        // A process that stops on a usage error may close stdin before we write: ignore that.
+        let _ = child.stdin.take().unwrap().write_all(s.as_bytes());
     }
     drop(child.stdin.take());
     child.wait_with_output().unwrap()
