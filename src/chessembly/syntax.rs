@@ -398,7 +398,8 @@ impl Parser<'_> {
                 format!("{n} `{{` are not closed before the end of their chain (the first is here)")
             };
             self.error("chessembly::unbalanced-brace", msg, first);
-            // Drop the unclosed braces so later passes see a balanced chain.
+            // Unclosed braces become `Invalid` placeholders: later passes see a balanced chain and
+            // item positions (for `repeat`) do not move.
             let mut depth_to_drop = n;
             let mut kept = Vec::with_capacity(chain.items.len());
             // Walk backwards: an `Open` not matched by a later `Close` is unclosed.
@@ -409,7 +410,13 @@ impl Parser<'_> {
                         closes += 1;
                         kept.push(item);
                     }
-                    Expr::Open if closes == 0 && depth_to_drop > 0 => depth_to_drop -= 1,
+                    Expr::Open if closes == 0 && depth_to_drop > 0 => {
+                        depth_to_drop -= 1;
+                        kept.push(Item {
+                            expr: Expr::Invalid,
+                            span: item.span,
+                        });
+                    }
                     Expr::Open => {
                         closes -= 1;
                         kept.push(item);

@@ -578,6 +578,19 @@ fn hundred_thousand_open_braces_give_one_diagnostic_quickly() {
 }
 
 #[test]
+fn an_unclosed_brace_does_not_shift_repeat_targets() {
+    // Without a placeholder for the unclosed `{`, repeat(2) would seem to reach before the chain.
+    let err = super::compile(
+        "{ take-move(1, 0) repeat(2);",
+        FileId(0),
+        &mut Default::default(),
+    )
+    .unwrap_err();
+    let codes: Vec<&str> = err.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["chessembly::unbalanced-brace"]);
+}
+
+#[test]
 fn hundred_thousand_close_braces_are_capped() {
     let text = "}".repeat(100_000);
     let err = super::compile(&text, FileId(0), &mut Default::default()).unwrap_err();
