@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chessembly;
 pub mod diag;
 pub mod render;
 pub mod sexpr;

@@ -25,6 +25,11 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Print a ZRF file's games and variants after includes, macros and variant resolution.
     Expand(cli::expand::ExpandArgs),
+    /// List the moves a Chessembly script gives one piece on a board.
+    Moves(cli::moves::MovesArgs),
+    /// Perft of the Chessembly-scripted chess engine (benchmark).
+    #[command(hide = true)]
+    Perft(cli::perft::PerftArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +53,8 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
         Command::Expand(a) => cli::expand::run(a),
+        Command::Moves(a) => exit_code(cli::moves::run(&a)),
+        Command::Perft(a) => exit_code(cli::perft::run(&a)),
     };
     if stats {
         eprintln!(
@@ -57,6 +64,11 @@ fn main() -> ExitCode {
         );
     }
     ExitCode::from(code)
+}
+
+/// Converts an `i32` status from subcommands that return one.
+fn exit_code(code: i32) -> u8 {
+    u8::try_from(code).unwrap_or(cli::EXIT_USAGE)
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if the platform reports it.

@@ -4,6 +4,8 @@
 
 pub mod check;
 pub mod expand;
+pub mod moves;
+pub mod perft;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
