@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Read ZRF files or directories and report located diagnostics (exit 1 on errors).
     Check(cli::check::CheckArgs),
+    /// Convert files or whole collections to another format (zrf → yaml, …), atomically.
+    Convert(cli::convert::ConvertArgs),
     /// Print a ZRF file's games and variants after includes, macros and variant resolution.
     Expand(cli::expand::ExpandArgs),
     /// List the moves a Chessembly script gives one piece on a board.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
     let stats = cli.stats;
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
+        Command::Convert(a) => cli::convert::run(a),
         Command::Expand(a) => cli::expand::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => exit_code(cli::perft::run(&a)),

@@ -5,6 +5,7 @@
 //! [`yaml`] is the YAML layer every spec document goes through: a deterministic emitter that quotes
 //! every string, and a reader with located, limited errors.
 
+pub mod geometry;
 pub mod types;
 pub mod yaml;
 

@@ -129,9 +129,9 @@ impl ser::Error for YamlError {
 /// and machine. It fails when serde reports an error, when a map key is not a scalar, or when
 /// collections nest deeper than [`MAX_NESTING`] (the reader could not read such a document back).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, YamlError> {
-    let mut out = String::new();
+    let mut out = emit::Out::new();
     value.serialize(emit::Emitter::new(&mut out))?;
-    Ok(out)
+    Ok(out.finish())
 }
 
 /// Error code: the text is not well-formed YAML (or holds more than one document).
