@@ -138,6 +138,18 @@ pub fn read(
                         ));
                         None
                     } else {
+                        for issue in spec::check::check(&doc) {
+                            diagnostics.push(Diagnostic::new(
+                                if issue.is_error() {
+                                    Severity::Error
+                                } else {
+                                    Severity::Warning
+                                },
+                                issue.code,
+                                format!("games[{}]: {}", issue.game, issue.message),
+                                None,
+                            ));
+                        }
                         Some(doc)
                     }
                 }

@@ -8,7 +8,8 @@
 //!   grid (missing delta components are 0); the same direction name may link in several grids;
 //! - then explicit positions, then dummy positions, in order;
 //! - `links` then set a position's link in a direction (replacing a grid link), `unlink`
-//!   removes links, and `kill-positions` removes positions with every link to or from them.
+//!   removes links, and `kill-positions` marks positions as killed and removes every link to or
+//!   from them (the positions stay listed, flagged, as z2j keeps them and zones name them).
 
 use super::types::{Layout, Link, Opposite, Position};
 use std::collections::BTreeMap;
@@ -124,6 +125,7 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
                 rect: Some([x, y, x + (x2 - x1), y + (y2 - y1)]),
                 grid: Some(super::types::GridCoord { grid: gi, coords }),
                 dummy: false,
+                killed: false,
                 links: Vec::new(),
             };
             slots.push(push(p, &mut positions, &mut index, &mut issues));
@@ -136,6 +138,7 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
             rect: Some(lp.rect),
             grid: None,
             dummy: false,
+            killed: false,
             links: Vec::new(),
         };
         push(p, &mut positions, &mut index, &mut issues);
@@ -146,6 +149,7 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
             rect: None,
             grid: None,
             dummy: true,
+            killed: false,
             links: Vec::new(),
         };
         push(p, &mut positions, &mut index, &mut issues);
@@ -237,6 +241,10 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
     }
     let names: Vec<String> = positions.iter().map(|p| p.name.clone()).collect();
     for (i, p) in positions.iter_mut().enumerate() {
+        p.killed = killed[i];
+        if p.killed {
+            continue;
+        }
         p.links = links[i]
             .iter()
             .filter(|(_, t)| !killed[**t])
@@ -246,12 +254,6 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
             })
             .collect();
     }
-    let positions = positions
-        .into_iter()
-        .zip(killed)
-        .filter(|(_, k)| !k)
-        .map(|(p, _)| p)
-        .collect();
     (
         Computed {
             directions,
@@ -419,7 +421,8 @@ mod tests {
         };
         let (c, issues) = compute(&layout);
         assert!(issues.is_empty());
-        assert_eq!(c.positions.len(), 2);
+        assert_eq!(c.positions.len(), 3);
+        assert!(c.positions[2].killed && c.positions[2].links.is_empty());
         assert_eq!(link(&c, "a1", "e"), None); // unlinked
         assert_eq!(link(&c, "b1", "e"), None); // c1 killed
         assert_eq!(link(&c, "b1", "w").as_deref(), Some("a1"));

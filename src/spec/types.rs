@@ -256,6 +256,10 @@ pub struct Position {
     /// An off-board (dummy) position without a rectangle.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dummy: bool,
+    /// Removed from play (ZRF `kill-positions`): no piece may stand here and no link leads to
+    /// or from it. Kept so that zones and images that name it stay meaningful.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub killed: bool,
     /// Links from this position, in direction order; written as a map from direction name
     /// to target position (`{"n": "a2", "e": "b1"}`).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "links_as_map")]

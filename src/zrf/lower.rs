@@ -358,7 +358,7 @@ impl<'a> Cx<'a> {
                     let p = self.piece(c, &names);
                     g.pieces.push(p);
                 }
-                "board-setup" => self.setup(c, &mut g.setup),
+                "board-setup" => self.setup(c, &mut g.setup, &names),
                 "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
                     let kind = match head {
                         "win-condition" => GoalKind::Win,
@@ -1164,7 +1164,7 @@ impl<'a> Cx<'a> {
         Cond::Raw(c.node.to_compact())
     }
 
-    fn setup(&mut self, c: At<'_>, out: &mut Vec<Placement>) {
+    fn setup(&mut self, c: At<'_>, out: &mut Vec<Placement>, names: &Names) {
         for side in c.args() {
             let mut it = side.items();
             let Some(player) = it.next().and_then(At::atom) else {
@@ -1181,7 +1181,22 @@ impl<'a> Cx<'a> {
                     self.warn("zrf::bad-setup", "expected `(Piece position …)`".into(), pl);
                     continue;
                 };
-                let rest: Vec<&str> = v.filter_map(At::text).collect();
+                let rest_at: Vec<At> = v.collect();
+                for p in &rest_at {
+                    if let Some(t) = p.text()
+                        && t != "off"
+                        && t.parse::<u32>().is_err()
+                        && !names.positions.is_empty()
+                        && !names.positions.contains(t)
+                    {
+                        self.warn(
+                            "zrf::unknown-position",
+                            format!("board-setup places `{piece}` on `{t}`, which the board does not have; it is kept as written"),
+                            *p,
+                        );
+                    }
+                }
+                let rest: Vec<&str> = rest_at.iter().filter_map(|a| a.text()).collect();
                 let mut placement = Placement {
                     player: player.to_string(),
                     piece: piece.to_string(),
