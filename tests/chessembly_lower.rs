@@ -124,10 +124,13 @@ const BOARDS: &[&str] = &[
 fn same_behaviour(name: &str, original: &str, emitted: &str) -> usize {
     let kinds: Vec<&str> = match name {
         "windmill-transition" => vec!["test", "windmill-bishop", "windmill-rook"],
+        "lowering" => vec!["lowering", "test"],
         _ => vec![name],
     };
     let states: Vec<Vec<(&str, i32)>> = match name {
-        "windmill-state" | "set-state-example" => vec![vec![], vec![("mode", 1)]],
+        "windmill-state" | "set-state-example" | "lowering" => {
+            vec![vec![], vec![("mode", 1), ("a", 1)]]
+        }
         _ => vec![vec![]],
     };
     let mut compared = 0;
@@ -301,7 +304,11 @@ fn unlowered_chains_travel_in_extensions() {
     let doc = doc.unwrap();
     assert_eq!(diags.len(), 2, "{diags:?}");
     assert!(diags[0].message.contains("`check`"), "{}", diags[0].message);
-    assert!(diags[1].message.contains("do … while"), "{}", diags[1].message);
+    assert!(
+        diags[1].message.contains("do … while"),
+        "{}",
+        diags[1].message
+    );
     let p = piece_of(&doc);
     assert_eq!(
         p.extensions.chessembly,
@@ -322,7 +329,12 @@ fn unlowered_chains_travel_in_extensions() {
 /// A script with errors does not lower.
 #[test]
 fn errors_do_not_lower() {
-    let (doc, diags) = lower("e.csm", "take-move(1);", FileId(0), &LowerOptions::default());
+    let (doc, diags) = lower(
+        "e.csm",
+        "take-move(1);",
+        FileId(0),
+        &LowerOptions::default(),
+    );
     assert!(doc.is_none());
     assert_eq!(diags[0].code, "chessembly::arity");
 }

@@ -46,7 +46,10 @@ pub fn direction_deltas(board: &Board) -> Result<HashMap<String, Delta>, String>
         .iter()
         .position(|d| d.offset[0] == 0 && d.offset[1] != 0);
     let (Some(f), Some(r)) = (file, rank) else {
-        return Err("the board's grid is not a rectangle with one horizontal and one vertical dimension".into());
+        return Err(
+            "the board's grid is not a rectangle with one horizontal and one vertical dimension"
+                .into(),
+        );
     };
     if grid.dimensions.len() != 2 {
         return Err("the board's grid does not have exactly two dimensions".into());
@@ -177,8 +180,9 @@ impl Writer<'_> {
                 "not".into(),
             ]),
             Cond::State { key, value } => {
-                let v = i32::try_from(*value)
-                    .map_err(|_| format!("the state value {value} (Chessembly values are 32-bit)"))?;
+                let v = i32::try_from(*value).map_err(|_| {
+                    format!("the state value {value} (Chessembly values are 32-bit)")
+                })?;
                 one(format!("if-state({key}, {v})"))
             }
             Cond::Not(x) if matches!(**x, Cond::OnBoard { .. }) => {
@@ -256,10 +260,7 @@ impl Writer<'_> {
         }
         for (v, vn) in [(Side::Top, "top"), (Side::Bottom, "bottom")] {
             for (h, hn) in [(Side::Left, "left"), (Side::Right, "right")] {
-                cands.push((
-                    format!("corner-{vn}-{hn}({dn})"),
-                    corner_side_cond(v, h, d),
-                ));
+                cands.push((format!("corner-{vn}-{hn}({dn})"), corner_side_cond(v, h, d)));
             }
         }
         cands.into_iter().find(|(_, k)| k == c).map(|(s, _)| s)
@@ -273,11 +274,12 @@ impl Writer<'_> {
             match rest {
                 [
                     Instr::While {
-                        cond: Cond::Test {
-                            test: Test::Empty,
-                            at: Some(dn),
-                            move_type: None,
-                        },
+                        cond:
+                            Cond::Test {
+                                test: Test::Empty,
+                                at: Some(dn),
+                                move_type: None,
+                            },
                         body,
                     },
                     ..,
@@ -296,16 +298,10 @@ impl Writer<'_> {
                                     self.mv(add, "take-move", d, " repeat(1)")?;
                                     i += 5;
                                 }
-                                [
-                                    Instr::If {
-                                        cond,
-                                        then_,
-                                        else_,
-                                    },
-                                    ..,
-                                ] if enemy_at(cond)
-                                    && else_.is_empty()
-                                    && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] if s2 == dn && a2 == add) =>
+                                [Instr::If { cond, then_, else_ }, ..]
+                                    if enemy_at(cond)
+                                        && else_.is_empty()
+                                        && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] if s2 == dn && a2 == add) =>
                                 {
                                     self.add(add)?;
                                     self.items
@@ -319,8 +315,7 @@ impl Writer<'_> {
                                 }
                                 _ => {
                                     self.add(add)?;
-                                    self.items
-                                        .push(format!("do move({}) while", fmt_delta(d)));
+                                    self.items.push(format!("do move({}) while", fmt_delta(d)));
                                     self.at_origin = false;
                                     i += 1;
                                 }
@@ -348,11 +343,16 @@ impl Writer<'_> {
                     self.mv(add2, "take-move", d, " repeat(1)")?;
                     i += 4;
                 }
-                [Instr::Step(s), Instr::Verify(nf), Instr::If { cond, then_, else_ }, add @ Instr::Add { .. }, ..]
-                    if not_friend_here(nf)
-                        && here(cond, Test::Enemy)
-                        && else_.is_empty()
-                        && then_[..] == [Instr::Capture { at: None }] =>
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    Instr::If { cond, then_, else_ },
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if not_friend_here(nf)
+                    && here(cond, Test::Enemy)
+                    && else_.is_empty()
+                    && then_[..] == [Instr::Capture { at: None }] =>
                 {
                     let d = self.delta(s)?;
                     self.mv(add, "take-move", d, "")?;
@@ -362,21 +362,28 @@ impl Writer<'_> {
                         Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
                         Some(_) => {
                             return Err(
-                                "a move that continues after a capture (`take-move` ends there)".into(),
+                                "a move that continues after a capture (`take-move` ends there)"
+                                    .into(),
                             );
                         }
                     }
                 }
-                [Instr::Step(s), Instr::Verify(e), add @ Instr::Add { .. }, ..]
-                    if here(e, Test::Empty) =>
-                {
+                [
+                    Instr::Step(s),
+                    Instr::Verify(e),
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if here(e, Test::Empty) => {
                     let d = self.delta(s)?;
                     self.mv(add, "move", d, "")?;
                     i += 3;
                 }
-                [Instr::Step(s), Instr::Verify(nf), Instr::If { cond, then_, else_ }, ..]
-                    if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() =>
-                {
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    Instr::If { cond, then_, else_ },
+                    ..,
+                ] if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() => {
                     let d = self.delta(s)?;
                     match &then_[..] {
                         [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
@@ -394,9 +401,12 @@ impl Writer<'_> {
                     i += 3;
                 }
                 // ZRF leap: Step, Verify(not friend), Add (the add captures an enemy there).
-                [Instr::Step(s), Instr::Verify(nf), add @ Instr::Add { .. }, ..]
-                    if not_friend_here(nf) =>
-                {
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if not_friend_here(nf) => {
                     let d = self.delta(s)?;
                     self.mv(add, "take-move", d, "")?;
                     i += 3;
@@ -405,7 +415,8 @@ impl Writer<'_> {
                         Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
                         Some(_) => {
                             return Err(
-                                "a move that continues after a capture (`take-move` ends there)".into(),
+                                "a move that continues after a capture (`take-move` ends there)"
+                                    .into(),
                             );
                         }
                     }
@@ -416,9 +427,15 @@ impl Writer<'_> {
                     self.at_origin = false;
                     i += 2;
                 }
-                [Instr::Verify(Cond::Test { test: Test::Empty, at: Some(a), move_type: None }), Instr::Step(s), ..]
-                    if a == s =>
-                {
+                [
+                    Instr::Verify(Cond::Test {
+                        test: Test::Empty,
+                        at: Some(a),
+                        move_type: None,
+                    }),
+                    Instr::Step(s),
+                    ..,
+                ] if a == s => {
                     let d = self.delta(s)?;
                     self.items.push(format!("peek({})", fmt_delta(d)));
                     self.at_origin = false;
@@ -430,8 +447,9 @@ impl Writer<'_> {
                     i += 1;
                 }
                 [Instr::SetState { key, value }, ..] => {
-                    let v = i32::try_from(*value)
-                        .map_err(|_| format!("the state value {value} (Chessembly values are 32-bit)"))?;
+                    let v = i32::try_from(*value).map_err(|_| {
+                        format!("the state value {value} (Chessembly values are 32-bit)")
+                    })?;
                     self.items.push(format!("set-state({key}, {v})"));
                     i += 1;
                 }
@@ -440,7 +458,10 @@ impl Writer<'_> {
                     i += 1;
                 }
                 [Instr::Step(_), ..] => {
-                    return Err("a step that is neither a move nor a `peek` (a step onto any square)".into());
+                    return Err(
+                        "a step that is neither a move nor a `peek` (a step onto any square)"
+                            .into(),
+                    );
                 }
                 [other, ..] => return Err(format!("the instruction {}", describe(other))),
                 [] => unreachable!(),
@@ -479,12 +500,16 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
         Err(m) => return (None, vec![err(m)]),
     };
     if let Some(second) = g.players.get(1) {
-        let rotated = board.symmetries.iter().find(|s| &s.player == second).is_some_and(|s| {
-            s.map.iter().all(|[a, b]| match (dirs.get(a), dirs.get(b)) {
-                (Some(x), Some(y)) => x.dx == -y.dx && x.dy == -y.dy,
-                _ => false,
-            })
-        });
+        let rotated = board
+            .symmetries
+            .iter()
+            .find(|s| &s.player == second)
+            .is_some_and(|s| {
+                s.map.iter().all(|[a, b]| match (dirs.get(a), dirs.get(b)) {
+                    (Some(x), Some(y)) => x.dx == -y.dx && x.dy == -y.dy,
+                    _ => false,
+                })
+            });
         if !rotated {
             diags.push(diag(
                 Severity::Warning,
@@ -496,7 +521,9 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
         }
     }
     if !p.drops.is_empty() {
-        diags.push(err(format!("piece `{piece}` has drops, which Chessembly cannot express")));
+        diags.push(err(format!(
+            "piece `{piece}` has drops, which Chessembly cannot express"
+        )));
     }
     if !p.extensions.zrf.is_empty() || !p.extensions.ludii.is_empty() {
         diags.push(err(format!(

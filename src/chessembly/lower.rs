@@ -244,7 +244,9 @@ enum Val {
 enum Taint {
     Clean,
     /// A capture may have happened on the current position (`stepped`: the anchor moved since).
-    Maybe { stepped: bool },
+    Maybe {
+        stepped: bool,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -375,7 +377,10 @@ impl Lowerer<'_> {
                         Val::True => {}
                     }
                 }
-                let next = ops.get(pc as usize + 1).copied().filter(|_| pc + 1 < chain.end);
+                let next = ops
+                    .get(pc as usize + 1)
+                    .copied()
+                    .filter(|_| pc + 1 < chain.end);
                 p.pc += 1;
                 match op {
                     Op::Step(kind, d) => {
@@ -552,7 +557,9 @@ impl Lowerer<'_> {
                             ));
                         }
                         let (kind, d) = match body {
-                            Some(Op::Step(k, d)) if matches!(k, MoveKind::Move | MoveKind::TakeMove) => {
+                            Some(Op::Step(k, d))
+                                if matches!(k, MoveKind::Move | MoveKind::TakeMove) =>
+                            {
                                 (Some(k), d)
                             }
                             Some(Op::Peek(d)) => (None, d),
@@ -945,11 +952,7 @@ pub fn lower(
         spec_version: SPEC_VERSION.to_string(),
         source: Source {
             format: "chessembly".to_string(),
-            file: name
-                .rsplit(['/', '\\'])
-                .next()
-                .unwrap_or(name)
-                .to_string(),
+            file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
             encoding: Some("utf-8".to_string()),
             line_endings: Some(line_endings(text).to_string()),
             sha256: Sha256::digest(text.as_bytes())
