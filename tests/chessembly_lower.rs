@@ -387,11 +387,152 @@ fn emit_zrf_idioms_and_refusals() {
     assert!(d[0].message.contains("`Flip`"), "{}", d[0].message);
 }
 
+/// A 1 MB script lowers in one pass (no quadratic work across chains).
 #[test]
-#[ignore]
-fn show() {
-    let name = std::env::var("SHOW").unwrap();
-    let text = std::fs::read_to_string(format!("corpus/chessembly/{name}.csm")).unwrap();
-    let (doc, _) = lower_ok(&name, &text);
-    println!("{}", emit(&doc, 0, &name).0.unwrap());
+fn large_script_lowers() {
+    let chain = "take-move(1, 2) { take-move(0, 1) repeat(1) } { move(1, 0) };\n";
+    let text = chain.repeat(1_000_000 / chain.len() + 1);
+    let t = std::time::Instant::now();
+    let (doc, diags) = lower("big.csm", &text, FileId(0), &LowerOptions::default());
+    let doc = doc.unwrap();
+    assert!(diags.is_empty());
+    // Every chain is the same: its two paths, once each.
+    assert_eq!(doc.games[0].pieces[0].moves.len(), 2);
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+}
+
+/// A ZRF-style board: ranks listed top-down with a downward pixel offset, compass names, and a
+/// mirror symmetry for the second player (reported, since Chessembly rotates by 180°).
+#[test]
+fn emit_from_zrf_style_board() {
+    use zogkit::spec::{Board, Dimension, Grid, GridDirection, Layout, MoveBlock, Symmetry};
+    let dir = |n: &str, d: [i64; 2]| GridDirection {
+        name: n.into(),
+        delta: d.to_vec(),
+    };
+    let board = Board {
+        layout: Layout {
+            grids: vec![Grid {
+                start_rectangle: [0, 0, 50, 50],
+                dimensions: vec![
+                    Dimension {
+                        labels: vec!["a".into(), "b".into(), "c".into()],
+                        offset: [50, 0],
+                    },
+                    Dimension {
+                        labels: vec!["3".into(), "2".into(), "1".into()],
+                        offset: [0, 50],
+                    },
+                ],
+                directions: vec![
+                    dir("n", [0, -1]),
+                    dir("s", [0, 1]),
+                    dir("e", [1, 0]),
+                    dir("w", [-1, 0]),
+                    dir("ne", [1, -1]),
+                ],
+            }],
+            ..Layout::default()
+        },
+        symmetries: vec![Symmetry {
+            player: "Black".into(),
+            map: vec![
+                ["n".into(), "s".into()],
+                ["s".into(), "n".into()],
+                ["e".into(), "e".into()],
+                ["w".into(), "w".into()],
+            ],
+        }],
+        ..Board::default()
+    };
+    let deltas = zogkit::chessembly::emit::direction_deltas(&board).unwrap();
+    assert_eq!(deltas["n"], zogkit::chessembly::Delta::new(0, 1));
+    assert_eq!(deltas["w"], zogkit::chessembly::Delta::new(-1, 0));
+    assert_eq!(deltas["ne"], zogkit::chessembly::Delta::new(1, 1));
+    let (mut doc, _) = lower_ok("p", "move(0, 1);");
+    let g = &mut doc.games[0];
+    g.boards = vec![board];
+    let add = Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    };
+    let here = |t| Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    };
+    g.pieces[0].moves = vec![MoveBlock {
+        move_type: None,
+        program: vec![
+            Instr::Step("ne".into()),
+            Instr::Verify(Cond::Not(Box::new(here(Test::Friend)))),
+            add.clone(),
+        ],
+    }];
+    let (script, d) = emit(&doc, 0, "p");
+    assert_eq!(script.unwrap(), "# p;\ntake-move(1, 1);\n");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "chessembly::orientation");
+
+    // Refusals name the construct.
+    let refuse = |program: Vec<Instr>, words: &str| {
+        let mut doc = doc.clone();
+        doc.games[0].pieces[0].moves = vec![MoveBlock {
+            move_type: None,
+            program,
+        }];
+        let (script, d) = emit(&doc, 0, "p");
+        assert!(script.is_none(), "{words}");
+        let m = &d
+            .iter()
+            .find(|d| d.code == "chessembly::unemittable")
+            .unwrap()
+            .message;
+        assert!(m.contains(words), "{m}");
+    };
+    let step = Instr::Step("n".into());
+    let empty = Instr::Verify(here(Test::Empty));
+    refuse(
+        vec![
+            step.clone(),
+            empty.clone(),
+            Instr::Add {
+                pieces: vec![],
+                partial: true,
+                copy: false,
+                move_type: None,
+            },
+        ],
+        "partial move",
+    );
+    refuse(
+        vec![
+            step.clone(),
+            empty.clone(),
+            Instr::Add {
+                pieces: vec!["queen".into(), "rook".into()],
+                partial: false,
+                copy: false,
+                move_type: None,
+            },
+        ],
+        "choice of several pieces",
+    );
+    refuse(
+        vec![
+            Instr::Verify(Cond::Or(vec![here(Test::Enemy), here(Test::Friend)])),
+            step.clone(),
+            empty.clone(),
+            add.clone(),
+        ],
+        "disjunction",
+    );
+    refuse(vec![Instr::Jump("a1".into()), add.clone()], "`Jump`");
+    refuse(
+        vec![Instr::Step("x".into()), empty.clone(), add.clone()],
+        "`x`, which is not a direction",
+    );
+    refuse(vec![step, add], "neither a move nor a `peek`");
 }

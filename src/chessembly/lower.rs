@@ -27,6 +27,7 @@ use crate::spec::{
     Test, Texts, Turn, TurnOrder,
 };
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
 
 /// Diagnostic code for a Chessembly construct the spec cannot express exactly.
 pub const CODE_UNLOWERED: &str = "chessembly::unlowered";
@@ -713,7 +714,7 @@ fn finish(mut instrs: Vec<Instr>) -> Option<Vec<Instr>> {
 }
 
 /// Drops duplicate blocks and blocks whose program is a prefix of another's (every move the
-/// shorter one adds, the longer one adds too, on every board).
+/// shorter one adds, the longer one adds too, on every board). Quadratic: used per chain.
 pub fn prune(blocks: &mut Vec<Vec<Instr>>) {
     let mut keep: Vec<Vec<Instr>> = Vec::new();
     for (i, b) in blocks.iter().enumerate() {
@@ -904,10 +905,16 @@ pub fn lower(
         block_of,
     };
     let mut blocks: Vec<Vec<Instr>> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut ext = Vec::new();
     for (ci, chain) in program.chains.iter().enumerate() {
         match lw.chain(ci) {
-            Ok(b) => blocks.extend(b),
+            Ok(mut b) => {
+                // Paths of one chain share prefixes; across chains only exact duplicates are
+                // dropped (keeps this linear in the script's size).
+                prune(&mut b);
+                blocks.extend(b.into_iter().filter(|x| seen.insert(format!("{x:?}"))));
+            }
             Err(u) => {
                 let src = text
                     .get(chain.span.start as usize..chain.span.end as usize)
@@ -929,7 +936,6 @@ pub fn lower(
             }
         }
     }
-    prune(&mut blocks);
     let moves: Vec<MoveBlock> = blocks
         .into_iter()
         .map(|program| MoveBlock {
