@@ -782,18 +782,43 @@ fn emit_from_zrf_style_board() {
         ],
         "partial move",
     );
+    let promote = |p: &[&str]| Instr::Add {
+        pieces: p.iter().map(|s| s.to_string()).collect(),
+        partial: false,
+        copy: false,
+        move_type: None,
+    };
     refuse(
         vec![
             step.clone(),
             empty.clone(),
-            Instr::Add {
-                pieces: vec!["queen".into(), "rook".into()],
-                partial: false,
-                copy: false,
-                move_type: None,
-            },
+            promote(&["queen", "rook"]),
+            step.clone(),
+            empty.clone(),
+            promote(&["rook", "queen"]),
         ],
-        "choice of several pieces",
+        "different choices of promotion",
+    );
+    // One choice of promotions is one chain per choice; a ZRF capture-only step is `take`.
+    let mut promo = doc.clone();
+    promo.games[0].pieces[0].moves = vec![
+        MoveBlock {
+            move_type: None,
+            program: vec![step.clone(), empty.clone(), promote(&["queen", "knight"])],
+        },
+        MoveBlock {
+            move_type: None,
+            program: vec![
+                Instr::Step("ne".into()),
+                Instr::Verify(here(Test::Enemy)),
+                add.clone(),
+            ],
+        },
+    ];
+    let (script, _) = emit(&promo, 0, "p");
+    assert_eq!(
+        script.unwrap(),
+        "# p;\ntransition(queen) move(0, 1);\ntransition(knight) move(0, 1);\ntake(1, 1);\n"
     );
     refuse(
         vec![

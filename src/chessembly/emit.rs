@@ -73,6 +73,8 @@ struct Writer<'a> {
     items: Vec<String>,
     transition: Option<String>,
     at_origin: bool,
+    /// For a block whose moves offer a choice of promotions: the choices and the one written.
+    choice: Option<(&'a [String], usize)>,
 }
 
 fn fmt_delta(d: Delta) -> String {
@@ -126,10 +128,13 @@ impl Writer<'_> {
         if move_type.is_some() {
             return Err("a partial move restricted to a move type".into());
         }
-        if pieces.len() > 1 {
-            return Err("a promotion with a choice of several pieces in one move".into());
-        }
-        let want = pieces.first().cloned();
+        let want = match (pieces.len(), self.choice) {
+            (0 | 1, _) => pieces.first().cloned(),
+            (_, Some((list, i))) if list == &pieces[..] => Some(list[i].clone()),
+            _ => {
+                return Err("moves with different choices of promotion in one block".into());
+            }
+        };
         if want != self.transition {
             self.items.push(match &want {
                 Some(k) => format!("transition({k})"),
@@ -421,6 +426,14 @@ impl Writer<'_> {
                         }
                     }
                 }
+                // ZRF capture-only step at the end of a block: Step, Verify(enemy), Add.
+                [Instr::Step(s), Instr::Verify(e), add @ Instr::Add { .. }]
+                    if here(e, Test::Enemy) =>
+                {
+                    let d = self.delta(s)?;
+                    self.mv(add, "take", d, "")?;
+                    i += 3;
+                }
                 [Instr::Step(s), Instr::Verify(e), ..] if here(e, Test::Empty) => {
                     let d = self.delta(s)?;
                     self.items.push(format!("peek({})", fmt_delta(d)));
@@ -468,6 +481,21 @@ impl Writer<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The piece lists of `Add`s offering more than one promotion, distinct, in order.
+fn promotion_lists<'a>(i: &'a Instr, out: &mut Vec<&'a [String]>) {
+    match i {
+        Instr::Add { pieces, .. } if pieces.len() > 1 && !out.contains(&&pieces[..]) => {
+            out.push(pieces)
+        }
+        Instr::If { then_, else_, .. } => then_
+            .iter()
+            .chain(else_)
+            .for_each(|x| promotion_lists(x, out)),
+        Instr::While { body, .. } => body.iter().for_each(|x| promotion_lists(x, out)),
+        _ => {}
     }
 }
 
@@ -532,22 +560,35 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
     }
     let mut out = format!("# {};\n", piece.replace([';', '\n', '\r'], " "));
     for (bi, block) in p.moves.iter().enumerate() {
-        let mut w = Writer {
-            dirs: &dirs,
-            items: Vec::new(),
-            transition: None,
-            at_origin: true,
-        };
-        match w.block(&block.program) {
-            Ok(()) if w.items.is_empty() => {}
-            Ok(()) => {
-                out.push_str(&w.items.join(" "));
-                out.push_str(";\n");
+        // A choice of promotions (ZRF `(add Queen Rook)`) is one chain per choice.
+        let mut lists: Vec<&[String]> = Vec::new();
+        block
+            .program
+            .iter()
+            .for_each(|i| promotion_lists(i, &mut lists));
+        let choices = lists.first().map_or(1, |l| l.len());
+        for c in 0..choices {
+            let mut w = Writer {
+                dirs: &dirs,
+                items: Vec::new(),
+                transition: None,
+                at_origin: true,
+                choice: lists.first().map(|l| (*l, c)),
+            };
+            match w.block(&block.program) {
+                Ok(()) if w.items.is_empty() => {}
+                Ok(()) => {
+                    out.push_str(&w.items.join(" "));
+                    out.push_str(";\n");
+                }
+                Err(m) => {
+                    diags.push(err(format!(
+                        "move block {} of piece `{piece}` has no Chessembly form: {m}",
+                        bi + 1
+                    )));
+                    break;
+                }
             }
-            Err(m) => diags.push(err(format!(
-                "move block {} of piece `{piece}` has no Chessembly form: {m}",
-                bi + 1
-            ))),
         }
         if block.move_type.is_some() {
             diags.push(diag(
