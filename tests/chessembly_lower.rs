@@ -836,3 +836,59 @@ fn emit_from_zrf_style_board() {
     );
     refuse(vec![step, add], "neither a move nor a `peek`");
 }
+
+/// Each construct without an exact spec form is named, and only its chain is kept as text.
+#[test]
+fn each_unlowered_construct_is_named() {
+    let cases = [
+        ("check take-move(1, 0);", "`check`"),
+        ("danger(1, 0) not take-move(1, 0);", "`danger`"),
+        (
+            "take-move(1, 0) take-move(1, 0) repeat(2);",
+            "a `repeat` loop",
+        ),
+        ("take(1, 0) repeat(1);", "`take(…) repeat(1)`"),
+        ("take(1, 0) move(0, 1);", "a move after a possible capture"),
+        (
+            "take-move(1, 0) not move(0, 1);",
+            "followed by a control item",
+        ),
+        (
+            "{ enemy(1, 0) jmp(0) move(1, 0) } label(0) move(0, 1);",
+            "into or out of",
+        ),
+        ("label(0) peek(0, 1) jmp(0);", "backward jump"),
+        ("move(0, 0);", "(0, 0)"),
+        (
+            "move(0, 1) piece(test) move(0, 1);",
+            "`piece(…)` after the anchor",
+        ),
+        (
+            "{ peek(0, 1) transition(q) } move(0, 1);",
+            "transition depends",
+        ),
+        (
+            "{ peek(0, 1) set-state(a, 1) } move(0, 1);",
+            "state changes depend",
+        ),
+        (
+            "do move(0, 1) move(1, 0) while;",
+            "`do … while` loop other than",
+        ),
+    ];
+    for (text, words) in cases {
+        let full = format!("move(1, 1);\n{text}\n");
+        let (doc, diags) = lower("u.csm", &full, FileId(0), &LowerOptions::default());
+        let doc = doc.unwrap_or_else(|| panic!("{text}: {diags:?}"));
+        assert_eq!(diags.len(), 1, "{text}: {diags:?}");
+        assert_eq!(diags[0].code, CODE_UNLOWERED);
+        assert!(
+            diags[0].message.contains(words),
+            "{text}: {}",
+            diags[0].message
+        );
+        let p = piece_of(&doc);
+        assert_eq!(p.extensions.chessembly, vec![text.to_string()], "{text}");
+        assert_eq!(p.moves.len(), 1, "{text}: the other chain is lowered");
+    }
+}
