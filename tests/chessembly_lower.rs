@@ -875,6 +875,10 @@ fn each_unlowered_construct_is_named() {
             "do move(0, 1) move(1, 0) while;",
             "`do … while` loop other than",
         ),
+        (
+            "enemy(1, 0) jne(1) label(1) enemy(1, 1) jne(2) label(2) enemy(0, 1) jne(3) label(3) enemy(1, 2) jne(4) label(4) enemy(2, 1) jne(5) label(5) enemy(2, 2) jne(6) label(6) enemy(-1, 1) jne(7) label(7) enemy(-1, 0) jne(8) label(8) enemy(0, -1) jne(9) label(9) move(0, 1);",
+            "too many paths",
+        ),
     ];
     for (text, words) in cases {
         let full = format!("move(1, 1);\n{text}\n");
@@ -891,4 +895,26 @@ fn each_unlowered_construct_is_named() {
         assert_eq!(p.extensions.chessembly, vec![text.to_string()], "{text}");
         assert_eq!(p.moves.len(), 1, "{text}: the other chain is lowered");
     }
+}
+
+/// One megabyte-long chain: a single way lowers; with many forks it is carried as text.
+#[test]
+fn long_chains_are_bounded() {
+    let linear = format!("{}move(0, 1);", "peek(0, 1) ".repeat(90_000));
+    let (doc, diags) = lower("l.csm", &linear, FileId(0), &LowerOptions::default());
+    assert!(diags.is_empty());
+    assert_eq!(piece_of(&doc.unwrap()).moves[0].program.len(), 180_003);
+    let forked = format!(
+        "{}{}move(0, 1);",
+        "peek(0, 1) ".repeat(90_000),
+        "{ move(1, 0) } ".repeat(10)
+    );
+    let (doc, diags) = lower("f.csm", &forked, FileId(0), &LowerOptions::default());
+    assert_eq!(diags.len(), 1);
+    assert!(
+        diags[0].message.contains("too large"),
+        "{}",
+        diags[0].message
+    );
+    assert_eq!(piece_of(&doc.unwrap()).extensions.chessembly.len(), 1);
 }

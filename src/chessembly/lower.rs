@@ -38,6 +38,11 @@ pub const CELL: i64 = 50;
 /// Most execution paths one chain may lower to before it is carried as an extension instead.
 pub const MAX_PATHS: usize = 256;
 
+/// Most work one chain's exploration may do (items visited plus instructions copied at forks,
+/// over all its ways) before the chain is carried as an extension instead (keeps megabyte
+/// chains with many forks bounded).
+pub const MAX_WORK: usize = 1 << 20;
+
 /// The two players of a lowered game: the first moves in the script's frame, the second with
 /// every delta rotated 180° (a [`Symmetry`]).
 pub const PLAYERS: [&str; 2] = ["White", "Black"];
@@ -364,11 +369,19 @@ impl Lowerer<'_> {
             taint: Taint::Clean,
         }];
         let mut paths = 1usize;
+        let mut work = 0usize;
         while let Some(mut p) = stack.pop() {
             loop {
                 let pc = p.pc;
                 if pc >= chain.end {
                     break;
+                }
+                work += 1;
+                if work > MAX_WORK {
+                    return Err(self.err(
+                        pc,
+                        "a chain too large to explore (more than 2^20 items visited or copied over all its ways)",
+                    ));
                 }
                 let op = ops[pc as usize];
                 if !op.is_control() {
@@ -621,6 +634,7 @@ impl Lowerer<'_> {
                             }
                             v @ Val::Cond { .. } => {
                                 paths += 1;
+                                work += p.instrs.len();
                                 if paths > MAX_PATHS {
                                     return Err(self.err(pc, "too many paths through one chain"));
                                 }
@@ -656,6 +670,7 @@ impl Lowerer<'_> {
                     }
                     Op::Open(close) => {
                         paths += 1;
+                        work += p.instrs.len();
                         if paths > MAX_PATHS {
                             return Err(self.err(pc, "too many paths through one chain"));
                         }
