@@ -15,17 +15,20 @@ pub enum Format {
     Zrf,
     /// The portable YAML game spec.
     Yaml,
+    /// A Chessembly script (one piece's movement).
+    Chessembly,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 2] = [Format::Zrf, Format::Yaml];
+    pub const ALL: [Format; 3] = [Format::Zrf, Format::Yaml, Format::Chessembly];
 
     /// The name used on the command line (`--from`, `--to`).
     pub fn name(self) -> &'static str {
         match self {
             Format::Zrf => "zrf",
             Format::Yaml => "yaml",
+            Format::Chessembly => "chessembly",
         }
     }
     /// Parses a command-line name.
@@ -39,6 +42,7 @@ impl Format {
         match self {
             Format::Zrf => "zrf",
             Format::Yaml => "yaml",
+            Format::Chessembly => "csm",
         }
     }
     /// The format of a file name, by extension.
@@ -47,6 +51,7 @@ impl Format {
         match ext.as_str() {
             "zrf" => Some(Format::Zrf),
             "yaml" | "yml" => Some(Format::Yaml),
+            "csm" => Some(Format::Chessembly),
             _ => None,
         }
     }
@@ -56,7 +61,7 @@ impl Format {
     }
     /// Whether [`write`] produces this format.
     pub fn writable(self) -> bool {
-        matches!(self, Format::Yaml)
+        matches!(self, Format::Yaml | Format::Chessembly)
     }
 }
 
@@ -117,6 +122,28 @@ pub fn read(
                 diagnostics,
                 sources: f.sources,
                 unmodelled: lowered.unmodelled,
+            }
+        }
+        Format::Chessembly => {
+            let mut sources = SourceMap::new();
+            let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+            let id = sources.add(name, decoded.text.as_str());
+            let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
+            let lopts = crate::chessembly::lower::LowerOptions {
+                piece_name: Some(stem.to_string()),
+                ..Default::default()
+            };
+            let (document, mut ds) = crate::chessembly::lower(name, &decoded.text, id, &lopts);
+            diagnostics.append(&mut ds);
+            let document = document.map(|mut d| {
+                d.source.file = file_name.to_string();
+                d
+            });
+            ReadResult {
+                document,
+                diagnostics,
+                sources,
+                unmodelled: BTreeMap::new(),
             }
         }
         Format::Yaml => {
@@ -182,6 +209,60 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
                     None,
                 )
             }),
+        Format::Chessembly => {
+            // A script describes one piece: the first piece of the first game that has pieces.
+            let found = doc
+                .games
+                .iter()
+                .enumerate()
+                .find_map(|(gi, g)| g.pieces.iter().find(|p| !p.dummy).map(|p| (gi, g, p)));
+            let Some((gi, g, piece)) = found else {
+                return Err(Diagnostic::new(
+                    Severity::Error,
+                    "chessembly::unemittable",
+                    "the document has no piece to write as a Chessembly script",
+                    None,
+                ));
+            };
+            let (script, mut diags) = crate::chessembly::emit(doc, gi, &piece.name);
+            let others: Vec<&str> = g
+                .pieces
+                .iter()
+                .filter(|p| p.name != piece.name)
+                .map(|p| p.name.as_str())
+                .collect();
+            if !others.is_empty() {
+                diags.push(Diagnostic::new(
+                    Severity::Warning,
+                    "chessembly::one-piece",
+                    format!(
+                        "a Chessembly script holds one piece: wrote `{}`, not {}",
+                        piece.name,
+                        others.join(", ")
+                    ),
+                    None,
+                ));
+            }
+            match script {
+                Some(mut s) => {
+                    if !s.ends_with('\n') {
+                        s.push('\n');
+                    }
+                    Ok((s.into_bytes(), diags))
+                }
+                None => Err(diags
+                    .into_iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .unwrap_or_else(|| {
+                        Diagnostic::new(
+                            Severity::Error,
+                            "chessembly::unemittable",
+                            "the piece cannot be written as Chessembly",
+                            None,
+                        )
+                    })),
+            }
+        }
         Format::Zrf => Err(Diagnostic::new(
             Severity::Error,
             "format::unsupported",

@@ -751,6 +751,18 @@ pub enum Instr {
     },
     /// Run the instructions of `procedures[n]` here.
     Call(usize),
+    /// Chessembly `set-state(key, value)`: every move completed after this instruction in this
+    /// block also sets the mover's integer state register `key` to `value` (changes accumulate
+    /// in order).
+    SetState {
+        /// Register name.
+        key: String,
+        /// New value.
+        value: i64,
+    },
+    /// Chessembly bare `set-state`: moves completed after this instruction carry no state
+    /// changes (the pending changes are dropped).
+    ClearState,
     /// Not modelled: the ZRF text (a diagnostic names it).
     Raw(String),
 }
@@ -825,6 +837,14 @@ pub enum Cond {
     And(Vec<Cond>),
     /// Disjunction.
     Or(Vec<Cond>),
+    /// Chessembly `if-state(key, value)`: the mover's integer state register `key` (0 when never
+    /// set) equals `value`.
+    State {
+        /// Register name.
+        key: String,
+        /// Compared value.
+        value: i64,
+    },
     /// Not modelled: the ZRF text (a diagnostic names it).
     Raw(String),
 }

@@ -1,0 +1,613 @@
+//! Writing a spec piece as a Chessembly script: the inverse of [`super::lower`].
+//!
+//! Each move block becomes one chain. The block must be a sequence of the fragments
+//! [`super::lower::lower`] writes (a leap, step or slide of each movement kind, `peek`, a
+//! single-expression `do … while`, a verified condition, a state change), so that lowering the
+//! emitted script gives the same blocks back. A few common forms written by other readers (the
+//! ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add, Step], Verify(not
+//! friend), Add`) are emitted with the same moves but lower back to the canonical fragments.
+//! Chains kept verbatim in `extensions.chessembly` are appended as they are. Anything else is an
+//! error naming the construct (`chessembly::unemittable`), and no script is returned.
+//!
+//! Directions are read from the board's first grid: the dimension whose pixel offset is
+//! horizontal gives `dx` (sign of the offset), the vertical one gives `dy` (up is positive). The
+//! second player is assumed to move with every delta rotated 180°, as Chessembly does; a
+//! different symmetry on the board is reported as a `chessembly::orientation` warning.
+
+use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond};
+use super::syntax::{Delta, Side};
+use crate::diag::{Diagnostic, Severity};
+use crate::spec::{Board, Cond, Document, Instr, Test};
+use std::collections::HashMap;
+
+/// Diagnostic code for a spec construct with no Chessembly form.
+pub const CODE_UNEMITTABLE: &str = "chessembly::unemittable";
+/// Diagnostic code for a board whose second-player symmetry is not Chessembly's 180° rotation.
+pub const CODE_ORIENTATION: &str = "chessembly::orientation";
+
+fn diag(sev: Severity, code: &'static str, msg: String) -> Diagnostic {
+    Diagnostic::new(sev, code, msg, None)
+}
+
+/// The step vector of every grid direction of `board`, in the piece frame of the first player
+/// (`+dx` along the horizontal pixel offset, `+dy` upwards).
+pub fn direction_deltas(board: &Board) -> Result<HashMap<String, Delta>, String> {
+    let grid = board
+        .layout
+        .grids
+        .first()
+        .ok_or("the board has no grid, so its directions have no vectors")?;
+    let file = grid
+        .dimensions
+        .iter()
+        .position(|d| d.offset[0] != 0 && d.offset[1] == 0);
+    let rank = grid
+        .dimensions
+        .iter()
+        .position(|d| d.offset[0] == 0 && d.offset[1] != 0);
+    let (Some(f), Some(r)) = (file, rank) else {
+        return Err(
+            "the board's grid is not a rectangle with one horizontal and one vertical dimension"
+                .into(),
+        );
+    };
+    if grid.dimensions.len() != 2 {
+        return Err("the board's grid does not have exactly two dimensions".into());
+    }
+    let sx = grid.dimensions[f].offset[0].signum();
+    let sy = -grid.dimensions[r].offset[1].signum();
+    let mut out = HashMap::new();
+    for gd in &grid.directions {
+        let comp = |i: usize| gd.delta.get(i).copied().unwrap_or(0);
+        let (dx, dy) = (comp(f) * sx, comp(r) * sy);
+        let (Ok(dx), Ok(dy)) = (i16::try_from(dx), i16::try_from(dy)) else {
+            return Err(format!("direction `{}` is too long", gd.name));
+        };
+        out.insert(gd.name.clone(), Delta::new(dx, dy));
+    }
+    Ok(out)
+}
+
+struct Writer<'a> {
+    dirs: &'a HashMap<String, Delta>,
+    items: Vec<String>,
+    transition: Option<String>,
+    at_origin: bool,
+    /// For a block whose moves offer a choice of promotions: the choices and the one written.
+    choice: Option<(&'a [String], usize)>,
+}
+
+fn fmt_delta(d: Delta) -> String {
+    format!("{}, {}", d.dx, d.dy)
+}
+
+fn is_test(c: &Cond, t: Test, at: &Option<String>) -> bool {
+    matches!(c, Cond::Test { test, at: a, move_type: None } if *test == t && a == at)
+}
+
+fn here(c: &Cond, t: Test) -> bool {
+    is_test(c, t, &None)
+}
+
+fn not_friend_here(c: &Cond) -> bool {
+    matches!(c, Cond::Not(x) if here(x, Test::Friend))
+}
+
+impl Writer<'_> {
+    fn delta(&self, dir: &str) -> Result<Delta, String> {
+        self.dirs
+            .get(dir)
+            .copied()
+            .ok_or_else(|| format!("`{dir}`, which is not a direction of the board's grid"))
+    }
+
+    fn at(&self, at: &Option<String>) -> Result<Delta, String> {
+        match at {
+            None => Ok(Delta::default()),
+            Some(a) => self.delta(a),
+        }
+    }
+
+    /// Sets the pending transition for an `Add` about to be written.
+    fn add(&mut self, add: &Instr) -> Result<(), String> {
+        let Instr::Add {
+            pieces,
+            partial,
+            copy,
+            move_type,
+        } = add
+        else {
+            return Err("a move fragment without its `add`".into());
+        };
+        if *partial {
+            return Err("a partial move (`add-partial`)".into());
+        }
+        if *copy {
+            return Err("a move that leaves a copy (`add-copy`)".into());
+        }
+        if move_type.is_some() {
+            return Err("a partial move restricted to a move type".into());
+        }
+        let want = match (pieces.len(), self.choice) {
+            (0 | 1, _) => pieces.first().cloned(),
+            (_, Some((list, i))) if list == &pieces[..] => Some(list[i].clone()),
+            _ => {
+                return Err("moves with different choices of promotion in one block".into());
+            }
+        };
+        if want != self.transition {
+            self.items.push(match &want {
+                Some(k) => format!("transition({k})"),
+                None => "transition".into(),
+            });
+            self.transition = want;
+        }
+        Ok(())
+    }
+
+    fn mv(&mut self, add: &Instr, word: &str, d: Delta, tail: &str) -> Result<(), String> {
+        self.add(add)?;
+        self.items.push(format!("{word}({}){tail}", fmt_delta(d)));
+        self.at_origin = false;
+        Ok(())
+    }
+
+    /// One condition op (or a few, for a conjunction), as items.
+    fn cond(&self, c: &Cond) -> Result<Vec<String>, String> {
+        let one = |s: String| Ok(vec![s]);
+        match c {
+            Cond::Const(false) => one("bound(0, 0)".into()),
+            Cond::Const(true) => Ok(vec!["bound(0, 0)".into(), "not".into()]),
+            Cond::Test {
+                test,
+                at,
+                move_type: None,
+            } => {
+                let d = self.at(at)?;
+                let word = match test {
+                    Test::Empty if at.is_none() => return one("peek(0, 0)".into()),
+                    Test::Empty => "observe",
+                    Test::Friend => "friendly",
+                    Test::Enemy => "enemy",
+                    other => return Err(format!("the position test `{other:?}`")),
+                };
+                one(format!("{word}({})", fmt_delta(d)))
+            }
+            Cond::Piece { piece, at } => {
+                if at.is_none() && self.at_origin {
+                    one(format!("piece({piece})"))
+                } else {
+                    one(format!("piece-on({piece}, {})", fmt_delta(self.at(at)?)))
+                }
+            }
+            Cond::OnBoard { direction } => Ok(vec![
+                format!("bound({})", fmt_delta(self.delta(direction)?)),
+                "not".into(),
+            ]),
+            Cond::State { key, value } => {
+                let v = i32::try_from(*value).map_err(|_| {
+                    format!("the state value {value} (Chessembly values are 32-bit)")
+                })?;
+                one(format!("if-state({key}, {v})"))
+            }
+            Cond::Not(x) if matches!(**x, Cond::OnBoard { .. }) => {
+                let Cond::OnBoard { direction } = &**x else {
+                    unreachable!()
+                };
+                one(format!("bound({})", fmt_delta(self.delta(direction)?)))
+            }
+            Cond::Not(x) => {
+                let mut v = self.cond(x)?;
+                if v.len() != 1 && !(v.len() == 2 && v[1] == "not") {
+                    return Err("the negation of a compound condition".into());
+                }
+                if v.len() == 2 {
+                    v.pop();
+                } else {
+                    v.push("not".into());
+                }
+                Ok(v)
+            }
+            Cond::And(_) | Cond::Or(_) => {
+                if let Some(s) = self.board_cond(c) {
+                    return one(s);
+                }
+                match c {
+                    Cond::And(list) => {
+                        let mut v = Vec::new();
+                        for x in list {
+                            v.extend(self.cond(x)?);
+                        }
+                        Ok(v)
+                    }
+                    _ => Err("a disjunction (`or`) of conditions".into()),
+                }
+            }
+            other => Err(format!("the condition {other:?}")),
+        }
+    }
+
+    /// `edge`, `corner` and their named forms, recognised by rebuilding them.
+    fn board_cond(&self, c: &Cond) -> Option<String> {
+        fn dirs(c: &Cond, out: &mut Vec<String>) {
+            match c {
+                Cond::OnBoard { direction } => out.push(direction.clone()),
+                Cond::Not(x) => dirs(x, out),
+                Cond::And(v) | Cond::Or(v) => v.iter().for_each(|x| dirs(x, out)),
+                _ => {}
+            }
+        }
+        let mut names = Vec::new();
+        dirs(c, &mut names);
+        let mut d = Delta::default();
+        for n in names {
+            let v = *self.dirs.get(&n)?;
+            if v.dx != 0 && v.dy == 0 {
+                d.dx = v.dx;
+            } else if v.dy != 0 && v.dx == 0 {
+                d.dy = v.dy;
+            } else {
+                return None;
+            }
+        }
+        let dn = fmt_delta(d);
+        let mut cands: Vec<(String, Cond)> = vec![
+            (format!("edge({dn})"), edge_cond(d)),
+            (format!("corner({dn})"), corner_cond(d)),
+        ];
+        for (s, name) in [
+            (Side::Top, "top"),
+            (Side::Bottom, "bottom"),
+            (Side::Left, "left"),
+            (Side::Right, "right"),
+        ] {
+            cands.push((format!("edge-{name}({dn})"), edge_side_cond(s, d)));
+        }
+        for (v, vn) in [(Side::Top, "top"), (Side::Bottom, "bottom")] {
+            for (h, hn) in [(Side::Left, "left"), (Side::Right, "right")] {
+                cands.push((format!("corner-{vn}-{hn}({dn})"), corner_side_cond(v, h, d)));
+            }
+        }
+        cands.into_iter().find(|(_, k)| k == c).map(|(s, _)| s)
+    }
+
+    /// Writes one block; returns an explanation naming the first construct with no form.
+    fn block(&mut self, prog: &[Instr]) -> Result<(), String> {
+        let mut i = 0;
+        while i < prog.len() {
+            let rest = &prog[i..];
+            match rest {
+                [
+                    Instr::While {
+                        cond:
+                            Cond::Test {
+                                test: Test::Empty,
+                                at: Some(dn),
+                                move_type: None,
+                            },
+                        body,
+                    },
+                    ..,
+                ] => {
+                    let d = self.delta(dn)?;
+                    match &body[..] {
+                        [Instr::Step(s), add @ Instr::Add { .. }] if s == dn => {
+                            let enemy_at = |c: &Cond| is_test(c, Test::Enemy, &Some(dn.clone()));
+                            match &rest[1..] {
+                                [
+                                    Instr::Verify(c),
+                                    Instr::Step(s2),
+                                    Instr::Capture { at: None },
+                                    add2,
+                                ] if enemy_at(c) && s2 == dn && add2 == add => {
+                                    self.mv(add, "take-move", d, " repeat(1)")?;
+                                    i += 5;
+                                }
+                                [Instr::If { cond, then_, else_ }, ..]
+                                    if enemy_at(cond)
+                                        && else_.is_empty()
+                                        && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] if s2 == dn && a2 == add) =>
+                                {
+                                    self.add(add)?;
+                                    self.items
+                                        .push(format!("do take-move({}) while", fmt_delta(d)));
+                                    self.at_origin = false;
+                                    i += 2;
+                                }
+                                [] => {
+                                    self.mv(add, "move", d, " repeat(1)")?;
+                                    i += 1;
+                                }
+                                _ => {
+                                    self.add(add)?;
+                                    self.items.push(format!("do move({}) while", fmt_delta(d)));
+                                    self.at_origin = false;
+                                    i += 1;
+                                }
+                            }
+                        }
+                        [Instr::Step(s)] if s == dn => {
+                            self.items.push(format!("do peek({}) while", fmt_delta(d)));
+                            self.at_origin = false;
+                            i += 1;
+                        }
+                        _ => return Err("a `while` loop other than a slide".into()),
+                    }
+                }
+                // ZRF slide: Step, While(empty)[Add, Step], Verify(not friend), Add.
+                [
+                    Instr::Step(s),
+                    Instr::While { cond, body },
+                    Instr::Verify(nf),
+                    add2 @ Instr::Add { .. },
+                ] if here(cond, Test::Empty)
+                    && not_friend_here(nf)
+                    && matches!(&body[..], [a, Instr::Step(s2)] if s2 == s && a == add2) =>
+                {
+                    let d = self.delta(s)?;
+                    self.mv(add2, "take-move", d, " repeat(1)")?;
+                    i += 4;
+                }
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    Instr::If { cond, then_, else_ },
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if not_friend_here(nf)
+                    && here(cond, Test::Enemy)
+                    && else_.is_empty()
+                    && then_[..] == [Instr::Capture { at: None }] =>
+                {
+                    let d = self.delta(s)?;
+                    self.mv(add, "take-move", d, "")?;
+                    i += 4;
+                    match prog.get(i) {
+                        None => {}
+                        Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
+                        Some(_) => {
+                            return Err(
+                                "a move that continues after a capture (`take-move` ends there)"
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                [
+                    Instr::Step(s),
+                    Instr::Verify(e),
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if here(e, Test::Empty) => {
+                    let d = self.delta(s)?;
+                    self.mv(add, "move", d, "")?;
+                    i += 3;
+                }
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    Instr::If { cond, then_, else_ },
+                    ..,
+                ] if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() => {
+                    let d = self.delta(s)?;
+                    match &then_[..] {
+                        [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
+                            self.mv(add, "take", d, "")?
+                        }
+                        [
+                            Instr::Capture { at: None },
+                            Instr::Mark,
+                            Instr::From { go: false },
+                            add @ Instr::Add { .. },
+                            Instr::Back,
+                        ] => self.mv(add, "catch", d, "")?,
+                        _ => return Err("a conditional capture other than `take`/`catch`".into()),
+                    }
+                    i += 3;
+                }
+                // ZRF leap: Step, Verify(not friend), Add (the add captures an enemy there).
+                [
+                    Instr::Step(s),
+                    Instr::Verify(nf),
+                    add @ Instr::Add { .. },
+                    ..,
+                ] if not_friend_here(nf) => {
+                    let d = self.delta(s)?;
+                    self.mv(add, "take-move", d, "")?;
+                    i += 3;
+                    match prog.get(i) {
+                        None => {}
+                        Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
+                        Some(_) => {
+                            return Err(
+                                "a move that continues after a capture (`take-move` ends there)"
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                // ZRF capture-only step at the end of a block: Step, Verify(enemy), Add.
+                [Instr::Step(s), Instr::Verify(e), add @ Instr::Add { .. }]
+                    if here(e, Test::Enemy) =>
+                {
+                    let d = self.delta(s)?;
+                    self.mv(add, "take", d, "")?;
+                    i += 3;
+                }
+                [Instr::Step(s), Instr::Verify(e), ..] if here(e, Test::Empty) => {
+                    let d = self.delta(s)?;
+                    self.items.push(format!("peek({})", fmt_delta(d)));
+                    self.at_origin = false;
+                    i += 2;
+                }
+                [
+                    Instr::Verify(Cond::Test {
+                        test: Test::Empty,
+                        at: Some(a),
+                        move_type: None,
+                    }),
+                    Instr::Step(s),
+                    ..,
+                ] if a == s => {
+                    let d = self.delta(s)?;
+                    self.items.push(format!("peek({})", fmt_delta(d)));
+                    self.at_origin = false;
+                    i += 2;
+                }
+                [Instr::Verify(c), ..] => {
+                    let v = self.cond(c)?;
+                    self.items.extend(v);
+                    i += 1;
+                }
+                [Instr::SetState { key, value }, ..] => {
+                    let v = i32::try_from(*value).map_err(|_| {
+                        format!("the state value {value} (Chessembly values are 32-bit)")
+                    })?;
+                    self.items.push(format!("set-state({key}, {v})"));
+                    i += 1;
+                }
+                [Instr::ClearState, ..] => {
+                    self.items.push("set-state".into());
+                    i += 1;
+                }
+                [Instr::Step(_), ..] => {
+                    return Err(
+                        "a step that is neither a move nor a `peek` (a step onto any square)"
+                            .into(),
+                    );
+                }
+                [other, ..] => return Err(format!("the instruction {}", describe(other))),
+                [] => unreachable!(),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The piece lists of `Add`s offering more than one promotion, distinct, in order.
+fn promotion_lists<'a>(i: &'a Instr, out: &mut Vec<&'a [String]>) {
+    match i {
+        Instr::Add { pieces, .. } if pieces.len() > 1 && !out.contains(&&pieces[..]) => {
+            out.push(pieces)
+        }
+        Instr::If { then_, else_, .. } => then_
+            .iter()
+            .chain(else_)
+            .for_each(|x| promotion_lists(x, out)),
+        Instr::While { body, .. } => body.iter().for_each(|x| promotion_lists(x, out)),
+        _ => {}
+    }
+}
+
+fn describe(i: &Instr) -> String {
+    let s = format!("{i:?}");
+    let end = s.find([' ', '(', '{']).unwrap_or(s.len());
+    format!("`{}`", &s[..end])
+}
+
+/// Writes piece `piece` of game `game` as a Chessembly script (one chain per move block, then the
+/// chains kept in `extensions.chessembly`). Returns `None` with `chessembly::unemittable` errors
+/// naming each construct that has no Chessembly form.
+pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let err = |m: String| diag(Severity::Error, CODE_UNEMITTABLE, m);
+    let Some(g) = doc.games.get(game) else {
+        return (None, vec![err(format!("there is no game {game}"))]);
+    };
+    let Some(p) = g.pieces.iter().find(|p| p.name == piece) else {
+        return (
+            None,
+            vec![err(format!("game `{}` has no piece `{piece}`", g.title))],
+        );
+    };
+    let Some(board) = g.boards.first() else {
+        return (None, vec![err(format!("game `{}` has no board", g.title))]);
+    };
+    let dirs = match direction_deltas(board) {
+        Ok(d) => d,
+        Err(m) => return (None, vec![err(m)]),
+    };
+    if let Some(second) = g.players.get(1) {
+        let rotated = board
+            .symmetries
+            .iter()
+            .find(|s| &s.player == second)
+            .is_some_and(|s| {
+                s.map.iter().all(|[a, b]| match (dirs.get(a), dirs.get(b)) {
+                    (Some(x), Some(y)) => x.dx == -y.dx && x.dy == -y.dy,
+                    _ => false,
+                })
+            });
+        if !rotated {
+            diags.push(diag(
+                Severity::Warning,
+                CODE_ORIENTATION,
+                format!(
+                    "the board's symmetry for `{second}` is not a 180° rotation; Chessembly rotates the second player's moves by 180°, so its moves may differ"
+                ),
+            ));
+        }
+    }
+    if !p.drops.is_empty() {
+        diags.push(err(format!(
+            "piece `{piece}` has drops, which Chessembly cannot express"
+        )));
+    }
+    if !p.extensions.zrf.is_empty() || !p.extensions.ludii.is_empty() {
+        diags.push(err(format!(
+            "piece `{piece}` carries unmodelled ZRF or Ludii content in its extensions"
+        )));
+    }
+    let mut out = format!("# {};\n", piece.replace([';', '\n', '\r'], " "));
+    for (bi, block) in p.moves.iter().enumerate() {
+        // A choice of promotions (ZRF `(add Queen Rook)`) is one chain per choice.
+        let mut lists: Vec<&[String]> = Vec::new();
+        block
+            .program
+            .iter()
+            .for_each(|i| promotion_lists(i, &mut lists));
+        let choices = lists.first().map_or(1, |l| l.len());
+        for c in 0..choices {
+            let mut w = Writer {
+                dirs: &dirs,
+                items: Vec::new(),
+                transition: None,
+                at_origin: true,
+                choice: lists.first().map(|l| (*l, c)),
+            };
+            match w.block(&block.program) {
+                Ok(()) if w.items.is_empty() => {}
+                Ok(()) => {
+                    out.push_str(&w.items.join(" "));
+                    out.push_str(";\n");
+                }
+                Err(m) => {
+                    diags.push(err(format!(
+                        "move block {} of piece `{piece}` has no Chessembly form: {m}",
+                        bi + 1
+                    )));
+                    break;
+                }
+            }
+        }
+        if block.move_type.is_some() {
+            diags.push(diag(
+                Severity::Warning,
+                CODE_UNEMITTABLE,
+                format!(
+                    "move block {} of piece `{piece}` has a move type, which Chessembly does not have; it is dropped",
+                    bi + 1
+                ),
+            ));
+        }
+    }
+    for chain in &p.extensions.chessembly {
+        out.push_str(chain.trim());
+        if !chain.trim_end().ends_with(';') {
+            out.push(';');
+        }
+        out.push('\n');
+    }
+    let failed = diags.iter().any(|d| d.severity == Severity::Error);
+    (if failed { None } else { Some(out) }, diags)
+}

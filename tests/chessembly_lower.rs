@@ -1,0 +1,920 @@
+//! Lowering Chessembly to the portable spec and back.
+//!
+//! For every corpus script without errors and the six standard chess pieces:
+//! - the lowered spec document is compared with `golden/chessembly/<name>.yaml` (diagnostics as
+//!   leading `#` comment lines);
+//! - the piece is written back as Chessembly (`emit`), and lowering that script gives the same
+//!   game (compared as spec YAML, with a unified diff on failure);
+//! - the emitted script generates exactly the moves of the original, for both colours, from every
+//!   square of several boards (empty, with friends and enemies as blockers, other sizes), with
+//!   each state value and piece kind the script tests.
+//!
+//! A perft run with all six emitted standard pieces checks the same thing on real games.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use zogkit::chessembly::board::{Color, Piece};
+use zogkit::chessembly::emit::emit;
+use zogkit::chessembly::lower::{CODE_UNLOWERED, LowerOptions, lower};
+use zogkit::chessembly::perft::{self, Engine};
+use zogkit::chessembly::query::move_text;
+use zogkit::chessembly::{Board, Rules, Square, State};
+use zogkit::diag::{FileId, SourceMap};
+use zogkit::spec::{self, Cond, Instr, Test, yaml};
+
+fn corpus() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chessembly");
+    let mut v: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csm"))
+        .filter(|p| !p.file_stem().unwrap().to_string_lossy().starts_with("err-"))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn standard() -> Vec<(String, String)> {
+    perft::STANDARD
+        .iter()
+        .map(|(n, s)| (n.to_string(), s.to_string()))
+        .collect()
+}
+
+fn lower_ok(name: &str, text: &str) -> (spec::Document, Vec<String>) {
+    let (doc, diags) = lower(
+        &format!("{name}.csm"),
+        text,
+        FileId(0),
+        &LowerOptions {
+            piece_name: Some(name.to_string()),
+            ..LowerOptions::default()
+        },
+    );
+    let doc = doc.unwrap_or_else(|| panic!("{name}: does not lower: {diags:?}"));
+    let mut sm = SourceMap::new();
+    sm.add(format!("{name}.csm"), text);
+    let rendered = diags
+        .iter()
+        .map(|d| {
+            assert_eq!(d.code, CODE_UNLOWERED, "{name}: {d:?}");
+            d.render(&sm, name)
+        })
+        .collect();
+    (doc, rendered)
+}
+
+fn games_yaml(doc: &spec::Document) -> String {
+    yaml::to_string(&doc.games).unwrap()
+}
+
+fn diff(a: &str, b: &str) -> String {
+    similar::TextDiff::from_lines(a, b)
+        .unified_diff()
+        .context_radius(3)
+        .header("lowered", "lowered(emit(lowered))")
+        .to_string()
+}
+
+/// The moves of the piece on `at`, as sorted text lines.
+fn moves(
+    script: &str,
+    fen: &str,
+    at: Square,
+    color: Color,
+    kind: &str,
+    state: &[(&str, i32)],
+) -> BTreeSet<String> {
+    let mut rules = Rules::new();
+    let id = rules
+        .compile(script, FileId(0))
+        .unwrap_or_else(|d| panic!("does not compile: {d:?}\n{script}"));
+    rules.set_default(id);
+    let mut board = Board::from_fen(fen, &mut rules.symbols).unwrap();
+    let k = rules.symbols.intern(kind);
+    board.set(at, Some(Piece { color, kind: k }));
+    let mut st = State::new();
+    for (key, v) in state {
+        let s = rules.symbols.intern(key);
+        st.set(color, s, *v);
+    }
+    let (ms, _) = rules.moves(&board, &st, at);
+    ms.iter().map(|m| move_text(m, &rules.symbols)).collect()
+}
+
+const BOARDS: &[&str] = &[
+    "8/8/8/8/8/8/8/8",
+    "8/8/5p2/8/2P5/8/1P6/8",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "8/1p3P2/8/3p4/8/1P3p2/6P1/8",
+    "5/5/5",
+    "10/10/10/4p5/10/10/2P7/10/10/10",
+];
+
+/// Asserts that `emitted` generates the same moves as `original` everywhere.
+fn same_behaviour(name: &str, original: &str, emitted: &str) -> usize {
+    let kinds: Vec<&str> = match name {
+        "windmill-transition" => vec!["test", "windmill-bishop", "windmill-rook"],
+        "lowering" => vec!["lowering", "test"],
+        _ => vec![name],
+    };
+    let states: Vec<Vec<(&str, i32)>> = match name {
+        "windmill-state" | "set-state-example" | "lowering" => {
+            vec![vec![], vec![("mode", 1), ("a", 1)]]
+        }
+        _ => vec![vec![]],
+    };
+    let mut compared = 0;
+    for fen in BOARDS {
+        let mut symbols = zogkit::chessembly::Symbols::new();
+        let b = Board::from_fen(fen, &mut symbols).unwrap();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let at = Square::new(x as u16, y as u16);
+                for color in [Color::White, Color::Black] {
+                    for kind in &kinds {
+                        for st in &states {
+                            let a = moves(original, fen, at, color, kind, st);
+                            let e = moves(emitted, fen, at, color, kind, st);
+                            assert_eq!(
+                                a, e,
+                                "{name}: moves differ on {fen} at {x},{y} ({color:?}, {kind}, {st:?})\nemitted:\n{emitted}"
+                            );
+                            compared += a.len();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    compared
+}
+
+/// A reference interpreter of the spec's move programs (the subset the lowering writes), used to
+/// check that a lowered piece means what its script means. Captures accumulate until the block
+/// ends; `Add` records (destination, captures, promotion, state changes); a failed `Step` or
+/// `Verify` ends the block; a test at a direction without a link is false.
+mod spec_interp {
+    use super::*;
+    use std::collections::HashMap;
+
+    pub struct Ctx<'a> {
+        pub board: &'a Board,
+        pub symbols: &'a zogkit::chessembly::Symbols,
+        pub color: Color,
+        pub origin: usize,
+        pub state: &'a [(&'a str, i32)],
+        pub links: HashMap<(usize, String), usize>,
+        pub squares: Vec<Square>,
+        pub sym: HashMap<String, String>,
+    }
+
+    struct St {
+        cur: usize,
+        mark: usize,
+        captures: Vec<usize>,
+        state: Vec<(String, i64)>,
+    }
+
+    impl Ctx<'_> {
+        fn dir(&self, d: &str) -> String {
+            match self.color {
+                Color::White => d.to_string(),
+                Color::Black => self.sym[d].clone(),
+            }
+        }
+        fn link(&self, from: usize, d: &str) -> Option<usize> {
+            self.links.get(&(from, self.dir(d))).copied()
+        }
+        fn piece(&self, pos: usize) -> Option<Piece> {
+            self.board.get(self.squares[pos])
+        }
+        fn target(&self, st: &St, at: &Option<String>) -> Option<usize> {
+            match at {
+                None => Some(st.cur),
+                Some(d) => self.link(st.cur, d),
+            }
+        }
+        fn eval(&self, c: &Cond, st: &St) -> bool {
+            match c {
+                Cond::Const(b) => *b,
+                Cond::Test { test, at, .. } => self.target(st, at).is_some_and(|p| {
+                    let pc = self.piece(p);
+                    match test {
+                        Test::Empty => pc.is_none(),
+                        Test::Friend => pc.is_some_and(|x| x.color == self.color),
+                        Test::Enemy => pc.is_some_and(|x| x.color != self.color),
+                        t => panic!("test {t:?}"),
+                    }
+                }),
+                Cond::Piece { piece, at } => self.target(st, at).is_some_and(|p| {
+                    self.piece(p)
+                        .is_some_and(|x| self.symbols.name(x.kind) == piece)
+                }),
+                Cond::OnBoard { direction } => self.link(st.cur, direction).is_some(),
+                Cond::Not(x) => !self.eval(x, st),
+                Cond::And(v) => v.iter().all(|x| self.eval(x, st)),
+                Cond::Or(v) => v.iter().any(|x| self.eval(x, st)),
+                Cond::State { key, value } => {
+                    self.state
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map_or(0, |(_, v)| *v as i64)
+                        == *value
+                }
+                c => panic!("condition {c:?}"),
+            }
+        }
+        fn run(&self, prog: &[Instr], st: &mut St, out: &mut BTreeSet<String>) -> bool {
+            for i in prog {
+                match i {
+                    Instr::Step(d) => match self.link(st.cur, d) {
+                        Some(t) => st.cur = t,
+                        None => return false,
+                    },
+                    Instr::Verify(c) => {
+                        if !self.eval(c, st) {
+                            return false;
+                        }
+                    }
+                    Instr::If { cond, then_, else_ } => {
+                        let b = if self.eval(cond, st) { then_ } else { else_ };
+                        if !self.run(b, st, out) {
+                            return false;
+                        }
+                    }
+                    Instr::While { cond, body } => {
+                        let mut n = 0;
+                        while self.eval(cond, st) {
+                            n += 1;
+                            assert!(n < 10_000, "endless while");
+                            if !self.run(body, st, out) {
+                                return false;
+                            }
+                        }
+                    }
+                    Instr::Add { pieces, .. } => {
+                        out.insert(fmt_move(
+                            self.squares[st.cur],
+                            st.captures.iter().map(|&c| self.squares[c]).collect(),
+                            pieces.first().map(String::as_str),
+                            st.state.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+                        ));
+                    }
+                    Instr::Capture { at: None } => st.captures.push(st.cur),
+                    Instr::Mark => st.mark = st.cur,
+                    Instr::Back => st.cur = st.mark,
+                    Instr::From { go: false } => st.cur = self.origin,
+                    Instr::SetState { key, value } => st.state.push((key.clone(), *value)),
+                    Instr::ClearState => st.state.clear(),
+                    i => panic!("instruction {i:?}"),
+                }
+            }
+            true
+        }
+        pub fn moves(&self, blocks: &[spec::MoveBlock]) -> BTreeSet<String> {
+            let mut out = BTreeSet::new();
+            for b in blocks {
+                let mut st = St {
+                    cur: self.origin,
+                    mark: self.origin,
+                    captures: vec![],
+                    state: vec![],
+                };
+                self.run(&b.program, &mut st, &mut out);
+            }
+            out
+        }
+    }
+
+    pub fn fmt_move(dest: Square, caps: Vec<Square>, t: Option<&str>, st: Vec<String>) -> String {
+        let mut s = zogkit::chessembly::square_name(dest);
+        for c in caps {
+            s += &format!(" x{}", zogkit::chessembly::square_name(c));
+        }
+        if let Some(t) = t {
+            s += &format!(" ={t}");
+        }
+        for x in st {
+            s += &format!(" {x}");
+        }
+        s
+    }
+}
+
+/// The lowered spec programs generate the script's moves, on every square of every test board,
+/// for both colours (a reference interpreter of the spec against the Chessembly interpreter).
+#[test]
+fn lowered_programs_mean_what_the_script_means() {
+    let mut compared = 0usize;
+    for (name, text) in corpus().into_iter().chain(standard()) {
+        let kinds: Vec<&str> = match name.as_str() {
+            "windmill-transition" => vec!["test", "windmill-bishop", "windmill-rook"],
+            "lowering" => vec!["lowering", "test"],
+            _ => vec![name.as_str()],
+        };
+        let states: Vec<Vec<(&str, i32)>> = vec![vec![], vec![("mode", 1), ("a", 1)]];
+        for fen in BOARDS {
+            let mut rules = Rules::new();
+            let id = rules.compile(&text, FileId(0)).unwrap();
+            rules.set_default(id);
+            let mut board = Board::from_fen(fen, &mut rules.symbols).unwrap();
+            let (w, h) = (board.width() as usize, board.height() as usize);
+            let (doc, _) = lower(
+                &format!("{name}.csm"),
+                &text,
+                FileId(0),
+                &LowerOptions {
+                    files: w,
+                    ranks: h,
+                    piece_name: Some(name.clone()),
+                },
+            );
+            let doc = doc.unwrap();
+            let g = &doc.games[0];
+            let sb = &g.boards[0];
+            let piece = &g.pieces[0];
+            // Unlowered chains keep running as Chessembly.
+            let mut ext_rules = Rules::new();
+            let ext_text = piece.extensions.chessembly.join("\n");
+            let ext_id = ext_rules.compile(&ext_text, FileId(1)).unwrap();
+            ext_rules.set_default(ext_id);
+            let index: std::collections::HashMap<&str, usize> = sb
+                .positions
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.name.as_str(), i))
+                .collect();
+            let mut links = std::collections::HashMap::new();
+            let mut squares = Vec::new();
+            for (i, p) in sb.positions.iter().enumerate() {
+                let c = &p.grid.as_ref().unwrap().coords;
+                squares.push(Square::new(c[0] as u16, c[1] as u16));
+                for l in &p.links {
+                    links.insert((i, l.direction.clone()), index[l.to.as_str()]);
+                }
+            }
+            let sym: std::collections::HashMap<String, String> = sb.symmetries[0]
+                .map
+                .iter()
+                .map(|[a, b]| (a.clone(), b.clone()))
+                .collect();
+            for (origin, &at) in squares.clone().iter().enumerate() {
+                let saved = board.get(at);
+                for color in [Color::White, Color::Black] {
+                    for kind in &kinds {
+                        for st in &states {
+                            let k = rules.symbols.intern(kind);
+                            board.set(at, Some(Piece { color, kind: k }));
+                            let mut regs = State::new();
+                            for (key, v) in st {
+                                let s = rules.symbols.intern(key);
+                                regs.set(color, s, *v);
+                            }
+                            let fmt =
+                                |m: &zogkit::chessembly::Move, sy: &zogkit::chessembly::Symbols| {
+                                    spec_interp::fmt_move(
+                                        m.destination(),
+                                        m.take.into_iter().collect(),
+                                        m.transition.map(|t| sy.name(t)),
+                                        m.state_change
+                                            .iter()
+                                            .map(|(k, v)| format!("{}={v}", sy.name(*k)))
+                                            .collect(),
+                                    )
+                                };
+                            let (ms, _) = rules.moves(&board, &regs, at);
+                            let expected: BTreeSet<String> =
+                                ms.iter().map(|m| fmt(m, &rules.symbols)).collect();
+                            let ctx = spec_interp::Ctx {
+                                board: &board,
+                                symbols: &rules.symbols,
+                                color,
+                                origin,
+                                state: st,
+                                links: links.clone(),
+                                squares: squares.clone(),
+                                sym: sym.clone(),
+                            };
+                            let mut got = ctx.moves(&piece.moves);
+                            // The extension chains, on a board with the same pieces.
+                            let mut eb = Board::from_fen(fen, &mut ext_rules.symbols).unwrap();
+                            let ek = ext_rules.symbols.intern(kind);
+                            eb.set(at, Some(Piece { color, kind: ek }));
+                            let mut eregs = State::new();
+                            for (key, v) in st {
+                                let s = ext_rules.symbols.intern(key);
+                                eregs.set(color, s, *v);
+                            }
+                            let (ems, _) = ext_rules.moves(&eb, &eregs, at);
+                            got.extend(ems.iter().map(|m| fmt(m, &ext_rules.symbols)));
+                            assert_eq!(
+                                expected,
+                                got,
+                                "{name} on {fen} at {} ({color:?}, {kind}, {st:?})",
+                                zogkit::chessembly::square_name(at)
+                            );
+                            compared += expected.len();
+                        }
+                    }
+                }
+                board.set(at, saved);
+            }
+        }
+    }
+    assert!(compared > 100_000, "only {compared} moves compared");
+}
+
+/// Every corpus script and standard piece: golden YAML, round trip, same moves.
+#[test]
+fn lower_emit_round_trip_and_behaviour() {
+    let mut failures = Vec::new();
+    let mut round_trips = 0;
+    let cases: Vec<(String, String, bool)> = corpus()
+        .into_iter()
+        .map(|(n, t)| (n, t, true))
+        .chain(standard().into_iter().map(|(n, t)| (n, t, false)))
+        .collect();
+    for (name, text, golden) in &cases {
+        let (doc, diags) = lower_ok(name, text);
+        if *golden {
+            let mut g = String::new();
+            for d in &diags {
+                for line in d.lines() {
+                    g.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
+                }
+            }
+            g.push_str(&yaml::to_string(&doc).unwrap());
+            if let Err(e) = common::check_golden(&format!("chessembly/{name}.yaml"), &g) {
+                failures.push(e);
+            }
+            // The YAML reads back as the same document.
+            let back: spec::Document = yaml::from_str(&g, FileId(0)).unwrap();
+            assert_eq!(back, doc, "{name}: YAML does not read back");
+        }
+        let (script, ed) = emit(&doc, 0, name);
+        let script = script.unwrap_or_else(|| panic!("{name}: emit failed: {ed:?}"));
+        let (doc2, _) = lower_ok(name, &script);
+        let (a, b) = (games_yaml(&doc), games_yaml(&doc2));
+        if a != b {
+            failures.push(format!(
+                "{name}: lower(emit(spec)) != spec\n{}\nemitted:\n{script}",
+                diff(&a, &b)
+            ));
+            continue;
+        }
+        round_trips += 1;
+        let compared = same_behaviour(name, text, &script);
+        assert!(compared > 0, "{name}: no move compared");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_eq!(round_trips, cases.len());
+}
+
+/// perft with all six standard pieces replaced by their emitted scripts.
+#[test]
+fn perft_with_emitted_standard_pieces() {
+    let mut e = Engine::start().unwrap();
+    for (name, text) in standard() {
+        let (doc, diags) = lower_ok(&name, &text);
+        assert!(diags.is_empty(), "{name}: {diags:?}");
+        let (script, d) = emit(&doc, 0, &name);
+        let script = script.unwrap_or_else(|| panic!("{name}: {d:?}"));
+        let id = e.rules.compile(&script, FileId(9)).unwrap();
+        e.rules.assign(&name, id);
+    }
+    assert_eq!(e.perft(1), 20);
+    assert_eq!(e.perft(2), 400);
+    assert_eq!(e.perft(3), 8_902);
+}
+
+fn piece_of(doc: &spec::Document) -> &spec::Piece {
+    &doc.games[0].pieces[0]
+}
+
+/// A leap: step, refuse a friend, capture an enemy, add.
+#[test]
+fn take_move_leap_shape() {
+    let (doc, d) = lower_ok("alfil", "take-move(2, 2);");
+    assert!(d.is_empty());
+    let p = piece_of(&doc);
+    assert_eq!(p.moves.len(), 1);
+    let here = |t| Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    };
+    assert_eq!(
+        p.moves[0].program,
+        vec![
+            Instr::Step("d+2+2".into()),
+            Instr::Verify(Cond::Not(Box::new(here(Test::Friend)))),
+            Instr::If {
+                cond: here(Test::Enemy),
+                then_: vec![Instr::Capture { at: None }],
+                else_: vec![],
+            },
+            Instr::Add {
+                pieces: vec![],
+                partial: false,
+                copy: false,
+                move_type: None,
+            },
+        ]
+    );
+    let board = &doc.games[0].boards[0];
+    // The direction and its opposite (for the second player's symmetry).
+    assert_eq!(board.directions, vec!["d+2+2", "d-2-2"]);
+    assert_eq!(board.positions.len(), 64);
+    let a1 = &board.positions[0];
+    assert_eq!(a1.name, "a1");
+    assert_eq!(a1.links.len(), 1);
+    assert_eq!(a1.links[0].to, "c3");
+    assert_eq!(board.positions[63].name, "h8");
+    assert_eq!(
+        board.symmetries[0].map,
+        vec![
+            ["d+2+2".to_string(), "d-2-2".to_string()],
+            ["d-2-2".to_string(), "d+2+2".to_string()]
+        ]
+    );
+}
+
+/// Board size options: a 10×4 board named a1..j4.
+#[test]
+fn board_size_option() {
+    let (doc, _) = lower(
+        "r.csm",
+        "take-move(1, 0) repeat(1);",
+        FileId(0),
+        &LowerOptions {
+            files: 10,
+            ranks: 4,
+            piece_name: None,
+        },
+    );
+    let doc = doc.unwrap();
+    let b = &doc.games[0].boards[0];
+    assert_eq!(b.positions.len(), 40);
+    assert_eq!(b.positions.last().unwrap().name, "j4");
+    assert_eq!(doc.games[0].pieces[0].name, "r");
+    assert_eq!(b.layout.grids[0].dimensions[0].labels.len(), 10);
+}
+
+/// Constructs with no exact spec form are carried as text with a diagnostic naming them, and
+/// emitted back verbatim.
+#[test]
+fn unlowered_chains_travel_in_extensions() {
+    let text = "check not take-move(1, 0);\ntake-move(0, 1);\nmove(0, 1) do observe(0, 1) while;\n";
+    let (doc, diags) = lower("x.csm", text, FileId(0), &LowerOptions::default());
+    let doc = doc.unwrap();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    assert!(diags[0].message.contains("`check`"), "{}", diags[0].message);
+    assert!(
+        diags[1].message.contains("do … while"),
+        "{}",
+        diags[1].message
+    );
+    let p = piece_of(&doc);
+    assert_eq!(
+        p.extensions.chessembly,
+        vec![
+            "check not take-move(1, 0);",
+            "move(0, 1) do observe(0, 1) while;"
+        ]
+    );
+    assert_eq!(p.moves.len(), 1);
+    let (script, d) = emit(&doc, 0, "x");
+    assert!(d.is_empty(), "{d:?}");
+    let script = script.unwrap();
+    assert!(script.contains("check not take-move(1, 0);\n"));
+    let (doc2, _) = lower("x.csm", &script, FileId(0), &LowerOptions::default());
+    assert_eq!(games_yaml(&doc), games_yaml(&doc2.unwrap()));
+}
+
+/// A script with errors does not lower.
+#[test]
+fn errors_do_not_lower() {
+    let (doc, diags) = lower(
+        "e.csm",
+        "take-move(1);",
+        FileId(0),
+        &LowerOptions::default(),
+    );
+    assert!(doc.is_none());
+    assert_eq!(diags[0].code, "chessembly::arity");
+}
+
+/// Spec forms written by other readers (the ZRF leap and slide) are emitted with their moves,
+/// and constructs without a Chessembly form are named.
+#[test]
+fn emit_zrf_idioms_and_refusals() {
+    let (mut doc, _) = lower_ok("k", "take-move(1, 0);");
+    let add = Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    };
+    let here = |t| Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    };
+    let not_friend = Instr::Verify(Cond::Not(Box::new(here(Test::Friend))));
+    let step = Instr::Step("d+1+0".into());
+    let p = &mut doc.games[0].pieces[0];
+    p.moves[0].program = vec![step.clone(), not_friend.clone(), add.clone()];
+    p.moves.push(spec::MoveBlock {
+        move_type: None,
+        program: vec![
+            step.clone(),
+            Instr::While {
+                cond: here(Test::Empty),
+                body: vec![add.clone(), step.clone()],
+            },
+            not_friend,
+            add.clone(),
+        ],
+    });
+    let (script, d) = emit(&doc, 0, "k");
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        script.unwrap(),
+        "# k;\ntake-move(1, 0);\ntake-move(1, 0) repeat(1);\n"
+    );
+    // A flip has no Chessembly form.
+    doc.games[0].pieces[0].moves[0]
+        .program
+        .insert(0, Instr::Flip { at: None });
+    let (script, d) = emit(&doc, 0, "k");
+    assert!(script.is_none());
+    assert_eq!(d[0].code, "chessembly::unemittable");
+    assert!(d[0].message.contains("`Flip`"), "{}", d[0].message);
+}
+
+/// A 1 MB script lowers in one pass (no quadratic work across chains).
+#[test]
+fn large_script_lowers() {
+    let chain = "take-move(1, 2) { take-move(0, 1) repeat(1) } { move(1, 0) };\n";
+    let text = chain.repeat(1_000_000 / chain.len() + 1);
+    let t = std::time::Instant::now();
+    let (doc, diags) = lower("big.csm", &text, FileId(0), &LowerOptions::default());
+    let doc = doc.unwrap();
+    assert!(diags.is_empty());
+    // Every chain is the same: its two paths, once each.
+    assert_eq!(doc.games[0].pieces[0].moves.len(), 2);
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+}
+
+/// A ZRF-style board: ranks listed top-down with a downward pixel offset, compass names, and a
+/// mirror symmetry for the second player (reported, since Chessembly rotates by 180°).
+#[test]
+fn emit_from_zrf_style_board() {
+    use zogkit::spec::{Board, Dimension, Grid, GridDirection, Layout, MoveBlock, Symmetry};
+    let dir = |n: &str, d: [i64; 2]| GridDirection {
+        name: n.into(),
+        delta: d.to_vec(),
+    };
+    let board = Board {
+        layout: Layout {
+            grids: vec![Grid {
+                start_rectangle: [0, 0, 50, 50],
+                dimensions: vec![
+                    Dimension {
+                        labels: vec!["a".into(), "b".into(), "c".into()],
+                        offset: [50, 0],
+                    },
+                    Dimension {
+                        labels: vec!["3".into(), "2".into(), "1".into()],
+                        offset: [0, 50],
+                    },
+                ],
+                directions: vec![
+                    dir("n", [0, -1]),
+                    dir("s", [0, 1]),
+                    dir("e", [1, 0]),
+                    dir("w", [-1, 0]),
+                    dir("ne", [1, -1]),
+                ],
+            }],
+            ..Layout::default()
+        },
+        symmetries: vec![Symmetry {
+            player: "Black".into(),
+            map: vec![
+                ["n".into(), "s".into()],
+                ["s".into(), "n".into()],
+                ["e".into(), "e".into()],
+                ["w".into(), "w".into()],
+            ],
+        }],
+        ..Board::default()
+    };
+    let deltas = zogkit::chessembly::emit::direction_deltas(&board).unwrap();
+    assert_eq!(deltas["n"], zogkit::chessembly::Delta::new(0, 1));
+    assert_eq!(deltas["w"], zogkit::chessembly::Delta::new(-1, 0));
+    assert_eq!(deltas["ne"], zogkit::chessembly::Delta::new(1, 1));
+    let (mut doc, _) = lower_ok("p", "move(0, 1);");
+    let g = &mut doc.games[0];
+    g.boards = vec![board];
+    let add = Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    };
+    let here = |t| Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    };
+    g.pieces[0].moves = vec![MoveBlock {
+        move_type: None,
+        program: vec![
+            Instr::Step("ne".into()),
+            Instr::Verify(Cond::Not(Box::new(here(Test::Friend)))),
+            add.clone(),
+        ],
+    }];
+    let (script, d) = emit(&doc, 0, "p");
+    assert_eq!(script.unwrap(), "# p;\ntake-move(1, 1);\n");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "chessembly::orientation");
+
+    // Refusals name the construct.
+    let refuse = |program: Vec<Instr>, words: &str| {
+        let mut doc = doc.clone();
+        doc.games[0].pieces[0].moves = vec![MoveBlock {
+            move_type: None,
+            program,
+        }];
+        let (script, d) = emit(&doc, 0, "p");
+        assert!(script.is_none(), "{words}");
+        let m = &d
+            .iter()
+            .find(|d| d.code == "chessembly::unemittable")
+            .unwrap()
+            .message;
+        assert!(m.contains(words), "{m}");
+    };
+    let step = Instr::Step("n".into());
+    let empty = Instr::Verify(here(Test::Empty));
+    refuse(
+        vec![
+            step.clone(),
+            empty.clone(),
+            Instr::Add {
+                pieces: vec![],
+                partial: true,
+                copy: false,
+                move_type: None,
+            },
+        ],
+        "partial move",
+    );
+    let promote = |p: &[&str]| Instr::Add {
+        pieces: p.iter().map(|s| s.to_string()).collect(),
+        partial: false,
+        copy: false,
+        move_type: None,
+    };
+    refuse(
+        vec![
+            step.clone(),
+            empty.clone(),
+            promote(&["queen", "rook"]),
+            step.clone(),
+            empty.clone(),
+            promote(&["rook", "queen"]),
+        ],
+        "different choices of promotion",
+    );
+    // One choice of promotions is one chain per choice; a ZRF capture-only step is `take`.
+    let mut promo = doc.clone();
+    promo.games[0].pieces[0].moves = vec![
+        MoveBlock {
+            move_type: None,
+            program: vec![step.clone(), empty.clone(), promote(&["queen", "knight"])],
+        },
+        MoveBlock {
+            move_type: None,
+            program: vec![
+                Instr::Step("ne".into()),
+                Instr::Verify(here(Test::Enemy)),
+                add.clone(),
+            ],
+        },
+    ];
+    let (script, _) = emit(&promo, 0, "p");
+    assert_eq!(
+        script.unwrap(),
+        "# p;\ntransition(queen) move(0, 1);\ntransition(knight) move(0, 1);\ntake(1, 1);\n"
+    );
+    refuse(
+        vec![
+            Instr::Verify(Cond::Or(vec![here(Test::Enemy), here(Test::Friend)])),
+            step.clone(),
+            empty.clone(),
+            add.clone(),
+        ],
+        "disjunction",
+    );
+    refuse(vec![Instr::Jump("a1".into()), add.clone()], "`Jump`");
+    refuse(
+        vec![Instr::Step("x".into()), empty.clone(), add.clone()],
+        "`x`, which is not a direction",
+    );
+    refuse(vec![step, add], "neither a move nor a `peek`");
+}
+
+/// Each construct without an exact spec form is named, and only its chain is kept as text.
+#[test]
+fn each_unlowered_construct_is_named() {
+    let cases = [
+        ("check take-move(1, 0);", "`check`"),
+        ("danger(1, 0) not take-move(1, 0);", "`danger`"),
+        (
+            "take-move(1, 0) take-move(1, 0) repeat(2);",
+            "a `repeat` loop",
+        ),
+        ("take(1, 0) repeat(1);", "`take(…) repeat(1)`"),
+        ("take(1, 0) move(0, 1);", "a move after a possible capture"),
+        (
+            "take-move(1, 0) not move(0, 1);",
+            "followed by a control item",
+        ),
+        (
+            "{ enemy(1, 0) jmp(0) move(1, 0) } label(0) move(0, 1);",
+            "into or out of",
+        ),
+        ("label(0) peek(0, 1) jmp(0);", "backward jump"),
+        ("move(0, 0);", "(0, 0)"),
+        (
+            "move(0, 1) piece(test) move(0, 1);",
+            "`piece(…)` after the anchor",
+        ),
+        (
+            "{ peek(0, 1) transition(q) } move(0, 1);",
+            "transition depends",
+        ),
+        (
+            "{ peek(0, 1) set-state(a, 1) } move(0, 1);",
+            "state changes depend",
+        ),
+        (
+            "do move(0, 1) move(1, 0) while;",
+            "`do … while` loop other than",
+        ),
+        (
+            "enemy(1, 0) jne(1) label(1) enemy(1, 1) jne(2) label(2) enemy(0, 1) jne(3) label(3) enemy(1, 2) jne(4) label(4) enemy(2, 1) jne(5) label(5) enemy(2, 2) jne(6) label(6) enemy(-1, 1) jne(7) label(7) enemy(-1, 0) jne(8) label(8) enemy(0, -1) jne(9) label(9) move(0, 1);",
+            "too many paths",
+        ),
+    ];
+    for (text, words) in cases {
+        let full = format!("move(1, 1);\n{text}\n");
+        let (doc, diags) = lower("u.csm", &full, FileId(0), &LowerOptions::default());
+        let doc = doc.unwrap_or_else(|| panic!("{text}: {diags:?}"));
+        assert_eq!(diags.len(), 1, "{text}: {diags:?}");
+        assert_eq!(diags[0].code, CODE_UNLOWERED);
+        assert!(
+            diags[0].message.contains(words),
+            "{text}: {}",
+            diags[0].message
+        );
+        let p = piece_of(&doc);
+        assert_eq!(p.extensions.chessembly, vec![text.to_string()], "{text}");
+        assert_eq!(p.moves.len(), 1, "{text}: the other chain is lowered");
+    }
+}
+
+/// One megabyte-long chain: a single way lowers; with many forks it is carried as text.
+#[test]
+fn long_chains_are_bounded() {
+    let linear = format!("{}move(0, 1);", "peek(0, 1) ".repeat(90_000));
+    let (doc, diags) = lower("l.csm", &linear, FileId(0), &LowerOptions::default());
+    assert!(diags.is_empty());
+    assert_eq!(piece_of(&doc.unwrap()).moves[0].program.len(), 180_003);
+    let forked = format!(
+        "{}{}move(0, 1);",
+        "peek(0, 1) ".repeat(90_000),
+        "{ move(1, 0) } ".repeat(10)
+    );
+    let (doc, diags) = lower("f.csm", &forked, FileId(0), &LowerOptions::default());
+    assert_eq!(diags.len(), 1);
+    assert!(
+        diags[0].message.contains("too large"),
+        "{}",
+        diags[0].message
+    );
+    assert_eq!(piece_of(&doc.unwrap()).extensions.chessembly.len(), 1);
+}
