@@ -220,7 +220,10 @@ mod spec_interp {
                     self.piece(p)
                         .is_some_and(|x| self.symbols.name(x.kind) == piece)
                 }),
-                Cond::OnBoard { direction } => self.link(st.cur, direction).is_some(),
+                Cond::OnBoard {
+                    direction: Some(direction),
+                } => self.link(st.cur, direction).is_some(),
+                Cond::OnBoard { direction: None } => true,
                 Cond::Not(x) => !self.eval(x, st),
                 Cond::And(v) => v.iter().all(|x| self.eval(x, st)),
                 Cond::Or(v) => v.iter().any(|x| self.eval(x, st)),

@@ -1,5 +1,7 @@
-//! Golden tests for the hand-written ZRF corpus: `zogkit check -v` and `zogkit expand` output
-//! for every `corpus/zrf/*.zrf`, compared with `golden/zrf/<name>.txt`.
+//! Golden tests for the hand-written ZRF corpus: for every `corpus/zrf/*.zrf`, the output of
+//! `zogkit check -v`, `zogkit expand` (and `zogkit board` for `board_*` files) in
+//! `golden/zrf/<name>.txt`, and the spec YAML of `zogkit convert --to yaml` in
+//! `golden/zrf/<name>.yaml` for every file that converts.
 
 mod common;
 
@@ -32,7 +34,21 @@ fn transcript(rel: &str) -> String {
         }
     }
     t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    if rel.contains("/board_") {
+        let out = common::zogkit(&["board", rel]);
+        t.push_str(&format!("\n$ zogkit board {rel}\n"));
+        t.push_str(&String::from_utf8_lossy(&out.stdout));
+        t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    }
     t
+}
+
+/// The spec YAML of a file that converts (`None` when conversion fails, as `_err_` cases do,
+/// or when the document is too large to be a useful golden).
+fn spec_yaml(rel: &str) -> Option<String> {
+    let out = common::zogkit(&["convert", rel, "--to", "yaml"]);
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && text.len() <= 200_000).then_some(text)
 }
 
 #[test]
@@ -53,6 +69,17 @@ fn zrf_corpus_matches_goldens() {
         let golden = format!("zrf/{}.txt", name.trim_end_matches(".zrf"));
         if let Err(e) = common::check_golden(&golden, &transcript(&rel)) {
             failures.push(e);
+        }
+        if let Some(yaml) = spec_yaml(&rel) {
+            let golden = format!("zrf/{}.yaml", name.trim_end_matches(".zrf"));
+            if let Err(e) = common::check_golden(&golden, &yaml) {
+                failures.push(e);
+            }
+        } else {
+            assert!(
+                name.contains("_err_") || name == "tai_shogi.zrf",
+                "{rel} should convert to a golden spec"
+            );
         }
         // Every `_err_` case must produce at least one diagnostic.
         if name.contains("_err_") {

@@ -180,7 +180,10 @@ impl Writer<'_> {
                     one(format!("piece-on({piece}, {})", fmt_delta(self.at(at)?)))
                 }
             }
-            Cond::OnBoard { direction } => Ok(vec![
+            Cond::OnBoard { direction: None } => Err("on-board? without a direction".into()),
+            Cond::OnBoard {
+                direction: Some(direction),
+            } => Ok(vec![
                 format!("bound({})", fmt_delta(self.delta(direction)?)),
                 "not".into(),
             ]),
@@ -190,9 +193,12 @@ impl Writer<'_> {
                 })?;
                 one(format!("if-state({key}, {v})"))
             }
-            Cond::Not(x) if matches!(**x, Cond::OnBoard { .. }) => {
-                let Cond::OnBoard { direction } = &**x else {
-                    unreachable!()
+            Cond::Not(x) if matches!(**x, Cond::OnBoard { direction: Some(_) }) => {
+                let Cond::OnBoard {
+                    direction: Some(direction),
+                } = &**x
+                else {
+                    return Err("a negated on-board test".into());
                 };
                 one(format!("bound({})", fmt_delta(self.delta(direction)?)))
             }
@@ -231,7 +237,7 @@ impl Writer<'_> {
     fn board_cond(&self, c: &Cond) -> Option<String> {
         fn dirs(c: &Cond, out: &mut Vec<String>) {
             match c {
-                Cond::OnBoard { direction } => out.push(direction.clone()),
+                Cond::OnBoard { direction } => out.extend(direction.clone()),
                 Cond::Not(x) => dirs(x, out),
                 Cond::And(v) | Cond::Or(v) => v.iter().for_each(|x| dirs(x, out)),
                 _ => {}

@@ -97,7 +97,7 @@ fn at(d: Delta) -> Option<String> {
 
 fn on_board(d: Delta) -> Cond {
     Cond::OnBoard {
-        direction: direction_name(d),
+        direction: Some(direction_name(d)),
     }
 }
 
@@ -179,7 +179,7 @@ pub fn corner_side_cond(v: Side, h: Side, d: Delta) -> Cond {
 fn cond_dirs(c: &Cond, out: &mut Vec<String>) {
     match c {
         Cond::Test { at: Some(a), .. } | Cond::Piece { at: Some(a), .. } => out.push(a.clone()),
-        Cond::OnBoard { direction } => out.push(direction.clone()),
+        Cond::OnBoard { direction } => out.extend(direction.clone()),
         Cond::Not(x) => cond_dirs(x, out),
         Cond::And(v) | Cond::Or(v) => v.iter().for_each(|x| cond_dirs(x, out)),
         _ => {}
@@ -952,6 +952,7 @@ pub fn lower(
             version: None,
         },
         games: vec![Game {
+            engine: None,
             kind: EntryKind::Game,
             title,
             variant_of: None,

@@ -41,6 +41,10 @@ pub struct ConvertArgs {
     /// Print only failures and the summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also write a JSON report (per input: status, diagnostics by code, forms kept verbatim,
+    /// games, sizes) to this file, for CI systems and `cargo xtask corpus`.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// Parses a format name for clap.
@@ -58,11 +62,18 @@ enum Target {
     File(PathBuf),
 }
 
+#[derive(Default)]
 struct Outcome {
     text: String,
     failed: bool,
     warnings: usize,
     unmodelled: BTreeMap<String, usize>,
+    /// Diagnostics by code.
+    codes: BTreeMap<&'static str, usize>,
+    games: usize,
+    variants: usize,
+    bytes_in: usize,
+    bytes_out: usize,
 }
 
 /// Runs `zogkit convert`.
@@ -160,6 +171,50 @@ pub fn run(args: ConvertArgs) -> u8 {
         warnings,
         if warnings == 1 { "" } else { "s" }
     );
+    if let Some(path) = &args.report {
+        let files: Vec<serde_json::Value> = outcomes
+            .iter()
+            .zip(&inputs)
+            .zip(&targets)
+            .map(|((o, i), t)| {
+                serde_json::json!({
+                    "input": i.display,
+                    "output": match t {
+                        Target::Stdout => "-".to_string(),
+                        Target::File(p) => p.display().to_string(),
+                    },
+                    "failed": o.failed,
+                    "warnings": o.warnings,
+                    "diagnostics": o.codes,
+                    "unmodelled": o.unmodelled,
+                    "games": o.games,
+                    "variants": o.variants,
+                    "bytes_in": o.bytes_in,
+                    "bytes_out": o.bytes_out,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "to": args.to.name(),
+            "files": files,
+            "summary": {
+                "files": inputs.len(),
+                "failed": failed.len(),
+                "warnings": warnings,
+                "unmodelled": unmodelled,
+            },
+        });
+        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        text.push('\n');
+        if let Err(e) = write_atomic(path, text.as_bytes()) {
+            let _ = writeln!(
+                err,
+                "error: cannot write the report {}: {e}",
+                path.display()
+            );
+            return EXIT_USAGE;
+        }
+    }
     if failed.is_empty() {
         EXIT_OK
     } else {
@@ -244,8 +299,7 @@ fn convert_one(
         Outcome {
             text,
             failed: true,
-            warnings: 0,
-            unmodelled: BTreeMap::new(),
+            ..Default::default()
         }
     };
     let from = match args
@@ -294,7 +348,9 @@ fn convert_one(
         None => format::read(from, &input.display, &bytes, opts, &mut NoIncludes),
     };
     let mut warnings = 0;
+    let mut codes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for d in &r.diagnostics {
+        *codes.entry(d.code).or_default() += 1;
         if d.severity == Severity::Warning {
             warnings += 1;
         }
@@ -302,12 +358,27 @@ fn convert_one(
             text.push_str(&d.render(&r.sources, &input.display));
         }
     }
+    let (games, variants) = r.document.as_ref().map_or((0, 0), |d| {
+        let count = |k| d.games.iter().filter(|g| g.kind == k).count();
+        (
+            count(zogkit::spec::EntryKind::Game),
+            count(zogkit::spec::EntryKind::Variant),
+        )
+    });
+    let base = Outcome {
+        warnings,
+        codes,
+        games,
+        variants,
+        bytes_in: bytes.len(),
+        ..Default::default()
+    };
     let Some(doc) = r.document.as_ref().filter(|_| r.errors() == 0) else {
         return Outcome {
             text,
             failed: true,
-            warnings,
             unmodelled: r.unmodelled,
+            ..base
         };
     };
     let (out, wdiags) = match format::write(args.to, doc) {
@@ -317,14 +388,16 @@ fn convert_one(
             return Outcome {
                 text,
                 failed: true,
-                warnings,
                 unmodelled: r.unmodelled,
+                ..base
             };
         }
     };
+    let mut base = base;
     for d in &wdiags {
+        *base.codes.entry(d.code).or_default() += 1;
         if d.severity == Severity::Warning {
-            warnings += 1;
+            base.warnings += 1;
         }
         text.push_str(&d.render(&r.sources, &input.display));
     }
@@ -340,15 +413,16 @@ fn convert_one(
         return Outcome {
             text,
             failed: true,
-            warnings,
             unmodelled: r.unmodelled,
+            ..base
         };
     }
     Outcome {
         text,
         failed: false,
-        warnings,
         unmodelled: r.unmodelled,
+        bytes_out: out.len(),
+        ..base
     }
 }
 

@@ -197,8 +197,8 @@ fn goal_text(c: &GoalCond) -> String {
     match c {
         GoalCond::Stalemated => "stalemated".into(),
         GoalCond::Repetition => "repetition".into(),
-        GoalCond::Checkmated { piece } => format!("checkmated {}", piece.as_deref().unwrap_or("")),
-        GoalCond::Captured { piece } => format!("captured {}", piece.as_deref().unwrap_or("")),
+        GoalCond::Checkmated { pieces } => format!("checkmated {}", pieces.join("/")),
+        GoalCond::Captured { pieces } => format!("captured {}", pieces.join("/")),
         GoalCond::PiecesRemaining { count, piece } => {
             format!("{count} {} remaining", piece.as_deref().unwrap_or("pieces"))
         }
@@ -209,6 +209,7 @@ fn goal_text(c: &GoalCond) -> String {
             pieces,
             positions,
             opponent,
+            ..
         } => format!(
             "{}{} on {}",
             if *opponent { "opponent's " } else { "" },

@@ -198,6 +198,7 @@ mod tests {
                 goals: vec![],
                 move_priorities: vec![],
                 extensions: Extensions::default(),
+                engine: None,
             }],
         }
     }

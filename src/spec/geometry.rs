@@ -215,6 +215,9 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
         match u {
             super::types::Unlink::Link([a, b]) => match (index.get(a), index.get(b)) {
                 (Some(&x), Some(&y)) => links[x].retain(|_, t| *t != y),
+                (Some(&x), None) if dir_index.contains_key(b.as_str()) => {
+                    links[x].remove(&dir_index[b.as_str()]);
+                }
                 _ => issues.push(GeometryIssue {
                     code: "spec::unknown-position",
                     message: format!("unlink ({a} {b}) names a position the board does not have"),
@@ -415,7 +418,10 @@ mod tests {
                 direction: "wrap".into(),
                 links: vec![["c1".into(), "a1".into()]],
             }],
-            unlink: vec![Unlink::Link(["a1".into(), "b1".into()])],
+            unlink: vec![
+                Unlink::Link(["a1".into(), "b1".into()]),
+                Unlink::Link(["b1".into(), "wrap".into()]),
+            ],
             kill_positions: vec!["c1".into()],
             ..Default::default()
         };

@@ -115,6 +115,9 @@ pub struct Game {
     /// Move types from highest to lowest priority.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub move_priorities: Vec<String>,
+    /// An external move-generation engine the game needs (ZRF `(engine "file.dll")`, e.g. Axiom).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// Content with no typed form yet, per source format, never dropped.
     #[serde(default, skip_serializing_if = "Extensions::is_empty")]
     pub extensions: Extensions,
@@ -336,6 +339,12 @@ pub struct Zone {
     pub players: Vec<String>,
     /// Its positions.
     pub positions: Vec<String>,
+    /// Image drawn on the zone's positions (ZRF `glyph`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<String>,
+    /// Help text shown for the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 /// A player's direction renaming.
@@ -447,7 +456,8 @@ pub struct LayoutLinks {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Unlink {
-    /// Remove the links `from → to` in every direction.
+    /// Remove the links `from → to` in every direction; when the second name is a direction
+    /// rather than a position (ZRF `(unlink (a2 dn))`), remove `from`'s link in that direction.
     Link([String; 2]),
     /// Remove every link leaving this position (z2j's reading of a bare position).
     From(String),
@@ -465,6 +475,9 @@ pub struct Piece {
     /// Image file per player.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<PieceImage>,
+    /// Small images per player used in lists and menus (ZRF `glyph`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glyphs: Vec<PieceImage>,
     /// Notation letter(s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notation: Option<String>,
@@ -555,17 +568,17 @@ pub enum GoalCond {
     Stalemated,
     /// The same position occurred three times.
     Repetition,
-    /// A royal piece is checkmated.
+    /// A royal piece (of one of these types) is checkmated.
     Checkmated {
-        /// The piece type (ZRF requires one).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        piece: Option<String>,
+        /// The piece types.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pieces: Vec<String>,
     },
-    /// A piece type was captured.
+    /// A piece of one of these types was captured.
     Captured {
-        /// The piece type.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        piece: Option<String>,
+        /// The piece types.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pieces: Vec<String>,
     },
     /// At most `count` pieces (of `piece`, when given) remain.
     PiecesRemaining {
@@ -585,8 +598,11 @@ pub enum GoalCond {
     },
     /// Pieces stand on the given positions or zones (ZRF `absolute-config`).
     AbsoluteConfig {
-        /// Piece types (a piece list form is flattened).
+        /// Piece types (written as separate arguments or as one list, see `grouped`).
         pieces: Vec<String>,
+        /// The pieces were written as one list `(A B)` rather than as separate arguments.
+        #[serde(default, skip_serializing_if = "is_false")]
+        grouped: bool,
         /// Positions or zone names.
         positions: Vec<String>,
         /// Pieces of the opponent (ZRF `(opponent P)`).
@@ -800,10 +816,11 @@ pub enum Cond {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
-    /// There is a link in this direction.
+    /// There is a link in this direction (without one: the current position is on the board).
     OnBoard {
         /// Direction.
-        direction: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        direction: Option<String>,
     },
     /// The current position is this one.
     Position {

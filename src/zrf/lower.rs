@@ -81,6 +81,7 @@ pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
             goals: Vec::new(),
             move_priorities: Vec::new(),
             extensions: Extensions::default(),
+            engine: None,
         };
         if let (Some(form), spec::EntryKind::Game | spec::EntryKind::Variant) = (&e.form, kind) {
             cx.game(form, &mut g);
@@ -390,6 +391,13 @@ impl<'a> Cx<'a> {
                     g.move_priorities = c.args().filter_map(At::atom).map(String::from).collect()
                 }
                 "default" => {}
+                "engine" => match c.args().next().and_then(At::text) {
+                    Some(e) if c.args().count() == 1 => g.engine = Some(e.to_string()),
+                    _ => {
+                        let t = self.unmodelled("engine (malformed)", c);
+                        g.extensions.zrf.push(t)
+                    }
+                },
                 _ => {
                     let t = self.unmodelled(head, c);
                     g.extensions.zrf.push(t);
@@ -562,6 +570,8 @@ impl<'a> Cx<'a> {
                         name: String::new(),
                         players: Vec::new(),
                         positions: Vec::new(),
+                        glyph: None,
+                        help: None,
                     };
                     for part in item.args() {
                         match part.head() {
@@ -574,6 +584,12 @@ impl<'a> Cx<'a> {
                             Some("positions") => z
                                 .positions
                                 .extend(part.args().filter_map(At::atom).map(String::from)),
+                            Some("glyph") => {
+                                z.glyph = part.args().next().and_then(At::text).map(String::from)
+                            }
+                            Some("help") => {
+                                z.help = part.args().next().and_then(At::text).map(String::from)
+                            }
                             _ => {
                                 let t = self.unmodelled("zone part", part);
                                 extra.push(t)
@@ -740,15 +756,20 @@ impl<'a> Cx<'a> {
                 Some(h @ ("help" | "description" | "history" | "strategy")) => {
                     self.text(h, part, &mut p.texts)
                 }
-                Some("image") => {
+                Some(h @ ("image" | "glyph")) => {
                     let v: Vec<&str> = part.args().filter_map(At::text).collect();
+                    let list = if h == "image" {
+                        &mut p.images
+                    } else {
+                        &mut p.glyphs
+                    };
                     for pair in v.chunks(2) {
                         match pair {
-                            [pl, f] => p.images.push(PieceImage {
+                            [pl, f] => list.push(PieceImage {
                                 player: pl.to_string(),
                                 file: f.to_string(),
                             }),
-                            [f] => p.images.push(PieceImage {
+                            [f] => list.push(PieceImage {
                                 player: String::new(),
                                 file: f.to_string(),
                             }),
@@ -1018,8 +1039,16 @@ impl<'a> Cx<'a> {
                 _ => self.raw_instr(i, "go takes `from` or `to`"),
             },
             _ => {
-                let why = format!("`{head}` is not a ZRF instruction");
-                self.raw_instr(i, &why)
+                // Not a keyword at all (a misspelling or an undefined macro): the author's
+                // mistake, reported, but not a gap in the spec.
+                self.warn(
+                    "zrf::unknown-instruction",
+                    format!(
+                        "`{head}` is not a ZRF instruction or macro; the form is kept as written"
+                    ),
+                    i,
+                );
+                Instr::Raw(i.node.to_compact())
             }
         }
     }
@@ -1055,6 +1084,14 @@ impl<'a> Cx<'a> {
                     at: None,
                     move_type: None,
                 }));
+            }
+            if a == "on-board?" || a == "not-on-board?" {
+                let c = Cond::OnBoard { direction: None };
+                return if a == "on-board?" {
+                    c
+                } else {
+                    Cond::Not(Box::new(c))
+                };
             }
             if names.attributes.contains(a) {
                 return Cond::Attribute {
@@ -1102,10 +1139,7 @@ impl<'a> Cx<'a> {
                 Some(zone) => wrap(Cond::InZone { zone, at: text(1) }),
                 None => self.raw_cond(c, "in-zone? without a zone"),
             },
-            "on-board?" => match text(0) {
-                Some(direction) => wrap(Cond::OnBoard { direction }),
-                None => self.raw_cond(c, "on-board? without a direction"),
-            },
+            "on-board?" => wrap(Cond::OnBoard { direction: text(0) }),
             "position?" => match text(0) {
                 Some(position) => wrap(Cond::Position { position }),
                 None => self.raw_cond(c, "position? without a position"),
@@ -1145,8 +1179,14 @@ impl<'a> Cx<'a> {
                 at: text(0),
             }),
             _ => {
-                let why = format!("`{head}` is not a ZRF condition");
-                self.raw_cond(c, &why)
+                self.warn(
+                    "zrf::unknown-condition",
+                    format!(
+                        "`{head}` is not a ZRF condition or macro; the form is kept as written"
+                    ),
+                    c,
+                );
+                Cond::Raw(c.node.to_compact())
             }
         }
     }
@@ -1241,8 +1281,18 @@ impl<'a> Cx<'a> {
         let args: Vec<At> = c.args().collect();
         let text = |n: usize| args.get(n).and_then(|a| a.text()).map(String::from);
         match head {
-            "checkmated" if args.len() <= 1 => GoalCond::Checkmated { piece: text(0) },
-            "captured" if args.len() <= 1 => GoalCond::Captured { piece: text(0) },
+            "checkmated" | "captured" if args.iter().all(|a| a.atom().is_some()) => {
+                let pieces = args
+                    .iter()
+                    .filter_map(|a| a.text())
+                    .map(String::from)
+                    .collect();
+                if head == "checkmated" {
+                    GoalCond::Checkmated { pieces }
+                } else {
+                    GoalCond::Captured { pieces }
+                }
+            }
             "pieces-remaining" | "total-piece-count" if (1..=2).contains(&args.len()) => {
                 let count = text(0).unwrap_or_default();
                 let piece = text(1);
@@ -1252,21 +1302,27 @@ impl<'a> Cx<'a> {
                     GoalCond::TotalPieceCount { count, piece }
                 }
             }
-            "absolute-config" if args.len() == 2 => {
-                let (mut pieces, mut opponent) = (Vec::new(), false);
-                let first = args[0];
-                match (first.atom(), first.head()) {
-                    (Some(p), _) => pieces.push(p.to_string()),
-                    (None, Some("opponent")) => {
-                        opponent = true;
-                        pieces.extend(first.args().filter_map(At::text).map(String::from));
+            "absolute-config" if args.len() >= 2 => {
+                let (mut pieces, mut opponent, mut grouped) = (Vec::new(), false, false);
+                let (piece_args, last) = args.split_at(args.len() - 1);
+                for first in piece_args {
+                    match (first.atom(), first.head()) {
+                        (Some(p), _) => pieces.push(p.to_string()),
+                        (None, Some("opponent")) if piece_args.len() == 1 => {
+                            opponent = true;
+                            pieces.extend(first.args().filter_map(At::text).map(String::from));
+                        }
+                        (None, Some(_))
+                            if piece_args.len() == 1
+                                && first.items().all(|x| x.atom().is_some()) =>
+                        {
+                            grouped = true;
+                            pieces.extend(first.items().filter_map(At::text).map(String::from))
+                        }
+                        _ => return self.raw_goal(c, "absolute-config with an unusual piece list"),
                     }
-                    (None, Some(_)) if first.items().all(|x| x.atom().is_some()) => {
-                        pieces.extend(first.items().filter_map(At::text).map(String::from))
-                    }
-                    _ => return self.raw_goal(c, "absolute-config with an unusual piece list"),
                 }
-                let second = args[1];
+                let second = last[0];
                 let positions: Vec<String> = match second.atom() {
                     Some(p) => vec![p.to_string()],
                     None if second.items().all(|x| x.atom().is_some()) => second
@@ -1280,6 +1336,7 @@ impl<'a> Cx<'a> {
                 };
                 GoalCond::AbsoluteConfig {
                     pieces,
+                    grouped,
                     positions,
                     opponent,
                 }
