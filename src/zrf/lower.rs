@@ -256,6 +256,18 @@ impl<'a> Cx<'a> {
         self.report(Severity::Warning, code, msg, at);
     }
 
+    /// Records a form that is not part of the ZRF grammar as zogkit knows it (an author's
+    /// mistake, an undefined macro, or a keyword of a ZoG version we have not seen); it is kept
+    /// verbatim and reported.
+    fn unknown_section(&mut self, what: &str, at: At<'_>) -> String {
+        self.warn(
+            "zrf::unknown-section",
+            format!("`{what}` is not a ZRF section here; it is kept verbatim under extensions.zrf"),
+            at,
+        );
+        at.node.to_compact()
+    }
+
     /// Records a form kept verbatim; reported once per keyword and file.
     fn unmodelled(&mut self, what: &str, at: At<'_>) -> String {
         *self.unmodelled.entry(what.to_string()).or_default() += 1;
@@ -311,7 +323,7 @@ impl<'a> Cx<'a> {
         }
         for c in root.args() {
             let Some(head) = c.head() else {
-                let t = self.unmodelled("(non-list item in a game)", c);
+                let t = self.unknown_section("(a bare item in a game)", c);
                 g.extensions.zrf.push(t);
                 continue;
             };
@@ -399,7 +411,7 @@ impl<'a> Cx<'a> {
                     }
                 },
                 _ => {
-                    let t = self.unmodelled(head, c);
+                    let t = self.unknown_section(head, c);
                     g.extensions.zrf.push(t);
                 }
             }
@@ -591,7 +603,7 @@ impl<'a> Cx<'a> {
                                 z.help = part.args().next().and_then(At::text).map(String::from)
                             }
                             _ => {
-                                let t = self.unmodelled("zone part", part);
+                                let t = self.unknown_section("zone part", part);
                                 extra.push(t)
                             }
                         }
@@ -617,11 +629,11 @@ impl<'a> Cx<'a> {
                     symmetries.push((player, pairs));
                 }
                 Some(h) => {
-                    let t = self.unmodelled(&format!("board {h}"), item);
+                    let t = self.unknown_section(h, item);
                     extra.push(t)
                 }
                 None => {
-                    let t = self.unmodelled("board (non-list item)", item);
+                    let t = self.unknown_section("(a bare item in a board)", item);
                     extra.push(t)
                 }
             }
@@ -797,11 +809,11 @@ impl<'a> Cx<'a> {
                 Some("moves") => p.moves = self.blocks(part, names),
                 Some("drops") => p.drops = self.blocks(part, names),
                 Some(h) => {
-                    let t = self.unmodelled(&format!("piece {h}"), part);
+                    let t = self.unknown_section(h, part);
                     p.extensions.zrf.push(t)
                 }
                 None => {
-                    let t = self.unmodelled("piece (non-list item)", part);
+                    let t = self.unknown_section("(a bare item in a piece)", part);
                     p.extensions.zrf.push(t)
                 }
             }

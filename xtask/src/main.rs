@@ -1,5 +1,6 @@
 //! Project chores: `cargo xtask bench | truncate | golden | fonts` (std-only apart from zogkit itself).
 
+mod docs;
 mod fonts;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ tasks:
                              golden/corpus-report.md (--check: fail if it would change)
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
                              cut: reports panics and slow inputs (default 50)
+  docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
                              fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
@@ -36,6 +38,18 @@ fn main() -> ExitCode {
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
         Some("corpus") => corpus(&root, args.iter().any(|a| a == "--check")),
+        Some("docs") => {
+            run(Command::new(cargo())
+                .args(["build", "--release", "--quiet", "--bin", "zogkit"])
+                .current_dir(&root))
+                && match docs::docs(&root, args.iter().any(|a| a == "--check")) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        false
+                    }
+                }
+        }
         Some("fonts") => match fonts::fonts(&args[1..]) {
             Ok(()) => true,
             Err(e) => {
@@ -81,11 +95,36 @@ fn bench(root: &Path, runs: usize) -> bool {
     }
     let exe = root.join("target/release/zogkit");
     let corpus = shared_corpus(root);
-    let cases: Vec<(&str, Vec<String>)> = vec![(
-        "check shared corpus (decode + parse + expand, 434 files)",
-        vec!["check".into(), "-q".into(), corpus.display().to_string()],
-    )];
+    let yaml_out = root.join("target/bench-yaml");
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        (
+            "check shared corpus (decode + parse + expand, 434 files)",
+            vec!["check".into(), "-q".into(), corpus.display().to_string()],
+        ),
+        (
+            "convert shared corpus to YAML (read + lower + write, 434 files)",
+            vec![
+                "convert".into(),
+                corpus.display().to_string(),
+                "--to".into(),
+                "yaml".into(),
+                "--force".into(),
+                "-q".into(),
+                "-o".into(),
+                yaml_out.display().to_string(),
+            ],
+        ),
+        (
+            "perft(4) with six Chessembly-scripted chess pieces",
+            vec!["perft".into(), "--depth".into(), "4".into()],
+        ),
+        (
+            "perft(5) with six Chessembly-scripted chess pieces",
+            vec!["perft".into(), "--depth".into(), "5".into()],
+        ),
+    ];
     for (name, args) in cases {
+        let runs = if name.contains("perft(5)") { runs.clamp(1, 3) } else { runs };
         let mut times = Vec::new();
         let mut peak = 0u64;
         for _ in 0..runs.max(1) {
