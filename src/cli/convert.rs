@@ -356,6 +356,7 @@ fn convert_one(
         }
         if d.severity > Severity::Note || args.verbose {
             text.push_str(&d.render(&r.sources, &input.display));
+            text.push('\n');
         }
     }
     let (games, variants) = r.document.as_ref().map_or((0, 0), |d| {
