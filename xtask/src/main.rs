@@ -2,6 +2,7 @@
 
 mod docs;
 mod fonts;
+mod fuzz;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -16,6 +17,9 @@ tasks:
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
                              cut: reports panics and slow inputs (default 50)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm]
+                             seeded mutation fuzzing (N seconds per target, default 20);
+                             findings are minimised into target/fuzz-findings/
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
                              fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
@@ -38,6 +42,24 @@ fn main() -> ExitCode {
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
         Some("corpus") => corpus(&root, args.iter().any(|a| a == "--check")),
+        Some("fuzz") => {
+            let value = |name: &str| {
+                args.iter()
+                    .position(|a| a == name)
+                    .and_then(|i| args.get(i + 1))
+                    .cloned()
+            };
+            let targets: Vec<String> = match value("--target") {
+                Some(t) => vec![t],
+                None => vec!["zrf".into(), "yaml".into(), "csm".into()],
+            };
+            fuzz::fuzz(
+                &root,
+                flag("--secs", 20) as u64,
+                flag("--seed", 1) as u64,
+                &targets,
+            )
+        }
         Some("docs") => {
             run(Command::new(cargo())
                 .args(["build", "--release", "--quiet", "--bin", "zogkit"])

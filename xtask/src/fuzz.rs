@@ -1,0 +1,221 @@
+//! `cargo xtask fuzz`: seeded mutation fuzzing of every reader on stable Rust, with minimisation.
+//!
+//! Seeds are the shared corpus and the project's `corpus/`. Each round picks a seed, applies a
+//! few mutations (truncate, splice, duplicate, flip bytes, insert deep nesting, swap encodings)
+//! and runs read → lower → write under `catch_unwind` with a time budget. A panic or a slow input
+//! is a finding: it is minimised and saved under `target/fuzz-findings/<target>/`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use zogkit::format::{self, Format};
+use zogkit::zrf::NoIncludes;
+
+/// A small deterministic PRNG (xorshift64*), so campaigns are reproducible from `--seed`.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+}
+
+/// What a target reads.
+fn target_format(name: &str) -> Option<Format> {
+    match name {
+        "zrf" => Some(Format::Zrf),
+        "yaml" => Some(Format::Yaml),
+        "csm" => Some(Format::Chessembly),
+        _ => None,
+    }
+}
+
+/// Runs one input through read → write; `Err` describes a panic.
+fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
+    std::panic::catch_unwind(|| {
+        let r = format::read(fmt, "fuzz", bytes, &format::ReadOptions::default(), &mut NoIncludes);
+        if let Some(doc) = &r.document {
+            let _ = format::write(Format::Yaml, doc);
+            if fmt != Format::Chessembly {
+                let _ = format::write(Format::Chessembly, doc);
+            }
+        }
+    })
+    .map_err(|e| {
+        e.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into())
+    })
+}
+
+fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
+    let mut v = input.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let len = v.len();
+        match rng.below(7) {
+            0 => v.truncate(rng.below(len + 1)),
+            1 if len > 0 => {
+                let i = rng.below(len);
+                v[i] ^= 1 << rng.below(8);
+            }
+            2 if len > 0 => {
+                // duplicate a slice in place
+                let a = rng.below(len);
+                let b = (a + rng.below(256)).min(len);
+                let chunk = v[a..b].to_vec();
+                let at = rng.below(len);
+                v.splice(at..at, chunk);
+            }
+            3 if !seeds.is_empty() => {
+                // splice in a piece of another seed
+                let other = &seeds[rng.below(seeds.len())];
+                let a = rng.below(other.len());
+                let b = (a + rng.below(512)).min(other.len());
+                let at = rng.below(len + 1);
+                v.splice(at..at, other[a..b].iter().copied());
+            }
+            4 => {
+                // deep nesting
+                let n = 1 + rng.below(20_000);
+                let at = rng.below(len + 1);
+                let open = match rng.below(3) {
+                    0 => b"(".repeat(n),
+                    1 => b"{".repeat(n),
+                    _ => b"- ".repeat(n),
+                };
+                v.splice(at..at, open);
+            }
+            5 => {
+                // swap encodings: re-encode a valid UTF-8 text as Shift_JIS or cp1251 bytes
+                if let Ok(t) = std::str::from_utf8(&v) {
+                    let enc = if rng.below(2) == 0 {
+                        zogkit::text::Encoding::ShiftJis
+                    } else {
+                        zogkit::text::Encoding::Windows1251
+                    };
+                    if let Ok(b) = zogkit::text::encode(t, enc) {
+                        v = b;
+                    }
+                }
+            }
+            _ if len > 0 => {
+                let i = rng.below(len);
+                v.insert(i, [b'"', b')', b'$', b';', 0xFF, b'\\', 0x81][rng.below(7)]);
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+/// Shrinks a failing input by removing chunks while it still fails the same way.
+fn minimise(fmt: Format, mut input: Vec<u8>, fails: &dyn Fn(Format, &[u8]) -> bool) -> Vec<u8> {
+    let mut chunk = input.len() / 2;
+    while chunk >= 1 {
+        let mut i = 0;
+        while i + chunk <= input.len() {
+            let mut candidate = input.clone();
+            candidate.drain(i..i + chunk);
+            if fails(fmt, &candidate) {
+                input = candidate;
+            } else {
+                i += chunk;
+            }
+        }
+        chunk /= 2;
+    }
+    input
+}
+
+fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
+    let ext = match target {
+        "zrf" => "zrf",
+        "yaml" => "yaml",
+        _ => "csm",
+    };
+    let mut files = Vec::new();
+    for dir in [root.join("../shared/corpus/zrf"), root.join("corpus"), root.join("golden")] {
+        collect(&dir, ext, &mut files);
+    }
+    files.sort();
+    // Large seeds slow every round down; keep the first 64 KB of each.
+    files
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|mut b| {
+            b.truncate(64 * 1024);
+            b
+        })
+        .collect()
+}
+
+fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+            out.push(p);
+        }
+    }
+}
+
+/// Runs a campaign; returns false when findings remain.
+pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
+    let budget = Duration::from_secs(1);
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut clean = true;
+    for target in targets {
+        let Some(fmt) = target_format(target) else {
+            eprintln!("fuzz: unknown target {target} (zrf, yaml, csm)");
+            return false;
+        };
+        let seeds = seeds_for(root, target);
+        if seeds.is_empty() {
+            eprintln!("fuzz: no seeds for {target}");
+            continue;
+        }
+        let mut rng = Rng(seed.max(1) ^ (target.len() as u64 * 0x9E37_79B9));
+        let start = Instant::now();
+        let (mut execs, mut findings) = (0u64, 0usize);
+        let dir = root.join("target/fuzz-findings").join(target);
+        let fails = |fmt: Format, b: &[u8]| exercise(fmt, b).is_err();
+        while start.elapsed() < Duration::from_secs(secs) {
+            let base = &seeds[rng.below(seeds.len())];
+            let input = mutate(&mut rng, base, &seeds);
+            let t = Instant::now();
+            let result = exercise(fmt, &input);
+            let took = t.elapsed();
+            execs += 1;
+            let kind = match (&result, took > budget) {
+                (Err(msg), _) => Some(format!("panic: {msg}")),
+                (Ok(()), true) => Some(format!("slow: {took:?}")),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                findings += 1;
+                let small = if result.is_err() { minimise(fmt, input, &fails) } else { input };
+                let _ = std::fs::create_dir_all(&dir);
+                let path = dir.join(format!("finding-{findings:03}.{target}"));
+                let _ = std::fs::write(&path, &small);
+                println!("fuzz {target}: {kind} ({} bytes) → {}", small.len(), path.display());
+            }
+        }
+        println!(
+            "fuzz {target}: {execs} executions in {:.0} s, {findings} findings (seed {seed})",
+            start.elapsed().as_secs_f64()
+        );
+        clean &= findings == 0;
+    }
+    let _ = std::panic::take_hook();
+    clean
+}
