@@ -9,6 +9,7 @@
 
 pub mod chessembly;
 pub mod diag;
+pub mod ludii;
 pub mod render;
 pub mod sexpr;
 pub mod spec;

@@ -1,0 +1,77 @@
+//! Ludii: read `.lud` game descriptions and Ludii's generated English rules into the portable spec, and write `.lud` back.
+//!
+//! - [`read_lud`]: [`syntax`] (tokens, tree) → [`expand`] (options, defines, ranges) →
+//!   [`lower`] (board, pieces and moves, regions, setup, ends).
+//! - [`read_english`]: the sectioned English description ([`english`]) into a partial spec;
+//!   every phrase it cannot map is kept in `extensions.ludii` and reported.
+//! - [`write_lud`]: spec → readable `.lud` for the supported subset ([`write`]).
+//!
+//! `docs/ludii.md` documents site indexing, direction names and what maps to what.
+
+pub mod board;
+pub mod english;
+pub mod expand;
+pub mod lower;
+pub mod syntax;
+pub mod write;
+
+use crate::diag::{Diagnostic, FileId};
+use crate::spec::{Document, SPEC_VERSION, Source};
+use sha2::{Digest, Sha256};
+
+pub use english::read_english;
+pub use write::write_lud;
+
+/// The `source` block of a document read from `text`.
+pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
+    let hash = Sha256::digest(text.as_bytes());
+    Source {
+        format: format.to_string(),
+        file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
+        encoding: Some("utf-8".into()),
+        line_endings: Some(
+            match (text.contains("\r\n"), text.replace("\r\n", "").contains('\n')) {
+                (true, true) => "mixed",
+                (true, false) => "crlf",
+                (false, true) => "lf",
+                (false, false) => "none",
+            }
+            .into(),
+        ),
+        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+        version: None,
+    }
+}
+
+/// Reads a `.lud` file: options take their default items, defines and the built-in macros are
+/// expanded, and the game is lowered into a spec document. Returns `None` only when no game
+/// could be found; diagnostics say what was not understood.
+pub fn read_lud(name: &str, text: &str, file: FileId) -> (Option<Document>, Vec<Diagnostic>) {
+    let (nodes, mut diags) = syntax::parse(text, file);
+    let ex = expand::expand(nodes, &mut diags);
+    let Some(g) = ex.game.as_ref() else {
+        diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
+        return (None, diags);
+    };
+    let game = lower::lower_game(g, ex.metadata.as_ref(), &mut diags);
+    let mut src = source("lud", name, text);
+    if let Some(m) = &ex.metadata {
+        src.version = find_version(m);
+    }
+    let doc = game.map(|g| Document {
+        spec_version: SPEC_VERSION.to_string(),
+        source: src,
+        games: vec![g],
+    });
+    (doc, diags)
+}
+
+fn find_version(m: &syntax::Node) -> Option<String> {
+    let info = m.positional().find(|a| a.head() == Some("info"))?;
+    info.positional()
+        .flat_map(|a| a.args().iter())
+        .find(|i| i.head() == Some("version"))
+        .and_then(|v| v.positional().next())
+        .and_then(|s| s.str())
+        .map(str::to_string)
+}
