@@ -54,7 +54,9 @@ fn corpus_matches_goldens() {
         }
         if name.contains("_err_") {
             assert!(
-                diags.iter().any(|d| d.severity == Severity::Error && d.span.is_some()),
+                diags
+                    .iter()
+                    .any(|d| d.severity == Severity::Error && d.span.is_some()),
                 "{name}: an _err_ case needs a located error"
             );
             continue;
@@ -100,7 +102,10 @@ fn written_lud_reads_back_to_the_same_spec() {
             .filter(|d| d.severity == Severity::Error)
             .map(|d| d.message.clone())
             .collect();
-        assert!(errors.is_empty(), "{name}: written text has errors {errors:?}\n{text}");
+        assert!(
+            errors.is_empty(),
+            "{name}: written text has errors {errors:?}\n{text}"
+        );
         let doc2 = doc2.unwrap();
         if doc.games != doc2.games {
             let a = spec::yaml::to_string(&doc.games).unwrap();
@@ -123,7 +128,10 @@ fn seed() -> Option<String> {
         Ok(t) => Some(t),
         Err(_) if std::env::var_os("CI").is_some() => panic!("seed missing at {}", p.display()),
         Err(_) => {
-            eprintln!("SKIPPED: seed not found at {} (set CI=1 to make this a failure)", p.display());
+            eprintln!(
+                "SKIPPED: seed not found at {} (set CI=1 to make this a failure)",
+                p.display()
+            );
             None
         }
     }
@@ -191,9 +199,15 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
     }
     // Palaces (site lists) and homes (described regions).
     let palace1 = zone_sites(&doc, "PalaceP1", "P1");
-    assert_eq!(palace1, ["D1", "D2", "D3", "E1", "E2", "E3", "F1", "F2", "F3"]);
+    assert_eq!(
+        palace1,
+        ["D1", "D2", "D3", "E1", "E2", "E3", "F1", "F2", "F3"]
+    );
     let palace2 = zone_sites(&doc, "PalaceP2", "P2");
-    assert_eq!(palace2, ["D10", "D8", "D9", "E10", "E8", "E9", "F10", "F8", "F9"]);
+    assert_eq!(
+        palace2,
+        ["D10", "D8", "D9", "E10", "E8", "E9", "F10", "F8", "F9"]
+    );
     let home1 = zone_sites(&doc, "Home", "P1");
     assert_eq!(home1.len(), 45);
     assert!(home1.contains(&"I5".to_string()) && !home1.contains(&"A6".to_string()));
@@ -213,17 +227,34 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
     assert_eq!(g.goals.len(), 2);
     // What the text leaves open is listed and reported.
     let open = |n: &str| -> Vec<String> {
-        g.pieces.iter().find(|p| p.name == n).unwrap().extensions.ludii.clone()
+        g.pieces
+            .iter()
+            .find(|p| p.name == n)
+            .unwrap()
+            .extensions
+            .ludii
+            .clone()
     };
-    assert!(open("Ma").iter().any(|t| t.contains("horse's block")), "{:?}", open("Ma"));
-    assert!(open("Pao").iter().any(|t| t.contains("hop orthogonal")), "{:?}", open("Pao"));
+    assert!(
+        open("Ma").iter().any(|t| t.contains("horse's block")),
+        "{:?}",
+        open("Ma")
+    );
+    assert!(
+        open("Pao").iter().any(|t| t.contains("hop orthogonal")),
+        "{:?}",
+        open("Pao")
+    );
     assert!(open("Xiang").iter().any(|t| t.contains("distance limit")));
     let unresolved = diags
         .iter()
         .filter(|d| d.code == "ludii::unresolved-phrase")
         .count();
     assert!(unresolved >= 3, "{unresolved}");
-    let errors: Vec<_> = diags.iter().filter(|d| d.severity == Severity::Error).collect();
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
 
@@ -254,8 +285,14 @@ fn xiangqi_lud_and_english_agree() {
     assert_eq!(ge.boards[0].symmetries, gl.boards[0].symmetries);
     assert_eq!(ge.boards[0].layout, gl.boards[0].layout);
     assert_eq!(placements(&eng), placements(&lud));
-    assert_eq!(zone_sites(&eng, "PalaceP1", "P1"), zone_sites(&lud, "Palace", "P1"));
-    assert_eq!(zone_sites(&eng, "PalaceP2", "P2"), zone_sites(&lud, "Palace", "P2"));
+    assert_eq!(
+        zone_sites(&eng, "PalaceP1", "P1"),
+        zone_sites(&lud, "Palace", "P1")
+    );
+    assert_eq!(
+        zone_sites(&eng, "PalaceP2", "P2"),
+        zone_sites(&lud, "Palace", "P2")
+    );
     for pl in ["P1", "P2"] {
         assert_eq!(zone_sites(&eng, "Home", pl), zone_sites(&lud, "Home", pl));
     }
@@ -270,7 +307,8 @@ fn xiangqi_lud_and_english_agree() {
         };
         assert_eq!(firsts(pe), firsts(pl), "{}", pe.name);
         if pe.name == "Ma" {
-            let paths = |p: &spec::Piece| -> Vec<Vec<String>> { p.moves.iter().map(path).collect() };
+            let paths =
+                |p: &spec::Piece| -> Vec<Vec<String>> { p.moves.iter().map(path).collect() };
             assert_eq!(paths(pe), paths(pl));
         }
         if matches!(pe.name.as_str(), "Jiang" | "Shi" | "Zu") {

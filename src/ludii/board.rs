@@ -236,7 +236,9 @@ impl Geo {
     }
     /// The site a label names.
     pub fn index_of(&self, label: &str) -> Option<usize> {
-        self.names.iter().position(|n| n.eq_ignore_ascii_case(label))
+        self.names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(label))
     }
     /// The neighbour of `site` in direction `d`.
     pub fn step(&self, site: usize, d: &str) -> Option<usize> {
@@ -281,11 +283,15 @@ impl Geo {
     }
     /// Sites whose label row is `r` (0-based).
     pub fn row(&self, r: usize) -> Vec<usize> {
-        (0..self.len()).filter(|&i| self.label_rc[i].1 == r).collect()
+        (0..self.len())
+            .filter(|&i| self.label_rc[i].1 == r)
+            .collect()
     }
     /// Sites whose label column is `c` (0-based).
     pub fn column(&self, c: usize) -> Vec<usize> {
-        (0..self.len()).filter(|&i| self.label_rc[i].0 == c).collect()
+        (0..self.len())
+            .filter(|&i| self.label_rc[i].0 == c)
+            .collect()
     }
     /// Sites nearest the centroid.
     pub fn centre(&self) -> Vec<usize> {

@@ -312,7 +312,10 @@ impl Reader<'_> {
         Some(match s {
             "is a friend" | "a friend" => test(Test::Friend),
             "is an enemy" | "an enemy" => test(Test::Enemy),
-            "empty" | "is empty" | "the set of empty cells" | "the set of empty vertexs"
+            "empty"
+            | "is empty"
+            | "the set of empty cells"
+            | "the set of empty vertexs"
             | "the set of empty vertices" => test(Test::Empty),
             _ if s.starts_with("there is an enemy") => test(Test::Enemy),
             _ => {
@@ -344,7 +347,10 @@ impl Reader<'_> {
     }
 
     /// One alternative of a piece rule. `Err(why)` leaves it unresolved.
-    fn piece_alt(&mut self, s: &str) -> Result<(Vec<MoveBlock>, Option<&'static str>), &'static str> {
+    fn piece_alt(
+        &mut self,
+        s: &str,
+    ) -> Result<(Vec<MoveBlock>, Option<&'static str>), &'static str> {
         let s = strip_end(s);
         // Capture by replacement prefix.
         let (capture, s) = match s.strip_prefix("remove pieces at to then ") {
@@ -394,12 +400,16 @@ impl Reader<'_> {
             if capture {
                 return Err("a capture before a slide is not a known template");
             }
-            let r = r.strip_prefix("from the location of the piece ").unwrap_or(r);
+            let r = r
+                .strip_prefix("from the location of the piece ")
+                .unwrap_or(r);
             let r = r.strip_prefix("in the ").ok_or("no `in the … direction`")?;
             let (ds, rest) = r.split_once(" direction").ok_or("no `direction`")?;
             let ds = self.dirs(ds).ok_or("directions not understood")?;
             let go = match rest.trim().strip_prefix("through ") {
-                Some(b) => self.cond(b).ok_or("the `through` condition is not understood")?,
+                Some(b) => self
+                    .cond(b)
+                    .ok_or("the `through` condition is not understood")?,
                 None if rest.trim().is_empty() => test(Test::Empty),
                 None => return Err("text after the direction is not understood"),
             };
@@ -427,7 +437,9 @@ impl Reader<'_> {
         // Two-step: `if <c2>, from … , for all sites … from <t> to in the direction <R>, for all
         // sites … from <t> the location of the piece in the direction <D1>`.
         if let Some(body) = s.strip_prefix("if ") {
-            let parts: Vec<&str> = body.split(", for all sites that can be reached from ").collect();
+            let parts: Vec<&str> = body
+                .split(", for all sites that can be reached from ")
+                .collect();
             if parts.len() == 3 {
                 let c2 = parts[0].split(", ").next().unwrap_or("");
                 let c2 = self.cond(c2).ok_or("condition not understood")?;
@@ -456,7 +468,9 @@ impl Reader<'_> {
                 let mut v = Vec::new();
                 for d in &firsts {
                     for &o in &offs {
-                        let Some(d2) = board::rotate(d, o) else { continue };
+                        let Some(d2) = board::rotate(d, o) else {
+                            continue;
+                        };
                         if !geo.dirs.contains(&d2) {
                             continue;
                         }
@@ -471,7 +485,9 @@ impl Reader<'_> {
                 }
                 return Ok((
                     v,
-                    Some("the condition on the intermediate site (the horse's block) is not printed"),
+                    Some(
+                        "the condition on the intermediate site (the horse's block) is not printed",
+                    ),
                 ));
             }
         }
@@ -492,7 +508,9 @@ fn region_ref(s: &str) -> Option<String> {
 
 /// Splits a piece-rule body at ` or ` where the next words start a new move.
 fn split_alternatives(body: &str) -> Vec<&str> {
-    let verbs = ["slide ", "hop ", "step ", "leap ", "remove ", "from ", "if ", "move "];
+    let verbs = [
+        "slide ", "hop ", "step ", "leap ", "remove ", "from ", "if ", "move ",
+    ];
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -534,11 +552,20 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
             continue;
         }
         let span = Span::new(r.file, start + lead, start + lead + trimmed.len());
-        if let Some(h) = HEADERS.iter().find(|h| trimmed == **h || trimmed.starts_with(**h) && trimmed.len() == h.len()) {
+        if let Some(h) = HEADERS
+            .iter()
+            .find(|h| trimmed == **h || trimmed.starts_with(**h) && trimmed.len() == h.len())
+        {
             section = h.to_string();
             continue;
         }
-        lines.push((section.clone(), Line { text: trimmed, span }));
+        lines.push((
+            section.clone(),
+            Line {
+                text: trimmed,
+                span,
+            },
+        ));
     }
     // Opening sentence.
     let Some(open_idx) = lines
@@ -589,7 +616,11 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
 
     // Piece list first (piece rules need the names).
     for (_, l) in &lines {
-        for prefix in ["All players play with ", "Player one plays with ", "Player two plays with "] {
+        for prefix in [
+            "All players play with ",
+            "Player one plays with ",
+            "Player two plays with ",
+        ] {
             if let Some(list) = l.text.strip_prefix(prefix) {
                 for p in list_items(list) {
                     if !plurals.contains(&p) {
@@ -604,7 +635,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         .iter()
         .filter(|(s, _)| s == "Setup:")
         .filter_map(|(_, l)| {
-            let t = l.text.strip_prefix("Place a ").or_else(|| l.text.strip_prefix("Place an "))?;
+            let t = l
+                .text
+                .strip_prefix("Place a ")
+                .or_else(|| l.text.strip_prefix("Place an "))?;
             Some(t.split_whitespace().next()?.to_string())
         })
         .collect();
@@ -666,11 +700,13 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                 if t.starts_with("Players take turns moving") {
                     continue;
                 }
-                let Some(pi) = plurals
-                    .iter()
-                    .position(|p| t.starts_with(&format!("{p} ")))
-                else {
-                    r.unresolved(sec, t, l.span, "no piece of the piece list starts this line");
+                let Some(pi) = plurals.iter().position(|p| t.starts_with(&format!("{p} "))) else {
+                    r.unresolved(
+                        sec,
+                        t,
+                        l.span,
+                        "no piece of the piece list starts this line",
+                    );
                     continue;
                 };
                 let body = &t[plurals[pi].len() + 1..];
@@ -685,10 +721,9 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                                     format!("{}: {why}: \"{alt}\"", pieces[pi].name),
                                     l.span,
                                 ));
-                                pieces[pi]
-                                    .extensions
-                                    .ludii
-                                    .push(format!("// unresolved (Rules for Pieces): {why}: {alt}"));
+                                pieces[pi].extensions.ludii.push(format!(
+                                    "// unresolved (Rules for Pieces): {why}: {alt}"
+                                ));
                             }
                         }
                         Err(why) => {
@@ -758,12 +793,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                     map: b
                         .directions
                         .iter()
-                        .map(|d| {
-                            [
-                                d.clone(),
-                                board::rotate(d, rot).unwrap_or("N").to_string(),
-                            ]
-                        })
+                        .map(|d| [d.clone(), board::rotate(d, rot).unwrap_or("N").to_string()])
                         .collect(),
                 });
             }
@@ -800,7 +830,9 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
 /// `Place a Jiang for player one on site E1.` / `… on sites: D1 and F1.`
 fn place(t: &str, pieces: &[Piece], r: &Reader) -> Option<Placement> {
     let t = strip_end(t);
-    let t = t.strip_prefix("Place a ").or_else(|| t.strip_prefix("Place an "))?;
+    let t = t
+        .strip_prefix("Place a ")
+        .or_else(|| t.strip_prefix("Place an "))?;
     let (head, sites) = t
         .split_once(" on sites: ")
         .or_else(|| t.split_once(" on sites "))
@@ -874,10 +906,13 @@ fn aim(clause: &str, pieces: &[Piece], players: &[String]) -> Option<Goal> {
         )
     } else if let Some(rest) = cond.strip_prefix("a player places ") {
         let n: u32 = rest.split_whitespace().next()?.parse().ok()?;
-        ("Mover", GoalCond::Line {
-            length: n,
-            directions: vec![],
-        })
+        (
+            "Mover",
+            GoalCond::Line {
+                length: n,
+                directions: vec![],
+            },
+        )
     } else {
         return None;
     };
@@ -903,7 +938,10 @@ mod tests {
     fn alternatives_split_only_before_moves() {
         assert_eq!(
             split_alternatives("slide in the orthogonal direction through x or hop orthogonal"),
-            vec!["slide in the orthogonal direction through x", "hop orthogonal"]
+            vec![
+                "slide in the orthogonal direction through x",
+                "hop orthogonal"
+            ]
         );
         assert_eq!(
             split_alternatives("step forward-right or forward-left").len(),
@@ -911,7 +949,10 @@ mod tests {
         );
         assert_eq!(
             aims("If a, the moving player wins If b, the moving player wins."),
-            vec!["If a, the moving player wins", "If b, the moving player wins"]
+            vec![
+                "If a, the moving player wins",
+                "If b, the moving player wins"
+            ]
         );
     }
 }

@@ -178,14 +178,19 @@ pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
     }
     let mut out = Expanded::default();
     for n in rest {
-        let n = subst_options(&n, &mut ctx);
+        let n = if ctx.options.is_empty() && !has_opt_ref(&n) {
+            n
+        } else {
+            subst_options(n, &mut ctx)
+        };
         let head = n.head().map(str::to_string);
-        let mut ex = expand_node(&n, &mut ctx, 0, true);
+        let span = n.span();
+        let mut ex = expand_node(n, &mut ctx, 0, true);
         let n = match ex.len() {
             1 => ex.pop().unwrap(),
-            _ => Node::List(ex, n.span()),
+            _ => Node::List(ex, span),
         };
-        let n = spread(&n, &mut ctx);
+        let n = spread(n, &mut ctx);
         match head.as_deref() {
             Some("game") | Some("match") if out.game.is_none() => out.game = Some(n),
             Some("metadata") => out.metadata = Some(n),
@@ -287,29 +292,45 @@ fn option_decl(n: &Node, ctx: &mut Ctx) {
     ctx.options.insert(tag, OptionDecl { args, values });
 }
 
-fn subst_options(n: &Node, ctx: &mut Ctx) -> Node {
-    let mut v = subst_options_seq(std::slice::from_ref(n), ctx);
+fn has_opt_ref(n: &Node) -> bool {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::OptRef(..) => return true,
+            Node::List(items, _) | Node::Array(items, _) | Node::Angle(items, _) => {
+                stack.extend(items.iter())
+            }
+            Node::Named(_, v, _) => stack.push(v),
+            _ => {}
+        }
+    }
+    false
+}
+
+fn subst_options(n: Node, ctx: &mut Ctx) -> Node {
+    let span = n.span();
+    let mut v = subst_options_seq(vec![n], ctx);
     if v.len() == 1 {
         v.pop().unwrap()
     } else {
-        Node::Array(v, n.span())
+        Node::Array(v, span)
     }
 }
 
-fn subst_options_seq(items: &[Node], ctx: &mut Ctx) -> Vec<Node> {
+fn subst_options_seq(items: Vec<Node>, ctx: &mut Ctx) -> Vec<Node> {
     let mut out = Vec::with_capacity(items.len());
     for n in items {
         match n {
-            Node::OptRef(tag, arg, span) => match ctx.options.get(tag) {
+            Node::OptRef(tag, arg, span) => match ctx.options.get(&tag) {
                 Some(decl) => {
-                    let idx = match arg {
+                    let idx = match &arg {
                         Some(a) => decl.args.iter().position(|x| x == a),
                         None => Some(0),
                     };
                     match idx.and_then(|i| decl.values.get(i)) {
                         Some(v) => {
                             let v = v.clone();
-                            out.extend(subst_options_seq(&v, ctx))
+                            out.extend(subst_options_seq(v, ctx))
                         }
                         None => ctx.diags.push(Diagnostic::error(
                             CODE_BAD_OPTION,
@@ -317,29 +338,30 @@ fn subst_options_seq(items: &[Node], ctx: &mut Ctx) -> Vec<Node> {
                                 "option <{tag}> has no argument `{}`",
                                 arg.as_deref().unwrap_or("")
                             ),
-                            *span,
+                            span,
                         )),
                     }
                 }
                 None => ctx.diags.push(Diagnostic::error(
                     CODE_BAD_OPTION,
                     format!("unknown option <{tag}>"),
-                    *span,
+                    span,
                 )),
             },
-            Node::List(items, s) => out.push(Node::List(subst_options_seq(items, ctx), *s)),
-            Node::Array(items, s) => out.push(Node::Array(subst_options_seq(items, ctx), *s)),
-            Node::Angle(items, s) => out.push(Node::Angle(subst_options_seq(items, ctx), *s)),
+            Node::List(items, s) => out.push(Node::List(subst_options_seq(items, ctx), s)),
+            Node::Array(items, s) => out.push(Node::Array(subst_options_seq(items, ctx), s)),
+            Node::Angle(items, s) => out.push(Node::Angle(subst_options_seq(items, ctx), s)),
             Node::Named(name, v, s) => {
-                let mut v2 = subst_options_seq(std::slice::from_ref(v), ctx);
+                let vspan = v.span();
+                let mut v2 = subst_options_seq(vec![*v], ctx);
                 let v2 = if v2.len() == 1 {
                     v2.pop().unwrap()
                 } else {
-                    Node::Array(v2, v.span())
+                    Node::Array(v2, vspan)
                 };
-                out.push(Node::Named(name.clone(), Box::new(v2), *s));
+                out.push(Node::Named(name, Box::new(v2), s));
             }
-            other => out.push(other.clone()),
+            other => out.push(other),
         }
     }
     out
@@ -350,7 +372,7 @@ fn lookup<'a>(ctx: &'a Ctx, name: &str) -> Option<&'a Macro> {
 }
 
 /// Expands one node into zero or more nodes (a call may splice several, or vanish).
-fn expand_node(n: &Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Vec<Node> {
+fn expand_node(n: Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Vec<Node> {
     ctx.nodes += 1;
     if ctx.nodes > MAX_NODES || depth > MAX_MACRO_DEPTH + syntax::MAX_DEPTH {
         if !ctx.limit_hit {
@@ -361,19 +383,25 @@ fn expand_node(n: &Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Ve
                 n.span(),
             ));
         }
-        return vec![n.clone()];
+        return vec![n];
     }
     match n {
-        Node::List(items, span) => {
-            if let Some(Node::Str(name, nspan)) = items.first() {
-                return call(name, *nspan, &items[1..], *span, ctx, depth);
+        Node::List(mut items, span) => {
+            if let Some(Node::Str(..)) = items.first() {
+                let Node::Str(name, nspan) = items.remove(0) else {
+                    unreachable!()
+                };
+                return call(&name, nspan, items, span, ctx, depth);
             }
             // The string after `game`, `match` and `instance` is never expanded.
-            let protect = matches!(n.head(), Some("game" | "match" | "instance" | "subgame"));
+            let protect = matches!(
+                items.first(),
+                Some(Node::Atom(h, _)) if matches!(h.as_str(), "game" | "match" | "instance" | "subgame")
+            );
             let mut out = Vec::with_capacity(items.len());
-            for (i, c) in items.iter().enumerate() {
+            for (i, c) in items.into_iter().enumerate() {
                 if protect && i == 1 {
-                    out.push(c.clone());
+                    out.push(c);
                 } else {
                     out.extend(expand_node(c, ctx, depth + 1, false));
                 }
@@ -382,50 +410,44 @@ fn expand_node(n: &Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Ve
             if out.len() == 1 && matches!(out[0], Node::List(..)) && !protect_first {
                 return out;
             }
-            vec![Node::List(out, *span)]
+            vec![Node::List(out, span)]
         }
         Node::Array(items, span) => {
             let mut out = Vec::with_capacity(items.len());
             for c in items {
                 out.extend(expand_node(c, ctx, depth + 1, false));
             }
-            vec![Node::Array(out, *span)]
+            vec![Node::Array(out, span)]
         }
         Node::Named(name, v, span) => {
-            let mut v2 = expand_node(v, ctx, depth + 1, false);
+            let vspan = v.span();
+            let mut v2 = expand_node(*v, ctx, depth + 1, false);
             match v2.len() {
                 0 => Vec::new(),
-                1 => vec![Node::Named(name.clone(), Box::new(v2.pop().unwrap()), *span)],
-                _ => vec![Node::Named(
-                    name.clone(),
-                    Box::new(Node::Array(v2, v.span())),
-                    *span,
-                )],
+                1 => vec![Node::Named(name, Box::new(v2.pop().unwrap()), span)],
+                _ => vec![Node::Named(name, Box::new(Node::Array(v2, vspan)), span)],
             }
         }
         Node::Str(name, span) => {
-            if lookup(ctx, name).is_some() {
-                call(name, *span, &[], *span, ctx, depth)
+            if lookup(ctx, &name).is_some() {
+                call(&name, span, Vec::new(), span, ctx, depth)
             } else {
-                vec![n.clone()]
+                vec![Node::Str(name, span)]
             }
         }
         Node::Atom(a, _) if a == "~" => Vec::new(),
-        other => vec![other.clone()],
+        other => vec![other],
     }
 }
 
 fn call(
     name: &str,
     nspan: Span,
-    args: &[Node],
+    args: Vec<Node>,
     span: Span,
     ctx: &mut Ctx,
     depth: usize,
 ) -> Vec<Node> {
-    if depth / 2 > MAX_MACRO_DEPTH {
-        // Counted by expand_node's budget; reached only by runaway recursion.
-    }
     let Some(m) = lookup(ctx, name).cloned() else {
         ctx.diags.push(Diagnostic::error(
             CODE_UNKNOWN_DEFINE,
@@ -434,7 +456,7 @@ fn call(
         ));
         return vec![Node::List(
             std::iter::once(Node::Str(name.to_string(), nspan))
-                .chain(args.iter().cloned())
+                .chain(args)
                 .collect(),
             span,
         )];
@@ -442,20 +464,21 @@ fn call(
     // Arguments are expanded in the caller's context before substitution.
     let mut actual: Vec<Option<Node>> = Vec::with_capacity(args.len());
     for a in args {
-        if matches!(a, Node::Atom(t, _) if t == "~") {
+        if matches!(&a, Node::Atom(t, _) if t == "~") {
             actual.push(None);
             continue;
         }
+        let aspan = a.span();
         let mut e = expand_node(a, ctx, depth + 1, false);
         actual.push(match e.len() {
             0 => None,
             1 => e.pop(),
-            _ => Some(Node::Array(e, a.span())),
+            _ => Some(Node::Array(e, aspan)),
         });
     }
     let body = subst_params(&m.body, &actual);
     let mut out = Vec::new();
-    for b in &body {
+    for b in body {
         out.extend(expand_node(b, ctx, depth + 2, false));
     }
     out
@@ -505,27 +528,28 @@ fn subst_params(body: &[Node], args: &[Option<Node>]) -> Vec<Node> {
 }
 
 /// Spreads `3..5` and `"A1".."C3"` ranges in classes and arrays.
-fn spread(n: &Node, ctx: &mut Ctx) -> Node {
+fn spread(n: Node, ctx: &mut Ctx) -> Node {
     match n {
-        Node::List(items, s) => Node::List(spread_seq(items, ctx), *s),
-        Node::Array(items, s) => Node::Array(spread_seq(items, ctx), *s),
-        Node::Named(name, v, s) => Node::Named(name.clone(), Box::new(spread(v, ctx)), *s),
-        other => other.clone(),
+        Node::List(items, s) => Node::List(spread_seq(items, ctx), s),
+        Node::Array(items, s) => Node::Array(spread_seq(items, ctx), s),
+        Node::Named(name, v, s) => Node::Named(name, Box::new(spread(*v, ctx)), s),
+        other => other,
     }
 }
 
-fn spread_seq(items: &[Node], ctx: &mut Ctx) -> Vec<Node> {
+fn spread_seq(items: Vec<Node>, ctx: &mut Ctx) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(items.len());
-    let mut i = 0;
-    while i < items.len() {
-        let n = &items[i];
-        // "A1".."C3"
-        if let (Node::Str(a, sa), Some(Node::Atom(dots, _)), Some(Node::Str(b, sb))) =
-            (n, items.get(i + 1), items.get(i + 2))
+    let mut it = items.into_iter().peekable();
+    while let Some(n) = it.next() {
+        // "A1".."C3": the `..` atom follows a string already pushed.
+        if let Node::Str(b, sb) = &n
+            && let [.., Node::Str(a, sa), Node::Atom(dots, _)] = out.as_slice()
             && dots == ".."
         {
             let span = sa.to(*sb);
-            match coord_range(a, b) {
+            let (a, b) = (a.clone(), b.clone());
+            out.truncate(out.len() - 2);
+            match coord_range(&a, &b) {
                 Some(v) => out.extend(v.into_iter().map(|l| Node::Str(l, span))),
                 None => ctx.diags.push(Diagnostic::error(
                     CODE_BAD_RANGE,
@@ -533,10 +557,9 @@ fn spread_seq(items: &[Node], ctx: &mut Ctx) -> Vec<Node> {
                     span,
                 )),
             }
-            i += 3;
             continue;
         }
-        if let Node::Atom(a, s) = n
+        if let Node::Atom(a, s) = &n
             && let Some((x, y)) = a.split_once("..")
             && let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>())
         {
@@ -557,11 +580,9 @@ fn spread_seq(items: &[Node], ctx: &mut Ctx) -> Vec<Node> {
                     k += step;
                 }
             }
-            i += 1;
             continue;
         }
         out.push(spread(n, ctx));
-        i += 1;
     }
     out
 }
@@ -627,10 +648,7 @@ mod tests {
             (option "Size" <Size> args:{<n> <m>} { (item "small" <4> <5> "s") (item "big" <8> <9> "b")** })
             (game "T" ("Two" <Size:n> ~) {1..3 "A1".."B2"} ("StepToEmpty" Orthogonal) (x (("Two" a b))))
         "#);
-        assert!(
-            d.iter().all(|x| x.severity < Severity::Warning),
-            "{d:?}"
-        );
+        assert!(d.iter().all(|x| x.severity < Severity::Warning), "{d:?}");
         assert_eq!(
             syntax::print(e.game.as_ref().unwrap()),
             "(game \"T\" (pair 8) {1 2 3 \"A1\" \"A2\" \"B1\" \"B2\"} (move Step Orthogonal (to if:(is Empty (to)))) (x (pair a b)))"

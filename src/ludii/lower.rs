@@ -144,11 +144,15 @@ impl Lower<'_> {
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
         let too_big = |k: i64| !(1..=200).contains(&k);
         let geo = match (graph.head(), nums.as_slice(), shape_atom) {
-            (Some("square"), [k], None) if !too_big(*k) => Some(board::grid(*k as usize, *k as usize)),
+            (Some("square"), [k], None) if !too_big(*k) => {
+                Some(board::grid(*k as usize, *k as usize))
+            }
             (Some("rectangle"), [r, c], None) if !too_big(*r) && !too_big(*c) => {
                 Some(board::grid(*r as usize, *c as usize))
             }
-            (Some("hex"), [k], None) if !vertex && !too_big(*k) => Some(board::hexagon(*k as usize)),
+            (Some("hex"), [k], None) if !vertex && !too_big(*k) => {
+                Some(board::hexagon(*k as usize))
+            }
             (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
                 Some(board::diamond(*k as usize))
             }
@@ -211,10 +215,7 @@ impl Lower<'_> {
             .collect();
         if self.facings.iter().any(|f| f.is_some()) {
             for (p, f) in self.players.iter().zip(&self.facings) {
-                let rot = f
-                    .as_deref()
-                    .and_then(board::compass_index)
-                    .unwrap_or(0) as i32;
+                let rot = f.as_deref().and_then(board::compass_index).unwrap_or(0) as i32;
                 b.symmetries.push(Symmetry {
                     player: p.clone(),
                     map: geo
@@ -246,7 +247,10 @@ impl Lower<'_> {
         };
         match n {
             Node::Array(items, _) => {
-                if items.iter().all(|i| matches!(i, Node::Str(..) | Node::Atom(..))) {
+                if items
+                    .iter()
+                    .all(|i| matches!(i, Node::Str(..) | Node::Atom(..)))
+                {
                     let mut v = Vec::new();
                     for i in items {
                         match site(i) {
@@ -475,7 +479,10 @@ impl Lower<'_> {
             .filter(|d| geo.dirs.contains(d))
             .collect();
         // Absolute sets a mirrored player would read through its symmetry.
-        let mirrored = self.facings.iter().any(|f| f.as_deref().is_some_and(|f| f != "N"));
+        let mirrored = self
+            .facings
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|f| f != "N"));
         let has_absolute = contains_absolute(n);
         if mirrored && has_absolute {
             let closed = dirs
@@ -623,7 +630,10 @@ impl Lower<'_> {
                         _ => return None,
                     }
                 }
-                if b.args().iter().any(|a| matches!(a, Node::Named(n, _, _) if n != "if")) {
+                if b.args()
+                    .iter()
+                    .any(|a| matches!(a, Node::Named(n, _, _) if n != "if"))
+                {
                     return None;
                 }
                 let go = match b.named("if") {
@@ -885,7 +895,10 @@ impl Lower<'_> {
             [Node::Str(item, _)] => (item.as_str(), None),
             _ => return None,
         };
-        if n.args().iter().any(|a| matches!(a, Node::Named(k, _, _) if k != "coord")) {
+        if n.args()
+            .iter()
+            .any(|a| matches!(a, Node::Named(k, _, _) if k != "coord"))
+        {
             return None;
         }
         let sites = match (where_, n.named("coord")) {
@@ -978,10 +991,7 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
                 if c.args().iter().any(|a| matches!(a, Node::Named(..))) {
                     return None;
                 }
-                Some((
-                    "Mover".into(),
-                    GoalCond::Line { length, directions },
-                ))
+                Some(("Mover".into(), GoalCond::Line { length, directions }))
             }
             ("Connected", [Node::Atom(w, _)]) if w == "Mover" => {
                 Some(("Mover".into(), GoalCond::Connected { zones: vec![] }))
@@ -1168,7 +1178,12 @@ pub(crate) fn lower_game(
         ext: Vec::new(),
         zone_names: Vec::new(),
     };
-    let title = g.args().first().and_then(|s| s.str()).unwrap_or("").to_string();
+    let title = g
+        .args()
+        .first()
+        .and_then(|s| s.str())
+        .unwrap_or("")
+        .to_string();
     let parts: Vec<&Node> = g.positional().skip(1).collect();
     let find = |h: &str| parts.iter().copied().find(|p| p.head() == Some(h));
     match find("players") {
@@ -1183,10 +1198,15 @@ pub(crate) fn lower_game(
     let mut piece_moves: Vec<(usize, &Node)> = Vec::new();
     let mut zones = Vec::new();
     let equipment: Vec<&Node> = find("equipment")
-        .map(|e| e.args().iter().flat_map(|a| match a {
-            Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
-            other => vec![other],
-        }).collect())
+        .map(|e| {
+            e.args()
+                .iter()
+                .flat_map(|a| match a {
+                    Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
+                    other => vec![other],
+                })
+                .collect()
+        })
         .unwrap_or_default();
     if let Some(b) = equipment.iter().find(|e| e.head() == Some("board")) {
         if let Some(b) = l.board(b) {
@@ -1257,16 +1277,12 @@ pub(crate) fn lower_game(
                 }
                 Some("play") => {
                     let m = r.positional().next();
-                    let droppable = m.is_some_and(|m| {
-                        print(m) == "(move Add (to (sites Empty)))"
-                    });
+                    let droppable = m.is_some_and(|m| print(m) == "(move Add (to (sites Empty)))");
                     if m.is_some_and(|m| print(m) == "(forEach Piece)") {
                     } else if droppable && !pieces.is_empty() {
                         for p in &mut pieces {
-                            p.drops.push(block(vec![
-                                Instr::Verify(cond_test(Test::Empty)),
-                                add(),
-                            ]));
+                            p.drops
+                                .push(block(vec![Instr::Verify(cond_test(Test::Empty)), add()]));
                         }
                     } else {
                         l.keep("rules", r, false);

@@ -30,7 +30,10 @@ pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
         file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
         encoding: Some("utf-8".into()),
         line_endings: Some(
-            match (text.contains("\r\n"), text.replace("\r\n", "").contains('\n')) {
+            match (
+                text.contains("\r\n"),
+                text.replace("\r\n", "").contains('\n'),
+            ) {
                 (true, true) => "mixed",
                 (true, false) => "crlf",
                 (false, true) => "lf",

@@ -291,7 +291,9 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                 if skipping == 0 {
                     diags.push(Diagnostic::error(
                         CODE_TOO_DEEP,
-                        format!("nesting deeper than {MAX_DEPTH} levels; the inner part is ignored"),
+                        format!(
+                            "nesting deeper than {MAX_DEPTH} levels; the inner part is ignored"
+                        ),
                         sp(i, i + 1),
                     ));
                 }

@@ -82,7 +82,10 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     for e in &g.extensions.ludii {
         let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
         if !d.is_empty() || nodes.len() != 1 {
-            warn(cx.diags, format!("extension `{e}` is not a ludeme; left out"));
+            warn(
+                cx.diags,
+                format!("extension `{e}` is not a ludeme; left out"),
+            );
             continue;
         }
         let n = &nodes[0];
@@ -120,11 +123,17 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
         let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
         v.extend(p.extensions.ludii.iter().cloned());
         if !p.drops.is_empty() && !is_simple_drop(&p.drops) {
-            warn(cx.diags, format!("drops of piece `{}` are not written", p.name));
+            warn(
+                cx.diags,
+                format!("drops of piece `{}` are not written", p.name),
+            );
         }
         for t in [&p.texts.help, &p.texts.description] {
             if t.is_some() {
-                warn(cx.diags, format!("texts of piece `{}` are not written", p.name));
+                warn(
+                    cx.diags,
+                    format!("texts of piece `{}` are not written", p.name),
+                );
             }
         }
         piece_moves.push(v);
@@ -226,7 +235,10 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
                 continue;
             };
             let Some(sites) = site_list(&z.positions, &cx) else {
-                warn(cx.diags, format!("zone `{}` has positions off the board", z.name));
+                warn(
+                    cx.diags,
+                    format!("zone `{}` has positions off the board", z.name),
+                );
                 continue;
             };
             let mut name = String::new();
@@ -248,7 +260,10 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
                 continue;
             };
             if s.off.is_some() {
-                warn(cx.diags, format!("pieces held off the board ({}) are not written", s.piece));
+                warn(
+                    cx.diags,
+                    format!("pieces held off the board ({}) are not written", s.piece),
+                );
             }
             if s.positions.is_empty() {
                 continue;
@@ -286,7 +301,10 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     let mut ends = Vec::new();
     for goal in &g.goals {
         if goal.players != g.players {
-            warn(cx.diags, "a goal for only some players is not written".into());
+            warn(
+                cx.diags,
+                "a goal for only some players is not written".into(),
+            );
             continue;
         }
         match goal_ludeme(goal.kind, &goal.condition) {
@@ -347,7 +365,10 @@ fn is_simple_drop(drops: &[MoveBlock]) -> bool {
             [Instr::Verify(Cond::Test { test: Test::Empty, at: None, move_type: None }), a] if is_add(a))
 }
 
-fn board_ludeme(b: &crate::spec::Board, diags: &mut Vec<Diagnostic>) -> (Option<String>, Option<Geo>) {
+fn board_ludeme(
+    b: &crate::spec::Board,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<String>, Option<Geo>) {
     if let Some(t) = &b.layout.ludii_board {
         let (nodes, d) = syntax::parse(t, FileId(u32::MAX));
         if d.is_empty()
@@ -440,7 +461,11 @@ fn cond_lud(c: &Cond, loc: &str) -> Option<String> {
         Cond::Not(x) => format!("(not {})", cond_lud(x, loc)?),
         Cond::And(v) | Cond::Or(v) => {
             let parts: Option<Vec<String>> = v.iter().map(|x| cond_lud(x, loc)).collect();
-            let head = if matches!(c, Cond::And(_)) { "and" } else { "or" };
+            let head = if matches!(c, Cond::And(_)) {
+                "and"
+            } else {
+                "or"
+            };
             format!("({head} {{{}}})", parts?.join(" "))
         }
         _ => return None,
@@ -451,13 +476,42 @@ fn cond_lud(c: &Cond, loc: &str) -> Option<String> {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Shape {
-    Step { from: Option<Cond>, to: Cond },
-    Slide { from: Option<Cond>, go: Cond, stop: Option<Cond> },
-    SlideExact { from: Option<Cond>, go: Cond, land: Cond, n: usize },
-    Hop { from: Option<Cond>, hurdle: Cond, capture: bool, land: Cond },
-    Cannon { from: Option<Cond>, hurdle: Cond, go: Cond, stop: Cond },
-    Leap { from: Option<Cond>, to: Cond, len: usize },
-    Two { c1: Cond, c2: Cond },
+    Step {
+        from: Option<Cond>,
+        to: Cond,
+    },
+    Slide {
+        from: Option<Cond>,
+        go: Cond,
+        stop: Option<Cond>,
+    },
+    SlideExact {
+        from: Option<Cond>,
+        go: Cond,
+        land: Cond,
+        n: usize,
+    },
+    Hop {
+        from: Option<Cond>,
+        hurdle: Cond,
+        capture: bool,
+        land: Cond,
+    },
+    Cannon {
+        from: Option<Cond>,
+        hurdle: Cond,
+        go: Cond,
+        stop: Cond,
+    },
+    Leap {
+        from: Option<Cond>,
+        to: Cond,
+        len: usize,
+    },
+    Two {
+        c1: Cond,
+        c2: Cond,
+    },
 }
 
 fn is_add(i: &Instr) -> bool {
@@ -495,8 +549,7 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
             },
             vec![d.clone()],
         )),
-        [Step(d), While { cond, body }, rest @ ..]
-            if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d) =>
+        [Step(d), While { cond, body }, rest @ ..] if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d) =>
         {
             let stop = match rest {
                 [] => None,
@@ -512,19 +565,22 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                 vec![d.clone()],
             ))
         }
-        [Step(d), Verify(h), Capture { at: None }, Step(d2), Verify(l), a]
-            if d == d2 && is_add(a) =>
-        {
-            Some((
-                Shape::Hop {
-                    from,
-                    hurdle: h.clone(),
-                    capture: true,
-                    land: l.clone(),
-                },
-                vec![d.clone()],
-            ))
-        }
+        [
+            Step(d),
+            Verify(h),
+            Capture { at: None },
+            Step(d2),
+            Verify(l),
+            a,
+        ] if d == d2 && is_add(a) => Some((
+            Shape::Hop {
+                from,
+                hurdle: h.clone(),
+                capture: true,
+                land: l.clone(),
+            },
+            vec![d.clone()],
+        )),
         [
             Step(d),
             While { cond: e, body: b1 },
@@ -603,9 +659,9 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                                 Verify(g) => g.clone(),
                                 _ => return None,
                             };
-                            let ok = rest.chunks(2).all(|c| {
-                                matches!(c, [Verify(g), Step(x)] if *g == go && x == d)
-                            });
+                            let ok = rest
+                                .chunks(2)
+                                .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
                             if ok {
                                 return Some((
                                     Shape::SlideExact {
@@ -698,7 +754,11 @@ fn ludeme(s: &Shape, group: &[Vec<String>], cx: &Ctx) -> Option<String> {
             to_lud(to)?
         ),
         Shape::Slide { from, go, stop } => {
-            let mut t = format!("(move Slide{} {}", from_lud(from)?, dirs_lud(&singles(), cx)?);
+            let mut t = format!(
+                "(move Slide{} {}",
+                from_lud(from)?,
+                dirs_lud(&singles(), cx)?
+            );
             if !is_empty_test(go) {
                 let _ = write!(t, " (between if:{})", cond_lud(go, "between")?);
             }
@@ -762,7 +822,10 @@ fn ludeme(s: &Shape, group: &[Vec<String>], cx: &Ctx) -> Option<String> {
                 }
             }
             let turn = |a: &str, b: &str| -> Option<i32> {
-                Some((board::compass_index(b)? as i32 - board::compass_index(a)? as i32).rem_euclid(8))
+                Some(
+                    (board::compass_index(b)? as i32 - board::compass_index(a)? as i32)
+                        .rem_euclid(8),
+                )
             };
             let rel: Option<Vec<i32>> = group
                 .iter()
@@ -798,7 +861,10 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
         let Some((s, d)) = shape(&blocks[i]) else {
             warn(
                 cx.diags,
-                format!("move block {} of piece `{piece}` has no .lud form here", i + 1),
+                format!(
+                    "move block {} of piece `{piece}` has no .lud form here",
+                    i + 1
+                ),
             );
             i += 1;
             continue;
