@@ -539,8 +539,7 @@ fn spread(n: Node, ctx: &mut Ctx) -> Node {
 
 fn spread_seq(items: Vec<Node>, ctx: &mut Ctx) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(items.len());
-    let mut it = items.into_iter().peekable();
-    while let Some(n) = it.next() {
+    for n in items {
         // "A1".."C3": the `..` atom follows a string already pushed.
         if let Node::Str(b, sb) = &n
             && let [.., Node::Str(a, sa), Node::Atom(dots, _)] = out.as_slice()

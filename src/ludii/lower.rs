@@ -562,7 +562,7 @@ impl Lower<'_> {
         }
     }
 
-    fn from_cond(&self, p: &MoveParts) -> Option<Option<Cond>> {
+    fn origin_cond(&self, p: &MoveParts) -> Option<Option<Cond>> {
         match p.from {
             None => Some(None),
             Some(f) => {
@@ -596,7 +596,7 @@ impl Lower<'_> {
         if p.between.is_some() || !p.extra.is_empty() {
             return None;
         }
-        let from = self.from_cond(p)?;
+        let from = self.origin_cond(p)?;
         let to = self.to_cond(p.to, cond_test(Test::Empty))?;
         let dirs = self.dirs(p.dirs)?;
         Some(
@@ -619,7 +619,7 @@ impl Lower<'_> {
         if !p.extra.is_empty() {
             return None;
         }
-        let from = self.from_cond(p)?;
+        let from = self.origin_cond(p)?;
         let (go, exact) = match p.between {
             None => (cond_test(Test::Empty), None),
             Some(b) => {
@@ -687,7 +687,7 @@ impl Lower<'_> {
         if !p.extra.is_empty() {
             return None;
         }
-        let from = self.from_cond(p)?;
+        let from = self.origin_cond(p)?;
         let b = p.between?;
         let far = b.named("before").is_some() || b.named("after").is_some();
         let capture = match b.positional().collect::<Vec<_>>().as_slice() {
@@ -797,7 +797,7 @@ impl Lower<'_> {
         };
         let rotations = n.named("rotations").and_then(|r| r.atom()) != Some("False");
         let forward = n.named("forward").and_then(|r| r.atom()) == Some("True");
-        let from = self.from_cond(p)?;
+        let from = self.origin_cond(p)?;
         let to = self.to_cond(p.to, cond_test(Test::Empty))?;
         // `forward:True`: only the walks as written from the piece's forward direction.
         let starts: &[i32] = if rotations && !forward {

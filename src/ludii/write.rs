@@ -631,8 +631,11 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
         _ => {
             // Slides of an exact longer distance, and leaps.
             let n = p.len();
-            if n >= 4 && is_add(&p[n - 1]) {
-                if let Verify(last) = &p[n - 2] {
+            if n >= 4
+                && is_add(&p[n - 1])
+                && let Verify(last) = &p[n - 2]
+            {
+                {
                     let body = &p[..n - 2];
                     if body.iter().all(|i| matches!(i, Step(_))) {
                         let dirs: Vec<String> = body
