@@ -320,3 +320,120 @@ fn xiangqi_lud_and_english_agree() {
         }
     }
 }
+
+/// Truncations, splices and token soup never panic the readers or the writer, and every error
+/// is located.
+#[test]
+fn mangled_input_never_panics() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let texts: Vec<String> = corpus("lud")
+        .iter()
+        .chain(corpus("txt").iter())
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let tokens = [
+        "(",
+        ")",
+        "{",
+        "}",
+        "<",
+        ">",
+        "\"",
+        "#1",
+        "~",
+        "..",
+        "3..5",
+        "if:",
+        "(move Step",
+        "(define \"X\"",
+        "(\"X\"",
+        "<Tag:a>",
+        "(option \"O\" <Tag> args:{<a>} {(item \"i\" <1>)*})",
+        "//",
+        "\n",
+        "(board (square 99))",
+        "(board (hex Diamond 3))",
+        "(board (tri 4) use:Vertex)",
+        "(forEach Direction",
+        "(sites Row 99)",
+        "Forward",
+        "(exact 0)",
+        "\"A1\"..\"ZZ999\"",
+    ];
+    let mut runs = 0;
+    for t in &texts {
+        for _ in 0..60 {
+            let mut s: String = t.clone();
+            match rnd(3) {
+                0 => {
+                    let mut cut = rnd(s.len());
+                    while !s.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    s.truncate(cut);
+                }
+                1 => {
+                    let mut at = rnd(s.len());
+                    while !s.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    s.insert_str(at, tokens[rnd(tokens.len())]);
+                }
+                _ => {
+                    s = (0..rnd(200))
+                        .map(|_| tokens[rnd(tokens.len())])
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                }
+            }
+            for read in [read_lud, read_english] {
+                let (doc, diags) = read("m.lud", &s, FileId(0));
+                for d in &diags {
+                    if d.severity == Severity::Error && d.span.is_some() {
+                        let sp = d.span.unwrap();
+                        assert!(
+                            sp.start <= sp.end && sp.end as usize <= s.len()
+                                || sp.file != FileId(0)
+                        );
+                    }
+                }
+                if let Some(doc) = doc {
+                    let _ = write_lud(&doc);
+                }
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs >= 1000);
+}
+
+/// Moves shared by several pieces are written once as a define, and still read back equal.
+#[test]
+fn shared_moves_become_defines() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/chess.lud");
+    let (_, _, doc, _) = read(&p);
+    let mut doc = doc.unwrap();
+    let mut rook2 = doc.games[0]
+        .pieces
+        .iter()
+        .find(|p| p.name == "Rook")
+        .unwrap()
+        .clone();
+    rook2.name = "Chariot".into();
+    doc.games[0].pieces.push(rook2);
+    let (text, diags) = write_lud(&doc);
+    assert!(diags.is_empty());
+    assert!(text.contains("(define \"Move1\""), "{text}");
+    assert!(
+        text.contains("(piece \"Chariot\" Each \"Move1\")"),
+        "{text}"
+    );
+    let (doc2, _) = read_lud("chess.lud", &text, FileId(0));
+    assert_eq!(doc2.unwrap().games, doc.games);
+}

@@ -149,6 +149,66 @@ fn print_into(node: &Node, out: &mut String) {
     }
 }
 
+/// Prints a node in `.lud` syntax over several lines: a form that fits in `width` columns after
+/// `indent` stays on one line; otherwise its head and leading simple arguments stay on the first
+/// line and every further argument gets its own line, indented four more spaces.
+pub fn pretty(node: &Node, indent: usize, width: usize) -> String {
+    let mut out = String::new();
+    pretty_into(node, indent, width, &mut out);
+    out
+}
+
+fn simple(n: &Node) -> bool {
+    match n {
+        Node::Atom(..) | Node::Str(..) | Node::OptRef(..) => true,
+        Node::Named(_, v, _) => simple(v),
+        _ => false,
+    }
+}
+
+fn pretty_into(node: &Node, indent: usize, width: usize, out: &mut String) {
+    let flat = print(node);
+    if indent + flat.len() <= width {
+        out.push_str(&flat);
+        return;
+    }
+    let pad = " ".repeat(indent + 4);
+    match node {
+        Node::List(items, _) | Node::Array(items, _) => {
+            let (open, close) = if matches!(node, Node::List(..)) {
+                ('(', ')')
+            } else {
+                ('{', '}')
+            };
+            out.push(open);
+            let mut i = 0;
+            if open == '(' {
+                while i < items.len() && simple(&items[i]) {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    print_into(&items[i], out);
+                    i += 1;
+                }
+            }
+            for n in &items[i..] {
+                out.push('\n');
+                out.push_str(&pad);
+                pretty_into(n, indent + 4, width, out);
+            }
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            out.push(close);
+        }
+        Node::Named(name, v, _) => {
+            out.push_str(name);
+            out.push(':');
+            pretty_into(v, indent, width, out);
+        }
+        other => print_into(other, out),
+    }
+}
+
 /// Writes `s` as a `.lud` string literal.
 pub fn quote_into(s: &str, out: &mut String) {
     out.push('"');

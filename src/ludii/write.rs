@@ -17,6 +17,18 @@ use std::fmt::Write as _;
 /// Diagnostic code: part of the spec has no `.lud` form in the supported subset.
 pub const CODE_NOT_EXPRESSIBLE: &str = "ludii::not-expressible";
 
+/// Width the writer wraps ludemes at.
+const WIDTH: usize = 100;
+
+/// Re-lays compact ludeme text over several lines when it is long.
+fn lay(text: &str, indent: usize) -> String {
+    let (nodes, d) = syntax::parse(text, FileId(u32::MAX));
+    match (d.is_empty(), nodes.as_slice()) {
+        (true, [n]) => syntax::pretty(n, indent, WIDTH),
+        _ => text.to_string(),
+    }
+}
+
 fn warn(diags: &mut Vec<Diagnostic>, msg: String) {
     diags.push(Diagnostic::new(
         Severity::Warning,
@@ -153,7 +165,7 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     }
     for (name, body) in &defines {
         let _ = writeln!(out, "(define \"{name}\"");
-        let _ = writeln!(out, "    {body}");
+        let _ = writeln!(out, "    {}", lay(body, 4));
         let _ = writeln!(out, ")\n");
     }
     let call = |m: &String| -> String {
@@ -208,13 +220,20 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
                 let _ = writeln!(out, "        (piece {name} Each)");
             }
             1 => {
-                let _ = writeln!(out, "        (piece {name} Each {})", call(&moves[0]));
+                let one = format!("        (piece {name} Each {})", call(&moves[0]));
+                if one.len() <= WIDTH {
+                    let _ = writeln!(out, "{one}");
+                } else {
+                    let _ = writeln!(out, "        (piece {name} Each");
+                    let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
+                    let _ = writeln!(out, "        )");
+                }
             }
             _ => {
                 let _ = writeln!(out, "        (piece {name} Each");
                 let _ = writeln!(out, "            (or {{");
                 for m in moves {
-                    let _ = writeln!(out, "                {}", call(m));
+                    let _ = writeln!(out, "                {}", lay(&call(m), 16));
                 }
                 let _ = writeln!(out, "            }})");
                 let _ = writeln!(out, "        )");
@@ -247,7 +266,7 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
         }
     }
     for e in &ext_equipment {
-        let _ = writeln!(out, "        {e}");
+        let _ = writeln!(out, "        {}", lay(e, 8));
     }
     let _ = writeln!(out, "    }})");
     // Rules.
@@ -286,7 +305,7 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
             }
         }
         for e in &ext_start {
-            let _ = writeln!(out, "            {e}");
+            let _ = writeln!(out, "            {}", lay(e, 12));
         }
         let _ = writeln!(out, "        }})");
     }
@@ -297,7 +316,7 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
         }
         None => "(play (forEach Piece))".to_string(),
     };
-    let _ = writeln!(out, "        {play}");
+    let _ = writeln!(out, "        {}", lay(&play, 8));
     let mut ends = Vec::new();
     for goal in &g.goals {
         if goal.players != g.players {
@@ -319,21 +338,21 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     if !ends.is_empty() {
         let _ = writeln!(out, "        (end {{");
         for e in &ends {
-            let _ = writeln!(out, "            {e}");
+            let _ = writeln!(out, "            {}", lay(e, 12));
         }
         let _ = writeln!(out, "        }})");
     }
     for e in &ext_rules {
-        let _ = writeln!(out, "        {e}");
+        let _ = writeln!(out, "        {}", lay(e, 8));
     }
     let _ = writeln!(out, "    )");
     for e in &ext_game {
-        let _ = writeln!(out, "    {e}");
+        let _ = writeln!(out, "    {}", lay(e, 4));
     }
     let _ = writeln!(out, ")");
     match metadata {
         Some(m) => {
-            let _ = writeln!(out, "\n{m}");
+            let _ = writeln!(out, "\n{}", lay(&m, 0));
         }
         None => {
             if let Some(d) = &g.texts.description {
