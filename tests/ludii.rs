@@ -332,11 +332,12 @@ fn mangled_input_never_panics() {
         seed ^= seed << 17;
         (seed % n.max(1) as u64) as usize
     };
-    let texts: Vec<String> = corpus("lud")
+    let mut texts: Vec<String> = corpus("lud")
         .iter()
         .chain(corpus("txt").iter())
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
+    texts.extend(seed());
     let tokens = [
         "(",
         ")",
@@ -365,6 +366,15 @@ fn mangled_input_never_panics() {
         "Forward",
         "(exact 0)",
         "\"A1\"..\"ZZ999\"",
+        "駒",
+        "é",
+        "\u{3000}",
+        "If ",
+        "Place a ",
+        ": contains the sites [",
+        "All players play with ",
+        "Rules for Pieces:\n",
+        "Aim:\nIf",
     ];
     let mut runs = 0;
     for t in &texts {

@@ -864,8 +864,12 @@ fn aims(t: &str) -> Vec<String> {
     let t = strip_end(t);
     let mut out = Vec::new();
     let mut rest = t;
-    while let Some(p) = rest[1.min(rest.len())..].find("If ") {
-        let at = p + 1;
+    loop {
+        let skip = rest.chars().next().map_or(0, char::len_utf8);
+        let Some(p) = rest[skip..].find("If ") else {
+            break;
+        };
+        let at = p + skip;
         out.push(strip_end(&rest[..at]).to_string());
         rest = &rest[at..];
     }

@@ -704,6 +704,11 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
     }
 }
 
+/// Compass index of a direction name in any case (ZRF writes `n`, `ne`, …).
+fn compass_ci(d: &str) -> Option<usize> {
+    COMPASS.iter().position(|c| c.eq_ignore_ascii_case(d))
+}
+
 fn dirs_lud(dirs: &[String], cx: &Ctx) -> Option<String> {
     let geo = cx.geo.as_ref()?;
     let eq = |set: &[&str]| set.len() == dirs.len() && set.iter().zip(dirs).all(|(a, b)| a == b);
@@ -719,7 +724,7 @@ fn dirs_lud(dirs: &[String], cx: &Ctx) -> Option<String> {
     let names: Option<Vec<String>> = dirs
         .iter()
         .map(|d| {
-            let i = board::compass_index(d)?;
+            let i = compass_ci(d)?;
             Some(if cx.mirrored {
                 relative_name(i as i32).to_string()
             } else {
@@ -750,7 +755,7 @@ fn walk(seq: &[String]) -> Option<String> {
     let mut facing = 0usize;
     let mut out = Vec::new();
     for d in seq {
-        let t = board::compass_index(d)?;
+        let t = compass_ci(d)?;
         if t % 2 == 1 {
             return None;
         }
