@@ -325,12 +325,12 @@ fn xiangqi_lud_and_english_agree() {
 /// is located.
 #[test]
 fn mangled_input_never_panics() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n.max(1) as u64) as usize
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
     };
     let mut texts: Vec<String> = corpus("lud")
         .iter()
