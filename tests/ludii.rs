@@ -446,3 +446,40 @@ fn shared_moves_become_defines() {
     let (doc2, _) = read_lud("chess.lud", &text, FileId(0));
     assert_eq!(doc2.unwrap().games, doc.games);
 }
+
+/// Options take their default item unless a ruleset or an explicit choice says otherwise.
+#[test]
+fn options_and_rulesets_can_be_chosen() {
+    use zogkit::ludii::{Choices, read_lud_with};
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/hex.lud");
+    let text = std::fs::read_to_string(p).unwrap();
+    let size = |c: &Choices| -> (usize, Vec<Diagnostic>) {
+        let (doc, d) = read_lud_with("hex.lud", &text, FileId(0), c);
+        (doc.map_or(0, |d| d.games[0].boards[0].positions.len()), d)
+    };
+    assert_eq!(size(&Choices::default()).0, 49);
+    let small = Choices {
+        ruleset: Some("Small".into()),
+        ..Choices::default()
+    };
+    assert_eq!(size(&small).0, 25);
+    let big = Choices {
+        options: vec!["Board Size/9x9".into()],
+        ruleset: Some("Ruleset/Small (Suggested)".into()),
+    };
+    assert_eq!(size(&big).0, 81, "explicit choices override the ruleset's");
+    let (_, d) = size(&Choices {
+        ruleset: Some("Huge".into()),
+        options: vec!["Board Size/3x3".into(), "Colour/Red".into()],
+    });
+    let errors: Vec<&str> = d
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| x.message.as_str())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        d.iter()
+            .all(|x| x.severity != Severity::Error || x.code == "ludii::bad-option")
+    );
+}

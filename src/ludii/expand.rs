@@ -116,8 +116,28 @@ struct OptionDecl {
     values: Vec<Vec<Node>>,
 }
 
-/// Expands parsed top-level nodes.
+/// Option and ruleset choices for [`expand`]; without any, every option takes its default item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// Option items as `"Category/Item"` (`"Board Size/9x9"`); they override a ruleset's.
+    pub options: Vec<String>,
+    /// A ruleset by name: `"Ruleset/Small (Suggested)"`, or just `"Small"`.
+    pub ruleset: Option<String>,
+}
+
+fn ruleset_matches(full: &str, wanted: &str) -> bool {
+    let short = full.strip_prefix("Ruleset/").unwrap_or(full);
+    let short = short.split(" (").next().unwrap_or(short);
+    full == wanted || short == wanted
+}
+
+/// Expands parsed top-level nodes with default option items.
 pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
+    expand_with(top, diags, &Choices::default())
+}
+
+/// Expands parsed top-level nodes with the given option and ruleset choices.
+pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choices) -> Expanded {
     let mut ctx = Ctx {
         user: HashMap::new(),
         options: HashMap::new(),
@@ -126,6 +146,8 @@ pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
         limit_hit: false,
     };
     let mut rest = Vec::new();
+    let mut option_nodes = Vec::new();
+    let mut ruleset_nodes = Vec::new();
     for n in top {
         match n.head() {
             Some("define") => match define_parts(&n) {
@@ -155,25 +177,86 @@ pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
                     n.span(),
                 )),
             },
-            Some("option") => option_decl(&n, &mut ctx),
-            Some("rulesets") => {
-                let names: Vec<String> = n
-                    .args()
-                    .iter()
-                    .flat_map(|a| a.args().iter())
-                    .filter_map(|r| r.args().first().and_then(|s| s.str()).map(str::to_string))
-                    .collect();
+            Some("option") => option_nodes.push(n),
+            Some("rulesets") => ruleset_nodes.push(n),
+            _ => rest.push(n),
+        }
+    }
+    // Choices: the ruleset's first, then the explicit ones.
+    let mut chosen: Vec<String> = Vec::new();
+    let rulesets: Vec<(&Node, String, Vec<String>)> = ruleset_nodes
+        .iter()
+        .flat_map(|n| n.args().iter())
+        .flat_map(|a| a.args().iter())
+        .filter(|r| r.head() == Some("ruleset"))
+        .filter_map(|r| {
+            let name = r.args().first()?.str()?.to_string();
+            let items = r
+                .args()
+                .iter()
+                .filter_map(|a| match a {
+                    Node::Array(items, _) => Some(items),
+                    _ => None,
+                })
+                .flatten()
+                .filter_map(|i| i.str().map(str::to_string))
+                .collect();
+            Some((r, name, items))
+        })
+        .collect();
+    match &choices.ruleset {
+        Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
+            Some((r, name, items)) => {
                 ctx.diags.push(Diagnostic::new(
                     Severity::Note,
                     CODE_OPTION_NOTE,
-                    format!(
-                        "rulesets ({}) are not applied; the default option items are used",
-                        names.join(", ")
-                    ),
-                    Some(n.span()),
+                    format!("ruleset \"{name}\" applied"),
+                    Some(r.span()),
                 ));
+                chosen.extend(items.iter().cloned());
             }
-            _ => rest.push(n),
+            None => ctx.diags.push(Diagnostic::new(
+                Severity::Error,
+                CODE_BAD_OPTION,
+                format!(
+                    "no ruleset \"{wanted}\"; the file has: {}",
+                    rulesets
+                        .iter()
+                        .map(|(_, n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                ruleset_nodes.first().map(|n| n.span()),
+            )),
+        },
+        None if !rulesets.is_empty() => ctx.diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_OPTION_NOTE,
+            format!(
+                "rulesets ({}) are available; none was chosen, so the default option items are used",
+                rulesets
+                    .iter()
+                    .map(|(_, n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ruleset_nodes.first().map(|n| n.span()),
+        )),
+        None => {}
+    }
+    chosen.extend(choices.options.iter().cloned());
+    let mut used = vec![false; chosen.len()];
+    for n in &option_nodes {
+        option_decl(n, &mut ctx, &chosen, &mut used);
+    }
+    for (c, u) in chosen.iter().zip(&used) {
+        if !u {
+            ctx.diags.push(Diagnostic::new(
+                Severity::Error,
+                CODE_BAD_OPTION,
+                format!("the choice \"{c}\" names no option item of this file"),
+                None,
+            ));
         }
     }
     let mut out = Expanded::default();
@@ -200,7 +283,8 @@ pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
     out
 }
 
-fn option_decl(n: &Node, ctx: &mut Ctx) {
+fn option_decl(n: &Node, ctx: &mut Ctx, chosen: &[String], used: &mut [bool]) {
+    let category = n.args().first().and_then(|a| a.str()).unwrap_or("");
     // (option "Category" <Tag> args:{ <a> <b> } { (item "Name" <v>… "desc")* … })
     let tag = n.args().iter().find_map(|a| match a {
         Node::OptRef(t, None, _) => Some(t.clone()),
@@ -255,7 +339,7 @@ fn option_decl(n: &Node, ctx: &mut Ctx) {
         }
         idx += 1;
     }
-    let Some((item, _)) = best else {
+    let Some((mut item, _)) = best else {
         ctx.diags.push(Diagnostic::error(
             CODE_BAD_OPTION,
             format!("option <{tag}> has no items"),
@@ -263,6 +347,33 @@ fn option_decl(n: &Node, ctx: &mut Ctx) {
         ));
         return;
     };
+    // A choice "Category/Item" (the last one wins).
+    let mut how = "default";
+    for (k, c) in chosen.iter().enumerate() {
+        let Some((cat, name)) = c.split_once('/') else {
+            continue;
+        };
+        if cat != category {
+            continue;
+        }
+        match items.iter().find(|i| {
+            i.head() == Some("item") && i.args().first().and_then(|a| a.str()) == Some(name)
+        }) {
+            Some(i) => {
+                item = i;
+                how = "chosen";
+                used[k] = true;
+            }
+            None => {
+                used[k] = true;
+                ctx.diags.push(Diagnostic::error(
+                    CODE_BAD_OPTION,
+                    format!("option \"{category}\" has no item \"{name}\""),
+                    n.span(),
+                ));
+            }
+        }
+    }
     let values: Vec<Vec<Node>> = item
         .args()
         .iter()
@@ -286,7 +397,7 @@ fn option_decl(n: &Node, ctx: &mut Ctx) {
     ctx.diags.push(Diagnostic::new(
         Severity::Note,
         CODE_OPTION_NOTE,
-        format!("option <{tag}>: default item \"{name}\" used"),
+        format!("option <{tag}>: {how} item \"{name}\" used"),
         Some(item.span()),
     ));
     ctx.options.insert(tag, OptionDecl { args, values });

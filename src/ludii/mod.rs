@@ -20,6 +20,7 @@ use crate::spec::{Document, SPEC_VERSION, Source};
 use sha2::{Digest, Sha256};
 
 pub use english::read_english;
+pub use expand::Choices;
 pub use write::write_lud;
 
 /// The `source` block of a document read from `text`.
@@ -50,8 +51,18 @@ pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
 /// expanded, and the game is lowered into a spec document. Returns `None` only when no game
 /// could be found; diagnostics say what was not understood.
 pub fn read_lud(name: &str, text: &str, file: FileId) -> (Option<Document>, Vec<Diagnostic>) {
+    read_lud_with(name, text, file, &Choices::default())
+}
+
+/// [`read_lud`] with option items and a ruleset chosen instead of the defaults.
+pub fn read_lud_with(
+    name: &str,
+    text: &str,
+    file: FileId,
+    choices: &Choices,
+) -> (Option<Document>, Vec<Diagnostic>) {
     let (nodes, mut diags) = syntax::parse(text, file);
-    let ex = expand::expand(nodes, &mut diags);
+    let ex = expand::expand_with(nodes, &mut diags, choices);
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
         return (None, diags);
