@@ -483,3 +483,23 @@ fn options_and_rulesets_can_be_chosen() {
             .all(|x| x.severity != Severity::Error || x.code == "ludii::bad-option")
     );
 }
+
+/// The cross-check of the corpus Xiangqi against the seed finds exactly the region names that
+/// differ (the corpus names both palaces `Palace`, Ludii's file `PalaceP1`/`PalaceP2`).
+#[test]
+fn cross_check_reports_only_real_differences() {
+    let Some(text) = seed() else { return };
+    let (eng, _) = read_english("xiangqi.txt", &text, FileId(0));
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/xiangqi.lud");
+    let (_, _, lud, _) = read(&p);
+    let d = zogkit::ludii::cross_check(&lud.unwrap(), &eng.unwrap());
+    let msgs: Vec<&str> = d.iter().map(|x| x.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "region `Palace` is only in the .lud",
+            "region `PalaceP1` is only in the English",
+            "region `PalaceP2` is only in the English",
+        ]
+    );
+}

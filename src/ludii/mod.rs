@@ -89,3 +89,63 @@ fn find_version(m: &syntax::Node) -> Option<String> {
         .and_then(|s| s.str())
         .map(str::to_string)
 }
+
+/// Diagnostic code: a `.lud` and its English description disagree.
+pub const CODE_CROSS_CHECK: &str = "ludii::cross-check";
+
+/// Compares a spec read from a `.lud` file with one read from its English description: board
+/// size, piece names, region names and setup coordinates must agree (`notes/ludii.md` §4.7).
+/// Returns one warning per difference; none means they agree on everything compared.
+pub fn cross_check(lud: &Document, english: &Document) -> Vec<Diagnostic> {
+    use std::collections::BTreeSet;
+    let mut out = Vec::new();
+    let mut say = |m: String| {
+        out.push(Diagnostic::new(
+            crate::diag::Severity::Warning,
+            CODE_CROSS_CHECK,
+            m,
+            None,
+        ))
+    };
+    let (Some(a), Some(b)) = (lud.games.first(), english.games.first()) else {
+        say("one of the documents has no game".into());
+        return out;
+    };
+    let npos = |g: &crate::spec::Game| g.boards.first().map_or(0, |b| b.positions.len());
+    if npos(a) != npos(b) {
+        say(format!(
+            "board: {} sites in the .lud, {} in the English",
+            npos(a),
+            npos(b)
+        ));
+    }
+    let mut compare = |what: &str, x: BTreeSet<String>, y: BTreeSet<String>| {
+        for only in x.difference(&y) {
+            say(format!("{what} `{only}` is only in the .lud"));
+        }
+        for only in y.difference(&x) {
+            say(format!("{what} `{only}` is only in the English"));
+        }
+    };
+    let pieces = |g: &crate::spec::Game| g.pieces.iter().map(|p| p.name.clone()).collect();
+    compare("piece", pieces(a), pieces(b));
+    let zones = |g: &crate::spec::Game| {
+        g.boards
+            .iter()
+            .flat_map(|b| b.zones.iter().map(|z| z.name.clone()))
+            .collect()
+    };
+    compare("region", zones(a), zones(b));
+    let setup = |g: &crate::spec::Game| {
+        g.setup
+            .iter()
+            .flat_map(|p| {
+                p.positions
+                    .iter()
+                    .map(move |s| format!("{} {} on {s}", p.player, p.piece))
+            })
+            .collect()
+    };
+    compare("placement", setup(a), setup(b));
+    out
+}
