@@ -503,3 +503,17 @@ fn cross_check_reports_only_real_differences() {
         ]
     );
 }
+
+/// Diagnostics about text that came from a built-in macro point at the call in the user's file.
+#[test]
+fn builtin_macro_diagnostics_point_at_the_call() {
+    let text = "(game \"T\" (players 2) (equipment {(board (square 3))\n  (piece \"P\" Each (\"StepToNotFriend\" Orthogonal (then (moveAgain))))}) (rules (play (forEach Piece))))";
+    let (doc, d) = read_lud("t.lud", text, FileId(0));
+    assert_eq!(doc.unwrap().games[0].pieces[0].extensions.ludii.len(), 1);
+    let un: Vec<&Diagnostic> = d.iter().filter(|x| x.code == "ludii::unmapped").collect();
+    assert_eq!(un.len(), 1);
+    let mut sm = SourceMap::new();
+    sm.add("t.lud", text);
+    let r = un[0].render(&sm, "t.lud");
+    assert!(r.contains("--> t.lud:2:19"), "{r}");
+}

@@ -62,7 +62,7 @@ struct Macro {
 fn builtins() -> &'static HashMap<String, Macro> {
     static B: OnceLock<HashMap<String, Macro>> = OnceLock::new();
     B.get_or_init(|| {
-        let (nodes, _) = syntax::parse(BUILTIN_MACROS, FileId(u32::MAX));
+        let (nodes, _) = syntax::parse(BUILTIN_MACROS, BUILTIN_FILE);
         let mut m = HashMap::new();
         for n in nodes {
             if let Some((name, body)) = define_parts(&n) {
@@ -587,12 +587,39 @@ fn call(
             _ => Some(Node::Array(e, aspan)),
         });
     }
-    let body = subst_params(&m.body, &actual);
+    let mut body = subst_params(&m.body, &actual);
+    // Built-in macro text has no file to show: its nodes take the call's location.
+    for b in &mut body {
+        respan_builtin(b, span);
+    }
     let mut out = Vec::new();
     for b in body {
         out.extend(expand_node(b, ctx, depth + 2, false));
     }
     out
+}
+
+/// The file id of the built-in macro library's text.
+pub const BUILTIN_FILE: FileId = FileId(u32::MAX);
+
+fn respan_builtin(n: &mut Node, call: Span) {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        let s = match n {
+            Node::List(items, s) | Node::Array(items, s) | Node::Angle(items, s) => {
+                stack.extend(items.iter_mut());
+                s
+            }
+            Node::Named(_, v, s) => {
+                stack.push(&mut **v);
+                s
+            }
+            Node::OptRef(_, _, s) | Node::Atom(_, s) | Node::Str(_, s) => s,
+        };
+        if s.file == BUILTIN_FILE {
+            *s = call;
+        }
+    }
 }
 
 fn param_index(a: &str) -> Option<usize> {
