@@ -91,8 +91,13 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     let mut ext_play = None;
     let mut ext_game = Vec::new();
     let mut metadata = None;
+    let mut comments = Vec::new();
     for e in &g.extensions.ludii {
         let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
+        if is_comment(e) {
+            comments.push(e.clone());
+            continue;
+        }
         if !d.is_empty() || nodes.len() != 1 {
             warn(
                 cx.diags,
@@ -133,7 +138,23 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     let mut piece_moves: Vec<Vec<String>> = Vec::new();
     for p in &g.pieces {
         let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
-        v.extend(p.extensions.ludii.iter().cloned());
+        for e in &p.extensions.ludii {
+            let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
+            if is_comment(e) {
+                continue;
+            }
+            if d.is_empty() && nodes.len() == 1 {
+                v.push(syntax::print(&nodes[0]));
+            } else {
+                warn(
+                    cx.diags,
+                    format!(
+                        "extension `{e}` of piece `{}` is not a ludeme; left out",
+                        p.name
+                    ),
+                );
+            }
+        }
         if !p.drops.is_empty() && !is_simple_drop(&p.drops) {
             warn(
                 cx.diags,
@@ -176,6 +197,9 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
             .unwrap_or_else(|| m.clone())
     };
 
+    for c in &comments {
+        let _ = writeln!(out, "{}", c.replace('\n', " "));
+    }
     let _ = write!(out, "(game ");
     syntax::quote_into(&g.title, &mut out);
     out.push('\n');
@@ -215,6 +239,28 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
     for (p, moves) in g.pieces.iter().zip(&piece_moves) {
         let mut name = String::new();
         syntax::quote_into(&p.name, &mut name);
+        let notes: Vec<&String> = p
+            .extensions
+            .ludii
+            .iter()
+            .filter(|e| is_comment(e))
+            .collect();
+        if !notes.is_empty() {
+            // Comments end at the line break: write the piece over several lines.
+            let _ = writeln!(out, "        (piece {name} Each");
+            if !moves.is_empty() {
+                let _ = writeln!(out, "            (or {{");
+                for m in moves {
+                    let _ = writeln!(out, "                {}", lay(&call(m), 16));
+                }
+                let _ = writeln!(out, "            }})");
+            }
+            for c in notes {
+                let _ = writeln!(out, "            {}", c.replace('\n', " "));
+            }
+            let _ = writeln!(out, "        )");
+            continue;
+        }
         match moves.len() {
             0 => {
                 let _ = writeln!(out, "        (piece {name} Each)");
@@ -375,6 +421,11 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
         }
     }
     out
+}
+
+/// A `.lud` comment kept on the spec (the English reader's unresolved phrases).
+fn is_comment(e: &str) -> bool {
+    e.starts_with("//")
 }
 
 fn is_simple_drop(drops: &[MoveBlock]) -> bool {
