@@ -543,3 +543,37 @@ fn english_spec_writes_as_lud() {
     }
     assert_eq!(back.unwrap().games, eng.games, "{lud}");
 }
+
+/// Hexagon and triangle boards (cells and points) read, index from the bottom-left, and round
+/// trip through the writer.
+#[test]
+fn hex_and_tri_boards_round_trip() {
+    for (board, sites) in [
+        ("(hex 3)", 19),
+        ("(hex Diamond 4)", 16),
+        ("(tri 4) use:Vertex", 10),
+        ("(tri 3)", 9),
+        ("(rectangle 3 5) use:Vertex", 15),
+    ] {
+        let text = format!(
+            "(game \"B\" (players 2) (equipment {{(board {board}) (piece \"S\" Each (or {{(\"StepToEmpty\" Orthogonal) (move Slide Adjacent)}})) (regions \"R\" P2 {{0 1 2}}) (regions \"Low\" (sites Bottom))}}) (rules (start (place \"S1\" {{0 2}})) (play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))"
+        );
+        let (doc, d) = read_lud("b.lud", &text, FileId(0));
+        assert!(d.is_empty(), "{board}: {d:?}");
+        let doc = doc.unwrap();
+        let b = &doc.games[0].boards[0];
+        assert_eq!(b.positions.len(), sites, "{board}");
+        assert_eq!(b.positions[0].name, "A1", "{board}");
+        // Every link has its reverse.
+        for p in &b.positions {
+            for l in &p.links {
+                let back = b.positions.iter().find(|q| q.name == l.to).unwrap();
+                assert!(back.links.iter().any(|x| x.to == p.name), "{board} {} {}", p.name, l.to);
+            }
+        }
+        let (lud, wd) = write_lud(&doc);
+        assert!(wd.is_empty(), "{board}: {wd:?}");
+        let (back, _) = read_lud("b.lud", &lud, FileId(0));
+        assert_eq!(back.unwrap().games, doc.games, "{board}\n{lud}");
+    }
+}
