@@ -568,7 +568,12 @@ fn hex_and_tri_boards_round_trip() {
         for p in &b.positions {
             for l in &p.links {
                 let back = b.positions.iter().find(|q| q.name == l.to).unwrap();
-                assert!(back.links.iter().any(|x| x.to == p.name), "{board} {} {}", p.name, l.to);
+                assert!(
+                    back.links.iter().any(|x| x.to == p.name),
+                    "{board} {} {}",
+                    p.name,
+                    l.to
+                );
             }
         }
         let (lud, wd) = write_lud(&doc);

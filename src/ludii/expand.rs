@@ -25,7 +25,7 @@ pub const CODE_OPTION_NOTE: &str = "ludii::option";
 /// Maximum nested macro calls.
 pub const MAX_MACRO_DEPTH: usize = 64;
 /// Maximum nodes produced by expansion.
-pub const MAX_NODES: usize = 2_000_000;
+pub const MAX_NODES: usize = 200_000;
 /// Maximum items a range may spread into (Ludii's own limit).
 pub const MAX_RANGE: i64 = 1000;
 
@@ -268,9 +268,12 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
         };
         let head = n.head().map(str::to_string);
         let span = n.span();
+        // Kept so that a runaway expansion leaves the form as written, not a huge partial tree.
+        let original = (!ctx.user.is_empty()).then(|| n.clone());
         let mut ex = expand_node(n, &mut ctx, 0, true);
-        let n = match ex.len() {
-            1 => ex.pop().unwrap(),
+        let n = match (ctx.limit_hit, original) {
+            (true, Some(o)) => o,
+            _ if ex.len() == 1 => ex.pop().unwrap(),
             _ => Node::List(ex, span),
         };
         let n = spread(n, &mut ctx);
@@ -490,7 +493,7 @@ fn expand_node(n: Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Vec
             ctx.limit_hit = true;
             ctx.diags.push(Diagnostic::error(
                 CODE_MACRO_LIMIT,
-                "macro expansion exceeds its size or depth budget; the rest is left unexpanded",
+                "macro expansion exceeds its size or depth budget; the form is kept unexpanded",
                 n.span(),
             ));
         }
