@@ -259,6 +259,21 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
             ));
         }
     }
+    // Only defines that call defines of this file can run away.
+    let risky = ctx.user.values().any(|m| {
+        let mut stack: Vec<&Node> = m.body.iter().collect();
+        while let Some(n) = stack.pop() {
+            match n {
+                Node::Str(s, _) if ctx.user.contains_key(s) => return true,
+                Node::List(items, _) | Node::Array(items, _) | Node::Angle(items, _) => {
+                    stack.extend(items.iter())
+                }
+                Node::Named(_, v, _) => stack.push(v),
+                _ => {}
+            }
+        }
+        false
+    });
     let mut out = Expanded::default();
     for n in rest {
         let n = if ctx.options.is_empty() && !has_opt_ref(&n) {
@@ -269,7 +284,7 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
         let head = n.head().map(str::to_string);
         let span = n.span();
         // Kept so that a runaway expansion leaves the form as written, not a huge partial tree.
-        let original = (!ctx.user.is_empty()).then(|| n.clone());
+        let original = risky.then(|| n.clone());
         let mut ex = expand_node(n, &mut ctx, 0, true);
         let n = match (ctx.limit_hit, original) {
             (true, Some(o)) => o,
