@@ -582,3 +582,17 @@ fn hex_and_tri_boards_round_trip() {
         assert_eq!(back.unwrap().games, doc.games, "{board}\n{lud}");
     }
 }
+
+/// Long English phrases with many repeated parts do not recurse per part.
+#[test]
+fn long_english_phrases_do_not_overflow() {
+    let nots = "not ".repeat(200_000);
+    let grow = " expanded by 1 steps".repeat(100_000);
+    let text = format!(
+        "The game \"L\" is played by two players on a 5x5 rectangle board with square tiling.\nRegions:\nR: the bottom sites of the board{grow} for P1\nAll players play with Stones.\nRules for Pieces:\nStones step if {nots}the location of the piece is in R then forward else backward.\n"
+    );
+    let (doc, _) = read_english("l.txt", &text, FileId(0));
+    let g = &doc.unwrap().games[0];
+    assert_eq!(g.boards[0].zones[0].positions.len(), 25);
+    assert_eq!(g.pieces[0].moves.len(), 2);
+}

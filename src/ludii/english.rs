@@ -193,11 +193,20 @@ impl Reader<'_> {
     /// A region description: `the bottom sites of the board expanded by 4 steps`, `sites [1, 2]`.
     fn region(&self, s: &str) -> Option<Vec<usize>> {
         let geo = self.geo.as_ref()?;
-        let s = s.trim();
-        if let Some((base, rest)) = s.rsplit_once(" expanded by ") {
+        let mut s = s.trim();
+        // `R expanded by a steps expanded by b steps …`, peeled without recursion.
+        let mut grow = Vec::new();
+        while let Some((base, rest)) = s.rsplit_once(" expanded by ") {
             let n: usize = rest.split_whitespace().next()?.parse().ok()?;
-            let b = self.region(base)?;
-            return Some(geo.expand(&b, n.min(1000)));
+            grow.push(n.min(1000));
+            s = base.trim();
+        }
+        if !grow.is_empty() {
+            let mut b = self.region(s)?;
+            for n in grow.into_iter().rev() {
+                b = geo.expand(&b, n);
+            }
+            return Some(b);
         }
         if let Some(list) = s
             .strip_prefix("sites [")
@@ -305,9 +314,19 @@ impl Reader<'_> {
 
     /// A condition phrase.
     fn cond(&self, s: &str) -> Option<Cond> {
-        let s = s.trim();
-        if let Some(r) = s.strip_prefix("not ") {
-            return Some(Cond::Not(Box::new(self.cond(r)?)));
+        let mut s = s.trim();
+        let mut negations = 0usize;
+        while let Some(r) = s.strip_prefix("not ") {
+            negations += 1;
+            s = r.trim_start();
+        }
+        if negations > 0 {
+            let c = self.cond(s)?;
+            return Some(if negations % 2 == 1 {
+                Cond::Not(Box::new(c))
+            } else {
+                c
+            });
         }
         Some(match s {
             "is a friend" | "a friend" => test(Test::Friend),

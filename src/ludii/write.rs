@@ -705,47 +705,45 @@ fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                 && is_add(&p[n - 1])
                 && let Verify(last) = &p[n - 2]
             {
-                {
-                    let body = &p[..n - 2];
-                    if body.iter().all(|i| matches!(i, Step(_))) {
-                        let dirs: Vec<String> = body
-                            .iter()
-                            .map(|i| match i {
-                                Step(d) => d.clone(),
-                                _ => unreachable!(),
-                            })
-                            .collect();
-                        return Some((
-                            Shape::Leap {
-                                from,
-                                to: last.clone(),
-                                len: dirs.len(),
-                            },
-                            dirs,
-                        ));
-                    }
-                    // Step d (Verify go, Step d)*k
-                    if let Some(Step(d)) = body.first() {
-                        let rest = &body[1..];
-                        if rest.len() % 2 == 0 && !rest.is_empty() {
-                            let go = match &rest[0] {
-                                Verify(g) => g.clone(),
-                                _ => return None,
-                            };
-                            let ok = rest
-                                .chunks(2)
-                                .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
-                            if ok {
-                                return Some((
-                                    Shape::SlideExact {
-                                        from,
-                                        go,
-                                        land: last.clone(),
-                                        n: rest.len() / 2 + 1,
-                                    },
-                                    vec![d.clone()],
-                                ));
-                            }
+                let body = &p[..n - 2];
+                if body.iter().all(|i| matches!(i, Step(_))) {
+                    let dirs: Vec<String> = body
+                        .iter()
+                        .filter_map(|i| match i {
+                            Step(d) => Some(d.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    return Some((
+                        Shape::Leap {
+                            from,
+                            to: last.clone(),
+                            len: dirs.len(),
+                        },
+                        dirs,
+                    ));
+                }
+                // Step d (Verify go, Step d)*k
+                if let Some(Step(d)) = body.first() {
+                    let rest = &body[1..];
+                    if rest.len() % 2 == 0 && !rest.is_empty() {
+                        let go = match &rest[0] {
+                            Verify(g) => g.clone(),
+                            _ => return None,
+                        };
+                        let ok = rest
+                            .chunks(2)
+                            .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
+                        if ok {
+                            return Some((
+                                Shape::SlideExact {
+                                    from,
+                                    go,
+                                    land: last.clone(),
+                                    n: rest.len() / 2 + 1,
+                                },
+                                vec![d.clone()],
+                            ));
                         }
                     }
                 }
