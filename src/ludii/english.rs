@@ -36,6 +36,16 @@ const HEADERS: [&str; 10] = [
     "Moves:",
 ];
 
+/// Sentences that list pieces.
+const PIECE_LISTS: [&str; 6] = [
+    "All players play with ",
+    "Player one plays with ",
+    "Player two plays with ",
+    "Player three plays with ",
+    "The following pieces are shared by all players: ",
+    "The following pieces are neutral: ",
+];
+
 struct Line<'a> {
     text: &'a str,
     span: Span,
@@ -635,11 +645,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
 
     // Piece list first (piece rules need the names).
     for (_, l) in &lines {
-        for prefix in [
-            "All players play with ",
-            "Player one plays with ",
-            "Player two plays with ",
-        ] {
+        for prefix in PIECE_LISTS {
             if let Some(list) = l.text.strip_prefix(prefix) {
                 for p in list_items(list) {
                     if !plurals.contains(&p) {
@@ -688,9 +694,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         let sec = section.trim_end_matches(':');
         match section.as_str() {
             "Game Rules:" | "Regions:" | "Rules for Pieces:"
-                if t.starts_with("All players play with ")
-                    || t.starts_with("Player one plays with ")
-                    || t.starts_with("Player two plays with ") => {}
+                if PIECE_LISTS.iter().any(|p| t.starts_with(p)) => {}
             "Regions:" => {
                 let Some((name, desc)) = t.split_once(": ") else {
                     r.unresolved(sec, t, l.span, "not a region line");
