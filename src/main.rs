@@ -23,8 +23,16 @@ struct Cli {
 enum Command {
     /// Read ZRF files or directories and report located diagnostics (exit 1 on errors).
     Check(cli::check::CheckArgs),
+    /// Convert files or whole collections to another format (zrf → yaml, …), atomically.
+    Convert(cli::convert::ConvertArgs),
     /// Print a ZRF file's games and variants after includes, macros and variant resolution.
     Expand(cli::expand::ExpandArgs),
+    /// Summarise a file: games, variants, players, board, pieces, setup and goals.
+    Info(cli::inspect::FileArgs),
+    /// Print one game's computed board: positions, rectangles, links, zones, symmetries.
+    Board(cli::inspect::BoardArgs),
+    /// Print the JSON Schema of spec documents.
+    Schema,
     /// List the moves a Chessembly script gives one piece on a board.
     Moves(cli::moves::MovesArgs),
     /// Perft of the Chessembly-scripted chess engine (benchmark).
@@ -52,7 +60,11 @@ fn main() -> ExitCode {
     let stats = cli.stats;
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
+        Command::Convert(a) => cli::convert::run(a),
         Command::Expand(a) => cli::expand::run(a),
+        Command::Info(a) => cli::inspect::info(a),
+        Command::Board(a) => cli::inspect::board(a),
+        Command::Schema => cli::inspect::schema(),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => exit_code(cli::perft::run(&a)),
     };

@@ -174,10 +174,7 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
     assert_eq!(b.positions.len(), 90);
     assert_eq!(b.positions[4].name, "E1");
     assert_eq!(b.positions[85].name, "E10");
-    assert_eq!(
-        b.layout.ludii_board.as_deref(),
-        Some("(board (rectangle 10 9) use:Vertex)")
-    );
+    assert_eq!(b.extensions.ludii, ["(board (rectangle 10 9) use:Vertex)"]);
     let names: Vec<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Jiang", "Shi", "Xiang", "Ma", "Ju", "Pao", "Zu"]);
     // 32 placements at the right sites.
@@ -283,7 +280,7 @@ fn xiangqi_lud_and_english_agree() {
     let (ge, gl) = (&eng.games[0], &lud.games[0]);
     assert_eq!(ge.boards[0].positions, gl.boards[0].positions);
     assert_eq!(ge.boards[0].symmetries, gl.boards[0].symmetries);
-    assert_eq!(ge.boards[0].layout, gl.boards[0].layout);
+    assert_eq!(ge.boards[0].extensions, gl.boards[0].extensions);
     assert_eq!(placements(&eng), placements(&lud));
     assert_eq!(
         zone_sites(&eng, "PalaceP1", "P1"),
@@ -595,4 +592,17 @@ fn long_english_phrases_do_not_overflow() {
     let g = &doc.unwrap().games[0];
     assert_eq!(g.boards[0].zones[0].positions.len(), 25);
     assert_eq!(g.pieces[0].moves.len(), 2);
+}
+
+/// Every corpus spec is consistent by `spec::check` (names used exist, layout agrees).
+#[test]
+fn corpus_specs_pass_spec_check() {
+    let mut problems = Vec::new();
+    for p in non_err_lud().iter().chain(corpus("txt").iter()) {
+        let (name, _, doc, _) = read(p);
+        for issue in zogkit::spec::check::check(&doc.unwrap()) {
+            problems.push(format!("{name}: {} {}", issue.code, issue.message));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

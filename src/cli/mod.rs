@@ -3,7 +3,9 @@
 //! This is the only part of zogkit that touches the file system.
 
 pub mod check;
+pub mod convert;
 pub mod expand;
+pub mod inspect;
 pub mod moves;
 pub mod perft;
 

@@ -12,8 +12,8 @@ use super::board::{self, COMPASS, Geo};
 use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
-    Link, MoveBlock, Piece, Placement, Position, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link,
+    MoveBlock, Piece, Placement, Position, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a phrase the reader cannot map; it is kept as text on the spec.
@@ -170,6 +170,7 @@ impl Reader<'_> {
                     rect: None,
                     grid: None,
                     dummy: false,
+                    killed: false,
                     links: geo.links[i]
                         .iter()
                         .map(|(d, j)| Link {
@@ -190,9 +191,9 @@ impl Reader<'_> {
                     })
                 })
                 .collect(),
-            layout: Layout {
-                ludii_board: Some(lud),
-                ..Layout::default()
+            extensions: Extensions {
+                ludii: vec![lud],
+                ..Extensions::default()
             },
             ..Board::default()
         };
@@ -846,6 +847,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         spec_version: SPEC_VERSION.to_string(),
         source: super::source("ludii-english", name, text),
         games: vec![game],
+        procedures: vec![],
     };
     (Some(doc), r.diags)
 }

@@ -10,8 +10,8 @@ use super::board::{self, COMPASS, Geo};
 use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
-    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout, Link,
-    MoveBlock, Piece, Placement, Position, Symmetry, Test, Texts, Zone,
+    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link, MoveBlock,
+    Piece, Placement, Position, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
@@ -180,6 +180,7 @@ impl Lower<'_> {
                 rect: None,
                 grid: None,
                 dummy: false,
+                killed: false,
                 links: geo.links[i]
                     .iter()
                     .map(|(d, j)| Link {
@@ -192,13 +193,13 @@ impl Lower<'_> {
         let mut b = Board {
             directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
             positions,
-            layout: Layout {
-                ludii_board: Some(format!(
+            extensions: Extensions {
+                ludii: vec![format!(
                     "(board {}{})",
                     print(graph),
                     if vertex { " use:Vertex" } else { "" }
-                )),
-                ..Layout::default()
+                )],
+                ..Extensions::default()
             },
             ..Board::default()
         };

@@ -76,6 +76,7 @@ pub fn read_lud_with(
         spec_version: SPEC_VERSION.to_string(),
         source: src,
         games: vec![g],
+        procedures: vec![],
     });
     (doc, diags)
 }

@@ -439,7 +439,7 @@ fn board_ludeme(
     b: &crate::spec::Board,
     diags: &mut Vec<Diagnostic>,
 ) -> (Option<String>, Option<Geo>) {
-    if let Some(t) = &b.layout.ludii_board {
+    if let Some(t) = b.extensions.ludii.iter().find(|e| e.starts_with("(board ")) {
         let (nodes, d) = syntax::parse(t, FileId(u32::MAX));
         if d.is_empty()
             && let Some(n) = nodes.first()

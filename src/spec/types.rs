@@ -10,6 +10,7 @@
 //! empty/false/absent, so the written form stays short.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The version written into every document. Bump the minor part for additive changes, the
 /// major part when a reader of the old version would misread the new one.
@@ -29,6 +30,12 @@ pub struct Document {
     pub source: Source,
     /// Every game, variant and menu separator of the input, in menu order.
     pub games: Vec<Game>,
+    /// Instruction sequences shared by several move programs (or hoisted out of very deep
+    /// ones), referenced by [`Instr::Call`] with their index. A call means exactly "these
+    /// instructions here": there are no parameters and no scoping, so a consumer may inline
+    /// every call. They keep documents of macro-heavy games small.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub procedures: Vec<Vec<Instr>>,
 }
 
 /// Facts about the input file.
@@ -132,6 +139,11 @@ pub struct Texts {
     /// ZRF `solution` (puzzles), verbatim.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<String>,
+    /// The exact source strings, by field name, for texts whose display form above does not
+    /// reproduce them (ZRF source line wrapping). Writers use a source string only while its
+    /// display form still equals the field, so an edited text always wins.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub source: BTreeMap<String, String>,
 }
 
 impl Texts {
@@ -224,6 +236,9 @@ pub struct Board {
     /// The compact source layout the explicit graph is computed from.
     #[serde(default, skip_serializing_if = "Layout::is_empty")]
     pub layout: Layout,
+    /// Board content with no typed form yet.
+    #[serde(default, skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
 }
 
 /// One position.
@@ -241,9 +256,54 @@ pub struct Position {
     /// An off-board (dummy) position without a rectangle.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dummy: bool,
-    /// Links from this position, by direction name, in direction order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Removed from play (ZRF `kill-positions`): no piece may stand here and no link leads to
+    /// or from it. Kept so that zones and images that name it stay meaningful.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub killed: bool,
+    /// Links from this position, in direction order; written as a map from direction name
+    /// to target position (`{"n": "a2", "e": "b1"}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "links_as_map")]
+    #[schemars(with = "BTreeMap<String, String>")]
     pub links: Vec<Link>,
+}
+
+/// (De)serializes a position's links as an ordered map `direction: target`.
+mod links_as_map {
+    use super::Link;
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(links: &[Link], s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(links.len()))?;
+        for l in links {
+            m.serialize_entry(&l.direction, &l.to)?;
+        }
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Link>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<Link>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map from direction name to position name")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Vec<Link>, A::Error> {
+                let mut v = Vec::new();
+                while let Some((direction, to)) = a.next_entry::<String, String>()? {
+                    if v.iter().any(|l: &Link| l.direction == direction) {
+                        return Err(serde::de::Error::custom(format!(
+                            "direction `{direction}` is linked twice"
+                        )));
+                    }
+                    v.push(Link { direction, to });
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// Where a grid position sits in its grid.
@@ -321,10 +381,6 @@ pub struct Layout {
     /// Off-board positions (ZRF `dummy`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dummy: Vec<String>,
-    /// The Ludii board ludeme the positions were computed from, in compact `.lud` syntax
-    /// (`(board (rectangle 10 9) use:Vertex)`); positions follow Ludii's site order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ludii_board: Option<String>,
 }
 
 impl Layout {
@@ -708,6 +764,8 @@ pub enum Instr {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
+    /// Run the instructions of `procedures[n]` here.
+    Call(usize),
     /// Not modelled: the ZRF text (a diagnostic names it).
     Raw(String),
 }

@@ -7,20 +7,23 @@
 //! `On` and `01` are booleans or numbers to YAML 1.1 readers (zrf-language.md §9.2).
 //!
 //! # Output style (what [`to_string`] writes)
-//! - **Block style only.** Maps are `"key": value` lines, sequences are `- item` lines; nested
-//!   collections are indented by two spaces, sequences under a map key included:
+//! - **Block style, with short flow collections.** Maps are `"key": value` lines, sequences
+//!   are `- item` lines; nested collections are indented by two spaces, sequences under a map
+//!   key included. A sequence or map whose entries are all scalars (or such short collections)
+//!   and that fits in 100 characters is written on one line in flow style:
 //!   ```yaml
 //!   "title": "Shogi"
-//!   "players":
-//!     - "Black"
-//!     - "White"
+//!   "players": ["Black", "White"]
 //!   "pieces":
 //!     - "name": "駒"
-//!       "value": 1
+//!       "rect": [0, 0, 31, 31]
 //!   ```
 //!   A sequence inside a sequence starts on the dash's line (`- - 1`). Empty collections are
-//!   written `[]` and `{}`. No flow style otherwise, no anchors, aliases, tags, directives or
-//!   document markers. Output ends with exactly one `\n`.
+//!   written `[]` and `{}`. Output ends with exactly one `\n`.
+//! - **Repeated collections.** A map value of at least 512 bytes whose text occurs again (a
+//!   variant's unchanged board or move list) is written once with an anchor (`"moves": &a3`)
+//!   and afterwards as an alias (`"moves": *a3`). Every YAML reader expands aliases, so readers
+//!   see complete data; no tags, directives or document markers are written.
 //! - **Order.** Struct fields in declaration order; maps in the order the value gives them, so
 //!   callers use `BTreeMap`/`Vec` (never `HashMap`) for deterministic output.
 //! - **Every string is double-quoted**, map keys and struct field names included, so no reader
@@ -52,7 +55,7 @@
 //!
 //! let setup = Setup { player: "White".into(), positions: vec!["n".into(), "off".into()] };
 //! let text = yaml::to_string(&setup).unwrap();
-//! assert_eq!(text, "\"player\": \"White\"\n\"positions\":\n  - \"n\"\n  - \"off\"\n");
+//! assert_eq!(text, "\"player\": \"White\"\n\"positions\": [\"n\", \"off\"]\n");
 //! assert_eq!(yaml::from_str::<Setup>(&text, FileId(0)).unwrap(), setup);
 //!
 //! let mut sources = SourceMap::new();
@@ -129,9 +132,9 @@ impl ser::Error for YamlError {
 /// and machine. It fails when serde reports an error, when a map key is not a scalar, or when
 /// collections nest deeper than [`MAX_NESTING`] (the reader could not read such a document back).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, YamlError> {
-    let mut out = String::new();
+    let mut out = emit::Out::new();
     value.serialize(emit::Emitter::new(&mut out))?;
-    Ok(out)
+    Ok(out.finish())
 }
 
 /// Error code: the text is not well-formed YAML (or holds more than one document).

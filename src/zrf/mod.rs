@@ -4,6 +4,8 @@
 //! read plus diagnostics, so a batch run can report every problem of every file.
 
 pub mod expand;
+pub mod lower;
+pub mod strings;
 
 use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
 use crate::sexpr::{self, Parsed};

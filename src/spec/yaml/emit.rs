@@ -4,6 +4,95 @@ use super::{MAX_IMPLICIT_KEY_BYTES, MAX_NESTING, YamlError};
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+/// The output text plus what is needed to anchor repeated collections.
+pub(super) struct Out {
+    text: String,
+    /// Finished map-value collections of at least [`MIN_ANCHOR_BYTES`], by a hash of their
+    /// text: (start, end) of the first occurrence and its anchor number once repeated.
+    seen: rustc_hash::FxHashMap<u64, Vec<(usize, usize, Option<usize>)>>,
+    /// Anchors to insert: (offset right after the `:` of the first occurrence, number).
+    anchors: Vec<(usize, usize)>,
+}
+
+/// Collections at least this long that occur again (same text at the same indentation) are
+/// written once with an anchor (`&aN`) and then as aliases (`*aN`).
+const MIN_ANCHOR_BYTES: usize = 512;
+
+impl Out {
+    pub(super) fn new() -> Out {
+        Out {
+            text: String::new(),
+            seen: Default::default(),
+            anchors: Vec::new(),
+        }
+    }
+    /// The finished document, with anchors inserted.
+    pub(super) fn finish(mut self) -> String {
+        if self.anchors.is_empty() {
+            return self.text;
+        }
+        self.anchors.sort();
+        let mut s = String::with_capacity(self.text.len() + self.anchors.len() * 8);
+        let mut last = 0;
+        for (at, n) in self.anchors {
+            s.push_str(&self.text[last..at]);
+            s.push_str(&format!(" &a{n}"));
+            last = at;
+        }
+        s.push_str(&self.text[last..]);
+        s
+    }
+    /// Replaces the collection just written at `start..` (a map value) by an alias when the same
+    /// text was written before.
+    fn dedup(&mut self, start: usize) {
+        use std::hash::BuildHasher;
+        let len = self.text.len() - start;
+        if len < MIN_ANCHOR_BYTES {
+            return;
+        }
+        let key = rustc_hash::FxBuildHasher.hash_one(&self.text[start..]);
+        let next = self.anchors.len();
+        let text = &self.text;
+        let entries = self.seen.entry(key).or_default();
+        let found = entries
+            .iter_mut()
+            .find(|(a, b, _)| text[*a..*b] == text[start..]);
+        match found {
+            Some((a, _, anchor)) => {
+                let n = match anchor {
+                    Some(n) => *n,
+                    None => {
+                        *anchor = Some(next);
+                        self.anchors.push((*a, next));
+                        next
+                    }
+                };
+                self.text.truncate(start);
+                self.text.push_str(&format!(" *a{n}\n"));
+                // Collections inside the replaced text are gone: forget them.
+                for v in self.seen.values_mut() {
+                    v.retain(|(a, _, _)| *a < start);
+                }
+                self.anchors.retain(|(a, _)| *a < start);
+            }
+            None => entries.push((start, self.text.len(), None)),
+        }
+    }
+}
+
+impl std::ops::Deref for Out {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.text
+    }
+}
+
+impl std::ops::DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
+}
+
 /// Where the next value starts.
 #[derive(Clone, Copy)]
 enum At {
@@ -120,7 +209,7 @@ fn too_deep() -> YamlError {
 
 /// The streaming serializer: writes one value at `at` into `out`.
 pub(super) struct Emitter<'o> {
-    out: &'o mut String,
+    out: &'o mut Out,
     at: At,
     /// Number of collections around the value.
     depth: usize,
@@ -128,7 +217,7 @@ pub(super) struct Emitter<'o> {
 
 impl<'o> Emitter<'o> {
     /// Writes a whole document into `out`.
-    pub(super) fn new(out: &'o mut String) -> Self {
+    pub(super) fn new(out: &'o mut Out) -> Self {
         Emitter {
             out,
             at: At::Root,
@@ -155,6 +244,7 @@ impl<'o> Emitter<'o> {
         if self.depth >= MAX_NESTING {
             return Err(too_deep());
         }
+        let start = self.out.len();
         Ok(Collection {
             out: self.out,
             at: self.at,
@@ -162,6 +252,10 @@ impl<'o> Emitter<'o> {
             depth: self.depth + 1,
             count: 0,
             key: None,
+            start,
+            parts: Vec::new(),
+            flow: true,
+            seq: true,
         })
     }
 
@@ -181,7 +275,7 @@ impl<'o> Emitter<'o> {
 
 /// A sequence or map being written.
 pub(super) struct Collection<'o> {
-    out: &'o mut String,
+    out: &'o mut Out,
     /// Where the collection itself starts.
     at: At,
     /// Column of the second and later entries.
@@ -192,6 +286,47 @@ pub(super) struct Collection<'o> {
     count: usize,
     /// A map key waiting for its value.
     key: Option<String>,
+    /// Where this collection's text starts in `out`.
+    start: usize,
+    /// Each entry's key text (maps) and value text (without the line break), as ranges of `out`.
+    parts: Vec<(Option<Range>, Range)>,
+    /// Every entry so far is a one-line scalar (or flow collection).
+    flow: bool,
+    /// A sequence (`[…]`), not a map (`{…}`).
+    seq: bool,
+}
+
+/// A byte range `(start, end)` of the output.
+type Range = (usize, usize);
+
+/// Longest flow collection (`[1, 2, 3]`, `{"direction": "n", "to": "a2"}`) written on one line.
+const MAX_FLOW_WIDTH: usize = 100;
+
+/// The one-line scalar written at `at` in `text` (a value's whole output), if it is one:
+/// its range within `text`, without the leading space and the line break.
+fn scalar_range(text: &str, at: At) -> Option<(usize, usize)> {
+    let body = text.strip_suffix('\n')?;
+    if body.contains('\n') {
+        return None;
+    }
+    let (from, body) = match at {
+        At::MapValue(_) => (1, body.strip_prefix(' ')?),
+        _ => (0, body),
+    };
+    let b = body.as_bytes();
+    let simple = match b.first()? {
+        b'"' => {
+            // A quoted scalar ends at its closing quote; a map entry has `:` after the key.
+            let mut i = 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i == b.len() - 1
+        }
+        b'-' => b.get(1) != Some(&b' '),
+        _ => true,
+    };
+    simple.then_some((from, from + body.len()))
 }
 
 impl Collection<'_> {
@@ -211,11 +346,26 @@ impl Collection<'_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
         self.begin_entry();
         self.out.push_str("- ");
+        let before = self.out.len();
+        let at = At::SeqItem(self.indent + 2);
         value.serialize(Emitter {
             out: self.out,
-            at: At::SeqItem(self.indent + 2),
+            at,
             depth: self.depth,
-        })
+        })?;
+        self.note(None, before, at);
+        Ok(())
+    }
+
+    /// Records the entry just written (value from `before`) for a possible flow rewrite.
+    fn note(&mut self, key: Option<(usize, usize)>, before: usize, at: At) {
+        if !self.flow {
+            return;
+        }
+        match scalar_range(&self.out[before..], at) {
+            Some((a, b)) => self.parts.push((key, (before + a, before + b))),
+            None => self.flow = false,
+        }
     }
 
     /// Writes a struct field: its quoted name, then the value.
@@ -226,38 +376,84 @@ impl Collection<'_> {
             return self.entry(&quote(name), value);
         }
         self.begin_entry();
+        let k = self.out.len();
         quote_into(self.out, name);
-        self.value(value)
+        let key = (k, self.out.len());
+        self.value(Some(key), value)
     }
 
     /// Writes a key already in its written form, then the value.
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), YamlError> {
         self.begin_entry();
-        if key.len() > MAX_IMPLICIT_KEY_BYTES {
+        let range = if key.len() > MAX_IMPLICIT_KEY_BYTES {
+            self.flow = false;
             self.out.push_str("? ");
             self.out.push_str(key);
             self.out.push('\n');
             push_indent(self.out, self.indent);
+            None
         } else {
+            let k = self.out.len();
             self.out.push_str(key);
-        }
-        self.value(value)
+            Some((k, self.out.len()))
+        };
+        self.value(range, value)
     }
 
     /// Writes `:` and the value of the entry whose key was just written.
-    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), YamlError> {
+    fn value<T: Serialize + ?Sized>(
+        &mut self,
+        key: Option<(usize, usize)>,
+        value: &T,
+    ) -> Result<(), YamlError> {
+        self.seq = false;
         self.out.push(':');
+        let before = self.out.len();
+        let at = At::MapValue(self.indent + 2);
         value.serialize(Emitter {
             out: self.out,
-            at: At::MapValue(self.indent + 2),
+            at,
             depth: self.depth,
-        })
+        })?;
+        match key {
+            Some(k) => self.note(Some(k), before, at),
+            None => self.flow = false,
+        }
+        Ok(())
     }
 
     fn end(self, empty: &str) -> Result<(), YamlError> {
         if self.count == 0 {
             write_scalar(self.out, self.at, empty);
+            return Ok(());
         }
+        // Short collections of scalars are written in flow style on one line.
+        if !self.flow || matches!(self.at, At::Root) {
+            if let At::MapValue(_) = self.at {
+                self.out.dedup(self.start);
+            }
+            return Ok(());
+        }
+        let mut text = String::from(if self.seq { "[" } else { "{" });
+        for (i, (key, (a, b))) in self.parts.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            if let Some((ka, kb)) = key {
+                text.push_str(&self.out[*ka..*kb]);
+                text.push_str(": ");
+            }
+            text.push_str(&self.out[*a..*b]);
+            if text.len() > MAX_FLOW_WIDTH {
+                if let At::MapValue(_) = self.at {
+                    self.out.dedup(self.start);
+                }
+                return Ok(());
+            }
+        }
+        text.push(if self.seq { ']' } else { '}' });
+        self.out.truncate(self.start);
+        write_scalar(self.out, self.at, &text);
         Ok(())
     }
 }

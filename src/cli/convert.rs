@@ -1,0 +1,375 @@
+//! `zogkit convert`: read files or whole collections and write them in another format, atomically.
+
+use super::{
+    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
+};
+use clap::Args;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use zogkit::diag::Severity;
+use zogkit::format::{self, Format};
+use zogkit::text::Encoding;
+use zogkit::zrf::NoIncludes;
+
+/// Arguments of `zogkit convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Input files or directories (directories are searched recursively); `-` is standard input.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_parser = parse_format)]
+    pub to: Format,
+    /// Input format (default: from each file's extension).
+    #[arg(long, value_parser = parse_format)]
+    pub from: Option<Format>,
+    /// Output: a file (single input), a directory (mirrors the input tree), or `-` for standard
+    /// output. Default: standard output for one input file.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+    /// Decode inputs with this encoding instead of detecting one.
+    #[arg(long, value_parser = super::check::parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Also show notes.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print only failures and the summary.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Parses a format name for clap.
+pub fn parse_format(s: &str) -> Result<Format, String> {
+    Format::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format {s:?}; expected one of {}", names.join(", "))
+    })
+}
+
+/// Where one input's output goes.
+#[derive(Debug, Clone)]
+enum Target {
+    Stdout,
+    File(PathBuf),
+}
+
+struct Outcome {
+    text: String,
+    failed: bool,
+    warnings: usize,
+    unmodelled: BTreeMap<String, usize>,
+}
+
+/// Runs `zogkit convert`.
+pub fn run(args: ConvertArgs) -> u8 {
+    if !args.to.writable() {
+        eprintln!("error: writing {} is not available yet", args.to.name());
+        return EXIT_USAGE;
+    }
+    let exts: Vec<&str> = match args.from {
+        Some(f) => vec![f.extension()],
+        None => Format::ALL
+            .iter()
+            .filter(|f| f.readable() && **f != Format::Yaml)
+            .map(|f| f.extension())
+            .collect(),
+    };
+    let inputs = match collect_inputs(&args.inputs, &exts) {
+        Ok(v) if !v.is_empty() => v,
+        Ok(_) => {
+            eprintln!("error: no input files found");
+            return EXIT_USAGE;
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let single = inputs.len() == 1 && args.inputs.iter().all(|p| !p.is_dir());
+    let targets = match plan_targets(&args, &inputs, single) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let opts = format::ReadOptions {
+        encoding: args.encoding,
+        ..Default::default()
+    };
+    let pb = progress(inputs.len(), args.quiet);
+    let outcomes: Vec<Outcome> = inputs
+        .par_iter()
+        .zip(targets.par_iter())
+        .map(|(input, target)| {
+            let o = convert_one(&args, input, target, &opts);
+            pb.inc(1);
+            o
+        })
+        .collect();
+    pb.finish_and_clear();
+    let mut err = std::io::stderr().lock();
+    for o in &outcomes {
+        if !args.quiet || o.failed {
+            let _ = err.write_all(o.text.as_bytes());
+        }
+    }
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .zip(&inputs)
+        .filter(|(o, _)| o.failed)
+        .map(|(_, i)| i.display.as_str())
+        .collect();
+    let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
+    let mut unmodelled: BTreeMap<&str, usize> = BTreeMap::new();
+    for o in &outcomes {
+        for (k, v) in &o.unmodelled {
+            *unmodelled.entry(k).or_default() += v;
+        }
+    }
+    if !failed.is_empty() {
+        let _ = writeln!(err, "failed:");
+        for f in &failed {
+            let _ = writeln!(err, "  {f}");
+        }
+    }
+    if !unmodelled.is_empty() {
+        let list: Vec<String> = unmodelled
+            .iter()
+            .map(|(k, v)| format!("{k} ×{v}"))
+            .collect();
+        let _ = writeln!(
+            err,
+            "kept verbatim (no typed form yet): {}",
+            list.join(", ")
+        );
+    }
+    let _ = writeln!(
+        err,
+        "converted {} of {} file{} to {}, {} failed, {} warning{}",
+        inputs.len() - failed.len(),
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" },
+        args.to.name(),
+        failed.len(),
+        warnings,
+        if warnings == 1 { "" } else { "s" }
+    );
+    if failed.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_ERRORS
+    }
+}
+
+/// Decides every input's output path; refuses outputs that would overwrite an input or each
+/// other (also when names differ only in letter case, as on case-insensitive file systems).
+fn plan_targets(
+    args: &ConvertArgs,
+    inputs: &[InputFile],
+    single: bool,
+) -> Result<Vec<Target>, String> {
+    let out = args.output.as_deref();
+    if single {
+        return Ok(vec![match out {
+            None => Target::Stdout,
+            Some(p) if p.as_os_str() == "-" => Target::Stdout,
+            Some(p) if p.is_dir() => Target::File(p.join(output_name(&inputs[0], args.to))),
+            Some(p) => Target::File(p.to_path_buf()),
+        }]);
+    }
+    let Some(dir) = out.filter(|p| p.as_os_str() != "-") else {
+        return Err("several inputs need an output directory: -o DIR".into());
+    };
+    let mut targets = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let Some(path) = &input.path else {
+            return Err("standard input can only be converted on its own".into());
+        };
+        // Mirror the tree below whichever input root this file came from.
+        let root = args
+            .inputs
+            .iter()
+            .filter(|r| path.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len());
+        let rel = match root {
+            Some(r) if r.is_dir() => path.strip_prefix(r).unwrap_or(path).to_path_buf(),
+            _ => PathBuf::from(path.file_name().unwrap_or_default()),
+        };
+        targets.push(Target::File(
+            dir.join(rel).with_extension(args.to.extension()),
+        ));
+    }
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, t) in targets.iter().enumerate() {
+        if let Target::File(p) = t {
+            let key = p.display().to_string().to_lowercase();
+            if let Some(j) = seen.insert(key, i) {
+                return Err(format!(
+                    "{} and {} would both be written to {} (names that differ only in case collide on many file systems)",
+                    inputs[j].display,
+                    inputs[i].display,
+                    p.display()
+                ));
+            }
+        }
+    }
+    Ok(targets)
+}
+
+fn output_name(input: &InputFile, to: Format) -> PathBuf {
+    let name = input
+        .path
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("stdin"));
+    name.with_extension(to.extension())
+}
+
+fn convert_one(
+    args: &ConvertArgs,
+    input: &InputFile,
+    target: &Target,
+    opts: &format::ReadOptions,
+) -> Outcome {
+    let mut text = String::new();
+    let fail = |mut text: String, msg: String| {
+        text.push_str(&msg);
+        Outcome {
+            text,
+            failed: true,
+            warnings: 0,
+            unmodelled: BTreeMap::new(),
+        }
+    };
+    let from = match args
+        .from
+        .or_else(|| Format::of_path(&input.display))
+        .filter(|f| f.readable())
+    {
+        Some(f) => f,
+        None => {
+            return fail(
+                text,
+                format!(
+                    "error: {}: unknown input format (use --from)\n",
+                    input.display
+                ),
+            );
+        }
+    };
+    if let Target::File(p) = target {
+        if input.path.as_deref() == Some(p.as_path()) {
+            return fail(
+                text,
+                format!(
+                    "error: {}: refusing to write over the input\n",
+                    input.display
+                ),
+            );
+        }
+        if p.exists() && !args.force {
+            return fail(
+                text,
+                format!(
+                    "error: {}: output {} exists (use --force to overwrite)\n",
+                    input.display,
+                    p.display()
+                ),
+            );
+        }
+    }
+    let bytes = match read_input(input) {
+        Ok(b) => b,
+        Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
+    };
+    let r = match input.path {
+        Some(_) => format::read(from, &input.display, &bytes, opts, &mut FsIncludes),
+        None => format::read(from, &input.display, &bytes, opts, &mut NoIncludes),
+    };
+    let mut warnings = 0;
+    for d in &r.diagnostics {
+        if d.severity == Severity::Warning {
+            warnings += 1;
+        }
+        if d.severity > Severity::Note || args.verbose {
+            text.push_str(&d.render(&r.sources, &input.display));
+        }
+    }
+    let Some(doc) = r.document.as_ref().filter(|_| r.errors() == 0) else {
+        return Outcome {
+            text,
+            failed: true,
+            warnings,
+            unmodelled: r.unmodelled,
+        };
+    };
+    let (out, wdiags) = match format::write(args.to, doc) {
+        Ok(x) => x,
+        Err(d) => {
+            text.push_str(&d.render(&r.sources, &input.display));
+            return Outcome {
+                text,
+                failed: true,
+                warnings,
+                unmodelled: r.unmodelled,
+            };
+        }
+    };
+    for d in &wdiags {
+        if d.severity == Severity::Warning {
+            warnings += 1;
+        }
+        text.push_str(&d.render(&r.sources, &input.display));
+    }
+    let written = match target {
+        Target::Stdout => std::io::stdout().lock().write_all(&out),
+        Target::File(p) => write_atomic(p, &out),
+    };
+    if let Err(e) = written {
+        text.push_str(&format!(
+            "error: cannot write output for {}: {e}\n",
+            input.display
+        ));
+        return Outcome {
+            text,
+            failed: true,
+            warnings,
+            unmodelled: r.unmodelled,
+        };
+    }
+    Outcome {
+        text,
+        failed: false,
+        warnings,
+        unmodelled: r.unmodelled,
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees a partial file, even if the process is killed. (No fsync: durability
+/// across a power loss is left to the file system, as most converters do.)
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,192 @@
+//! The format registry: which formats exist, how to recognise them, and one `read`/`write` for each.
+//!
+//! Adding a format means one reader or writer module and one arm in each `match` here.
+
+use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
+use crate::spec::{self, Document};
+use crate::text::{self, Encoding};
+use crate::zrf::{self, IncludeLoader};
+use std::collections::BTreeMap;
+
+/// A file format zogkit knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Zillions of Games rule file.
+    Zrf,
+    /// The portable YAML game spec.
+    Yaml,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 2] = [Format::Zrf, Format::Yaml];
+
+    /// The name used on the command line (`--from`, `--to`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Zrf => "zrf",
+            Format::Yaml => "yaml",
+        }
+    }
+    /// Parses a command-line name.
+    pub fn from_name(s: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s.to_ascii_lowercase())
+    }
+    /// The extension written for outputs in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Zrf => "zrf",
+            Format::Yaml => "yaml",
+        }
+    }
+    /// The format of a file name, by extension.
+    pub fn of_path(name: &str) -> Option<Format> {
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "zrf" => Some(Format::Zrf),
+            "yaml" | "yml" => Some(Format::Yaml),
+            _ => None,
+        }
+    }
+    /// Whether [`read`] accepts this format.
+    pub fn readable(self) -> bool {
+        true
+    }
+    /// Whether [`write`] produces this format.
+    pub fn writable(self) -> bool {
+        matches!(self, Format::Yaml)
+    }
+}
+
+/// Options for [`read`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Force a text encoding.
+    pub encoding: Option<Encoding>,
+    /// ZRF reader options (limits).
+    pub zrf: zrf::ReadOptions,
+}
+
+/// The result of reading one input.
+#[derive(Debug, Clone, Default)]
+pub struct ReadResult {
+    /// The document, unless the input could not be read at all.
+    pub document: Option<Document>,
+    /// Every diagnostic, in order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The texts the diagnostics point into.
+    pub sources: SourceMap,
+    /// Forms kept verbatim because the spec has no typed form yet, by keyword.
+    pub unmodelled: BTreeMap<String, usize>,
+}
+
+impl ReadResult {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+}
+
+/// Reads `bytes` (shown as `name`) as `format` into a spec document.
+pub fn read(
+    format: Format,
+    name: &str,
+    bytes: &[u8],
+    opts: &ReadOptions,
+    loader: &mut dyn IncludeLoader,
+) -> ReadResult {
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    match format {
+        Format::Zrf => {
+            let zopts = zrf::ReadOptions {
+                encoding: opts.encoding.or(opts.zrf.encoding),
+                ..opts.zrf
+            };
+            let f = zrf::read(name, bytes, &zopts, loader);
+            let source = zrf::lower::source_of(&f, file_name, bytes);
+            let lowered = zrf::lower::lower(&f, source);
+            let mut diagnostics = f.diagnostics;
+            diagnostics.extend(lowered.diagnostics);
+            ReadResult {
+                document: Some(lowered.document),
+                diagnostics,
+                sources: f.sources,
+                unmodelled: lowered.unmodelled,
+            }
+        }
+        Format::Yaml => {
+            let mut sources = SourceMap::new();
+            let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+            let id = sources.add(name, decoded.text.as_str());
+            let document = match spec::yaml::from_str::<Document>(&decoded.text, id) {
+                Ok(doc) => {
+                    if doc.spec_version.split('.').next() != spec::SPEC_VERSION.split('.').next() {
+                        diagnostics.push(Diagnostic::new(
+                            Severity::Error,
+                            "spec::version",
+                            format!(
+                                "spec_version {} is not readable by this zogkit (it reads {})",
+                                doc.spec_version,
+                                spec::SPEC_VERSION
+                            ),
+                            None,
+                        ));
+                        None
+                    } else {
+                        for issue in spec::check::check(&doc) {
+                            diagnostics.push(Diagnostic::new(
+                                if issue.is_error() {
+                                    Severity::Error
+                                } else {
+                                    Severity::Warning
+                                },
+                                issue.code,
+                                format!("games[{}]: {}", issue.game, issue.message),
+                                None,
+                            ));
+                        }
+                        Some(doc)
+                    }
+                }
+                Err(d) => {
+                    diagnostics.push(d);
+                    None
+                }
+            };
+            ReadResult {
+                document,
+                diagnostics,
+                sources,
+                unmodelled: BTreeMap::new(),
+            }
+        }
+    }
+}
+
+/// Writes a document in `format`. Returns the bytes and diagnostics (what could not be
+/// expressed), or an error diagnostic when nothing can be written.
+pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    match format {
+        Format::Yaml => spec::yaml::to_string(doc)
+            .map(|s| (s.into_bytes(), Vec::new()))
+            .map_err(|e| {
+                Diagnostic::new(
+                    Severity::Error,
+                    "yaml::write",
+                    format!("cannot write YAML: {e}"),
+                    None,
+                )
+            }),
+        Format::Zrf => Err(Diagnostic::new(
+            Severity::Error,
+            "format::unsupported",
+            "writing ZRF is not available yet",
+            None,
+        )),
+    }
+}

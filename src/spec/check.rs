@@ -1,0 +1,258 @@
+//! Consistency checks of a spec document: the explicit board agrees with its layout, and every name used exists.
+
+use super::geometry;
+use super::types::{Board, Document, Game};
+use std::collections::BTreeSet;
+
+/// One inconsistency, located by game index and a path such as `boards[0].positions[3]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Index of the game in `games`.
+    pub game: usize,
+    /// Stable code, e.g. `spec::layout-mismatch`.
+    pub code: &'static str,
+    /// What disagrees.
+    pub message: String,
+}
+
+impl Issue {
+    /// Whether the document contradicts itself (an error) rather than naming something that
+    /// does not exist (a warning: such references also occur in real source files, and are
+    /// carried as written).
+    pub fn is_error(&self) -> bool {
+        matches!(self.code, "spec::layout-mismatch" | "spec::bad-reference")
+    }
+}
+
+/// Checks every game of a document.
+pub fn check(doc: &Document) -> Vec<Issue> {
+    let mut out = Vec::new();
+    for (i, g) in doc.games.iter().enumerate() {
+        check_game(i, g, doc, &mut out);
+    }
+    out
+}
+
+fn check_game(gi: usize, g: &Game, doc: &Document, out: &mut Vec<Issue>) {
+    let mut push = |code, message: String| {
+        out.push(Issue {
+            game: gi,
+            code,
+            message,
+        })
+    };
+    if let Some(of) = g.variant_of
+        && of >= doc.games.len()
+    {
+        push(
+            "spec::bad-reference",
+            format!("variant_of {of} is not a game index"),
+        );
+    }
+    let mut positions = BTreeSet::new();
+    for (bi, b) in g.boards.iter().enumerate() {
+        check_board(bi, b, &mut push);
+        positions.extend(b.positions.iter().map(|p| p.name.as_str()));
+    }
+    let pieces: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
+    let players: BTreeSet<&str> = g.players.iter().map(String::as_str).collect();
+    for s in &g.setup {
+        if !pieces.contains(s.piece.as_str()) {
+            push(
+                "spec::unknown-piece",
+                format!(
+                    "setup places `{}`, which is not a piece of the game",
+                    s.piece
+                ),
+            );
+        }
+        if !players.is_empty() && !players.contains(s.player.as_str()) {
+            push(
+                "spec::unknown-player",
+                format!("setup names player `{}`, who is not in players", s.player),
+            );
+        }
+        for p in &s.positions {
+            if !g.boards.is_empty() && !positions.contains(p.as_str()) {
+                push(
+                    "spec::unknown-position",
+                    format!(
+                        "setup places `{}` on `{p}`, which the board does not have",
+                        s.piece
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn check_board(bi: usize, b: &Board, push: &mut impl FnMut(&'static str, String)) {
+    let names: BTreeSet<&str> = b.positions.iter().map(|p| p.name.as_str()).collect();
+    let dirs: BTreeSet<&str> = b.directions.iter().map(String::as_str).collect();
+    for p in &b.positions {
+        for l in &p.links {
+            if !names.contains(l.to.as_str()) {
+                push(
+                    "spec::unknown-position",
+                    format!(
+                        "boards[{bi}]: `{}` links `{}` to `{}`, which the board does not have",
+                        p.name, l.direction, l.to
+                    ),
+                );
+            }
+            if !dirs.contains(l.direction.as_str()) {
+                push(
+                    "spec::unknown-direction",
+                    format!(
+                        "boards[{bi}]: `{}` uses direction `{}`, which is not in directions",
+                        p.name, l.direction
+                    ),
+                );
+            }
+        }
+    }
+    for z in &b.zones {
+        for p in &z.positions {
+            if !names.contains(p.as_str()) {
+                push(
+                    "spec::unknown-position",
+                    format!(
+                        "boards[{bi}]: zone `{}` names `{p}`, which the board does not have",
+                        z.name
+                    ),
+                );
+            }
+        }
+    }
+    if b.layout.is_empty() {
+        return;
+    }
+    let (computed, _) = geometry::compute(&b.layout);
+    if computed.directions != b.directions {
+        push(
+            "spec::layout-mismatch",
+            format!(
+                "boards[{bi}]: directions {:?} differ from the {:?} the layout defines",
+                b.directions, computed.directions
+            ),
+        );
+    }
+    if computed.positions.len() != b.positions.len() {
+        push(
+            "spec::layout-mismatch",
+            format!(
+                "boards[{bi}]: {} positions listed, the layout makes {}",
+                b.positions.len(),
+                computed.positions.len()
+            ),
+        );
+    }
+    for (a, c) in b.positions.iter().zip(&computed.positions) {
+        if a != c {
+            push(
+                "spec::layout-mismatch",
+                format!(
+                    "boards[{bi}]: position `{}` differs from what the layout makes (`{}` with rect {:?} and {} links)",
+                    a.name,
+                    c.name,
+                    c.rect,
+                    c.links.len()
+                ),
+            );
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::types::*;
+
+    fn doc_with(board: Board) -> Document {
+        Document {
+            spec_version: crate::spec::SPEC_VERSION.into(),
+            source: Source::default(),
+            procedures: vec![],
+            games: vec![Game {
+                kind: EntryKind::Game,
+                title: "t".into(),
+                variant_of: None,
+                default: false,
+                texts: Texts::default(),
+                players: vec!["A".into()],
+                turn_order: TurnOrder::default(),
+                options: vec![],
+                sounds: vec![],
+                boards: vec![board],
+                pieces: vec![Piece {
+                    name: "P".into(),
+                    ..Default::default()
+                }],
+                setup: vec![Placement {
+                    player: "A".into(),
+                    piece: "P".into(),
+                    positions: vec!["a1".into()],
+                    off: None,
+                }],
+                goals: vec![],
+                move_priorities: vec![],
+                extensions: Extensions::default(),
+            }],
+        }
+    }
+
+    fn layout_board() -> Board {
+        let layout = Layout {
+            grids: vec![Grid {
+                start_rectangle: [0, 0, 10, 10],
+                dimensions: vec![
+                    Dimension {
+                        labels: vec!["a".into(), "b".into()],
+                        offset: [10, 0],
+                    },
+                    Dimension {
+                        labels: vec!["1".into()],
+                        offset: [0, 10],
+                    },
+                ],
+                directions: vec![GridDirection {
+                    name: "e".into(),
+                    delta: vec![1, 0],
+                }],
+            }],
+            ..Default::default()
+        };
+        let (c, _) = geometry::compute(&layout);
+        Board {
+            directions: c.directions,
+            positions: c.positions,
+            layout,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_consistent_document_has_no_issues() {
+        assert_eq!(check(&doc_with(layout_board())), vec![]);
+    }
+
+    #[test]
+    fn an_edited_link_disagrees_with_the_layout() {
+        let mut b = layout_board();
+        b.positions[0].links[0].to = "a1".into();
+        let issues = check(&doc_with(b));
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].code, "spec::layout-mismatch");
+        assert!(issues[0].message.contains("`a1`"), "{}", issues[0].message);
+    }
+
+    #[test]
+    fn unknown_names_are_reported() {
+        let mut d = doc_with(layout_board());
+        d.games[0].setup[0].positions = vec!["z9".into()];
+        d.games[0].setup[0].piece = "Q".into();
+        let codes: Vec<_> = check(&d).iter().map(|i| i.code).collect();
+        assert_eq!(codes, ["spec::unknown-piece", "spec::unknown-position"]);
+    }
+}

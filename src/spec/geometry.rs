@@ -1,0 +1,450 @@
+//! Board geometry: computes the explicit positions, links and opposites from a compact [`Layout`].
+//!
+//! The rules (ZRF's, `notes/zrf-language.md` §7, with z2j's enumeration order):
+//! - a grid's positions are the cartesian product of its dimension labels, named by
+//!   concatenating the labels, enumerated with the **last dimension outermost**; the rectangle of
+//!   label indexes `(i0, i1, …)` is the start rectangle moved by `Σ ik·offsetk`;
+//! - a grid direction links index tuple `c` to `c + delta` when that tuple exists in the same
+//!   grid (missing delta components are 0); the same direction name may link in several grids;
+//! - then explicit positions, then dummy positions, in order;
+//! - `links` then set a position's link in a direction (replacing a grid link), `unlink`
+//!   removes links, and `kill-positions` marks positions as killed and removes every link to or
+//!   from them (the positions stay listed, flagged, as z2j keeps them and zones name them).
+
+use super::types::{Layout, Link, Opposite, Position};
+use std::collections::BTreeMap;
+
+/// A problem found while computing geometry (the caller attaches a location).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeometryIssue {
+    /// Stable code, e.g. `spec::duplicate-position`.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The explicit board computed from a layout.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Computed {
+    /// Direction names in order of first definition.
+    pub directions: Vec<String>,
+    /// Positions with their links.
+    pub positions: Vec<Position>,
+}
+
+/// Largest number of positions a layout may produce (a 100000×100000 grid is refused).
+pub const MAX_POSITIONS: usize = 1_000_000;
+
+/// Computes directions, positions and links; problems are returned, never fatal.
+pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
+    let mut issues = Vec::new();
+    // Directions: grid directions in order, then directions defined only by `links`.
+    let mut directions: Vec<String> = Vec::new();
+    let grid_dirs = layout
+        .grids
+        .iter()
+        .flat_map(|g| g.directions.iter().map(|d| &d.name));
+    for n in grid_dirs.chain(layout.links.iter().map(|l| &l.direction)) {
+        if !directions.contains(n) {
+            directions.push(n.clone());
+        }
+    }
+    let dir_index: BTreeMap<&str, usize> = directions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.as_str(), i))
+        .collect();
+
+    // Positions.
+    let total: usize = layout
+        .grids
+        .iter()
+        .map(|g| {
+            g.dimensions
+                .iter()
+                .map(|d| d.labels.len())
+                .try_fold(1usize, |a, b| a.checked_mul(b))
+                .unwrap_or(usize::MAX)
+        })
+        .fold(0usize, |a, b| a.saturating_add(b))
+        .saturating_add(layout.positions.len() + layout.dummy.len());
+    if total > MAX_POSITIONS {
+        issues.push(GeometryIssue {
+            code: "spec::board-too-large",
+            message: format!(
+                "the board would have {total} positions, more than the limit of {MAX_POSITIONS}"
+            ),
+        });
+        return (
+            Computed {
+                directions,
+                positions: Vec::new(),
+            },
+            issues,
+        );
+    }
+    let mut positions: Vec<Position> = Vec::with_capacity(total);
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    // Per grid: flat index → position index (None when the name collided).
+    let mut grid_slots: Vec<Vec<Option<usize>>> = Vec::new();
+    let push = |p: Position,
+                positions: &mut Vec<Position>,
+                index: &mut BTreeMap<String, usize>,
+                issues: &mut Vec<GeometryIssue>|
+     -> Option<usize> {
+        if index.contains_key(&p.name) {
+            issues.push(GeometryIssue {
+                code: "spec::duplicate-position",
+                message: format!(
+                    "position `{}` is defined more than once; the first definition is kept",
+                    p.name
+                ),
+            });
+            return None;
+        }
+        index.insert(p.name.clone(), positions.len());
+        positions.push(p);
+        Some(positions.len() - 1)
+    };
+    for (gi, g) in layout.grids.iter().enumerate() {
+        let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
+        let count: usize = dims.iter().product();
+        let mut slots = Vec::with_capacity(count);
+        let [x1, y1, x2, y2] = g.start_rectangle;
+        for flat in 0..count {
+            let coords = unflatten(flat, &dims);
+            let mut name = String::new();
+            let (mut x, mut y) = (x1, y1);
+            for (k, &c) in coords.iter().enumerate() {
+                name.push_str(&g.dimensions[k].labels[c]);
+                x += c as i64 * g.dimensions[k].offset[0];
+                y += c as i64 * g.dimensions[k].offset[1];
+            }
+            let p = Position {
+                name,
+                rect: Some([x, y, x + (x2 - x1), y + (y2 - y1)]),
+                grid: Some(super::types::GridCoord { grid: gi, coords }),
+                dummy: false,
+                killed: false,
+                links: Vec::new(),
+            };
+            slots.push(push(p, &mut positions, &mut index, &mut issues));
+        }
+        grid_slots.push(slots);
+    }
+    for lp in &layout.positions {
+        let p = Position {
+            name: lp.name.clone(),
+            rect: Some(lp.rect),
+            grid: None,
+            dummy: false,
+            killed: false,
+            links: Vec::new(),
+        };
+        push(p, &mut positions, &mut index, &mut issues);
+    }
+    for d in &layout.dummy {
+        let p = Position {
+            name: d.clone(),
+            rect: None,
+            grid: None,
+            dummy: true,
+            killed: false,
+            links: Vec::new(),
+        };
+        push(p, &mut positions, &mut index, &mut issues);
+    }
+
+    // Links: per position, per direction index → target position index.
+    let mut links: Vec<BTreeMap<usize, usize>> = vec![BTreeMap::new(); positions.len()];
+    for (gi, g) in layout.grids.iter().enumerate() {
+        let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
+        for d in &g.directions {
+            let di = dir_index[d.name.as_str()];
+            if d.delta.len() > dims.len() {
+                issues.push(GeometryIssue {
+                    code: "spec::bad-direction",
+                    message: format!(
+                        "direction `{}` has {} components but the grid has {} dimensions; the extra ones are ignored",
+                        d.name,
+                        d.delta.len(),
+                        dims.len()
+                    ),
+                });
+            }
+            for (flat, slot) in grid_slots[gi].iter().enumerate() {
+                let Some(from) = slot else { continue };
+                let coords = unflatten(flat, &dims);
+                let mut target = Vec::with_capacity(dims.len());
+                let mut inside = true;
+                for (k, &c) in coords.iter().enumerate() {
+                    let t = c as i64 + d.delta.get(k).copied().unwrap_or(0);
+                    if t < 0 || t >= dims[k] as i64 {
+                        inside = false;
+                        break;
+                    }
+                    target.push(t as usize);
+                }
+                if !inside {
+                    continue;
+                }
+                if let Some(to) = grid_slots[gi][flatten(&target, &dims)] {
+                    links[*from].insert(di, to);
+                }
+            }
+        }
+    }
+    for l in &layout.links {
+        let di = dir_index[l.direction.as_str()];
+        for [a, b] in &l.links {
+            match (index.get(a), index.get(b)) {
+                (Some(&x), Some(&y)) => {
+                    links[x].insert(di, y);
+                }
+                _ => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!(
+                        "link `{}` ({a} → {b}) names a position the board does not have",
+                        l.direction
+                    ),
+                }),
+            }
+        }
+    }
+    for u in &layout.unlink {
+        match u {
+            super::types::Unlink::Link([a, b]) => match (index.get(a), index.get(b)) {
+                (Some(&x), Some(&y)) => links[x].retain(|_, t| *t != y),
+                _ => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!("unlink ({a} {b}) names a position the board does not have"),
+                }),
+            },
+            super::types::Unlink::From(a) => match index.get(a) {
+                Some(&x) => links[x].clear(),
+                None => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!("unlink {a} names a position the board does not have"),
+                }),
+            },
+        }
+    }
+    let mut killed = vec![false; positions.len()];
+    for k in &layout.kill_positions {
+        match index.get(k) {
+            Some(&x) => killed[x] = true,
+            None => issues.push(GeometryIssue {
+                code: "spec::unknown-position",
+                message: format!("kill-positions names `{k}`, which the board does not have"),
+            }),
+        }
+    }
+    let names: Vec<String> = positions.iter().map(|p| p.name.clone()).collect();
+    for (i, p) in positions.iter_mut().enumerate() {
+        p.killed = killed[i];
+        if p.killed {
+            continue;
+        }
+        p.links = links[i]
+            .iter()
+            .filter(|(_, t)| !killed[**t])
+            .map(|(&d, &t)| Link {
+                direction: directions[d].clone(),
+                to: names[t].clone(),
+            })
+            .collect();
+    }
+    (
+        Computed {
+            directions,
+            positions,
+        },
+        issues,
+    )
+}
+
+fn unflatten(mut flat: usize, dims: &[usize]) -> Vec<usize> {
+    // First dimension innermost.
+    let mut c = Vec::with_capacity(dims.len());
+    for &d in dims {
+        c.push(flat % d.max(1));
+        flat /= d.max(1);
+    }
+    c
+}
+
+fn flatten(coords: &[usize], dims: &[usize]) -> usize {
+    let mut flat = 0;
+    for k in (0..dims.len()).rev() {
+        flat = flat * dims[k] + coords[k];
+    }
+    flat
+}
+
+/// Opposite directions by link reversal: `d2` is the opposite of `d` when every link
+/// `a -d-> b` has `b -d2-> a` and every `d2` link reverses a `d` link. The first such direction
+/// in direction order is taken.
+pub fn opposites(directions: &[String], positions: &[Position]) -> Vec<Opposite> {
+    use std::collections::BTreeSet;
+    let mut by_dir: Vec<BTreeSet<(&str, &str)>> = vec![BTreeSet::new(); directions.len()];
+    let di: BTreeMap<&str, usize> = directions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.as_str(), i))
+        .collect();
+    for p in positions {
+        for l in &p.links {
+            if let Some(&i) = di.get(l.direction.as_str()) {
+                by_dir[i].insert((p.name.as_str(), l.to.as_str()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, d) in directions.iter().enumerate() {
+        if by_dir[i].is_empty() {
+            continue;
+        }
+        let reversed: BTreeSet<(&str, &str)> = by_dir[i].iter().map(|&(a, b)| (b, a)).collect();
+        if let Some(j) = (0..directions.len()).find(|&j| by_dir[j] == reversed) {
+            out.push(Opposite {
+                direction: d.clone(),
+                opposite: directions[j].clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::types::{Dimension, Grid, GridDirection, LayoutLinks, Unlink};
+
+    fn grid(files: &str, ranks: &str, dirs: &[(&str, &[i64])]) -> Grid {
+        Grid {
+            start_rectangle: [0, 0, 10, 10],
+            dimensions: vec![
+                Dimension {
+                    labels: files.split('/').map(String::from).collect(),
+                    offset: [10, 0],
+                },
+                Dimension {
+                    labels: ranks.split('/').map(String::from).collect(),
+                    offset: [0, 10],
+                },
+            ],
+            directions: dirs
+                .iter()
+                .map(|(n, d)| GridDirection {
+                    name: n.to_string(),
+                    delta: d.to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    fn link(c: &Computed, from: &str, dir: &str) -> Option<String> {
+        c.positions
+            .iter()
+            .find(|p| p.name == from)?
+            .links
+            .iter()
+            .find(|l| l.direction == dir)
+            .map(|l| l.to.clone())
+    }
+
+    #[test]
+    fn grid_names_order_rectangles_and_links() {
+        let layout = Layout {
+            grids: vec![grid("a/b/c", "3/2/1", &[("n", &[0, -1]), ("e", &[1, 0])])],
+            ..Default::default()
+        };
+        let (c, issues) = compute(&layout);
+        assert!(issues.is_empty());
+        let names: Vec<&str> = c.positions.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"]
+        );
+        assert_eq!(c.positions[4].rect, Some([10, 10, 20, 20]));
+        assert_eq!(link(&c, "b1", "n").as_deref(), Some("b2"));
+        assert_eq!(link(&c, "b3", "n"), None);
+        assert_eq!(link(&c, "c2", "e"), None);
+        let opp = opposites(&c.directions, &c.positions);
+        assert!(
+            opp.is_empty(),
+            "n and e have no reverse directions here: {opp:?}"
+        );
+    }
+
+    #[test]
+    fn hex_like_negative_offsets_and_missing_components() {
+        let mut g = grid("a/b", "1/2", &[("ne", &[1]), ("sw", &[-1])]);
+        g.dimensions[0].offset = [-52, 90];
+        let (c, _) = compute(&Layout {
+            grids: vec![g],
+            ..Default::default()
+        });
+        assert_eq!(c.positions[1].rect, Some([-52, 90, -42, 100]));
+        assert_eq!(link(&c, "a1", "ne").as_deref(), Some("b1"));
+        let opp = opposites(&c.directions, &c.positions);
+        assert_eq!(opp[0].opposite, "sw");
+    }
+
+    #[test]
+    fn multiple_grids_keep_links_inside_each_grid_and_share_names() {
+        let layout = Layout {
+            grids: vec![
+                grid("a/b", "1", &[("nx", &[1, 0])]),
+                grid("x/y", "9", &[("nx", &[-1, 0])]),
+            ],
+            ..Default::default()
+        };
+        let (c, _) = compute(&layout);
+        assert_eq!(c.directions, ["nx"]);
+        assert_eq!(link(&c, "a1", "nx").as_deref(), Some("b1"));
+        assert_eq!(link(&c, "y9", "nx").as_deref(), Some("x9"));
+        assert_eq!(link(&c, "b1", "nx"), None);
+    }
+
+    #[test]
+    fn links_unlink_and_kill_positions_apply_in_order() {
+        let layout = Layout {
+            grids: vec![grid("a/b/c", "1", &[("e", &[1, 0]), ("w", &[-1, 0])])],
+            links: vec![LayoutLinks {
+                direction: "wrap".into(),
+                links: vec![["c1".into(), "a1".into()]],
+            }],
+            unlink: vec![Unlink::Link(["a1".into(), "b1".into()])],
+            kill_positions: vec!["c1".into()],
+            ..Default::default()
+        };
+        let (c, issues) = compute(&layout);
+        assert!(issues.is_empty());
+        assert_eq!(c.positions.len(), 3);
+        assert!(c.positions[2].killed && c.positions[2].links.is_empty());
+        assert_eq!(link(&c, "a1", "e"), None); // unlinked
+        assert_eq!(link(&c, "b1", "e"), None); // c1 killed
+        assert_eq!(link(&c, "b1", "w").as_deref(), Some("a1"));
+        assert_eq!(c.directions, ["e", "w", "wrap"]);
+    }
+
+    #[test]
+    fn duplicate_names_and_huge_boards_are_reported() {
+        let many: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+        let mut g = grid("a", "1", &[]);
+        g.dimensions[0].labels = many.clone();
+        g.dimensions[1].labels = many;
+        let (c, issues) = compute(&Layout {
+            grids: vec![g],
+            ..Default::default()
+        });
+        assert!(c.positions.is_empty());
+        assert_eq!(issues[0].code, "spec::board-too-large");
+        let (_, issues) = compute(&Layout {
+            grids: vec![grid("a/a", "1", &[])],
+            ..Default::default()
+        });
+        assert_eq!(issues[0].code, "spec::duplicate-position");
+    }
+}

@@ -1,0 +1,1338 @@
+//! ZRF → spec: turns expanded games and variants into portable [`spec::Document`]s.
+//!
+//! Every form of the game grammar has a typed place in the spec; a form that has none yet is
+//! kept verbatim (compact ZRF text) under `extensions.zrf` and reported once per keyword and
+//! file (`zrf::unmodelled`). Names in move programs are resolved against the game: an atom is a
+//! direction, a position or an instruction; one that is none of these is kept as `raw` and
+//! reported (`zrf::unknown-name`). Every diagnostic points at the call in the input that
+//! produced the offending node.
+
+use super::ZrfFile;
+use super::expand::{EntryKind, Sites};
+use super::strings;
+use crate::diag::{Diagnostic, Severity, Span};
+use crate::sexpr::{Node, NodeKind};
+use crate::spec::{self, geometry};
+use crate::spec::{
+    Attribute, Board, Cond, Dimension, Document, Extensions, Game, GameOption, Goal, GoalCond,
+    GoalKind, Grid, GridDirection, Instr, Layout, LayoutLinks, LayoutPosition, MoveBlock, Piece,
+    PieceImage, Placement, Sound, Source, Symmetry, Test, Texts, Turn, TurnOrder, Unlink, Zone,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What lowering produced besides the document.
+#[derive(Debug, Clone, Default)]
+pub struct Lowered {
+    /// The document.
+    pub document: Document,
+    /// Problems and remarks.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Forms kept verbatim because the spec has no typed form for them, by keyword.
+    pub unmodelled: BTreeMap<String, usize>,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document {
+            spec_version: spec::SPEC_VERSION.to_string(),
+            source: Source::default(),
+            games: Vec::new(),
+            procedures: Vec::new(),
+        }
+    }
+}
+
+/// Lowers every entry of a read ZRF file. `source` describes the input (see [`source_of`]).
+pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
+    let mut cx = Cx {
+        sites: &file.expanded.sites,
+        diags: Vec::new(),
+        seen: BTreeSet::new(),
+        unmodelled: BTreeMap::new(),
+        reported_heads: BTreeSet::new(),
+        uses: count_uses(&file.expanded.entries),
+        procedures: Vec::new(),
+        proc_of: rustc_hash::FxHashMap::default(),
+        depth: 0,
+    };
+    let mut games = Vec::with_capacity(file.expanded.entries.len());
+    for e in &file.expanded.entries {
+        let kind = match e.kind {
+            EntryKind::Game => spec::EntryKind::Game,
+            EntryKind::Variant { .. } => spec::EntryKind::Variant,
+            EntryKind::Separator => spec::EntryKind::Separator,
+        };
+        let mut g = Game {
+            kind,
+            title: e.title.clone().unwrap_or_default(),
+            variant_of: match e.kind {
+                EntryKind::Variant { of } => Some(of),
+                _ => None,
+            },
+            default: e.default,
+            texts: Texts::default(),
+            players: Vec::new(),
+            turn_order: TurnOrder::default(),
+            options: Vec::new(),
+            sounds: Vec::new(),
+            boards: Vec::new(),
+            pieces: Vec::new(),
+            setup: Vec::new(),
+            goals: Vec::new(),
+            move_priorities: Vec::new(),
+            extensions: Extensions::default(),
+        };
+        if let (Some(form), spec::EntryKind::Game | spec::EntryKind::Variant) = (&e.form, kind) {
+            cx.game(form, &mut g);
+        }
+        games.push(g);
+    }
+    let version = file.expanded.version.clone();
+    let document = Document {
+        spec_version: spec::SPEC_VERSION.to_string(),
+        source: Source { version, ..source },
+        games,
+        procedures: cx.procedures,
+    };
+    Lowered {
+        document,
+        diagnostics: cx.diags,
+        unmodelled: cx.unmodelled,
+    }
+}
+
+/// The [`Source`] record of a ZRF input: format, file name, encoding, line endings, hash.
+pub fn source_of(file: &ZrfFile, file_name: &str, bytes: &[u8]) -> Source {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(bytes);
+    Source {
+        format: "zrf".into(),
+        file: file_name.to_string(),
+        encoding: Some(file.decoded.encoding.name().to_string()),
+        line_endings: Some(
+            serde_json::to_value(file.decoded.line_endings)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+        ),
+        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+        version: None,
+    }
+}
+
+/// Lowering context: where diagnostics go and how to locate nodes.
+struct Cx<'a> {
+    sites: &'a Sites,
+    diags: Vec<Diagnostic>,
+    /// Diagnostics already reported (variants share forms with their game).
+    seen: BTreeSet<(&'static str, u32, u32, String)>,
+    unmodelled: BTreeMap<String, usize>,
+    reported_heads: BTreeSet<String>,
+    /// How often each list (by the address of its shared items) occurs in move programs, and
+    /// its node count.
+    uses: rustc_hash::FxHashMap<usize, (u32, u32)>,
+    procedures: Vec<Vec<Instr>>,
+    /// Lists already lowered into a procedure.
+    proc_of: rustc_hash::FxHashMap<usize, usize>,
+    /// Nesting depth of the instruction being lowered (deep programs are split into procedures
+    /// so that every YAML reader can read them).
+    depth: usize,
+}
+
+/// Lists smaller than this are never shared (a call would not be shorter).
+const SHARE_MIN_NODES: u32 = 8;
+/// Instruction nesting beyond this is moved into a procedure.
+const MAX_INLINE_DEPTH: usize = 12;
+
+fn list_key(n: &Node) -> Option<usize> {
+    n.as_list()
+        .filter(|v| !v.is_empty())
+        .map(|v| v.as_ptr() as usize)
+}
+
+/// Counts the uses of every list under `moves` and `drops`, visiting each shared list once.
+fn count_uses(entries: &[super::expand::Entry]) -> rustc_hash::FxHashMap<usize, (u32, u32)> {
+    fn visit(n: &Node, uses: &mut rustc_hash::FxHashMap<usize, (u32, u32)>) -> u32 {
+        let Some(k) = list_key(n) else { return 1 };
+        if let Some(e) = uses.get_mut(&k) {
+            e.0 += 1;
+            return e.1;
+        }
+        uses.insert(k, (1, 0));
+        let size = 1 + n
+            .as_list()
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| visit(c, uses))
+            .fold(0u32, u32::saturating_add);
+        if let Some(e) = uses.get_mut(&k) {
+            e.1 = size;
+        }
+        size
+    }
+    let mut uses = rustc_hash::FxHashMap::default();
+    for e in entries {
+        let Some(form) = &e.form else { continue };
+        for section in form.args().iter().filter(|s| s.head() == Some("piece")) {
+            for part in section.args() {
+                if matches!(part.head(), Some("moves" | "drops")) {
+                    for b in part.args() {
+                        visit(b, &mut uses);
+                    }
+                }
+            }
+        }
+    }
+    uses
+}
+
+/// A node and the outermost expansion site above it.
+#[derive(Clone, Copy)]
+struct At<'n> {
+    node: &'n Node,
+    outer: u32,
+}
+
+impl<'n> At<'n> {
+    fn root(node: &'n Node) -> At<'n> {
+        At {
+            node,
+            outer: Sites::outer(0, node),
+        }
+    }
+    fn items(self) -> impl Iterator<Item = At<'n>> {
+        self.node.as_list().unwrap_or(&[]).iter().map(move |c| At {
+            node: c,
+            outer: Sites::outer(self.outer, c),
+        })
+    }
+    fn args(self) -> impl Iterator<Item = At<'n>> {
+        self.items().skip(1)
+    }
+    fn head(self) -> Option<&'n str> {
+        self.node.head()
+    }
+    fn atom(self) -> Option<&'n str> {
+        self.node.as_atom()
+    }
+    /// Atom or string text.
+    fn text(self) -> Option<&'n str> {
+        self.node.as_atom().or(self.node.as_str())
+    }
+}
+
+/// Names a game defines, for classifying atoms in move programs.
+#[derive(Default)]
+struct Names {
+    directions: BTreeSet<String>,
+    positions: BTreeSet<String>,
+    pieces: BTreeSet<String>,
+    players: BTreeSet<String>,
+    attributes: BTreeSet<String>,
+    move_types: BTreeSet<String>,
+}
+
+impl<'a> Cx<'a> {
+    fn span(&self, at: At<'_>) -> Span {
+        self.sites.call_site(at.outer, at.node)
+    }
+
+    fn report(&mut self, sev: Severity, code: &'static str, msg: String, at: At<'_>) {
+        let span = self.span(at);
+        if self
+            .seen
+            .insert((code, span.file.0, span.start, msg.clone()))
+        {
+            let mut d = Diagnostic::new(sev, code, msg, Some(span));
+            if at.outer != 0 && span != at.node.span {
+                d = d.with_note(Some(at.node.span), "produced by this macro text");
+            }
+            self.diags.push(d);
+        }
+    }
+
+    fn warn(&mut self, code: &'static str, msg: String, at: At<'_>) {
+        self.report(Severity::Warning, code, msg, at);
+    }
+
+    /// Records a form kept verbatim; reported once per keyword and file.
+    fn unmodelled(&mut self, what: &str, at: At<'_>) -> String {
+        *self.unmodelled.entry(what.to_string()).or_default() += 1;
+        if self.reported_heads.insert(what.to_string()) {
+            self.report(
+                Severity::Warning,
+                "zrf::unmodelled",
+                format!("`{what}` has no typed form in the spec yet; it is kept verbatim under extensions.zrf"),
+                at,
+            );
+        }
+        at.node.to_compact()
+    }
+
+    fn game(&mut self, form: &Node, g: &mut Game) {
+        let root = At::root(form);
+        // Names first: boards, pieces and players are needed to read move programs.
+        let mut names = Names::default();
+        for c in root.args() {
+            match c.head() {
+                Some("players") => names
+                    .players
+                    .extend(c.args().filter_map(At::atom).map(String::from)),
+                Some("piece") => {
+                    for pc in c.args() {
+                        match pc.head() {
+                            Some("name") => names
+                                .pieces
+                                .extend(pc.args().filter_map(At::text).map(String::from)),
+                            Some("attribute") => names
+                                .attributes
+                                .extend(pc.args().next().and_then(At::atom).map(String::from)),
+                            _ => {}
+                        }
+                    }
+                }
+                Some("move-priorities") => names
+                    .move_types
+                    .extend(c.args().filter_map(At::atom).map(String::from)),
+                _ => {}
+            }
+        }
+        collect_move_types(form, &mut names.move_types);
+        for c in root.args() {
+            if c.head() == Some("board") {
+                let b = self.board(c);
+                names.directions.extend(b.directions.iter().cloned());
+                names
+                    .positions
+                    .extend(b.positions.iter().map(|p| p.name.clone()));
+                g.boards.push(b);
+            }
+        }
+        for c in root.args() {
+            let Some(head) = c.head() else {
+                let t = self.unmodelled("(non-list item in a game)", c);
+                g.extensions.zrf.push(t);
+                continue;
+            };
+            match head {
+                "title" => {
+                    if let Some(t) = c.args().next().and_then(At::text) {
+                        g.title = t.to_string();
+                    }
+                }
+                "description" | "history" | "strategy" | "solution" | "help" => {
+                    self.text(head, c, &mut g.texts)
+                }
+                "players" => g.players = c.args().filter_map(At::atom).map(String::from).collect(),
+                "turn-order" => g.turn_order = self.turn_order(c),
+                "option" => {
+                    let mut a = c.args();
+                    match (a.next().and_then(At::text), a.next().and_then(At::text)) {
+                        (Some(n), Some(v)) => g.options.push(GameOption {
+                            name: n.into(),
+                            value: v.into(),
+                            legacy: false,
+                        }),
+                        _ => {
+                            let t = self.unmodelled("option (malformed)", c);
+                            g.extensions.zrf.push(t)
+                        }
+                    }
+                }
+                "animate-captures" | "pass-turn" | "allow-flipping" | "recycle-captures"
+                | "animate-drops" | "maximal-captures" | "pass-partial" | "smart-moves"
+                | "prevent-flipping" | "highlight-goals" | "show-moves-list" => {
+                    let value = c.args().next().and_then(At::text).unwrap_or("").to_string();
+                    g.options.push(GameOption {
+                        name: head.to_string(),
+                        value,
+                        legacy: true,
+                    });
+                }
+                h if h.ends_with("-sound") => g.sounds.push(Sound {
+                    event: h.trim_end_matches("-sound").to_string(),
+                    file: c.args().next().and_then(At::text).unwrap_or("").to_string(),
+                }),
+                "board" => {} // done above
+                "piece" => {
+                    let p = self.piece(c, &names);
+                    g.pieces.push(p);
+                }
+                "board-setup" => self.setup(c, &mut g.setup, &names),
+                "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
+                    let kind = match head {
+                        "win-condition" => GoalKind::Win,
+                        "loss-condition" => GoalKind::Loss,
+                        "draw-condition" => GoalKind::Draw,
+                        _ => GoalKind::Count,
+                    };
+                    let mut a = c.args();
+                    let players = a
+                        .next()
+                        .map(|p| match p.node.as_list() {
+                            Some(_) => p.items().filter_map(At::text).map(String::from).collect(),
+                            None => p.text().map(String::from).into_iter().collect(),
+                        })
+                        .unwrap_or_default();
+                    let rest: Vec<At> = a.collect();
+                    let condition = match rest.as_slice() {
+                        [one] => self.goal_cond(*one),
+                        [] => GoalCond::Raw(String::new()),
+                        more => GoalCond::And(more.iter().map(|x| self.goal_cond(*x)).collect()),
+                    };
+                    g.goals.push(Goal {
+                        kind,
+                        players,
+                        condition,
+                    });
+                }
+                "move-priorities" => {
+                    g.move_priorities = c.args().filter_map(At::atom).map(String::from).collect()
+                }
+                "default" => {}
+                _ => {
+                    let t = self.unmodelled(head, c);
+                    g.extensions.zrf.push(t);
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, field: &str, c: At<'_>, texts: &mut Texts) {
+        let raw = c.args().next().and_then(At::text).unwrap_or("");
+        let shown = strings::display(raw);
+        if strings::to_zrf(&shown) != raw {
+            texts.source.insert(field.to_string(), raw.to_string());
+        }
+        let slot = match field {
+            "description" => &mut texts.description,
+            "history" => &mut texts.history,
+            "strategy" => &mut texts.strategy,
+            "solution" => &mut texts.solution,
+            _ => &mut texts.help,
+        };
+        *slot = Some(shown);
+    }
+
+    fn turn_order(&mut self, c: At<'_>) -> TurnOrder {
+        let mut t = TurnOrder::default();
+        for item in c.args() {
+            match (item.atom(), item.node.as_list()) {
+                (Some("repeat"), _) => t.repeat_from = Some(t.turns.len()),
+                (Some(p), _) => t.turns.push(Turn {
+                    player: p.to_string(),
+                    with_player: None,
+                    move_type: None,
+                }),
+                (None, Some(v)) => {
+                    let texts: Vec<&str> = v.iter().filter_map(|n| n.as_atom()).collect();
+                    match texts.as_slice() {
+                        [p, m] => t.turns.push(Turn {
+                            player: p.to_string(),
+                            with_player: None,
+                            move_type: Some(m.to_string()),
+                        }),
+                        [p, q, m] => t.turns.push(Turn {
+                            player: p.to_string(),
+                            with_player: Some(q.to_string()),
+                            move_type: Some(m.to_string()),
+                        }),
+                        [p] => t.turns.push(Turn {
+                            player: p.to_string(),
+                            with_player: None,
+                            move_type: None,
+                        }),
+                        _ => self.warn(
+                            "zrf::bad-turn",
+                            "expected `Player`, `(Player move-type)` or `(Player Player move-type)` in turn-order".into(),
+                            item,
+                        ),
+                    }
+                }
+                _ => self.warn(
+                    "zrf::bad-turn",
+                    "expected a player name in turn-order".into(),
+                    item,
+                ),
+            }
+        }
+        t
+    }
+
+    fn board(&mut self, c: At<'_>) -> Board {
+        let mut b = Board::default();
+        let mut layout = Layout::default();
+        let mut zones = Vec::new();
+        let mut symmetries: Vec<(String, Vec<[String; 2]>)> = Vec::new();
+        let mut extra = Vec::new();
+        for item in c.args() {
+            match item.head() {
+                Some("image") => b
+                    .images
+                    .extend(item.args().filter_map(At::text).map(String::from)),
+                Some("grid") => {
+                    if let Some(g) = self.grid(item) {
+                        layout.grids.push(g)
+                    }
+                }
+                Some("positions") => {
+                    for p in item.args() {
+                        let v: Vec<&str> = p.items().filter_map(At::text).collect();
+                        let nums: Option<Vec<i64>> =
+                            v.iter().skip(1).map(|x| x.parse().ok()).collect();
+                        match (v.first(), nums.as_deref()) {
+                            (Some(n), Some(&[x1, y1, x2, y2])) => {
+                                layout.positions.push(LayoutPosition {
+                                    name: n.to_string(),
+                                    rect: [x1, y1, x2, y2],
+                                })
+                            }
+                            _ => self.warn(
+                                "zrf::bad-position",
+                                "expected `(name x1 y1 x2 y2)` in positions".into(),
+                                p,
+                            ),
+                        }
+                    }
+                }
+                Some("links") => {
+                    let mut a = item.args();
+                    let Some(dir) = a.next().and_then(At::atom) else {
+                        self.warn(
+                            "zrf::bad-links",
+                            "expected a direction name after `links`".into(),
+                            item,
+                        );
+                        continue;
+                    };
+                    let mut links = Vec::new();
+                    for pair in a {
+                        match pair
+                            .items()
+                            .filter_map(At::atom)
+                            .collect::<Vec<_>>()
+                            .as_slice()
+                        {
+                            [x, y] => links.push([x.to_string(), y.to_string()]),
+                            _ => self.warn(
+                                "zrf::bad-links",
+                                "expected `(from to)` in links".into(),
+                                pair,
+                            ),
+                        }
+                    }
+                    layout.links.push(LayoutLinks {
+                        direction: dir.to_string(),
+                        links,
+                    });
+                }
+                Some("unlink") => {
+                    for u in item.args() {
+                        match (u.atom(), u.node.as_list()) {
+                            (Some(p), _) => layout.unlink.push(Unlink::From(p.to_string())),
+                            (None, Some(_)) => {
+                                match u
+                                    .items()
+                                    .filter_map(At::atom)
+                                    .collect::<Vec<_>>()
+                                    .as_slice()
+                                {
+                                    [x, y] => layout
+                                        .unlink
+                                        .push(Unlink::Link([x.to_string(), y.to_string()])),
+                                    _ => self.warn(
+                                        "zrf::bad-links",
+                                        "expected `(from to)` or a position in unlink".into(),
+                                        u,
+                                    ),
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Some("kill-positions") => layout
+                    .kill_positions
+                    .extend(item.args().filter_map(At::atom).map(String::from)),
+                Some("dummy") => layout
+                    .dummy
+                    .extend(item.args().filter_map(At::atom).map(String::from)),
+                Some("zone") => {
+                    let mut z = Zone {
+                        name: String::new(),
+                        players: Vec::new(),
+                        positions: Vec::new(),
+                    };
+                    for part in item.args() {
+                        match part.head() {
+                            Some("name") => {
+                                z.name = part.args().next().and_then(At::text).unwrap_or("").into()
+                            }
+                            Some("players") => z
+                                .players
+                                .extend(part.args().filter_map(At::atom).map(String::from)),
+                            Some("positions") => z
+                                .positions
+                                .extend(part.args().filter_map(At::atom).map(String::from)),
+                            _ => {
+                                let t = self.unmodelled("zone part", part);
+                                extra.push(t)
+                            }
+                        }
+                    }
+                    zones.push(z);
+                }
+                Some("symmetry") => {
+                    let mut a = item.args();
+                    let player = a.next().and_then(At::atom).unwrap_or("").to_string();
+                    let pairs = a
+                        .filter_map(|p| {
+                            match p
+                                .items()
+                                .filter_map(At::atom)
+                                .collect::<Vec<_>>()
+                                .as_slice()
+                            {
+                                [x, y] => Some([x.to_string(), y.to_string()]),
+                                _ => None,
+                            }
+                        })
+                        .collect();
+                    symmetries.push((player, pairs));
+                }
+                Some(h) => {
+                    let t = self.unmodelled(&format!("board {h}"), item);
+                    extra.push(t)
+                }
+                None => {
+                    let t = self.unmodelled("board (non-list item)", item);
+                    extra.push(t)
+                }
+            }
+        }
+        let (computed, issues) = geometry::compute(&layout);
+        for i in issues {
+            self.warn(i.code, i.message, c);
+        }
+        b.directions = computed.directions;
+        b.positions = computed.positions;
+        b.opposites = geometry::opposites(&b.directions, &b.positions);
+        b.zones = zones;
+        b.symmetries = symmetries
+            .into_iter()
+            .map(|(player, pairs)| {
+                let mut map: Vec<[String; 2]> = b
+                    .directions
+                    .iter()
+                    .map(|d| {
+                        let to = pairs
+                            .iter()
+                            .find(|[f, _]| f == d)
+                            .map(|[_, t]| t.clone())
+                            .unwrap_or_else(|| d.clone());
+                        [d.clone(), to]
+                    })
+                    .collect();
+                // Pairs naming directions the board does not have are kept too.
+                for [f, t] in &pairs {
+                    if !b.directions.contains(f) {
+                        map.push([f.clone(), t.clone()]);
+                    }
+                }
+                Symmetry { player, map }
+            })
+            .collect();
+        b.layout = layout;
+        b.extensions.zrf = extra;
+        b
+    }
+
+    fn grid(&mut self, c: At<'_>) -> Option<Grid> {
+        let mut start = None;
+        let mut dims = Vec::new();
+        let mut dirs = Vec::new();
+        for part in c.args() {
+            match part.head() {
+                Some("start-rectangle") => {
+                    let v: Option<Vec<i64>> = part
+                        .args()
+                        .map(|a| a.atom().and_then(|x| x.parse().ok()))
+                        .collect();
+                    match v.as_deref() {
+                        Some(&[a, b, c2, d]) => start = Some([a, b, c2, d]),
+                        _ => self.warn(
+                            "zrf::bad-grid",
+                            "expected four integers in start-rectangle".into(),
+                            part,
+                        ),
+                    }
+                }
+                Some("dimensions") => {
+                    for d in part.args() {
+                        let mut it = d.items();
+                        let labels = it.next().and_then(At::text);
+                        let off: Option<Vec<i64>> = it.next().map(|o| {
+                            o.items()
+                                .map(|a| a.atom().and_then(|x| x.parse().ok()))
+                                .collect::<Option<Vec<i64>>>()
+                        })?;
+                        match (labels, off.as_deref()) {
+                            (Some(l), Some(&[dx, dy])) => dims.push(Dimension {
+                                labels: l.split('/').map(String::from).collect(),
+                                offset: [dx, dy],
+                            }),
+                            _ => self.warn(
+                                "zrf::bad-grid",
+                                "expected `(\"labels\" (dx dy))` in dimensions".into(),
+                                d,
+                            ),
+                        }
+                    }
+                }
+                Some("directions") => {
+                    for d in part.args() {
+                        let mut it = d.items();
+                        let name = it.next().and_then(At::atom);
+                        let delta: Option<Vec<i64>> =
+                            it.map(|a| a.atom().and_then(|x| x.parse().ok())).collect();
+                        match (name, delta) {
+                            (Some(n), Some(delta)) => dirs.push(GridDirection {
+                                name: n.to_string(),
+                                delta,
+                            }),
+                            _ => self.warn(
+                                "zrf::bad-grid",
+                                "expected `(name dx dy …)` in directions".into(),
+                                d,
+                            ),
+                        }
+                    }
+                }
+                _ => {
+                    self.warn(
+                        "zrf::bad-grid",
+                        "expected start-rectangle, dimensions or directions in a grid".into(),
+                        part,
+                    );
+                }
+            }
+        }
+        let Some(start_rectangle) = start else {
+            self.warn(
+                "zrf::bad-grid",
+                "grid without start-rectangle; it is ignored".into(),
+                c,
+            );
+            return None;
+        };
+        Some(Grid {
+            start_rectangle,
+            dimensions: dims,
+            directions: dirs,
+        })
+    }
+
+    fn piece(&mut self, c: At<'_>, names: &Names) -> Piece {
+        let mut p = Piece::default();
+        for part in c.args() {
+            match part.head() {
+                Some("name") => p.name = part.args().next().and_then(At::text).unwrap_or("").into(),
+                Some(h @ ("help" | "description" | "history" | "strategy")) => {
+                    self.text(h, part, &mut p.texts)
+                }
+                Some("image") => {
+                    let v: Vec<&str> = part.args().filter_map(At::text).collect();
+                    for pair in v.chunks(2) {
+                        match pair {
+                            [pl, f] => p.images.push(PieceImage {
+                                player: pl.to_string(),
+                                file: f.to_string(),
+                            }),
+                            [f] => p.images.push(PieceImage {
+                                player: String::new(),
+                                file: f.to_string(),
+                            }),
+                            _ => {}
+                        }
+                    }
+                }
+                Some("notation") => {
+                    p.notation = part.args().next().and_then(At::text).map(String::from)
+                }
+                Some("attribute") => {
+                    let v: Vec<&str> = part.args().filter_map(At::text).collect();
+                    match v.as_slice() {
+                        [n, val] => p.attributes.push(Attribute {
+                            name: n.to_string(),
+                            value: val.to_string(),
+                        }),
+                        _ => {
+                            let t = self.unmodelled("attribute (malformed)", part);
+                            p.extensions.zrf.push(t)
+                        }
+                    }
+                }
+                Some("dummy") => p.dummy = true,
+                Some("moves") => p.moves = self.blocks(part, names),
+                Some("drops") => p.drops = self.blocks(part, names),
+                Some(h) => {
+                    let t = self.unmodelled(&format!("piece {h}"), part);
+                    p.extensions.zrf.push(t)
+                }
+                None => {
+                    let t = self.unmodelled("piece (non-list item)", part);
+                    p.extensions.zrf.push(t)
+                }
+            }
+        }
+        p
+    }
+
+    fn blocks(&mut self, c: At<'_>, names: &Names) -> Vec<MoveBlock> {
+        let mut out = Vec::new();
+        let mut move_type: Option<String> = None;
+        for b in c.args() {
+            if b.head() == Some("move-type") {
+                move_type = b.args().next().and_then(At::atom).map(String::from);
+                continue;
+            }
+            let program = match b.node.as_list() {
+                Some(_) => match self.shared(b) {
+                    Some(id) => self.procedure(id, b, names, true),
+                    None => self.program(b.items(), names),
+                },
+                None => vec![self.instr(b, names)],
+            };
+            out.push(MoveBlock {
+                move_type: move_type.clone(),
+                program,
+            });
+        }
+        out
+    }
+
+    fn program<'n>(&mut self, items: impl Iterator<Item = At<'n>>, names: &Names) -> Vec<Instr> {
+        items.map(|i| self.instr(i, names)).collect()
+    }
+
+    /// Whether list `i` should become (or already is) a procedure: it occurs more than once and
+    /// is big enough, or the program is nested too deeply to inline it.
+    fn shared(&self, i: At<'_>) -> Option<usize> {
+        let k = list_key(i.node)?;
+        let (count, size) = self.uses.get(&k).copied().unwrap_or((1, 0));
+        ((count > 1 && size >= SHARE_MIN_NODES) || (self.depth >= MAX_INLINE_DEPTH && size > 1))
+            .then_some(k)
+    }
+
+    /// Lowers list `i` once into a procedure and returns the call to it. `block` says whether
+    /// the list is a whole block (its items are the instructions) or one instruction.
+    fn procedure(&mut self, key: usize, i: At<'_>, names: &Names, block: bool) -> Vec<Instr> {
+        if let Some(&id) = self.proc_of.get(&key) {
+            return vec![Instr::Call(id)];
+        }
+        let id = self.procedures.len();
+        self.proc_of.insert(key, id);
+        self.procedures.push(Vec::new()); // reserve the index; filled below
+        let saved = std::mem::replace(&mut self.depth, 0);
+        let body = if block {
+            self.program(i.items(), names)
+        } else {
+            vec![self.instr_inline(i, names)]
+        };
+        self.depth = saved;
+        self.procedures[id] = body;
+        vec![Instr::Call(id)]
+    }
+
+    fn instr(&mut self, i: At<'_>, names: &Names) -> Instr {
+        if i.node.as_list().is_some()
+            && let Some(k) = self.shared(i)
+        {
+            return self.procedure(k, i, names, false).remove(0);
+        }
+        self.depth += 1;
+        let r = self.instr_inline(i, names);
+        self.depth -= 1;
+        r
+    }
+
+    fn instr_inline(&mut self, i: At<'_>, names: &Names) -> Instr {
+        if let Some(a) = i.atom() {
+            return match a {
+                "add" => Instr::Add {
+                    pieces: vec![],
+                    partial: false,
+                    copy: false,
+                    move_type: None,
+                },
+                "back" => Instr::Back,
+                "mark" => Instr::Mark,
+                "from" => Instr::From { go: false },
+                "to" => Instr::To { go: false },
+                "cascade" => Instr::Cascade,
+                "capture" => Instr::Capture { at: None },
+                "flip" => Instr::Flip { at: None },
+                "change-owner" => Instr::ChangeOwner { at: None },
+                "add-partial" | "add-copy" | "add-copy-partial" => Instr::Add {
+                    pieces: vec![],
+                    partial: a.ends_with("partial"),
+                    copy: a.starts_with("add-copy"),
+                    move_type: None,
+                },
+                _ if names.directions.contains(a) => Instr::Step(a.to_string()),
+                _ if names.positions.contains(a) => Instr::Jump(a.to_string()),
+                _ => {
+                    self.warn(
+                        "zrf::unknown-name",
+                        format!("`{a}` is not a direction, position or instruction of this game; it is kept as written"),
+                        i,
+                    );
+                    Instr::Raw(a.to_string())
+                }
+            };
+        }
+        let Some(head) = i.head() else {
+            return self.raw_instr(i, "a list not headed by a keyword");
+        };
+        let args: Vec<At> = i.args().collect();
+        let at = |n: usize| args.get(n).and_then(|a| a.text()).map(String::from);
+        match head {
+            "verify" => match args.first() {
+                Some(c) => Instr::Verify(self.cond(*c, names)),
+                None => self.raw_instr(i, "verify without a condition"),
+            },
+            "if" => {
+                let Some(c) = args.first() else {
+                    return self.raw_instr(i, "if without a condition");
+                };
+                let cond = self.cond(*c, names);
+                let mut then_ = Vec::new();
+                let mut else_ = Vec::new();
+                let mut in_else = false;
+                for x in &args[1..] {
+                    if x.atom() == Some("else") && !in_else {
+                        in_else = true;
+                        continue;
+                    }
+                    let ins = self.instr(*x, names);
+                    if in_else {
+                        else_.push(ins)
+                    } else {
+                        then_.push(ins)
+                    }
+                }
+                Instr::If { cond, then_, else_ }
+            }
+            "while" => {
+                let Some(c) = args.first() else {
+                    return self.raw_instr(i, "while without a condition");
+                };
+                Instr::While {
+                    cond: self.cond(*c, names),
+                    body: self.program(args[1..].iter().copied(), names),
+                }
+            }
+            "add" | "add-partial" | "add-copy" | "add-copy-partial" => {
+                let partial = head.ends_with("partial");
+                let mut pieces = Vec::new();
+                let mut move_type = None;
+                for a in &args {
+                    let Some(t) = a.text() else { continue };
+                    if partial && !names.pieces.contains(t) {
+                        move_type = Some(t.to_string());
+                    } else {
+                        pieces.push(t.to_string());
+                    }
+                }
+                Instr::Add {
+                    pieces,
+                    partial,
+                    copy: head.starts_with("add-copy"),
+                    move_type,
+                }
+            }
+            "capture" => Instr::Capture { at: at(0) },
+            "flip" => Instr::Flip { at: at(0) },
+            "change-owner" => Instr::ChangeOwner { at: at(0) },
+            "change-type" => match at(0) {
+                Some(piece) => Instr::ChangeType { piece, at: at(1) },
+                None => self.raw_instr(i, "change-type without a piece"),
+            },
+            "create" => {
+                let texts: Vec<String> = args
+                    .iter()
+                    .filter_map(|a| a.text())
+                    .map(String::from)
+                    .collect();
+                let (mut player, mut piece, mut pos) = (None, None, None);
+                for t in texts {
+                    if player.is_none() && piece.is_none() && names.players.contains(&t) {
+                        player = Some(t);
+                    } else if piece.is_none() && names.pieces.contains(&t) {
+                        piece = Some(t);
+                    } else if pos.is_none() {
+                        pos = Some(t);
+                    } else {
+                        return self.raw_instr(
+                            i,
+                            "create with more arguments than player, piece and position",
+                        );
+                    }
+                }
+                Instr::Create {
+                    player,
+                    piece,
+                    at: pos,
+                }
+            }
+            "set-flag" => match (at(0), args.get(1)) {
+                (Some(flag), Some(v)) => Instr::SetFlag {
+                    flag,
+                    value: self.cond(*v, names),
+                },
+                _ => self.raw_instr(i, "set-flag needs a flag and a value"),
+            },
+            "set-position-flag" => match (at(0), args.get(1)) {
+                (Some(flag), Some(v)) => Instr::SetPositionFlag {
+                    flag,
+                    value: self.cond(*v, names),
+                    at: at(2),
+                },
+                _ => self.raw_instr(i, "set-position-flag needs a flag and a value"),
+            },
+            "set-attribute" => match (at(0), args.get(1)) {
+                (Some(name), Some(v)) => Instr::SetAttribute {
+                    name,
+                    value: self.cond(*v, names),
+                    at: at(2),
+                },
+                _ => self.raw_instr(i, "set-attribute needs a name and a value"),
+            },
+            "opposite" => match at(0) {
+                Some(d) => Instr::StepOpposite(d),
+                None => self.raw_instr(i, "opposite without a direction"),
+            },
+            "go" => match at(0).as_deref() {
+                Some("from") => Instr::From { go: true },
+                Some("to") => Instr::To { go: true },
+                _ => self.raw_instr(i, "go takes `from` or `to`"),
+            },
+            _ => {
+                let why = format!("`{head}` is not a ZRF instruction");
+                self.raw_instr(i, &why)
+            }
+        }
+    }
+
+    fn raw_instr(&mut self, i: At<'_>, why: &str) -> Instr {
+        self.warn(
+            "zrf::unknown-instruction",
+            format!("{why}; the form is kept as written"),
+            i,
+        );
+        *self
+            .unmodelled
+            .entry(format!("instruction {}", i.head().unwrap_or("(list)")))
+            .or_default() += 1;
+        Instr::Raw(i.node.to_compact())
+    }
+
+    fn cond(&mut self, c: At<'_>, names: &Names) -> Cond {
+        if let Some(a) = c.atom() {
+            if a == "true" || a == "false" {
+                return Cond::Const(a == "true");
+            }
+            if let Some(t) = test_of(a) {
+                return Cond::Test {
+                    test: t,
+                    at: None,
+                    move_type: None,
+                };
+            }
+            if let Some(t) = a.strip_prefix("not-").and_then(test_of) {
+                return Cond::Not(Box::new(Cond::Test {
+                    test: t,
+                    at: None,
+                    move_type: None,
+                }));
+            }
+            if names.attributes.contains(a) {
+                return Cond::Attribute {
+                    name: a.to_string(),
+                    at: None,
+                };
+            }
+            if let Some(n) = a.strip_prefix("not-")
+                && names.attributes.contains(n)
+            {
+                return Cond::Not(Box::new(Cond::Attribute {
+                    name: n.to_string(),
+                    at: None,
+                }));
+            }
+            self.warn(
+                "zrf::unknown-name",
+                format!("`{a}` is not a condition of this game; it is kept as written"),
+                c,
+            );
+            return Cond::Raw(a.to_string());
+        }
+        let Some(head) = c.head() else {
+            return self.raw_cond(c, "a list not headed by a keyword");
+        };
+        let args: Vec<At> = c.args().collect();
+        let text = |n: usize| args.get(n).and_then(|a| a.text()).map(String::from);
+        let (negated, base) = match head.strip_prefix("not-") {
+            Some(b) if !b.is_empty() && head != "not" => (true, b),
+            _ => (false, head),
+        };
+        let wrap = |c: Cond| if negated { Cond::Not(Box::new(c)) } else { c };
+        match base {
+            "not" if !negated => match args.first() {
+                Some(x) => Cond::Not(Box::new(self.cond(*x, names))),
+                None => self.raw_cond(c, "not without a condition"),
+            },
+            "and" if !negated => Cond::And(args.iter().map(|x| self.cond(*x, names)).collect()),
+            "or" if !negated => Cond::Or(args.iter().map(|x| self.cond(*x, names)).collect()),
+            "piece?" => match text(0) {
+                Some(piece) => wrap(Cond::Piece { piece, at: text(1) }),
+                None => self.raw_cond(c, "piece? without a piece"),
+            },
+            "in-zone?" => match text(0) {
+                Some(zone) => wrap(Cond::InZone { zone, at: text(1) }),
+                None => self.raw_cond(c, "in-zone? without a zone"),
+            },
+            "on-board?" => match text(0) {
+                Some(direction) => wrap(Cond::OnBoard { direction }),
+                None => self.raw_cond(c, "on-board? without a direction"),
+            },
+            "position?" => match text(0) {
+                Some(position) => wrap(Cond::Position { position }),
+                None => self.raw_cond(c, "position? without a position"),
+            },
+            "flag?" => match text(0) {
+                Some(flag) => wrap(Cond::Flag { flag }),
+                None => self.raw_cond(c, "flag? without a flag"),
+            },
+            "position-flag?" => match text(0) {
+                Some(flag) => wrap(Cond::PositionFlag { flag, at: text(1) }),
+                None => self.raw_cond(c, "position-flag? without a flag"),
+            },
+            b if test_of(b).is_some() => {
+                let test = test_of(b).unwrap_or(Test::Empty);
+                let mut at = None;
+                let mut move_type = None;
+                for a in &args {
+                    let Some(t) = a.text() else { continue };
+                    if matches!(test, Test::Attacked | Test::Defended)
+                        && names.move_types.contains(t)
+                        && !names.directions.contains(t)
+                        && !names.positions.contains(t)
+                    {
+                        move_type = Some(t.to_string());
+                    } else {
+                        at = Some(t.to_string());
+                    }
+                }
+                wrap(Cond::Test {
+                    test,
+                    at,
+                    move_type,
+                })
+            }
+            b if names.attributes.contains(b) => wrap(Cond::Attribute {
+                name: b.to_string(),
+                at: text(0),
+            }),
+            _ => {
+                let why = format!("`{head}` is not a ZRF condition");
+                self.raw_cond(c, &why)
+            }
+        }
+    }
+
+    fn raw_cond(&mut self, c: At<'_>, why: &str) -> Cond {
+        self.warn(
+            "zrf::unknown-condition",
+            format!("{why}; the form is kept as written"),
+            c,
+        );
+        *self
+            .unmodelled
+            .entry(format!("condition {}", c.head().unwrap_or("(list)")))
+            .or_default() += 1;
+        Cond::Raw(c.node.to_compact())
+    }
+
+    fn setup(&mut self, c: At<'_>, out: &mut Vec<Placement>, names: &Names) {
+        for side in c.args() {
+            let mut it = side.items();
+            let Some(player) = it.next().and_then(At::atom) else {
+                self.warn(
+                    "zrf::bad-setup",
+                    "expected `(Player (Piece position …) …)` in board-setup".into(),
+                    side,
+                );
+                continue;
+            };
+            for pl in it {
+                let mut v = pl.items();
+                let Some(piece) = v.next().and_then(At::text) else {
+                    self.warn("zrf::bad-setup", "expected `(Piece position …)`".into(), pl);
+                    continue;
+                };
+                let rest_at: Vec<At> = v.collect();
+                for p in &rest_at {
+                    if let Some(t) = p.text()
+                        && t != "off"
+                        && t.parse::<u32>().is_err()
+                        && !names.positions.is_empty()
+                        && !names.positions.contains(t)
+                    {
+                        self.warn(
+                            "zrf::unknown-position",
+                            format!("board-setup places `{piece}` on `{t}`, which the board does not have; it is kept as written"),
+                            *p,
+                        );
+                    }
+                }
+                let rest: Vec<&str> = rest_at.iter().filter_map(|a| a.text()).collect();
+                let mut placement = Placement {
+                    player: player.to_string(),
+                    piece: piece.to_string(),
+                    positions: Vec::new(),
+                    off: None,
+                };
+                let mut k = 0;
+                while k < rest.len() {
+                    if rest[k] == "off" {
+                        match rest.get(k + 1).and_then(|n| n.parse::<u32>().ok()) {
+                            Some(n) => {
+                                placement.off = Some(placement.off.unwrap_or(0) + n);
+                                k += 2;
+                                continue;
+                            }
+                            None => self.warn(
+                                "zrf::bad-setup",
+                                "expected a count after `off`".into(),
+                                pl,
+                            ),
+                        }
+                    }
+                    placement.positions.push(rest[k].to_string());
+                    k += 1;
+                }
+                out.push(placement);
+            }
+        }
+    }
+
+    fn goal_cond(&mut self, c: At<'_>) -> GoalCond {
+        if let Some(a) = c.atom() {
+            return match a {
+                "stalemated" => GoalCond::Stalemated,
+                "repetition" => GoalCond::Repetition,
+                _ => self.raw_goal(c, &format!("`{a}` is not a goal condition")),
+            };
+        }
+        let Some(head) = c.head() else {
+            return self.raw_goal(c, "a list not headed by a keyword");
+        };
+        let args: Vec<At> = c.args().collect();
+        let text = |n: usize| args.get(n).and_then(|a| a.text()).map(String::from);
+        match head {
+            "checkmated" if args.len() <= 1 => GoalCond::Checkmated { piece: text(0) },
+            "captured" if args.len() <= 1 => GoalCond::Captured { piece: text(0) },
+            "pieces-remaining" | "total-piece-count" if (1..=2).contains(&args.len()) => {
+                let count = text(0).unwrap_or_default();
+                let piece = text(1);
+                if head == "pieces-remaining" {
+                    GoalCond::PiecesRemaining { count, piece }
+                } else {
+                    GoalCond::TotalPieceCount { count, piece }
+                }
+            }
+            "absolute-config" if args.len() == 2 => {
+                let (mut pieces, mut opponent) = (Vec::new(), false);
+                let first = args[0];
+                match (first.atom(), first.head()) {
+                    (Some(p), _) => pieces.push(p.to_string()),
+                    (None, Some("opponent")) => {
+                        opponent = true;
+                        pieces.extend(first.args().filter_map(At::text).map(String::from));
+                    }
+                    (None, Some(_)) if first.items().all(|x| x.atom().is_some()) => {
+                        pieces.extend(first.items().filter_map(At::text).map(String::from))
+                    }
+                    _ => return self.raw_goal(c, "absolute-config with an unusual piece list"),
+                }
+                let second = args[1];
+                let positions: Vec<String> = match second.atom() {
+                    Some(p) => vec![p.to_string()],
+                    None if second.items().all(|x| x.atom().is_some()) => second
+                        .items()
+                        .filter_map(At::text)
+                        .map(String::from)
+                        .collect(),
+                    None => {
+                        return self.raw_goal(c, "absolute-config with an unusual position list");
+                    }
+                };
+                GoalCond::AbsoluteConfig {
+                    pieces,
+                    positions,
+                    opponent,
+                }
+            }
+            "relative-config" => GoalCond::RelativeConfig {
+                args: args.iter().map(|a| a.node.to_compact()).collect(),
+            },
+            "and" => GoalCond::And(args.iter().map(|a| self.goal_cond(*a)).collect()),
+            "or" => GoalCond::Or(args.iter().map(|a| self.goal_cond(*a)).collect()),
+            "not" if args.len() == 1 => GoalCond::Not(Box::new(self.goal_cond(args[0]))),
+            _ => self.raw_goal(c, &format!("`{head}` is not a goal condition of this form")),
+        }
+    }
+
+    fn raw_goal(&mut self, c: At<'_>, why: &str) -> GoalCond {
+        self.warn(
+            "zrf::unknown-condition",
+            format!("{why}; it is kept as written"),
+            c,
+        );
+        *self.unmodelled.entry("goal condition".into()).or_default() += 1;
+        GoalCond::Raw(c.node.to_compact())
+    }
+}
+
+fn test_of(a: &str) -> Option<Test> {
+    Some(match a {
+        "empty?" => Test::Empty,
+        "friend?" => Test::Friend,
+        "enemy?" => Test::Enemy,
+        "neutral?" => Test::Neutral,
+        "last-from?" => Test::LastFrom,
+        "last-to?" => Test::LastTo,
+        "marked?" => Test::Marked,
+        "attacked?" => Test::Attacked,
+        "defended?" => Test::Defended,
+        "goal-position?" => Test::GoalPosition,
+        "adjacent-to-enemy?" => Test::AdjacentToEnemy,
+        _ => return None,
+    })
+}
+
+/// Every `(move-type T)` name in a subtree.
+fn collect_move_types(n: &Node, out: &mut BTreeSet<String>) {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        if let NodeKind::List(v) = &n.kind {
+            if n.head() == Some("move-type")
+                && let Some(t) = v.get(1).and_then(Node::as_atom)
+            {
+                out.insert(t.to_string());
+            }
+            stack.extend(v.iter());
+        }
+    }
+}

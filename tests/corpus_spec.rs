@@ -1,0 +1,174 @@
+//! The portable spec over the whole shared corpus: every game lowers, the YAML reads back
+//! identically here and in PyYAML, validates against `zogkit schema` (jsonschema crate), and is
+//! deterministic.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use zogkit::diag::FileId;
+use zogkit::spec::{self, Document};
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "yaml") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn convert_corpus(shared: &Path, name: &str) -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    let r = common::zogkit(&[
+        "convert",
+        shared.to_str().unwrap(),
+        "--to",
+        "yaml",
+        "-o",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert!(err.contains("converted 434 of 434 files"), "{err}");
+    out
+}
+
+/// Reads every file with PyYAML (libyaml's loader when present, two processes) and prints
+/// each document as one JSON line, in argument order.
+const PY_LOAD: &str = r#"
+import json, sys, yaml
+from multiprocessing import Pool
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.dumps(yaml.load(f, Loader=Loader), sort_keys=True, ensure_ascii=False)
+if __name__ == "__main__":
+    with Pool(2) as pool:
+        for line in pool.imap(load, sys.argv[1:], chunksize=4):
+            print(line)
+"#;
+
+#[test]
+fn shared_corpus_yaml_reads_back_here_and_in_pyyaml_and_validates() {
+    let Some(shared) = common::shared_zrf() else {
+        return;
+    };
+    let out = convert_corpus(&shared, "spec-corpus");
+    let files = yaml_files(&out);
+    assert_eq!(files.len(), 434);
+    let mut docs = Vec::new();
+    let mut dangling = Vec::new();
+    for p in &files {
+        let text = std::fs::read_to_string(p).unwrap();
+        let doc: Document = spec::yaml::from_str(&text, FileId(0))
+            .unwrap_or_else(|d| panic!("{}: {}", p.display(), d.message));
+        // YAML → spec → YAML is byte-stable.
+        assert!(
+            spec::yaml::to_string(&doc).unwrap() == text,
+            "{} is not byte-stable",
+            p.display()
+        );
+        // The explicit boards agree with their layouts; names that do not exist are the
+        // authors' own (kept as written and reported when converting).
+        for issue in spec::check::check(&doc) {
+            assert!(!issue.is_error(), "{}: {issue:?}", p.display());
+            dangling.push(format!(
+                "{} {}",
+                p.file_name().unwrap().to_string_lossy(),
+                issue.message
+            ));
+        }
+        assert!(
+            !doc.games.is_empty() || p.ends_with("common.yaml"),
+            "{}",
+            p.display()
+        );
+        docs.push(doc);
+    }
+    assert_eq!(
+        dangling,
+        [
+            "kalah.yaml setup places `Seed` on `g1`, which the board does not have",
+            "kalah.yaml setup places `Seed` on `g2`, which the board does not have",
+            // ikusa-shogi labels its off-board files `X/Y/…/Z/T` but places pieces on `y1`…
+            "ikusa-shogi.yaml setup places `Lance` on `y1`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Knight` on `z1`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Bishop` on `y2`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Rook` on `z2`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Lance` on `n7`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Knight` on `m7`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Bishop` on `n6`, which the board does not have",
+            "ikusa-shogi.yaml setup places `Rook` on `m6`, which the board does not have",
+        ]
+    );
+    // Every document validates against `zogkit schema` (checked by an independent validator).
+    let validator = jsonschema::validator_for(&spec::json_schema()).expect("a valid JSON Schema");
+    for (doc, p) in docs.iter().zip(&files) {
+        let value = serde_json::to_value(doc).unwrap();
+        if let Some(e) = validator.iter_errors(&value).next() {
+            panic!(
+                "{} does not validate: {e} at {}",
+                p.display(),
+                e.instance_path()
+            );
+        }
+    }
+    // PyYAML (a YAML 1.1 reader) sees the same data.
+    if std::env::var_os("ZOGKIT_SKIP_PYYAML").is_some() {
+        eprintln!("SKIPPED: PyYAML comparison (ZOGKIT_SKIP_PYYAML is set)");
+        return;
+    }
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(PY_LOAD)
+        .args(&files)
+        .output()
+        .expect("python3 with PyYAML (pip install pyyaml)");
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let stdout = String::from_utf8(py.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), files.len());
+    for ((line, doc), p) in lines.iter().zip(&docs).zip(&files) {
+        let theirs: serde_json::Value = serde_json::from_str(line).unwrap();
+        let ours = serde_json::to_value(doc).unwrap();
+        assert!(
+            theirs == ours,
+            "{}: PyYAML reads different data",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn converting_the_shared_corpus_twice_gives_identical_bytes() {
+    let Some(shared) = common::shared_zrf() else {
+        return;
+    };
+    let a = convert_corpus(&shared, "spec-det-a");
+    let b = convert_corpus(&shared, "spec-det-b");
+    let fa = yaml_files(&a);
+    let fb = yaml_files(&b);
+    assert_eq!(fa.len(), fb.len());
+    for (x, y) in fa.iter().zip(&fb) {
+        assert!(
+            std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+            "{}",
+            x.display()
+        );
+    }
+}
