@@ -606,3 +606,131 @@ fn corpus_specs_pass_spec_check() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Xiangqi from a ZRF file (the shared corpus, read in place), from the corpus `.lud` and from
+/// the seed English: boards (names and links, up to letter case), setups (up to the piece and
+/// player names) and every piece's first-step directions agree.
+#[test]
+fn xiangqi_zrf_lud_and_english_agree() {
+    let zrf_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/dagaz/xiangqi/xiangqi.zrf");
+    let Ok(bytes) = std::fs::read(&zrf_path) else {
+        if std::env::var_os("CI").is_some() {
+            panic!("missing {}", zrf_path.display());
+        }
+        eprintln!("SKIPPED: {} not found", zrf_path.display());
+        return;
+    };
+    let Some(text) = seed() else { return };
+    let file = zogkit::zrf::read(
+        "xiangqi.zrf",
+        &bytes,
+        &zogkit::zrf::ReadOptions::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let source = zogkit::zrf::lower::source_of(&file, "xiangqi.zrf", &bytes);
+    let zrf = zogkit::zrf::lower::lower(&file, source).document;
+    let (eng, _) = read_english("xiangqi.txt", &text, FileId(0));
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/xiangqi.lud");
+    let (_, _, lud, _) = read(&p);
+    let procedures = zrf.procedures.clone();
+    let (zrf, eng, lud) = (
+        &zrf.games[0],
+        &eng.unwrap().games[0],
+        &lud.unwrap().games[0],
+    );
+    /// The first step of a program, looking into shared procedures (bounded).
+    fn first_step(
+        prog: &[spec::Instr],
+        procs: &[Vec<spec::Instr>],
+        depth: usize,
+    ) -> Option<String> {
+        if depth > 32 {
+            return None;
+        }
+        prog.iter().find_map(|i| match i {
+            spec::Instr::Step(d) => Some(d.to_uppercase()),
+            spec::Instr::Call(k) => first_step(procs.get(*k)?, procs, depth + 1),
+            _ => None,
+        })
+    }
+
+    let piece = |n: &str| -> String {
+        match n {
+            "Soldier" => "Zu",
+            "Horse" => "Ma",
+            "Elephant" => "Xiang",
+            "Chariot" => "Ju",
+            "Mandarin" => "Shi",
+            "Cannon" => "Pao",
+            "General" => "Jiang",
+            other => other,
+        }
+        .to_string()
+    };
+    let player = |p: &str| -> String {
+        match p {
+            "Red" => "P1",
+            "Black" => "P2",
+            other => other,
+        }
+        .to_string()
+    };
+    // Boards: the same named points with the same links.
+    let board = |g: &spec::Game| -> Vec<(String, Vec<(String, String)>)> {
+        let mut v: Vec<_> = g.boards[0]
+            .positions
+            .iter()
+            .map(|p| {
+                let mut l: Vec<(String, String)> = p
+                    .links
+                    .iter()
+                    .map(|l| (l.direction.to_uppercase(), l.to.to_uppercase()))
+                    .collect();
+                l.sort();
+                (p.name.to_uppercase(), l)
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(board(zrf).len(), 90);
+    assert_eq!(board(zrf), board(lud));
+    assert_eq!(board(eng), board(lud));
+    // Setups.
+    let setup = |g: &spec::Game| -> Vec<(String, String, String)> {
+        let mut v: Vec<_> = g
+            .setup
+            .iter()
+            .flat_map(|p| {
+                p.positions
+                    .iter()
+                    .map(|s| (player(&p.player), piece(&p.piece), s.to_uppercase()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(setup(zrf).len(), 32);
+    assert_eq!(setup(zrf), setup(lud));
+    assert_eq!(setup(eng), setup(lud));
+    // Movement: the directions each piece's moves start in.
+    let firsts = |g: &spec::Game, name: &str, conv: &dyn Fn(&str) -> String| -> Vec<String> {
+        let p = g.pieces.iter().find(|p| conv(&p.name) == name).unwrap();
+        let mut v: Vec<String> = p
+            .moves
+            .iter()
+            .filter_map(|b| first_step(&b.program, &procedures, 0))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let same = |n: &str| n.to_string();
+    for name in ["Jiang", "Shi", "Xiang", "Ma", "Ju", "Pao", "Zu"] {
+        let l = firsts(lud, name, &same);
+        assert_eq!(firsts(eng, name, &same), l, "{name}: English vs .lud");
+        assert_eq!(firsts(zrf, name, &piece), l, "{name}: ZRF vs .lud");
+    }
+}
