@@ -217,6 +217,10 @@ fn goal_text(c: &GoalCond) -> String {
             shorten(&positions.join(" "), 60)
         ),
         GoalCond::RelativeConfig { args } => format!("relative config {}", args.join(" ")),
+        GoalCond::Line { length, directions } => {
+            format!("line of {length} {}", directions.join("/"))
+        }
+        GoalCond::Connected { zones } => format!("connected {}", zones.join(" ")),
         GoalCond::And(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" and "),
         GoalCond::Or(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" or "),
         GoalCond::Not(c) => format!("not ({})", goal_text(c)),

@@ -614,6 +614,21 @@ pub enum GoalCond {
         /// The arguments, compact ZRF text each.
         args: Vec<String>,
     },
+    /// The player has `length` pieces in a row along one board direction (Ludii `(is Line n)`).
+    Line {
+        /// Number of pieces in the row.
+        length: u32,
+        /// Directions the row may follow; empty means every board direction.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        directions: Vec<String>,
+    },
+    /// The player's pieces form one connected group touching every listed zone of that player
+    /// (Ludii `(is Connected …)`); an empty list means every zone the player owns.
+    Connected {
+        /// Zone names.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        zones: Vec<String>,
+    },
     /// Both.
     And(Vec<GoalCond>),
     /// Either.

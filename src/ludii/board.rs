@@ -1,0 +1,362 @@
+//! Ludii board geometry: sites of `square`, `rectangle`, `hex` and `tri` boards in Ludii's index order, with labels and compass links.
+//!
+//! Sites are sorted bottom to top, then left to right (`notes/ludii.md` §3), so index 0 is the
+//! bottom-left site and on rectangles `index = row × cols + col`. Labels are a column letter
+//! (`A`…`Z`, `AA`…) and a 1-based row. Links are named by the compass direction nearest to the
+//! vector between site centres: `N NE E SE S SW W NW`.
+
+use super::expand::col_letters;
+
+/// The eight compass directions, clockwise from north.
+pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+
+/// Index of a compass name in [`COMPASS`].
+pub fn compass_index(d: &str) -> Option<usize> {
+    COMPASS.iter().position(|c| *c == d)
+}
+
+/// Rotates a compass direction clockwise by `eighths` eighths of a turn.
+pub fn rotate(d: &str, eighths: i32) -> Option<&'static str> {
+    let i = compass_index(d)? as i32;
+    Some(COMPASS[(i + eighths).rem_euclid(8) as usize])
+}
+
+/// The kind of a board's graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// `(square n)` / `(rectangle r c)`.
+    Grid,
+    /// `(hex n)`: a regular hexagon of cells.
+    Hexagon,
+    /// `(hex Diamond n)` / `(hex Rhombus n)`: a rhombus of hexagonal cells.
+    Diamond,
+    /// `(tri n)` with `use:Vertex`: a triangle of points.
+    TriVertex,
+    /// `(tri n)` with cells: a triangle of triangles.
+    TriCell,
+}
+
+/// A computed board.
+#[derive(Debug, Clone)]
+pub struct Geo {
+    /// Graph kind.
+    pub shape: Shape,
+    /// Site labels, by index.
+    pub names: Vec<String>,
+    /// Label column (0-based) and row (0-based) per site.
+    pub label_rc: Vec<(usize, usize)>,
+    /// Centre coordinates per site.
+    pub xy: Vec<(f64, f64)>,
+    /// Links per site: (direction, target index), in [`COMPASS`] order.
+    pub links: Vec<Vec<(&'static str, usize)>>,
+    /// Directions that occur on the board, in [`COMPASS`] order.
+    pub dirs: Vec<&'static str>,
+    /// The directions Ludii calls orthogonal on this board.
+    pub orth: Vec<&'static str>,
+    /// The directions Ludii calls diagonal on this board.
+    pub diag: Vec<&'static str>,
+}
+
+fn compass_of(dx: f64, dy: f64) -> &'static str {
+    let a = dx.atan2(dy).to_degrees(); // clockwise from north
+    let k = (a / 45.0).round() as i32;
+    COMPASS[k.rem_euclid(8) as usize]
+}
+
+/// Builds a board from label coordinates, centres and neighbour offsets in label space.
+fn build(
+    shape: Shape,
+    cells: Vec<(i64, i64, f64, f64)>,
+    offsets: &[(i64, i64)],
+    diag_offsets: &[(i64, i64)],
+) -> Geo {
+    let mut cells = cells;
+    cells.sort_by(|a, b| {
+        let ya = (a.3 * 1e6).round() as i64;
+        let yb = (b.3 * 1e6).round() as i64;
+        ya.cmp(&yb).then(a.2.total_cmp(&b.2))
+    });
+    let min_c = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let min_r = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let mut at = std::collections::HashMap::new();
+    for (i, c) in cells.iter().enumerate() {
+        at.insert((c.0, c.1), i);
+    }
+    let mut orth = Vec::new();
+    let mut diag = Vec::new();
+    let mut links = Vec::with_capacity(cells.len());
+    for c in &cells {
+        let mut l: Vec<(&'static str, usize)> = Vec::new();
+        for (k, &(dc, dr)) in offsets.iter().chain(diag_offsets).enumerate() {
+            if let Some(&j) = at.get(&(c.0 + dc, c.1 + dr)) {
+                let d = compass_of(cells[j].2 - c.2, cells[j].3 - c.3);
+                if k < offsets.len() {
+                    if !orth.contains(&d) {
+                        orth.push(d);
+                    }
+                } else if !diag.contains(&d) {
+                    diag.push(d);
+                }
+                l.push((d, j));
+            }
+        }
+        l.sort_by_key(|(d, _)| compass_index(d));
+        links.push(l);
+    }
+    orth.sort_by_key(|d| compass_index(d));
+    diag.sort_by_key(|d| compass_index(d));
+    let mut dirs: Vec<&'static str> = orth.iter().chain(diag.iter()).copied().collect();
+    dirs.sort_by_key(|d| compass_index(d));
+    dirs.dedup();
+    let label_rc: Vec<(usize, usize)> = cells
+        .iter()
+        .map(|c| ((c.0 - min_c) as usize, (c.1 - min_r) as usize))
+        .collect();
+    Geo {
+        shape,
+        names: label_rc
+            .iter()
+            .map(|(c, r)| format!("{}{}", col_letters(*c), r + 1))
+            .collect(),
+        label_rc,
+        xy: cells.iter().map(|c| (c.2, c.3)).collect(),
+        links,
+        dirs,
+        orth,
+        diag,
+    }
+}
+
+const SQ_ORTH: [(i64, i64); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+const SQ_DIAG: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+const HEX: [(i64, i64); 6] = [(1, 0), (0, 1), (1, 1), (-1, 0), (0, -1), (-1, -1)];
+const H: f64 = 0.866_025_403_784_438_6;
+
+/// Largest number of sites a board may have.
+pub const MAX_SITES: usize = 40_000;
+
+/// `rows × cols` grid (cells or vertices: both index the same way).
+pub fn grid(rows: usize, cols: usize) -> Geo {
+    let mut v = Vec::with_capacity(rows * cols);
+    for r in 0..rows as i64 {
+        for c in 0..cols as i64 {
+            v.push((c, r, c as f64, r as f64));
+        }
+    }
+    build(Shape::Grid, v, &SQ_ORTH, &SQ_DIAG)
+}
+
+/// A rhombus of `n × n` hexagonal cells (the Hex board): A1 at the bottom.
+pub fn diamond(n: usize) -> Geo {
+    let mut v = Vec::new();
+    for r in 0..n as i64 {
+        for c in 0..n as i64 {
+            v.push((c, r, 1.5 * (c - r) as f64, H * (c + r) as f64));
+        }
+    }
+    build(Shape::Diamond, v, &HEX, &[])
+}
+
+/// A regular hexagon of hexagonal cells with `n` cells per side.
+pub fn hexagon(n: usize) -> Geo {
+    let n = n as i64;
+    let mut v = Vec::new();
+    for c in -(n - 1)..n {
+        for r in -(n - 1)..n {
+            if (c - r).abs() < n {
+                v.push((c, r, 1.5 * (c - r) as f64, H * (c + r) as f64));
+            }
+        }
+    }
+    build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A triangle of points with `n` points per side.
+pub fn tri_vertex(n: usize) -> Geo {
+    let mut v = Vec::new();
+    for r in 0..n as i64 {
+        for c in 0..(n as i64 - r) {
+            v.push((c, r, c as f64 + r as f64 / 2.0, r as f64 * H));
+        }
+    }
+    let off = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+    build(Shape::TriVertex, v, &off, &[])
+}
+
+/// A triangle of `n²` triangular cells with `n` cells per side.
+pub fn tri_cell(n: usize) -> Geo {
+    // Label (k, r): row r from the bottom, k-th triangle in the row; up triangles at even k.
+    let mut v = Vec::new();
+    for r in 0..n as i64 {
+        for k in 0..(2 * (n as i64 - r) - 1) {
+            let j = k / 2;
+            let rf = r as f64;
+            let (x, y) = if k % 2 == 0 {
+                (j as f64 + 0.5 + rf / 2.0, rf * H + H / 3.0)
+            } else {
+                (j as f64 + 1.0 + rf / 2.0, rf * H + 2.0 * H / 3.0)
+            };
+            v.push((k, r, x, y));
+        }
+    }
+    // Neighbours depend on orientation; compute them by centre distance instead of offsets.
+    let mut geo = build(Shape::TriCell, v, &[], &[]);
+    let side = 1.0 / 3f64.sqrt() + 1e-6;
+    let n_sites = geo.xy.len();
+    let mut orth = Vec::new();
+    for i in 0..n_sites {
+        let mut l = Vec::new();
+        for j in 0..n_sites {
+            let (dx, dy) = (geo.xy[j].0 - geo.xy[i].0, geo.xy[j].1 - geo.xy[i].1);
+            if i != j && (dx * dx + dy * dy).sqrt() <= side {
+                let d = compass_of(dx, dy);
+                if !orth.contains(&d) {
+                    orth.push(d);
+                }
+                l.push((d, j));
+            }
+        }
+        l.sort_by_key(|(d, _)| compass_index(d));
+        geo.links[i] = l;
+    }
+    orth.sort_by_key(|d| compass_index(d));
+    geo.dirs = orth.clone();
+    geo.orth = orth;
+    geo
+}
+
+impl Geo {
+    /// Number of sites.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    /// True for a board without sites.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    /// The site a label names.
+    pub fn index_of(&self, label: &str) -> Option<usize> {
+        self.names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(label))
+    }
+    /// The neighbour of `site` in direction `d`.
+    pub fn step(&self, site: usize, d: &str) -> Option<usize> {
+        self.links[site]
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, j)| *j)
+    }
+    fn extreme(&self, key: impl Fn(&(f64, f64)) -> f64, max: bool) -> Vec<usize> {
+        let vals: Vec<f64> = self.xy.iter().map(key).collect();
+        let best = vals
+            .iter()
+            .copied()
+            .fold(if max { f64::MIN } else { f64::MAX }, |a, b| {
+                if max { a.max(b) } else { a.min(b) }
+            });
+        (0..self.len())
+            .filter(|&i| (vals[i] - best).abs() < 1e-6)
+            .collect()
+    }
+    /// Sites with the lowest centre.
+    pub fn bottom(&self) -> Vec<usize> {
+        self.extreme(|p| p.1, false)
+    }
+    /// Sites with the highest centre.
+    pub fn top(&self) -> Vec<usize> {
+        self.extreme(|p| p.1, true)
+    }
+    /// Sites furthest left.
+    pub fn left(&self) -> Vec<usize> {
+        self.extreme(|p| p.0, false)
+    }
+    /// Sites furthest right.
+    pub fn right(&self) -> Vec<usize> {
+        self.extreme(|p| p.0, true)
+    }
+    /// Sites with no neighbour in direction `d` (a side of the board).
+    pub fn side(&self, d: &str) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&i| self.step(i, d).is_none())
+            .collect()
+    }
+    /// Sites whose label row is `r` (0-based).
+    pub fn row(&self, r: usize) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&i| self.label_rc[i].1 == r)
+            .collect()
+    }
+    /// Sites whose label column is `c` (0-based).
+    pub fn column(&self, c: usize) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&i| self.label_rc[i].0 == c)
+            .collect()
+    }
+    /// Sites nearest the centroid.
+    pub fn centre(&self) -> Vec<usize> {
+        let n = self.len().max(1) as f64;
+        let cx = self.xy.iter().map(|p| p.0).sum::<f64>() / n;
+        let cy = self.xy.iter().map(|p| p.1).sum::<f64>() / n;
+        self.extreme(|p| -((p.0 - cx).powi(2) + (p.1 - cy).powi(2)), true)
+    }
+    /// `sites` grown by `steps` orthogonal steps, sorted.
+    pub fn expand(&self, sites: &[usize], steps: usize) -> Vec<usize> {
+        let mut inside = vec![false; self.len()];
+        let mut frontier: Vec<usize> = Vec::new();
+        for &s in sites {
+            if s < inside.len() && !inside[s] {
+                inside[s] = true;
+                frontier.push(s);
+            }
+        }
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            for &s in &frontier {
+                for &(d, j) in &self.links[s] {
+                    if self.orth.contains(&d) && !inside[j] {
+                        inside[j] = true;
+                        next.push(j);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        (0..self.len()).filter(|&i| inside[i]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xiangqi_points_index_like_ludii() {
+        let g = grid(10, 9);
+        assert_eq!(g.len(), 90);
+        assert_eq!(g.names[4], "E1");
+        assert_eq!(g.names[85], "E10");
+        assert_eq!(g.index_of("D8"), Some(66));
+        assert_eq!(g.step(4, "N"), Some(13));
+        assert_eq!(g.step(4, "NE"), Some(14));
+        assert_eq!(g.step(4, "S"), None);
+        assert_eq!(g.expand(&g.bottom(), 4), (0..45).collect::<Vec<_>>());
+        assert_eq!(g.orth, vec!["N", "E", "S", "W"]);
+    }
+
+    #[test]
+    fn hex_diamond_order_matches_ludii() {
+        let g = diamond(11);
+        assert_eq!(&g.names[..3], &["A1", "A2", "B1"]);
+        assert_eq!(g.dirs, vec!["N", "NE", "SE", "S", "SW", "NW"]);
+        assert_eq!(g.links[0].len(), 3);
+        let h = hexagon(3);
+        assert_eq!(h.len(), 19);
+        assert!(h.links.iter().any(|l| l.len() == 6));
+        let t = tri_vertex(4);
+        assert_eq!(t.len(), 10);
+        let t = tri_cell(3);
+        assert_eq!(t.len(), 9);
+        assert!(t.links.iter().all(|l| (1..=3).contains(&l.len())));
+    }
+}

@@ -1,0 +1,987 @@
+//! Ludii's generated English rule descriptions ("Game Rules:", "Regions:", "Setup:" …) read into a partial spec.
+//!
+//! The English is a lossy projection of the ludeme tree (`notes/ludii.md` §4.4): landing and
+//! stop conditions, capture rules of slides and hops, distance limits and leap walks are not
+//! printed. The reader maps what a phrase determines and keeps every phrase it cannot map in
+//! `extensions.ludii` as a `.lud` comment `// unresolved (<section>): <text>` (on the piece when
+//! it is a piece rule), reported with `ludii::unresolved-phrase`. Wording differences between
+//! Ludii versions (indentation, trailing spaces, `..`, `vertexs`, region descriptions printed in
+//! place of region names, the optional `Game Rules:` line) are tolerated.
+
+use super::board::{self, COMPASS, Geo};
+use super::lower::relative_offsets;
+use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::spec::{
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link,
+    MoveBlock, Piece, Placement, Position, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+};
+
+/// Diagnostic code: a phrase the reader cannot map; it is kept as text on the spec.
+pub const CODE_UNRESOLVED: &str = "ludii::unresolved-phrase";
+/// Diagnostic code: a choice the reader made that the text does not state.
+pub const CODE_ASSUMPTION: &str = "ludii::assumption";
+/// Diagnostic code: the text is not a Ludii English description.
+pub const CODE_NOT_ENGLISH: &str = "ludii::not-english";
+
+const HEADERS: [&str; 10] = [
+    "Game Rules:",
+    "Regions:",
+    "Rules for Pieces:",
+    "Setup:",
+    "Rules:",
+    "Aim:",
+    "Game Heuristics:",
+    "Board Setup:",
+    "Game Endings:",
+    "Moves:",
+];
+
+/// Sentences that list pieces.
+const PIECE_LISTS: [&str; 6] = [
+    "All players play with ",
+    "Player one plays with ",
+    "Player two plays with ",
+    "Player three plays with ",
+    "The following pieces are shared by all players: ",
+    "The following pieces are neutral: ",
+];
+
+struct Line<'a> {
+    text: &'a str,
+    span: Span,
+}
+
+struct Reader<'a> {
+    diags: Vec<Diagnostic>,
+    geo: Option<Geo>,
+    players: Vec<String>,
+    unresolved: Vec<String>,
+    relative_used: bool,
+    file: FileId,
+    _p: std::marker::PhantomData<&'a ()>,
+}
+
+fn number_word(w: &str) -> Option<usize> {
+    let words = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    words
+        .iter()
+        .position(|x| x.eq_ignore_ascii_case(w))
+        .map(|i| i + 1)
+        .or_else(|| w.parse().ok())
+}
+
+fn test(t: Test) -> Cond {
+    Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    }
+}
+
+fn add() -> Instr {
+    Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    }
+}
+
+fn block(program: Vec<Instr>) -> MoveBlock {
+    MoveBlock {
+        move_type: None,
+        program,
+    }
+}
+
+fn strip_end(s: &str) -> &str {
+    s.trim().trim_end_matches('.').trim()
+}
+
+/// Splits `a, b and c` / `a, b or c` into items.
+fn list_items(s: &str) -> Vec<String> {
+    let s = strip_end(s);
+    let mut out = Vec::new();
+    for part in s.split(", ") {
+        for p in part.split(" and ") {
+            for q in p.split(" or ") {
+                let q = q.trim();
+                if !q.is_empty() {
+                    out.push(q.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Reader<'_> {
+    fn unresolved(&mut self, section: &str, text: &str, span: Span, why: &str) {
+        self.diags.push(Diagnostic::warning(
+            CODE_UNRESOLVED,
+            format!("{section}: {why}: \"{text}\""),
+            span,
+        ));
+        self.unresolved
+            .push(format!("// unresolved ({section}): {text}"));
+    }
+
+    /// Board phrase: `10x9 rectangle board with square tiling`, `11x11 diamond board with hexagonal tiling`.
+    fn board(&mut self, phrase: &str, vertex: bool, span: Span) -> Option<Board> {
+        let words: Vec<&str> = phrase.split_whitespace().collect();
+        let dims = words.first()?;
+        let (r, c) = dims.split_once('x')?;
+        let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+        if !(1..=200).contains(&r) || !(1..=200).contains(&c) {
+            return None;
+        }
+        let shape = words.get(1).copied().unwrap_or("");
+        let tiling = phrase.contains("square tiling");
+        let (geo, lud) = match shape {
+            "rectangle" | "square" if tiling => (
+                board::grid(r, c),
+                if r == c {
+                    format!("(board (square {r})")
+                } else {
+                    format!("(board (rectangle {r} {c})")
+                },
+            ),
+            "diamond" | "rhombus" if r == c && phrase.contains("hexagonal") => {
+                (board::diamond(r), format!("(board (hex Diamond {r})"))
+            }
+            _ => return None,
+        };
+        let lud = format!("{lud}{})", if vertex { " use:Vertex" } else { "" });
+        if vertex {
+            self.diags.push(Diagnostic::new(
+                Severity::Note,
+                CODE_ASSUMPTION,
+                "the text mentions vertices, so pieces stand on the points (`use:Vertex`)",
+                Some(span),
+            ));
+        }
+        let b = Board {
+            directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
+            positions: (0..geo.len())
+                .map(|i| Position {
+                    name: geo.names[i].clone(),
+                    rect: None,
+                    grid: None,
+                    dummy: false,
+                    killed: false,
+                    links: geo.links[i]
+                        .iter()
+                        .map(|(d, j)| Link {
+                            direction: d.to_string(),
+                            to: geo.names[*j].clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            opposites: geo
+                .dirs
+                .iter()
+                .filter_map(|d| {
+                    let o = board::rotate(d, 4)?;
+                    geo.dirs.contains(&o).then(|| crate::spec::Opposite {
+                        direction: d.to_string(),
+                        opposite: o.to_string(),
+                    })
+                })
+                .collect(),
+            extensions: Extensions {
+                ludii: vec![lud],
+                ..Extensions::default()
+            },
+            ..Board::default()
+        };
+        self.geo = Some(geo);
+        Some(b)
+    }
+
+    /// A region description: `the bottom sites of the board expanded by 4 steps`, `sites [1, 2]`.
+    fn region(&self, s: &str) -> Option<Vec<usize>> {
+        let geo = self.geo.as_ref()?;
+        let mut s = s.trim();
+        // `R expanded by a steps expanded by b steps …`, peeled without recursion.
+        let mut grow = Vec::new();
+        while let Some((base, rest)) = s.rsplit_once(" expanded by ") {
+            let n: usize = rest.split_whitespace().next()?.parse().ok()?;
+            grow.push(n.min(1000));
+            s = base.trim();
+        }
+        if !grow.is_empty() {
+            let mut b = self.region(s)?;
+            for n in grow.into_iter().rev() {
+                b = geo.expand(&b, n);
+            }
+            return Some(b);
+        }
+        if let Some(list) = s
+            .strip_prefix("sites [")
+            .or_else(|| s.strip_prefix("the sites ["))
+            .and_then(|x| x.strip_suffix(']'))
+        {
+            return self.index_list(list);
+        }
+        Some(match s {
+            "the bottom sites of the board" => geo.bottom(),
+            "the top sites of the board" => geo.top(),
+            "the left sites of the board" => geo.left(),
+            "the right sites of the board" => geo.right(),
+            "the sites of the board" | "all sites" | "the board" => (0..geo.len()).collect(),
+            "the centre sites of the board" | "the center sites of the board" => geo.centre(),
+            _ => {
+                // each cell of the <n> row / column (0-based)
+                let w: Vec<&str> = s.split_whitespace().collect();
+                match w.as_slice() {
+                    ["each", _, "of", "the", n, "row"] => geo.row(n.parse().ok()?),
+                    ["each", _, "of", "the", n, "column"] => geo.column(n.parse().ok()?),
+                    _ => return None,
+                }
+            }
+        })
+    }
+
+    fn index_list(&self, list: &str) -> Option<Vec<usize>> {
+        let geo = self.geo.as_ref()?;
+        let mut v = Vec::new();
+        for x in list.split(',') {
+            let i: usize = x.trim().parse().ok()?;
+            if i >= geo.len() {
+                return None;
+            }
+            v.push(i);
+        }
+        Some(v)
+    }
+
+    /// Direction words → offsets from forward/north.
+    fn dirs(&mut self, s: &str) -> Option<Vec<&'static str>> {
+        let geo = self.geo.as_ref()?;
+        let mut offs: Vec<i32> = Vec::new();
+        for item in list_items(s) {
+            let item = item.trim_start_matches("the ").to_lowercase();
+            let v: Vec<i32> = match item.as_str() {
+                "orthogonal" => geo
+                    .orth
+                    .iter()
+                    .filter_map(|d| board::compass_index(d).map(|i| i as i32))
+                    .collect(),
+                "diagonal" => geo
+                    .diag
+                    .iter()
+                    .filter_map(|d| board::compass_index(d).map(|i| i as i32))
+                    .collect(),
+                "adjacent" | "all" => geo
+                    .dirs
+                    .iter()
+                    .filter_map(|d| board::compass_index(d).map(|i| i as i32))
+                    .collect(),
+                "north" => vec![0],
+                "northeast" | "north-east" => vec![1],
+                "east" => vec![2],
+                "southeast" | "south-east" => vec![3],
+                "south" => vec![4],
+                "southwest" | "south-west" => vec![5],
+                "west" => vec![6],
+                "northwest" | "north-west" => vec![7],
+                w => {
+                    let name = match w {
+                        "forward" => "Forward",
+                        "backward" => "Backward",
+                        "rightward" => "Rightward",
+                        "leftward" => "Leftward",
+                        "forward-right" | "forward right" => "FR",
+                        "forward-left" | "forward left" => "FL",
+                        "backward-right" | "backward right" => "BR",
+                        "backward-left" | "backward left" => "BL",
+                        "forwards" => "Forwards",
+                        "backwards" => "Backwards",
+                        "rightwards" => "Rightwards",
+                        "leftwards" => "Leftwards",
+                        _ => return None,
+                    };
+                    self.relative_used = true;
+                    relative_offsets(name)?
+                }
+            };
+            for o in v {
+                if !offs.contains(&o) {
+                    offs.push(o);
+                }
+            }
+        }
+        let geo = self.geo.as_ref()?;
+        Some(
+            offs.iter()
+                .map(|&o| COMPASS[o.rem_euclid(8) as usize])
+                .filter(|d| geo.dirs.contains(d))
+                .collect(),
+        )
+    }
+
+    /// A condition phrase.
+    fn cond(&self, s: &str) -> Option<Cond> {
+        let mut s = s.trim();
+        let mut negations = 0usize;
+        while let Some(r) = s.strip_prefix("not ") {
+            negations += 1;
+            s = r.trim_start();
+        }
+        if negations > 0 {
+            let c = self.cond(s)?;
+            return Some(if negations % 2 == 1 {
+                Cond::Not(Box::new(c))
+            } else {
+                c
+            });
+        }
+        Some(match s {
+            "is a friend" | "a friend" => test(Test::Friend),
+            "is an enemy" | "an enemy" => test(Test::Enemy),
+            "empty"
+            | "is empty"
+            | "the set of empty cells"
+            | "the set of empty vertexs"
+            | "the set of empty vertices" => test(Test::Empty),
+            _ if s.starts_with("there is an enemy") => test(Test::Enemy),
+            _ => {
+                if let Some(r) = s
+                    .strip_prefix("between is in ")
+                    .or_else(|| s.strip_prefix("[between] is in "))
+                    .or_else(|| s.strip_prefix("the location of the piece is in "))
+                    .or_else(|| s.strip_prefix("is in "))
+                {
+                    // `<Region> and empty`
+                    if let Some((reg, rest)) = r.rsplit_once(" and ") {
+                        let z = region_ref(reg)?;
+                        return Some(Cond::And(vec![
+                            Cond::InZone { zone: z, at: None },
+                            self.cond(rest)?,
+                        ]));
+                    }
+                    if r.starts_with("the set of empty") {
+                        return Some(test(Test::Empty));
+                    }
+                    return Some(Cond::InZone {
+                        zone: region_ref(r)?,
+                        at: None,
+                    });
+                }
+                return None;
+            }
+        })
+    }
+
+    /// One alternative of a piece rule. `Err(why)` leaves it unresolved.
+    fn piece_alt(
+        &mut self,
+        s: &str,
+    ) -> Result<(Vec<MoveBlock>, Option<&'static str>), &'static str> {
+        let s = strip_end(s);
+        // Capture by replacement prefix.
+        let (capture, s) = match s.strip_prefix("remove pieces at to then ") {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let land = if capture {
+            Cond::Not(Box::new(test(Test::Friend)))
+        } else {
+            test(Test::Empty)
+        };
+        if let Some(r) = s.strip_prefix("step ") {
+            if let Some(body) = r.strip_prefix("if ") {
+                let (c, rest) = body.split_once(" then ").ok_or("no `then`")?;
+                let (a, b) = rest.split_once(" else ").ok_or("no `else`")?;
+                let c = self.cond(c).ok_or("condition not understood")?;
+                let da = self.dirs(a).ok_or("directions not understood")?;
+                let db = self.dirs(b).ok_or("directions not understood")?;
+                let mut v = Vec::new();
+                for (cc, ds) in [(c.clone(), da), (Cond::Not(Box::new(c)), db)] {
+                    for d in ds {
+                        v.push(block(vec![
+                            Instr::Verify(cc.clone()),
+                            Instr::Step(d.to_string()),
+                            Instr::Verify(land.clone()),
+                            add(),
+                        ]));
+                    }
+                }
+                return Ok((v, None));
+            }
+            let ds = self.dirs(r).ok_or("directions not understood")?;
+            return Ok((
+                ds.iter()
+                    .map(|d| {
+                        block(vec![
+                            Instr::Step(d.to_string()),
+                            Instr::Verify(land.clone()),
+                            add(),
+                        ])
+                    })
+                    .collect(),
+                None,
+            ));
+        }
+        if let Some(r) = s.strip_prefix("slide ") {
+            if capture {
+                return Err("a capture before a slide is not a known template");
+            }
+            let r = r
+                .strip_prefix("from the location of the piece ")
+                .unwrap_or(r);
+            let r = r.strip_prefix("in the ").ok_or("no `in the … direction`")?;
+            let (ds, rest) = r.split_once(" direction").ok_or("no `direction`")?;
+            let ds = self.dirs(ds).ok_or("directions not understood")?;
+            let go = match rest.trim().strip_prefix("through ") {
+                Some(b) => self
+                    .cond(b)
+                    .ok_or("the `through` condition is not understood")?,
+                None if rest.trim().is_empty() => test(Test::Empty),
+                None => return Err("text after the direction is not understood"),
+            };
+            return Ok((
+                ds.iter()
+                    .map(|d| {
+                        block(vec![
+                            Instr::Step(d.to_string()),
+                            Instr::While {
+                                cond: go.clone(),
+                                body: vec![add(), Instr::Step(d.to_string())],
+                            },
+                        ])
+                    })
+                    .collect(),
+                Some("the slide's stop (capture) rule and any distance limit are not printed"),
+            ));
+        }
+        if s.starts_with("hop ") {
+            return Err("a hop's hurdle, landing and capture rules are not printed");
+        }
+        if s.starts_with("leap ") {
+            return Err("a leap's walk is not printed");
+        }
+        // Two-step: `if <c2>, from … , for all sites … from <t> to in the direction <R>, for all
+        // sites … from <t> the location of the piece in the direction <D1>`.
+        if let Some(body) = s.strip_prefix("if ") {
+            let parts: Vec<&str> = body
+                .split(", for all sites that can be reached from ")
+                .collect();
+            if parts.len() == 3 {
+                let c2 = parts[0].split(", ").next().unwrap_or("");
+                let c2 = self.cond(c2).ok_or("condition not understood")?;
+                let rel = parts[1]
+                    .split_once("in the direction ")
+                    .ok_or("no direction")?
+                    .1;
+                let d1 = parts[2]
+                    .split_once("in the direction ")
+                    .ok_or("no direction")?
+                    .1;
+                let firsts = self.dirs(d1).ok_or("directions not understood")?;
+                let mut offs = Vec::new();
+                for item in list_items(rel) {
+                    let name = match item.as_str() {
+                        "forward-right" => "FR",
+                        "forward-left" => "FL",
+                        "forward" => "Forward",
+                        "rightward" => "Rightward",
+                        "leftward" => "Leftward",
+                        _ => return Err("relative directions not understood"),
+                    };
+                    offs.extend(relative_offsets(name).unwrap_or_default());
+                }
+                let geo = self.geo.as_ref().ok_or("no board")?;
+                let mut v = Vec::new();
+                for d in &firsts {
+                    for &o in &offs {
+                        let Some(d2) = board::rotate(d, o) else {
+                            continue;
+                        };
+                        if !geo.dirs.contains(&d2) {
+                            continue;
+                        }
+                        v.push(block(vec![
+                            Instr::Step(d.to_string()),
+                            Instr::Verify(Cond::Const(true)),
+                            Instr::Step(d2.to_string()),
+                            Instr::Verify(c2.clone()),
+                            add(),
+                        ]));
+                    }
+                }
+                return Ok((
+                    v,
+                    Some(
+                        "the condition on the intermediate site (the horse's block) is not printed",
+                    ),
+                ));
+            }
+        }
+        Err("no known move template")
+    }
+}
+
+/// `Home: the bottom sites … for P1 or Home: …`, `Home or Home`, `Home` → `Home`.
+fn region_ref(s: &str) -> Option<String> {
+    let s = s.trim();
+    let first = s.split(" or ").next()?.trim();
+    let name = first.split(':').next()?.trim();
+    if name.is_empty() || name.contains(' ') {
+        return None;
+    }
+    Some(name.to_string())
+}
+
+/// Splits a piece-rule body at ` or ` where the next words start a new move.
+fn split_alternatives(body: &str) -> Vec<&str> {
+    let verbs = [
+        "slide ", "hop ", "step ", "leap ", "remove ", "from ", "if ", "move ",
+    ];
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(p) = body[i..].find(" or ") {
+        let at = i + p;
+        let next = &body[at + 4..];
+        if verbs.iter().any(|v| next.starts_with(v)) && !body[start..at].starts_with("if ") {
+            out.push(&body[start..at]);
+            start = at + 4;
+        }
+        i = at + 4;
+    }
+    out.push(&body[start..]);
+    out
+}
+
+/// Reads a Ludii English description into a partial spec.
+pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, Vec<Diagnostic>) {
+    let mut r = Reader {
+        diags: Vec::new(),
+        geo: None,
+        players: Vec::new(),
+        unresolved: Vec::new(),
+        relative_used: false,
+        file,
+        _p: std::marker::PhantomData,
+    };
+    // Lines with spans; sections by header.
+    let mut lines: Vec<(String, Line)> = Vec::new();
+    let mut section = String::from("Game Rules:");
+    let mut off = 0usize;
+    for raw in text.split_inclusive('\n') {
+        let start = off;
+        off += raw.len();
+        let t = raw.trim_end_matches(['\n', '\r']);
+        let lead = t.len() - t.trim_start().len();
+        let trimmed = t.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let span = Span::new(r.file, start + lead, start + lead + trimmed.len());
+        if let Some(h) = HEADERS
+            .iter()
+            .find(|h| trimmed == **h || trimmed.starts_with(**h) && trimmed.len() == h.len())
+        {
+            section = h.to_string();
+            continue;
+        }
+        lines.push((
+            section.clone(),
+            Line {
+                text: trimmed,
+                span,
+            },
+        ));
+    }
+    // Opening sentence.
+    let Some(open_idx) = lines
+        .iter()
+        .position(|(_, l)| l.text.starts_with("The game \""))
+    else {
+        r.diags.push(Diagnostic::new(
+            Severity::Error,
+            CODE_NOT_ENGLISH,
+            "no opening sentence `The game \"…\" is played by … players on a … board.`",
+            None,
+        ));
+        return (None, r.diags);
+    };
+    let opening = &lines[open_idx].1;
+    let open_span = opening.span;
+    let rest = &opening.text["The game \"".len()..];
+    let (title, rest) = rest.split_once('"').unwrap_or((rest, ""));
+    let title = title.to_string();
+    let players_word = rest
+        .trim()
+        .strip_prefix("is played by ")
+        .and_then(|x| x.split_whitespace().next())
+        .unwrap_or("two");
+    let n_players = number_word(players_word).unwrap_or(2).clamp(1, 16);
+    r.players = (1..=n_players).map(|i| format!("P{i}")).collect();
+    let board_phrase = rest
+        .split_once(" on a ")
+        .or_else(|| rest.split_once(" on an "))
+        .map(|(_, b)| strip_end(b).to_string())
+        .unwrap_or_default();
+    let lower_text = text.to_lowercase();
+    let vertex = lower_text.contains("vertex") || lower_text.contains("vertices");
+    let mut boards = Vec::new();
+    match r.board(&board_phrase, vertex, open_span) {
+        Some(b) => boards.push(b),
+        None => {
+            let t = board_phrase.clone();
+            r.unresolved("Game Rules", &t, open_span, "board not understood");
+        }
+    }
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut plurals: Vec<String> = Vec::new();
+    let mut zones: Vec<Zone> = Vec::new();
+    let mut setup: Vec<Placement> = Vec::new();
+    let mut goals: Vec<Goal> = Vec::new();
+    let mut manual: Vec<String> = Vec::new();
+
+    // Piece list first (piece rules need the names).
+    for (_, l) in &lines {
+        for prefix in PIECE_LISTS {
+            if let Some(list) = l.text.strip_prefix(prefix) {
+                for p in list_items(list) {
+                    if !plurals.contains(&p) {
+                        plurals.push(p);
+                    }
+                }
+            }
+        }
+    }
+    // Singular names: from setup lines when they agree, else by stripping the plural suffix.
+    let setup_names: Vec<String> = lines
+        .iter()
+        .filter(|(s, _)| s == "Setup:")
+        .filter_map(|(_, l)| {
+            let t = l
+                .text
+                .strip_prefix("Place a ")
+                .or_else(|| l.text.strip_prefix("Place an "))?;
+            Some(t.split_whitespace().next()?.to_string())
+        })
+        .collect();
+    for p in &plurals {
+        let singular = setup_names
+            .iter()
+            .find(|s| format!("{s}s") == *p || format!("{s}es") == *p)
+            .cloned()
+            .unwrap_or_else(|| {
+                let es = ["ses", "shes", "ches", "xes", "zes"];
+                if es.iter().any(|e| p.ends_with(e)) {
+                    p[..p.len() - 2].to_string()
+                } else {
+                    p.strip_suffix('s').unwrap_or(p).to_string()
+                }
+            });
+        pieces.push(Piece {
+            name: singular,
+            ..Piece::default()
+        });
+    }
+
+    for (i, (section, l)) in lines.iter().enumerate() {
+        if i == open_idx {
+            continue;
+        }
+        let t = l.text;
+        let sec = section.trim_end_matches(':');
+        match section.as_str() {
+            "Game Rules:" | "Regions:" | "Rules for Pieces:"
+                if PIECE_LISTS.iter().any(|p| t.starts_with(p)) => {}
+            "Regions:" => {
+                let Some((name, desc)) = t.split_once(": ") else {
+                    r.unresolved(sec, t, l.span, "not a region line");
+                    continue;
+                };
+                let (desc, players) = match desc.rsplit_once(" for ") {
+                    Some((d, p)) if r.players.iter().any(|x| x == p.trim()) => {
+                        (d, vec![p.trim().to_string()])
+                    }
+                    _ => (desc, r.players.clone()),
+                };
+                let sites = match desc.strip_prefix("contains the sites [") {
+                    Some(list) => r.index_list(list.trim_end_matches(']')),
+                    None => r.region(desc),
+                };
+                match (sites, r.geo.as_ref()) {
+                    (Some(s), Some(geo)) => zones.push(Zone {
+                        name: name.trim().to_string(),
+                        players,
+                        positions: s.iter().map(|&k| geo.names[k].clone()).collect(),
+                    }),
+                    _ => r.unresolved(sec, t, l.span, "region not understood"),
+                }
+            }
+            "Rules for Pieces:" => {
+                if t.starts_with("Players take turns moving") {
+                    continue;
+                }
+                let Some(pi) = plurals.iter().position(|p| t.starts_with(&format!("{p} "))) else {
+                    r.unresolved(
+                        sec,
+                        t,
+                        l.span,
+                        "no piece of the piece list starts this line",
+                    );
+                    continue;
+                };
+                let body = &t[plurals[pi].len() + 1..];
+                let body = strip_end(body);
+                for alt in split_alternatives(body) {
+                    match r.piece_alt(alt) {
+                        Ok((blocks, open)) => {
+                            pieces[pi].moves.extend(blocks);
+                            if let Some(why) = open {
+                                r.diags.push(Diagnostic::warning(
+                                    CODE_UNRESOLVED,
+                                    format!("{}: {why}: \"{alt}\"", pieces[pi].name),
+                                    l.span,
+                                ));
+                                pieces[pi].extensions.ludii.push(format!(
+                                    "// unresolved (Rules for Pieces): {why}: {alt}"
+                                ));
+                            }
+                        }
+                        Err(why) => {
+                            r.diags.push(Diagnostic::warning(
+                                CODE_UNRESOLVED,
+                                format!("{}: {why}: \"{alt}\"", pieces[pi].name),
+                                l.span,
+                            ));
+                            pieces[pi]
+                                .extensions
+                                .ludii
+                                .push(format!("// unresolved (Rules for Pieces): {why}: {alt}"));
+                        }
+                    }
+                }
+            }
+            "Game Rules:" => {
+                if t.starts_with("Players take turns moving") {
+                    continue;
+                }
+                r.unresolved(sec, t, l.span, "sentence not understood");
+            }
+            "Setup:" => match place(t, &pieces, &r) {
+                Some(p) => setup.push(p),
+                None => r.unresolved(sec, t, l.span, "setup line not understood"),
+            },
+            "Rules:" => {
+                if strip_end(t) == "Move one of your pieces" {
+                    continue;
+                }
+                r.unresolved(sec, t, l.span, "play rule not understood");
+            }
+            "Aim:" => {
+                for clause in aims(t) {
+                    match aim(&clause, &pieces, &r.players) {
+                        Some(g) => goals.push(g),
+                        None => r.unresolved(sec, &clause, l.span, "end condition not understood"),
+                    }
+                }
+            }
+            _ => manual.push(format!("{section} {t}")),
+        }
+    }
+    if !manual.is_empty() {
+        r.diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_ASSUMPTION,
+            format!(
+                "{} lines of manual-page sections (heuristics, endings, move lists) are not rules and are ignored",
+                manual.len()
+            ),
+            None,
+        ));
+    }
+    if let Some(b) = boards.first_mut() {
+        b.zones = zones;
+        if r.relative_used && r.players.len() == 2 {
+            r.diags.push(Diagnostic::new(
+                Severity::Note,
+                CODE_ASSUMPTION,
+                "relative directions are used: player one is taken to face north and player two south",
+                Some(open_span),
+            ));
+            for (p, rot) in [("P1", 0), ("P2", 4)] {
+                b.symmetries.push(Symmetry {
+                    player: p.into(),
+                    map: b
+                        .directions
+                        .iter()
+                        .map(|d| [d.clone(), board::rotate(d, rot).unwrap_or("N").to_string()])
+                        .collect(),
+                });
+            }
+        }
+    }
+    let game = Game {
+        kind: EntryKind::Game,
+        title,
+        variant_of: None,
+        default: false,
+        texts: Texts::default(),
+        players: r.players.clone(),
+        turn_order: Default::default(),
+        options: vec![],
+        sounds: vec![],
+        boards,
+        pieces,
+        setup,
+        goals,
+        move_priorities: vec![],
+        extensions: Extensions {
+            ludii: r.unresolved.clone(),
+            ..Extensions::default()
+        },
+    };
+    let doc = Document {
+        spec_version: SPEC_VERSION.to_string(),
+        source: super::source("ludii-english", name, text),
+        games: vec![game],
+        procedures: vec![],
+    };
+    (Some(doc), r.diags)
+}
+
+/// `Place a Jiang for player one on site E1.` / `… on sites: D1 and F1.`
+fn place(t: &str, pieces: &[Piece], r: &Reader) -> Option<Placement> {
+    let t = strip_end(t);
+    let t = t
+        .strip_prefix("Place a ")
+        .or_else(|| t.strip_prefix("Place an "))?;
+    let (head, sites) = t
+        .split_once(" on sites: ")
+        .or_else(|| t.split_once(" on sites "))
+        .or_else(|| t.split_once(" on site: "))
+        .or_else(|| t.split_once(" on site "))?;
+    let (piece, player) = match head.split_once(" for player ") {
+        Some((p, w)) => (p, format!("P{}", number_word(w.trim())?)),
+        None => return None,
+    };
+    if !pieces.iter().any(|p| p.name == piece) || !r.players.contains(&player) {
+        return None;
+    }
+    let geo = r.geo.as_ref()?;
+    let mut positions = Vec::new();
+    for s in list_items(sites) {
+        let k = geo.index_of(&s)?;
+        positions.push(geo.names[k].clone());
+    }
+    Some(Placement {
+        player,
+        piece: piece.to_string(),
+        positions,
+        off: None,
+    })
+}
+
+/// Splits the aim paragraph into `If …, … wins` clauses (Ludii prints no period between them).
+fn aims(t: &str) -> Vec<String> {
+    let t = strip_end(t);
+    let mut out = Vec::new();
+    let mut rest = t;
+    loop {
+        let skip = rest.chars().next().map_or(0, char::len_utf8);
+        let Some(p) = rest[skip..].find("If ") else {
+            break;
+        };
+        let at = p + skip;
+        out.push(strip_end(&rest[..at]).to_string());
+        rest = &rest[at..];
+    }
+    if !rest.trim().is_empty() {
+        out.push(strip_end(rest).to_string());
+    }
+    out
+}
+
+/// One `If <cond>, <role> wins|loses` clause.
+fn aim(clause: &str, pieces: &[Piece], players: &[String]) -> Option<Goal> {
+    let body = clause.strip_prefix("If ")?;
+    let (cond, result) = body.rsplit_once(", ")?;
+    let (who, kind) = match result.trim() {
+        "the moving player wins" => ("Mover", GoalKind::Win),
+        "the moving player loses" => ("Mover", GoalKind::Loss),
+        "the next player wins" => ("Next", GoalKind::Win),
+        "the next player loses" => ("Next", GoalKind::Loss),
+        "it's a draw" | "the game is a draw" => ("Mover", GoalKind::Draw),
+        _ => return None,
+    };
+    let cond = cond.trim();
+    let (subject, gc) = if cond == "the next player cannot move" {
+        ("Next", GoalCond::Stalemated)
+    } else if cond == "the moving player cannot move" {
+        ("Mover", GoalCond::Stalemated)
+    } else if let Some((k, rest)) = cond.split_once(" of the next player is threatened and ") {
+        if !(rest.starts_with("not can move") || rest == "the next player cannot move")
+            || !pieces.iter().any(|p| p.name == k)
+        {
+            return None;
+        }
+        (
+            "Next",
+            GoalCond::Checkmated {
+                piece: Some(k.to_string()),
+            },
+        )
+    } else if let Some(rest) = cond.strip_prefix("a player places ") {
+        let n: u32 = rest.split_whitespace().next()?.parse().ok()?;
+        (
+            "Mover",
+            GoalCond::Line {
+                length: n,
+                directions: vec![],
+            },
+        )
+    } else {
+        return None;
+    };
+    let kind = if kind == GoalKind::Draw || who == subject {
+        kind
+    } else if kind == GoalKind::Win {
+        GoalKind::Loss
+    } else {
+        GoalKind::Win
+    };
+    Some(Goal {
+        kind,
+        players: players.to_vec(),
+        condition: gc,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alternatives_split_only_before_moves() {
+        assert_eq!(
+            split_alternatives("slide in the orthogonal direction through x or hop orthogonal"),
+            vec![
+                "slide in the orthogonal direction through x",
+                "hop orthogonal"
+            ]
+        );
+        assert_eq!(
+            split_alternatives("step forward-right or forward-left").len(),
+            1
+        );
+        assert_eq!(
+            aims("If a, the moving player wins If b, the moving player wins."),
+            vec![
+                "If a, the moving player wins",
+                "If b, the moving player wins"
+            ]
+        );
+    }
+}

@@ -1,0 +1,1371 @@
+//! Lowering an expanded `.lud` game into the portable spec: board, players, pieces and moves, regions, setup, ends.
+//!
+//! What has no typed form travels verbatim (compact `.lud` text) in `extensions.ludii` with a
+//! `ludii::unmapped` warning. Entries are wrapped in the section they came from, e.g.
+//! `(equipment {(hand Each)})`, `(rules (play …))`, `(end {(if …)})`, `(metadata …)`, so the
+//! writer can put them back; a piece's unmapped moves are kept in the piece's extensions as
+//! plain move ludemes.
+
+use super::board::{self, COMPASS, Geo};
+use super::syntax::{Node, print};
+use crate::diag::{Diagnostic, Severity, Span};
+use crate::spec::{
+    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link, MoveBlock,
+    Piece, Placement, Position, Symmetry, Test, Texts, Zone,
+};
+
+/// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
+pub const CODE_UNMAPPED: &str = "ludii::unmapped";
+/// Diagnostic code: a board that cannot be built.
+pub const CODE_BAD_BOARD: &str = "ludii::bad-board";
+/// Diagnostic code: a site label or index that is not on the board.
+pub const CODE_BAD_SITE: &str = "ludii::bad-site";
+/// Diagnostic code: the file has no `(game …)`.
+pub const CODE_NO_GAME: &str = "ludii::no-game";
+/// Diagnostic code: an absolute direction set that a mirrored player would read differently.
+pub const CODE_ABSOLUTE_DIRECTION: &str = "ludii::absolute-direction";
+
+/// Offsets (in eighths of a turn, clockwise) of the relative direction names.
+pub fn relative_offsets(name: &str) -> Option<Vec<i32>> {
+    Some(match name {
+        "Forward" => vec![0],
+        "FR" => vec![1],
+        "Rightward" => vec![2],
+        "BR" => vec![3],
+        "Backward" => vec![4],
+        "BL" => vec![5],
+        "Leftward" => vec![6],
+        "FL" => vec![7],
+        "Forwards" => vec![7, 0, 1],
+        "Rightwards" => vec![1, 2, 3],
+        "Backwards" => vec![3, 4, 5],
+        "Leftwards" => vec![5, 6, 7],
+        _ => return None,
+    })
+}
+
+/// Relative direction name of an offset (inverse of [`relative_offsets`] for single names).
+pub fn relative_name(off: i32) -> &'static str {
+    [
+        "Forward",
+        "FR",
+        "Rightward",
+        "BR",
+        "Backward",
+        "BL",
+        "Leftward",
+        "FL",
+    ][off.rem_euclid(8) as usize]
+}
+
+pub(crate) struct Lower<'a> {
+    pub diags: &'a mut Vec<Diagnostic>,
+    pub geo: Option<Geo>,
+    pub players: Vec<String>,
+    /// Facing per player when `(players {(player N) …})` is used.
+    pub facings: Vec<Option<String>>,
+    pub ext: Vec<String>,
+    pub zone_names: Vec<String>,
+}
+
+fn cond_test(t: Test) -> Cond {
+    Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    }
+}
+
+fn not(c: Cond) -> Cond {
+    match c {
+        Cond::Not(inner) => *inner,
+        c => Cond::Not(Box::new(c)),
+    }
+}
+
+fn int(n: &Node) -> Option<i64> {
+    n.atom()?.parse().ok()
+}
+
+impl Lower<'_> {
+    fn unmapped(&mut self, what: &str, n: &Node) {
+        self.diags.push(Diagnostic::warning(
+            CODE_UNMAPPED,
+            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii"),
+            n.span(),
+        ));
+    }
+
+    fn keep(&mut self, wrapper: &str, n: &Node, array: bool) {
+        self.unmapped(&format!("`({} …)`", n.head().unwrap_or("…")), n);
+        let t = print(n);
+        self.ext.push(if wrapper.is_empty() {
+            t
+        } else if array {
+            format!("({wrapper} {{{t}}})")
+        } else {
+            format!("({wrapper} {t})")
+        });
+    }
+
+    // ---------------------------------------------------------------- players and board
+
+    pub fn players(&mut self, n: &Node) {
+        let args: Vec<&Node> = n.positional().collect();
+        match args.first() {
+            Some(Node::Array(items, _)) => {
+                for (i, p) in items.iter().enumerate() {
+                    self.players.push(format!("P{}", i + 1));
+                    let f = p.args().first().and_then(|a| a.atom()).map(str::to_string);
+                    self.facings.push(f);
+                }
+            }
+            Some(a) => {
+                let k = int(a).unwrap_or(2).clamp(1, 16);
+                for i in 0..k {
+                    self.players.push(format!("P{}", i + 1));
+                    self.facings.push(None);
+                }
+            }
+            None => {
+                self.players = vec!["P1".into(), "P2".into()];
+                self.facings = vec![None, None];
+            }
+        }
+    }
+
+    /// `(board <graph> [use:Cell|Vertex])` → a computed board, or a diagnostic.
+    pub fn board(&mut self, n: &Node) -> Option<Board> {
+        let graph = n.positional().next()?;
+        let vertex = n.named("use").and_then(|u| u.atom()) == Some("Vertex");
+        let nums: Vec<i64> = graph.positional().filter_map(int).collect();
+        let shape_atom = graph
+            .positional()
+            .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
+        let too_big = |k: i64| !(1..=200).contains(&k);
+        let geo = match (graph.head(), nums.as_slice(), shape_atom) {
+            (Some("square"), [k], None) if !too_big(*k) => {
+                Some(board::grid(*k as usize, *k as usize))
+            }
+            (Some("rectangle"), [r, c], None) if !too_big(*r) && !too_big(*c) => {
+                Some(board::grid(*r as usize, *c as usize))
+            }
+            (Some("hex"), [k], None) if !vertex && !too_big(*k) => {
+                Some(board::hexagon(*k as usize))
+            }
+            (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
+                Some(board::diamond(*k as usize))
+            }
+            (Some("tri"), [k], None) if !too_big(*k) => Some(if vertex {
+                board::tri_vertex(*k as usize)
+            } else {
+                board::tri_cell(*k as usize)
+            }),
+            _ => None,
+        };
+        let Some(geo) = geo else {
+            self.diags.push(Diagnostic::error(
+                CODE_BAD_BOARD,
+                format!(
+                    "board `{}` is not supported (square, rectangle, hex [Diamond], tri; sizes 1..200; hex cells only)",
+                    print(graph)
+                ),
+                graph.span(),
+            ));
+            return None;
+        };
+        let positions = (0..geo.len())
+            .map(|i| Position {
+                name: geo.names[i].clone(),
+                rect: None,
+                grid: None,
+                dummy: false,
+                killed: false,
+                links: geo.links[i]
+                    .iter()
+                    .map(|(d, j)| Link {
+                        direction: d.to_string(),
+                        to: geo.names[*j].clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut b = Board {
+            directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
+            positions,
+            extensions: Extensions {
+                ludii: vec![format!(
+                    "(board {}{})",
+                    print(graph),
+                    if vertex { " use:Vertex" } else { "" }
+                )],
+                ..Extensions::default()
+            },
+            ..Board::default()
+        };
+        b.opposites = geo
+            .dirs
+            .iter()
+            .filter_map(|d| {
+                let o = board::rotate(d, 4)?;
+                geo.dirs.contains(&o).then(|| crate::spec::Opposite {
+                    direction: d.to_string(),
+                    opposite: o.to_string(),
+                })
+            })
+            .collect();
+        if self.facings.iter().any(|f| f.is_some()) {
+            for (p, f) in self.players.iter().zip(&self.facings) {
+                let rot = f.as_deref().and_then(board::compass_index).unwrap_or(0) as i32;
+                b.symmetries.push(Symmetry {
+                    player: p.clone(),
+                    map: geo
+                        .dirs
+                        .iter()
+                        .map(|d| {
+                            let to = board::rotate(d, rot).unwrap_or(d);
+                            [d.to_string(), to.to_string()]
+                        })
+                        .collect(),
+                });
+            }
+        }
+        self.geo = Some(geo);
+        Some(b)
+    }
+
+    // ---------------------------------------------------------------- regions
+
+    /// Evaluates a site expression to site indexes.
+    pub fn sites(&mut self, n: &Node) -> Option<Vec<usize>> {
+        let geo = self.geo.as_ref()?;
+        let site = |x: &Node| -> Option<usize> {
+            match x {
+                Node::Str(l, _) => geo.index_of(l),
+                Node::Atom(a, _) => a.parse::<usize>().ok().filter(|&i| i < geo.len()),
+                _ => None,
+            }
+        };
+        match n {
+            Node::Array(items, _) => {
+                if items
+                    .iter()
+                    .all(|i| matches!(i, Node::Str(..) | Node::Atom(..)))
+                {
+                    let mut v = Vec::new();
+                    for i in items {
+                        match site(i) {
+                            Some(s) => v.push(s),
+                            None => {
+                                self.diags.push(Diagnostic::error(
+                                    CODE_BAD_SITE,
+                                    format!("`{}` is not a site of this board", print(i)),
+                                    i.span(),
+                                ));
+                                return None;
+                            }
+                        }
+                    }
+                    Some(v)
+                } else {
+                    let mut v = Vec::new();
+                    for i in items {
+                        v.extend(self.sites(i)?);
+                    }
+                    Some(v)
+                }
+            }
+            Node::Str(..) | Node::Atom(..) => match site(n) {
+                Some(s) => Some(vec![s]),
+                None => {
+                    self.diags.push(Diagnostic::error(
+                        CODE_BAD_SITE,
+                        format!("`{}` is not a site of this board", print(n)),
+                        n.span(),
+                    ));
+                    None
+                }
+            },
+            Node::List(..) => {
+                let args: Vec<&Node> = n.positional().collect();
+                match (n.head()?, args.as_slice()) {
+                    ("sites", [a]) if matches!(a, Node::Array(..)) => self.sites(a),
+                    ("sites", [Node::Atom(k, _)]) => match k.as_str() {
+                        "Bottom" => Some(geo.bottom()),
+                        "Top" => Some(geo.top()),
+                        "Left" => Some(geo.left()),
+                        "Right" => Some(geo.right()),
+                        "Board" => Some((0..geo.len()).collect()),
+                        "Centre" | "Center" => Some(geo.centre()),
+                        _ => None,
+                    },
+                    ("sites", [Node::Atom(k, _), x]) => match (k.as_str(), x) {
+                        ("Row", x) => Some(geo.row(int(x)? as usize)),
+                        ("Column", x) => Some(geo.column(int(x)? as usize)),
+                        ("Side", Node::Atom(d, _)) => Some(geo.side(d)),
+                        _ => None,
+                    },
+                    ("expand", [r]) => {
+                        let steps = n.named("steps").and_then(int).unwrap_or(1).clamp(0, 1000);
+                        let base = self.sites(r)?;
+                        Some(self.geo.as_ref()?.expand(&base, steps as usize))
+                    }
+                    ("union", parts) | ("intersection", parts) | ("difference", parts) => {
+                        let parts: Vec<&Node> = if parts.len() == 1 {
+                            parts[0].args().iter().collect()
+                        } else {
+                            parts.to_vec()
+                        };
+                        let mut sets = Vec::new();
+                        for p in parts {
+                            sets.push(self.sites(p)?);
+                        }
+                        let mut it = sets.into_iter();
+                        let mut acc = it.next()?;
+                        for s in it {
+                            match n.head() {
+                                Some("union") => {
+                                    acc.extend(s);
+                                }
+                                Some("intersection") => acc.retain(|x| s.contains(x)),
+                                _ => acc.retain(|x| !s.contains(x)),
+                            }
+                        }
+                        acc.sort_unstable();
+                        acc.dedup();
+                        Some(acc)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `(regions ["Name"] [owner] sites)` → zones.
+    pub fn regions(&mut self, n: &Node) -> Option<Vec<Zone>> {
+        let args: Vec<&Node> = n.positional().collect();
+        let (name, rest) = match args.first() {
+            Some(Node::Str(s, _)) => (s.clone(), &args[1..]),
+            _ => return None,
+        };
+        let (owners, expr) = match rest {
+            [Node::Atom(o, _), e] => (Some(o.as_str()), *e),
+            [e] => (None, *e),
+            _ => return None,
+        };
+        let players: Vec<String> = match owners {
+            None | Some("Shared") | Some("Each") | Some("All") => self.players.clone(),
+            Some(p) if self.players.iter().any(|x| x == p) => vec![p.to_string()],
+            Some(_) => return None,
+        };
+        if owners == Some("Each") {
+            // A region per player, each computed for that player: only static site lists keep
+            // their meaning for every owner.
+            if !matches!(expr, Node::Array(..)) {
+                return None;
+            }
+        }
+        let sites = self.sites(expr)?;
+        let geo = self.geo.as_ref()?;
+        if !self.zone_names.contains(&name) {
+            self.zone_names.push(name.clone());
+        }
+        Some(vec![Zone {
+            name,
+            players,
+            positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
+        }])
+    }
+
+    // ---------------------------------------------------------------- conditions
+
+    /// A boolean ludeme about the site under consideration.
+    pub fn cond(&self, n: &Node) -> Option<Cond> {
+        if let Some(a) = n.atom() {
+            return match a {
+                "True" | "true" => Some(Cond::Const(true)),
+                "False" | "false" => Some(Cond::Const(false)),
+                _ => None,
+            };
+        }
+        let args: Vec<&Node> = n.positional().collect();
+        match (n.head()?, args.as_slice()) {
+            ("not", [c]) => Some(not(self.cond(c)?)),
+            ("and", parts) | ("or", parts) => {
+                let parts: Vec<&Node> = if let [Node::Array(items, _)] = parts {
+                    items.iter().collect()
+                } else {
+                    parts.to_vec()
+                };
+                let mut v = Vec::new();
+                for p in parts {
+                    v.push(self.cond(p)?);
+                }
+                Some(if n.head() == Some("and") {
+                    Cond::And(v)
+                } else {
+                    Cond::Or(v)
+                })
+            }
+            ("is", [Node::Atom(k, _), rest @ ..]) => match (k.as_str(), rest) {
+                ("Empty", [loc]) if is_loc(loc) => Some(cond_test(Test::Empty)),
+                ("Occupied", [loc]) if is_loc(loc) => Some(not(cond_test(Test::Empty))),
+                ("Friend", [w]) if who_at(w) => Some(cond_test(Test::Friend)),
+                ("Enemy", [w]) if who_at(w) => Some(cond_test(Test::Enemy)),
+                ("In", [loc, region]) if is_loc(loc) => {
+                    let zone = region_name(region)?;
+                    Some(Cond::InZone { zone, at: None })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------- directions
+
+    /// Direction offsets from north (P1's forward), in eighths of a turn.
+    fn offsets(&self, n: &Node, relative_only: bool) -> Option<Vec<i32>> {
+        let geo = self.geo.as_ref()?;
+        match n {
+            Node::Atom(a, _) => {
+                if let Some(v) = relative_offsets(a) {
+                    return Some(v);
+                }
+                if relative_only {
+                    return None;
+                }
+                let set: Vec<&str> = match a.as_str() {
+                    "Orthogonal" => geo.orth.clone(),
+                    "Diagonal" => geo.diag.clone(),
+                    "Adjacent" | "All" => geo.dirs.clone(),
+                    d => vec![COMPASS.iter().copied().find(|c| *c == d)?],
+                };
+                Some(
+                    set.iter()
+                        .filter_map(|d| board::compass_index(d).map(|i| i as i32))
+                        .collect(),
+                )
+            }
+            Node::Array(items, _) => {
+                let mut v = Vec::new();
+                for i in items {
+                    for o in self.offsets(i, relative_only)? {
+                        if !v.contains(&o) {
+                            v.push(o);
+                        }
+                    }
+                }
+                Some(v)
+            }
+            Node::List(..) if n.head() == Some("directions") => {
+                let first = n.positional().next()?;
+                self.offsets(first, relative_only)
+            }
+            _ => None,
+        }
+    }
+
+    /// Absolute board directions (for P1 facing north) of a direction argument.
+    fn dirs(&mut self, n: Option<&Node>) -> Option<Vec<&'static str>> {
+        let Some(n) = n else {
+            return Some(self.geo.as_ref()?.dirs.clone());
+        };
+        let offs = self.offsets(n, false)?;
+        let geo = self.geo.as_ref()?;
+        let dirs: Vec<&'static str> = offs
+            .iter()
+            .map(|&o| COMPASS[o.rem_euclid(8) as usize])
+            .filter(|d| geo.dirs.contains(d))
+            .collect();
+        // Absolute sets a mirrored player would read through its symmetry.
+        let mirrored = self
+            .facings
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|f| f != "N"));
+        let has_absolute = contains_absolute(n);
+        if mirrored && has_absolute {
+            let closed = dirs
+                .iter()
+                .all(|d| board::rotate(d, 4).is_some_and(|o| dirs.contains(&o)));
+            if !closed {
+                self.diags.push(Diagnostic::warning(
+                    CODE_ABSOLUTE_DIRECTION,
+                    "absolute directions that are not symmetric: the spec applies the players' symmetries, so mirrored players move the other way",
+                    n.span(),
+                ));
+            }
+        }
+        Some(dirs)
+    }
+
+    // ---------------------------------------------------------------- moves
+
+    /// Lowers a piece's moves; alternatives that cannot be lowered are kept verbatim.
+    pub fn piece_moves(&mut self, n: &Node, piece: &mut Piece) {
+        let alts: Vec<&Node> = if n.head() == Some("or") {
+            let args: Vec<&Node> = n.positional().collect();
+            if let [Node::Array(items, _)] = args.as_slice() {
+                items.iter().collect()
+            } else {
+                args
+            }
+        } else {
+            vec![n]
+        };
+        for a in alts {
+            match self.moves(a) {
+                Some(blocks) => piece.moves.extend(blocks),
+                None => {
+                    self.unmapped(&format!("a move of piece `{}`", piece.name), a);
+                    piece.extensions.ludii.push(print(a));
+                }
+            }
+        }
+    }
+
+    fn moves(&mut self, n: &Node) -> Option<Vec<MoveBlock>> {
+        let args: Vec<&Node> = n.positional().collect();
+        match (n.head()?, args.as_slice()) {
+            ("or", parts) => {
+                let parts: Vec<&Node> = if let [Node::Array(items, _)] = parts {
+                    items.iter().collect()
+                } else {
+                    parts.to_vec()
+                };
+                let mut v = Vec::new();
+                for p in parts {
+                    v.extend(self.moves(p)?);
+                }
+                Some(v)
+            }
+            ("if", [c, a, rest @ ..]) if rest.len() <= 1 => {
+                let c = self.cond(c)?;
+                let mut v = prefix(self.moves(a)?, c.clone());
+                if let [b] = rest {
+                    v.extend(prefix(self.moves(b)?, not(c)));
+                }
+                Some(v)
+            }
+            ("move", [Node::Atom(kind, _), rest @ ..]) => {
+                let parts = MoveParts::split(rest)?;
+                match kind.as_str() {
+                    "Step" => self.step(&parts),
+                    "Slide" => self.slide(&parts),
+                    "Hop" => self.hop(&parts),
+                    "Leap" => self.leap(n, &parts),
+                    _ => None,
+                }
+            }
+            ("forEach", [Node::Atom(k, _), d1, to]) if k == "Direction" => self.two_step(d1, to),
+            _ => None,
+        }
+    }
+
+    fn origin_cond(&self, p: &MoveParts) -> Option<Option<Cond>> {
+        match p.from {
+            None => Some(None),
+            Some(f) => {
+                // (from) / (from (from)) with an optional if:
+                if f.positional().any(|a| a.head() != Some("from")) {
+                    return None;
+                }
+                match f.named("if") {
+                    Some(c) => Some(Some(self.cond(c)?)),
+                    None => Some(None),
+                }
+            }
+        }
+    }
+
+    /// `(to [if:c] [(apply (remove (to)))])` → landing condition (default: empty).
+    fn to_cond(&self, to: Option<&Node>, default: Cond) -> Option<Cond> {
+        let Some(to) = to else {
+            return Some(default);
+        };
+        if to.positional().any(|a| !is_remove_to(a)) {
+            return None;
+        }
+        match to.named("if") {
+            Some(c) => self.cond(c),
+            None => Some(default),
+        }
+    }
+
+    fn step(&mut self, p: &MoveParts) -> Option<Vec<MoveBlock>> {
+        if p.between.is_some() || !p.extra.is_empty() {
+            return None;
+        }
+        let from = self.origin_cond(p)?;
+        let to = self.to_cond(p.to, cond_test(Test::Empty))?;
+        let dirs = self.dirs(p.dirs)?;
+        Some(
+            dirs.iter()
+                .map(|d| {
+                    let mut prog = Vec::new();
+                    if let Some(f) = &from {
+                        prog.push(Instr::Verify(f.clone()));
+                    }
+                    prog.push(Instr::Step(d.to_string()));
+                    prog.push(Instr::Verify(to.clone()));
+                    prog.push(add());
+                    block(prog)
+                })
+                .collect(),
+        )
+    }
+
+    fn slide(&mut self, p: &MoveParts) -> Option<Vec<MoveBlock>> {
+        if !p.extra.is_empty() {
+            return None;
+        }
+        let from = self.origin_cond(p)?;
+        let (go, exact) = match p.between {
+            None => (cond_test(Test::Empty), None),
+            Some(b) => {
+                let mut exact = None;
+                for a in b.positional() {
+                    match (a.head(), a.args()) {
+                        (Some("exact"), [k]) => exact = Some(int(k)?.clamp(1, 64) as usize),
+                        _ => return None,
+                    }
+                }
+                if b.args()
+                    .iter()
+                    .any(|a| matches!(a, Node::Named(n, _, _) if n != "if"))
+                {
+                    return None;
+                }
+                let go = match b.named("if") {
+                    Some(c) => self.cond(c)?,
+                    None => cond_test(Test::Empty),
+                };
+                (go, exact)
+            }
+        };
+        let stop = match p.to {
+            None => None,
+            Some(_) => Some(self.to_cond(p.to, cond_test(Test::Empty))?),
+        };
+        let dirs = self.dirs(p.dirs)?;
+        Some(
+            dirs.iter()
+                .map(|d| {
+                    let mut prog = Vec::new();
+                    if let Some(f) = &from {
+                        prog.push(Instr::Verify(f.clone()));
+                    }
+                    let d = d.to_string();
+                    prog.push(Instr::Step(d.clone()));
+                    match exact {
+                        Some(k) => {
+                            for _ in 1..k {
+                                prog.push(Instr::Verify(go.clone()));
+                                prog.push(Instr::Step(d.clone()));
+                            }
+                            prog.push(Instr::Verify(stop.clone().unwrap_or(go.clone())));
+                            prog.push(add());
+                        }
+                        None => {
+                            prog.push(Instr::While {
+                                cond: go.clone(),
+                                body: vec![add(), Instr::Step(d.clone())],
+                            });
+                            if let Some(s) = &stop {
+                                prog.push(Instr::Verify(s.clone()));
+                                prog.push(add());
+                            }
+                        }
+                    }
+                    block(prog)
+                })
+                .collect(),
+        )
+    }
+
+    fn hop(&mut self, p: &MoveParts) -> Option<Vec<MoveBlock>> {
+        if !p.extra.is_empty() {
+            return None;
+        }
+        let from = self.origin_cond(p)?;
+        let b = p.between?;
+        let far = b.named("before").is_some() || b.named("after").is_some();
+        let capture = match b.positional().collect::<Vec<_>>().as_slice() {
+            [] => false,
+            [a] if a.head() == Some("apply")
+                && a.positional().count() == 1
+                && a.positional().next().is_some_and(|r| {
+                    r.head() == Some("remove")
+                        && r.positional().next().and_then(|x| x.head()) == Some("between")
+                }) =>
+            {
+                true
+            }
+            _ => return None,
+        };
+        let hurdle = match b.named("if") {
+            Some(c) => self.cond(c)?,
+            None => not(cond_test(Test::Empty)),
+        };
+        let dirs = self.dirs(p.dirs)?;
+        if far {
+            // Cannon: any distance before and after the hurdle; `to if:` is the go condition
+            // after the hurdle and `(apply if:c …)` the stop (capture) rule.
+            if capture {
+                return None;
+            }
+            let to = p.to?;
+            let go = self.cond(to.named("if")?)?;
+            let apply = to.positional().next()?;
+            if apply.head() != Some("apply") || to.positional().count() != 1 {
+                return None;
+            }
+            let stop = self.cond(apply.named("if")?)?;
+            if !apply.positional().next().is_some_and(is_remove_to) {
+                return None;
+            }
+            return Some(
+                dirs.iter()
+                    .map(|d| {
+                        let d = d.to_string();
+                        let mut prog = Vec::new();
+                        if let Some(f) = &from {
+                            prog.push(Instr::Verify(f.clone()));
+                        }
+                        prog.extend([
+                            Instr::Step(d.clone()),
+                            Instr::While {
+                                cond: cond_test(Test::Empty),
+                                body: vec![Instr::Step(d.clone())],
+                            },
+                            Instr::Verify(hurdle.clone()),
+                            Instr::Step(d.clone()),
+                            Instr::While {
+                                cond: go.clone(),
+                                body: vec![Instr::Step(d.clone())],
+                            },
+                            Instr::Verify(stop.clone()),
+                            add(),
+                        ]);
+                        block(prog)
+                    })
+                    .collect(),
+            );
+        }
+        let land = self.to_cond(p.to, cond_test(Test::Empty))?;
+        Some(
+            dirs.iter()
+                .map(|d| {
+                    let d = d.to_string();
+                    let mut prog = Vec::new();
+                    if let Some(f) = &from {
+                        prog.push(Instr::Verify(f.clone()));
+                    }
+                    prog.push(Instr::Step(d.clone()));
+                    prog.push(Instr::Verify(hurdle.clone()));
+                    if capture {
+                        prog.push(Instr::Capture { at: None });
+                    }
+                    prog.push(Instr::Step(d));
+                    prog.push(Instr::Verify(land.clone()));
+                    prog.push(add());
+                    block(prog)
+                })
+                .collect(),
+        )
+    }
+
+    fn leap(&mut self, n: &Node, p: &MoveParts) -> Option<Vec<MoveBlock>> {
+        if p.between.is_some() || p.dirs.is_some() && !matches!(p.dirs, Some(Node::Array(..))) {
+            return None;
+        }
+        let geo = self.geo.as_ref()?;
+        if geo.shape != board::Shape::Grid {
+            return None;
+        }
+        let walks_node = p.dirs.or(p.extra.first().copied())?;
+        if p.extra.len() > usize::from(p.dirs.is_none()) {
+            return None;
+        }
+        let walks: Vec<Vec<&str>> = match walks_node {
+            Node::Array(items, _) if items.iter().all(|i| matches!(i, Node::Array(..))) => items
+                .iter()
+                .map(|w| w.args().iter().filter_map(|s| s.atom()).collect())
+                .collect(),
+            Node::Array(items, _) => vec![items.iter().filter_map(|s| s.atom()).collect()],
+            _ => return None,
+        };
+        let rotations = n.named("rotations").and_then(|r| r.atom()) != Some("False");
+        let forward = n.named("forward").and_then(|r| r.atom()) == Some("True");
+        let from = self.origin_cond(p)?;
+        let to = self.to_cond(p.to, cond_test(Test::Empty))?;
+        // `forward:True`: only the walks as written from the piece's forward direction.
+        let starts: &[i32] = if rotations && !forward {
+            &[0, 2, 4, 6]
+        } else {
+            &[0]
+        };
+        let mut blocks = Vec::new();
+        for &start in starts {
+            for w in &walks {
+                let mut facing = start;
+                let mut seq = Vec::new();
+                for s in w {
+                    match *s {
+                        "F" => {
+                            seq.push(COMPASS[facing.rem_euclid(8) as usize]);
+                        }
+                        "R" => facing += 2,
+                        "L" => facing -= 2,
+                        _ => return None,
+                    }
+                }
+                if seq.is_empty() {
+                    continue;
+                }
+                let mut prog = Vec::new();
+                if let Some(f) = &from {
+                    prog.push(Instr::Verify(f.clone()));
+                }
+                prog.extend(seq.iter().map(|d| Instr::Step(d.to_string())));
+                prog.push(Instr::Verify(to.clone()));
+                prog.push(add());
+                blocks.push(block(prog));
+            }
+        }
+        Some(blocks)
+    }
+
+    /// `(forEach Direction D1 (to if:c1 (apply (forEach Direction (from (to)) R (if c2 <move>)))))`:
+    /// a step in D1 onto a site where c1 holds, then a step in each direction of R taken
+    /// relative to the first step, landing where c2 holds (the Xiangqi horse).
+    fn two_step(&mut self, d1: &Node, to: &Node) -> Option<Vec<MoveBlock>> {
+        if to.head() != Some("to") {
+            return None;
+        }
+        let c1 = self.cond(to.named("if")?)?;
+        let apply = to.positional().next()?;
+        if apply.head() != Some("apply") {
+            return None;
+        }
+        let inner = apply.positional().next()?;
+        let iargs: Vec<&Node> = inner.positional().collect();
+        let (rel, body) = match (inner.head(), iargs.as_slice()) {
+            (Some("forEach"), [Node::Atom(k, _), from, rel, body])
+                if k == "Direction" && from.head() == Some("from") =>
+            {
+                (*rel, *body)
+            }
+            _ => return None,
+        };
+        let bargs: Vec<&Node> = body.positional().collect();
+        let c2 = match (body.head(), bargs.as_slice()) {
+            (Some("if"), [c, m]) if matches!(m.head(), Some("move" | "fromTo")) => self.cond(c)?,
+            _ => return None,
+        };
+        let rel = self.offsets(rel, true)?;
+        let firsts = self.dirs(Some(d1))?;
+        let geo = self.geo.as_ref()?;
+        let mut blocks = Vec::new();
+        for d in &firsts {
+            for &r in &rel {
+                let d2 = board::rotate(d, r)?;
+                if !geo.dirs.contains(&d2) {
+                    continue;
+                }
+                blocks.push(block(vec![
+                    Instr::Step(d.to_string()),
+                    Instr::Verify(c1.clone()),
+                    Instr::Step(d2.to_string()),
+                    Instr::Verify(c2.clone()),
+                    add(),
+                ]));
+            }
+        }
+        Some(blocks)
+    }
+
+    // ---------------------------------------------------------------- setup and ends
+
+    /// `(place "Item<n>" sites)` → a placement; `None` when not understood.
+    pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Placement> {
+        let args: Vec<&Node> = n.positional().collect();
+        let (item, where_) = match args.as_slice() {
+            [Node::Str(item, _), w] => (item.as_str(), Some(*w)),
+            [Node::Str(item, _)] => (item.as_str(), None),
+            _ => return None,
+        };
+        if n.args()
+            .iter()
+            .any(|a| matches!(a, Node::Named(k, _, _) if k != "coord"))
+        {
+            return None;
+        }
+        let sites = match (where_, n.named("coord")) {
+            (None, Some(c)) => self.sites(c)?,
+            (Some(w), None) => self.sites(w)?,
+            _ => return None,
+        };
+        let (piece, player) = split_item(item, pieces, &self.players)?;
+        let geo = self.geo.as_ref()?;
+        Some(Placement {
+            player,
+            piece,
+            positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
+            off: None,
+        })
+    }
+
+    /// `(if <cond> (result …))` → a goal.
+    pub fn goal(&self, n: &Node, pieces: &[Piece]) -> Option<Goal> {
+        let args: Vec<&Node> = n.positional().collect();
+        let (c, r) = match (n.head()?, args.as_slice()) {
+            ("if", [c, r]) => (*c, *r),
+            _ => return None,
+        };
+        let (subject, cond) = goal_cond(c, pieces)?;
+        let rargs: Vec<&Node> = r.positional().collect();
+        let kind = match (r.head()?, rargs.as_slice()) {
+            ("result", [Node::Atom(who, _), Node::Atom(res, _)]) => {
+                let k = match res.as_str() {
+                    "Win" => GoalKind::Win,
+                    "Loss" => GoalKind::Loss,
+                    "Draw" => GoalKind::Draw,
+                    _ => return None,
+                };
+                if !matches!(who.as_str(), "Mover" | "Next") {
+                    return None;
+                }
+                if k == GoalKind::Draw || *who == subject {
+                    k
+                } else if k == GoalKind::Win {
+                    GoalKind::Loss
+                } else {
+                    GoalKind::Win
+                }
+            }
+            ("byScore", []) => GoalKind::Count,
+            _ => return None,
+        };
+        Some(Goal {
+            kind,
+            players: self.players.clone(),
+            condition: cond,
+        })
+    }
+}
+
+/// The condition of an end rule and the player it is about (`Mover` or `Next`).
+fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
+    let args: Vec<&Node> = c.positional().collect();
+    let who = |n: Option<&&Node>| -> Option<String> {
+        match n {
+            None => Some("Mover".to_string()),
+            Some(Node::Atom(w, _)) if w == "Mover" || w == "Next" => Some(w.clone()),
+            _ => None,
+        }
+    };
+    match (c.head()?, args.as_slice()) {
+        ("no", [Node::Atom(k, _), rest @ ..]) if rest.len() <= 1 => {
+            let w = who(rest.first())?;
+            match k.as_str() {
+                "Moves" => Some((w, GoalCond::Stalemated)),
+                "Pieces" => Some((
+                    w,
+                    GoalCond::PiecesRemaining {
+                        count: "0".into(),
+                        piece: None,
+                    },
+                )),
+                _ => None,
+            }
+        }
+        ("is", [Node::Atom(k, _), rest @ ..]) => match (k.as_str(), rest) {
+            ("Line", [len, dirs @ ..]) if dirs.len() <= 1 => {
+                let length = int(len)?.clamp(1, 1000) as u32;
+                let directions = match dirs.first() {
+                    None => Vec::new(),
+                    Some(Node::Atom(d, _)) => vec![d.clone()],
+                    Some(_) => return None,
+                };
+                if c.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                    return None;
+                }
+                Some(("Mover".into(), GoalCond::Line { length, directions }))
+            }
+            ("Connected", [Node::Atom(w, _)]) if w == "Mover" => {
+                Some(("Mover".into(), GoalCond::Connected { zones: vec![] }))
+            }
+            ("Connected", [Node::Array(items, _)]) => {
+                let zones: Option<Vec<String>> = items.iter().map(region_name).collect();
+                Some(("Mover".into(), GoalCond::Connected { zones: zones? }))
+            }
+            _ => None,
+        },
+        ("and", [a, b]) => {
+            // (and (is Threatened (id "K" Next)) (no Moves Next)) = checkmate of Next's K.
+            let targs: Vec<&Node> = a.positional().collect();
+            let (k, w) = match (a.head()?, targs.as_slice()) {
+                ("is", [Node::Atom(t, _), id]) if t == "Threatened" && id.head() == Some("id") => {
+                    let ia: Vec<&Node> = id.positional().collect();
+                    match ia.as_slice() {
+                        [Node::Str(k, _), Node::Atom(w, _)] => (k.clone(), w.clone()),
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            let (w2, c2) = goal_cond(b, pieces)?;
+            if c2 != GoalCond::Stalemated || w2 != w || !pieces.iter().any(|p| p.name == k) {
+                return None;
+            }
+            Some((w, GoalCond::Checkmated { piece: Some(k) }))
+        }
+        _ => None,
+    }
+}
+
+/// Splits an item name such as `Jiang1` into the piece and its owner.
+pub fn split_item(item: &str, pieces: &[Piece], players: &[String]) -> Option<(String, String)> {
+    let digits = item.len() - item.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (name, num) = item.split_at(item.len() - digits);
+    if !pieces.iter().any(|p| p.name == name) {
+        return None;
+    }
+    let num: usize = num.parse().ok()?;
+    let player = players.get(num.checked_sub(1)?)?.clone();
+    Some((name.to_string(), player))
+}
+
+fn region_name(n: &Node) -> Option<String> {
+    if n.head() != Some("sites") {
+        return None;
+    }
+    let args: Vec<&Node> = n.positional().collect();
+    match args.as_slice() {
+        [Node::Str(s, _)] => Some(s.clone()),
+        [Node::Atom(w, _), Node::Str(s, _)] if w == "Mover" => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn is_loc(n: &Node) -> bool {
+    matches!(n.head(), Some("to" | "from" | "between")) && n.args().is_empty()
+}
+
+fn who_at(n: &Node) -> bool {
+    n.head() == Some("who") && n.named("at").is_some_and(is_loc) && n.args().len() == 1
+}
+
+fn is_remove_to(n: &Node) -> bool {
+    let a = if n.head() == Some("apply") && n.args().len() == 1 {
+        &n.args()[0]
+    } else {
+        n
+    };
+    a.head() == Some("remove") && a.args().len() == 1 && is_loc(&a.args()[0])
+}
+
+fn contains_absolute(n: &Node) -> bool {
+    match n {
+        Node::Atom(a, _) => COMPASS.contains(&a.as_str()),
+        Node::Array(items, _) => items.iter().any(contains_absolute),
+        Node::List(..) => n.positional().next().is_some_and(contains_absolute),
+        _ => false,
+    }
+}
+
+fn add() -> Instr {
+    Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    }
+}
+
+fn block(program: Vec<Instr>) -> MoveBlock {
+    MoveBlock {
+        move_type: None,
+        program,
+    }
+}
+
+fn prefix(blocks: Vec<MoveBlock>, c: Cond) -> Vec<MoveBlock> {
+    blocks
+        .into_iter()
+        .map(|mut b| {
+            b.program.insert(0, Instr::Verify(c.clone()));
+            b
+        })
+        .collect()
+}
+
+/// The parts of a `(move Kind …)` ludeme.
+struct MoveParts<'a> {
+    from: Option<&'a Node>,
+    dirs: Option<&'a Node>,
+    between: Option<&'a Node>,
+    to: Option<&'a Node>,
+    extra: Vec<&'a Node>,
+}
+
+impl<'a> MoveParts<'a> {
+    fn split(args: &[&'a Node]) -> Option<MoveParts<'a>> {
+        let mut p = MoveParts {
+            from: None,
+            dirs: None,
+            between: None,
+            to: None,
+            extra: Vec::new(),
+        };
+        for &a in args {
+            match a {
+                Node::Named(..) => {}
+                Node::List(..) => match a.head() {
+                    Some("from") => p.from = Some(a),
+                    Some("to") => p.to = Some(a),
+                    Some("between") => p.between = Some(a),
+                    Some("directions") => p.dirs = Some(a),
+                    _ => p.extra.push(a),
+                },
+                Node::Atom(..) | Node::Array(..) if p.dirs.is_none() => p.dirs = Some(a),
+                _ => p.extra.push(a),
+            }
+        }
+        Some(p)
+    }
+}
+
+/// Lowers an expanded `(game …)`.
+pub(crate) fn lower_game(
+    g: &Node,
+    metadata: Option<&Node>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Game> {
+    if g.head() == Some("match") {
+        diags.push(Diagnostic::error(
+            CODE_UNMAPPED,
+            "`(match …)` is not supported; the whole match is kept verbatim in extensions.ludii",
+            g.span(),
+        ));
+        return Some(Game {
+            kind: EntryKind::Game,
+            title: g.args().first().and_then(|s| s.str()).unwrap_or("").into(),
+            variant_of: None,
+            default: false,
+            texts: Texts::default(),
+            players: vec![],
+            turn_order: Default::default(),
+            options: vec![],
+            sounds: vec![],
+            boards: vec![],
+            pieces: vec![],
+            setup: vec![],
+            goals: vec![],
+            move_priorities: vec![],
+            extensions: Extensions {
+                ludii: vec![print(g)],
+                ..Extensions::default()
+            },
+        });
+    }
+    let mut l = Lower {
+        diags,
+        geo: None,
+        players: Vec::new(),
+        facings: Vec::new(),
+        ext: Vec::new(),
+        zone_names: Vec::new(),
+    };
+    let title = g
+        .args()
+        .first()
+        .and_then(|s| s.str())
+        .unwrap_or("")
+        .to_string();
+    let parts: Vec<&Node> = g.positional().skip(1).collect();
+    let find = |h: &str| parts.iter().copied().find(|p| p.head() == Some(h));
+    match find("players") {
+        Some(p) => l.players(p),
+        None => {
+            l.players = vec!["P1".into(), "P2".into()];
+            l.facings = vec![None, None];
+        }
+    }
+    let mut boards = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut piece_moves: Vec<(usize, &Node)> = Vec::new();
+    let mut zones = Vec::new();
+    let equipment: Vec<&Node> = find("equipment")
+        .map(|e| {
+            e.args()
+                .iter()
+                .flat_map(|a| match a {
+                    Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
+                    other => vec![other],
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(b) = equipment.iter().find(|e| e.head() == Some("board")) {
+        if let Some(b) = l.board(b) {
+            boards.push(b);
+        }
+    } else {
+        l.diags.push(Diagnostic::error(
+            CODE_BAD_BOARD,
+            "the game has no `(board …)` in its equipment",
+            g.span(),
+        ));
+    }
+    for e in &equipment {
+        match e.head() {
+            Some("board") => {}
+            Some("piece") => {
+                let args: Vec<&Node> = e.positional().collect();
+                let Some(Node::Str(name, _)) = args.first() else {
+                    l.keep("equipment", e, true);
+                    continue;
+                };
+                match args.get(1).and_then(|o| o.atom()) {
+                    Some("Each") | None => {}
+                    Some(_) => {
+                        l.keep("equipment", e, true);
+                        continue;
+                    }
+                }
+                if args.len() > 3 || e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                    l.keep("equipment", e, true);
+                    continue;
+                }
+                pieces.push(Piece {
+                    name: name.clone(),
+                    ..Piece::default()
+                });
+                if let Some(m) = args.get(2) {
+                    piece_moves.push((pieces.len() - 1, m));
+                }
+            }
+            Some("regions") if l.geo.is_some() => match l.regions(e) {
+                Some(z) => zones.extend(z),
+                None => l.keep("equipment", e, true),
+            },
+            _ => l.keep("equipment", e, true),
+        }
+    }
+    for (i, m) in piece_moves {
+        let mut p = std::mem::take(&mut pieces[i]);
+        l.piece_moves(m, &mut p);
+        pieces[i] = p;
+    }
+    if let Some(b) = boards.first_mut() {
+        b.zones = zones;
+    }
+    let mut setup = Vec::new();
+    let mut goals = Vec::new();
+    if let Some(rules) = find("rules") {
+        for r in rules.positional() {
+            match r.head() {
+                Some("start") => {
+                    for item in flatten(r) {
+                        match l.place(item, &pieces) {
+                            Some(p) => setup.push(p),
+                            None => l.keep("start", item, true),
+                        }
+                    }
+                }
+                Some("play") => {
+                    let m = r.positional().next();
+                    let droppable = m.is_some_and(|m| print(m) == "(move Add (to (sites Empty)))");
+                    if m.is_some_and(|m| print(m) == "(forEach Piece)") {
+                    } else if droppable && !pieces.is_empty() {
+                        for p in &mut pieces {
+                            p.drops
+                                .push(block(vec![Instr::Verify(cond_test(Test::Empty)), add()]));
+                        }
+                    } else {
+                        l.keep("rules", r, false);
+                    }
+                }
+                Some("end") => {
+                    for item in flatten(r) {
+                        match l.goal(item, &pieces) {
+                            Some(goal) => goals.push(goal),
+                            None => l.keep("end", item, true),
+                        }
+                    }
+                }
+                _ => l.keep("rules", r, false),
+            }
+        }
+        for a in rules.args() {
+            if let Node::Named(..) = a {
+                l.keep("rules", a, false);
+            }
+        }
+    }
+    for p in &parts {
+        if !matches!(p.head(), Some("players" | "equipment" | "rules")) {
+            l.keep("", p, false);
+        }
+    }
+    let mut texts = Texts::default();
+    if let Some(m) = metadata {
+        texts.description = find_description(m);
+        l.ext.push(print(m));
+    }
+    let players = l.players.clone();
+    let ext = std::mem::take(&mut l.ext);
+    Some(Game {
+        kind: EntryKind::Game,
+        title,
+        variant_of: None,
+        default: false,
+        texts,
+        players,
+        turn_order: Default::default(),
+        options: vec![],
+        sounds: vec![],
+        boards,
+        pieces,
+        setup,
+        goals,
+        move_priorities: vec![],
+        extensions: Extensions {
+            ludii: ext,
+            ..Extensions::default()
+        },
+    })
+}
+
+fn flatten(n: &Node) -> Vec<&Node> {
+    n.positional()
+        .flat_map(|a| match a {
+            Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
+            other => vec![other],
+        })
+        .collect()
+}
+
+fn find_description(m: &Node) -> Option<String> {
+    let info = m.positional().find(|a| a.head() == Some("info"))?;
+    let items = flatten(info);
+    items
+        .iter()
+        .find(|i| i.head() == Some("description"))
+        .and_then(|d| d.positional().next())
+        .and_then(|s| s.str())
+        .map(str::to_string)
+}
+
+/// A note for a file that only has metadata.
+pub(crate) fn no_game(span: Option<Span>) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Error,
+        CODE_NO_GAME,
+        "no `(game …)` or `(match …)` found",
+        span,
+    )
+}

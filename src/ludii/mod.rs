@@ -1,0 +1,152 @@
+//! Ludii: read `.lud` game descriptions and Ludii's generated English rules into the portable spec, and write `.lud` back.
+//!
+//! - [`read_lud`]: [`syntax`] (tokens, tree) → [`expand`] (options, defines, ranges) →
+//!   [`lower`] (board, pieces and moves, regions, setup, ends).
+//! - [`read_english`]: the sectioned English description ([`english`]) into a partial spec;
+//!   every phrase it cannot map is kept in `extensions.ludii` and reported.
+//! - [`write_lud`]: spec → readable `.lud` for the supported subset ([`write`]).
+//!
+//! `docs/ludii.md` documents site indexing, direction names and what maps to what.
+
+pub mod board;
+pub mod english;
+pub mod expand;
+pub mod lower;
+pub mod syntax;
+pub mod write;
+
+use crate::diag::{Diagnostic, FileId};
+use crate::spec::{Document, SPEC_VERSION, Source};
+use sha2::{Digest, Sha256};
+
+pub use english::read_english;
+pub use expand::Choices;
+pub use write::write_lud;
+
+/// The `source` block of a document read from `text`.
+pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
+    let hash = Sha256::digest(text.as_bytes());
+    Source {
+        format: format.to_string(),
+        file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
+        encoding: Some("utf-8".into()),
+        line_endings: Some(
+            match (
+                text.contains("\r\n"),
+                text.replace("\r\n", "").contains('\n'),
+            ) {
+                (true, true) => "mixed",
+                (true, false) => "crlf",
+                (false, true) => "lf",
+                (false, false) => "none",
+            }
+            .into(),
+        ),
+        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+        version: None,
+    }
+}
+
+/// Reads a `.lud` file: options take their default items, defines and the built-in macros are
+/// expanded, and the game is lowered into a spec document. Returns `None` only when no game
+/// could be found; diagnostics say what was not understood.
+pub fn read_lud(name: &str, text: &str, file: FileId) -> (Option<Document>, Vec<Diagnostic>) {
+    read_lud_with(name, text, file, &Choices::default())
+}
+
+/// [`read_lud`] with option items and a ruleset chosen instead of the defaults.
+pub fn read_lud_with(
+    name: &str,
+    text: &str,
+    file: FileId,
+    choices: &Choices,
+) -> (Option<Document>, Vec<Diagnostic>) {
+    let (nodes, mut diags) = syntax::parse(text, file);
+    let ex = expand::expand_with(nodes, &mut diags, choices);
+    let Some(g) = ex.game.as_ref() else {
+        diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
+        return (None, diags);
+    };
+    let game = lower::lower_game(g, ex.metadata.as_ref(), &mut diags);
+    let mut src = source("lud", name, text);
+    if let Some(m) = &ex.metadata {
+        src.version = find_version(m);
+    }
+    let doc = game.map(|g| Document {
+        spec_version: SPEC_VERSION.to_string(),
+        source: src,
+        games: vec![g],
+        procedures: vec![],
+    });
+    (doc, diags)
+}
+
+fn find_version(m: &syntax::Node) -> Option<String> {
+    let info = m.positional().find(|a| a.head() == Some("info"))?;
+    info.positional()
+        .flat_map(|a| a.args().iter())
+        .find(|i| i.head() == Some("version"))
+        .and_then(|v| v.positional().next())
+        .and_then(|s| s.str())
+        .map(str::to_string)
+}
+
+/// Diagnostic code: a `.lud` and its English description disagree.
+pub const CODE_CROSS_CHECK: &str = "ludii::cross-check";
+
+/// Compares a spec read from a `.lud` file with one read from its English description: board
+/// size, piece names, region names and setup coordinates must agree (`notes/ludii.md` §4.7).
+/// Returns one warning per difference; none means they agree on everything compared.
+pub fn cross_check(lud: &Document, english: &Document) -> Vec<Diagnostic> {
+    use std::collections::BTreeSet;
+    let mut out = Vec::new();
+    let mut say = |m: String| {
+        out.push(Diagnostic::new(
+            crate::diag::Severity::Warning,
+            CODE_CROSS_CHECK,
+            m,
+            None,
+        ))
+    };
+    let (Some(a), Some(b)) = (lud.games.first(), english.games.first()) else {
+        say("one of the documents has no game".into());
+        return out;
+    };
+    let npos = |g: &crate::spec::Game| g.boards.first().map_or(0, |b| b.positions.len());
+    if npos(a) != npos(b) {
+        say(format!(
+            "board: {} sites in the .lud, {} in the English",
+            npos(a),
+            npos(b)
+        ));
+    }
+    let mut compare = |what: &str, x: BTreeSet<String>, y: BTreeSet<String>| {
+        for only in x.difference(&y) {
+            say(format!("{what} `{only}` is only in the .lud"));
+        }
+        for only in y.difference(&x) {
+            say(format!("{what} `{only}` is only in the English"));
+        }
+    };
+    let pieces = |g: &crate::spec::Game| g.pieces.iter().map(|p| p.name.clone()).collect();
+    compare("piece", pieces(a), pieces(b));
+    let zones = |g: &crate::spec::Game| {
+        g.boards
+            .iter()
+            .flat_map(|b| b.zones.iter().map(|z| z.name.clone()))
+            .collect()
+    };
+    compare("region", zones(a), zones(b));
+    let setup = |g: &crate::spec::Game| {
+        g.setup
+            .iter()
+            .flat_map(|p| {
+                p.positions
+                    .iter()
+                    .map(move |s| format!("{} {} on {s}", p.player, p.piece))
+            })
+            .collect()
+    };
+    compare("placement", setup(a), setup(b));
+    out
+}
