@@ -17,11 +17,21 @@ pub enum Format {
     Yaml,
     /// A Chessembly script (one piece's movement).
     Chessembly,
+    /// A Ludii `.lud` game description.
+    Lud,
+    /// The English rules text Ludii generates (read only).
+    LudiiEnglish,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Zrf, Format::Yaml, Format::Chessembly];
+    pub const ALL: [Format; 5] = [
+        Format::Zrf,
+        Format::Yaml,
+        Format::Chessembly,
+        Format::Lud,
+        Format::LudiiEnglish,
+    ];
 
     /// The name used on the command line (`--from`, `--to`).
     pub fn name(self) -> &'static str {
@@ -29,6 +39,8 @@ impl Format {
             Format::Zrf => "zrf",
             Format::Yaml => "yaml",
             Format::Chessembly => "chessembly",
+            Format::Lud => "lud",
+            Format::LudiiEnglish => "ludii-english",
         }
     }
     /// Parses a command-line name.
@@ -43,6 +55,8 @@ impl Format {
             Format::Zrf => "zrf",
             Format::Yaml => "yaml",
             Format::Chessembly => "csm",
+            Format::Lud => "lud",
+            Format::LudiiEnglish => "txt",
         }
     }
     /// The format of a file name, by extension.
@@ -52,6 +66,7 @@ impl Format {
             "zrf" => Some(Format::Zrf),
             "yaml" | "yml" => Some(Format::Yaml),
             "csm" => Some(Format::Chessembly),
+            "lud" => Some(Format::Lud),
             _ => None,
         }
     }
@@ -61,7 +76,7 @@ impl Format {
     }
     /// Whether [`write`] produces this format.
     pub fn writable(self) -> bool {
-        matches!(self, Format::Yaml | Format::Chessembly)
+        matches!(self, Format::Yaml | Format::Chessembly | Format::Lud)
     }
 }
 
@@ -122,6 +137,23 @@ pub fn read(
                 diagnostics,
                 sources: f.sources,
                 unmodelled: lowered.unmodelled,
+            }
+        }
+        Format::Lud | Format::LudiiEnglish => {
+            let mut sources = SourceMap::new();
+            let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+            let id = sources.add(name, decoded.text.as_str());
+            let (document, mut ds) = if format == Format::Lud {
+                crate::ludii::read_lud(name, &decoded.text, id)
+            } else {
+                crate::ludii::read_english(name, &decoded.text, id)
+            };
+            diagnostics.append(&mut ds);
+            ReadResult {
+                document,
+                diagnostics,
+                sources,
+                unmodelled: BTreeMap::new(),
             }
         }
         Format::Chessembly => {
@@ -263,6 +295,16 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
                     })),
             }
         }
+        Format::Lud => {
+            let (text, diags) = crate::ludii::write_lud(doc);
+            Ok((text.into_bytes(), diags))
+        }
+        Format::LudiiEnglish => Err(Diagnostic::new(
+            Severity::Error,
+            "format::unsupported",
+            "zogkit reads Ludii's English descriptions but does not write them",
+            None,
+        )),
         Format::Zrf => Err(Diagnostic::new(
             Severity::Error,
             "format::unsupported",

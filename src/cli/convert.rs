@@ -86,7 +86,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         Some(f) => vec![f.extension()],
         None => Format::ALL
             .iter()
-            .filter(|f| f.readable() && **f != Format::Yaml)
+            .filter(|f| f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish))
             .map(|f| f.extension())
             .collect(),
     };

@@ -716,6 +716,8 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                         name: name.trim().to_string(),
                         players,
                         positions: s.iter().map(|&k| geo.names[k].clone()).collect(),
+                        glyph: None,
+                        help: None,
                     }),
                     _ => r.unresolved(sec, t, l.span, "region not understood"),
                 }
@@ -825,6 +827,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     }
     let game = Game {
         kind: EntryKind::Game,
+        engine: None,
         title,
         variant_of: None,
         default: false,
@@ -930,7 +933,7 @@ fn aim(clause: &str, pieces: &[Piece], players: &[String]) -> Option<Goal> {
         (
             "Next",
             GoalCond::Checkmated {
-                piece: Some(k.to_string()),
+                pieces: vec![k.to_string()],
             },
         )
     } else if let Some(rest) = cond.strip_prefix("a player places ") {

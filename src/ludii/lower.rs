@@ -375,6 +375,8 @@ impl Lower<'_> {
             name,
             players,
             positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
+            glyph: None,
+            help: None,
         }])
     }
 
@@ -1020,7 +1022,7 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
             if c2 != GoalCond::Stalemated || w2 != w || !pieces.iter().any(|p| p.name == k) {
                 return None;
             }
-            Some((w, GoalCond::Checkmated { piece: Some(k) }))
+            Some((w, GoalCond::Checkmated { pieces: vec![k] }))
         }
         _ => None,
     }
@@ -1152,6 +1154,7 @@ pub(crate) fn lower_game(
         ));
         return Some(Game {
             kind: EntryKind::Game,
+            engine: None,
             title: g.args().first().and_then(|s| s.str()).unwrap_or("").into(),
             variant_of: None,
             default: false,
@@ -1320,6 +1323,7 @@ pub(crate) fn lower_game(
     let ext = std::mem::take(&mut l.ext);
     Some(Game {
         kind: EntryKind::Game,
+        engine: None,
         title,
         variant_of: None,
         default: false,

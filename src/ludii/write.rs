@@ -987,7 +987,8 @@ fn goal_ludeme(kind: GoalKind, c: &GoalCond) -> Option<String> {
         GoalCond::PiecesRemaining { count, piece: None } if count == "0" => {
             ("Next", "(no Pieces Next)".to_string())
         }
-        GoalCond::Checkmated { piece: Some(k) } => {
+        GoalCond::Checkmated { pieces } if pieces.len() == 1 => {
+            let k = &pieces[0];
             let mut q = String::new();
             syntax::quote_into(k, &mut q);
             (

@@ -68,13 +68,45 @@ fn render(schema: &serde_json::Value) -> String {
     type_section(&mut md, schema);
     // Types in a reading order: the document's tree first, then the rest alphabetically.
     let order = [
-        "Source", "Game", "EntryKind", "Texts", "TurnOrder", "Turn", "GameOption", "Sound",
-        "Board", "Position", "GridCoord", "Zone", "Symmetry", "Opposite", "Layout", "Grid",
-        "Dimension", "GridDirection", "LayoutPosition", "LayoutLinks", "Unlink", "Piece",
-        "PieceImage", "Attribute", "Placement", "Goal", "GoalKind", "GoalCond", "MoveBlock",
-        "Instr", "Cond", "Test", "Extensions",
+        "Source",
+        "Game",
+        "EntryKind",
+        "Texts",
+        "TurnOrder",
+        "Turn",
+        "GameOption",
+        "Sound",
+        "Board",
+        "Position",
+        "GridCoord",
+        "Zone",
+        "Symmetry",
+        "Opposite",
+        "Layout",
+        "Grid",
+        "Dimension",
+        "GridDirection",
+        "LayoutPosition",
+        "LayoutLinks",
+        "Unlink",
+        "Piece",
+        "PieceImage",
+        "Attribute",
+        "Placement",
+        "Goal",
+        "GoalKind",
+        "GoalCond",
+        "MoveBlock",
+        "Instr",
+        "Cond",
+        "Test",
+        "Extensions",
     ];
-    let mut names: Vec<&str> = order.iter().copied().filter(|n| defs.contains_key(*n)).collect();
+    let mut names: Vec<&str> = order
+        .iter()
+        .copied()
+        .filter(|n| defs.contains_key(*n))
+        .collect();
     let mut rest: Vec<&str> = defs
         .keys()
         .map(String::as_str)
@@ -90,7 +122,11 @@ fn render(schema: &serde_json::Value) -> String {
 }
 
 fn one_line(s: &str) -> String {
-    s.split('\n').map(str::trim).collect::<Vec<_>>().join(" ").replace('|', "\\|")
+    s.split('\n')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('|', "\\|")
 }
 
 fn type_name(v: &serde_json::Value) -> String {
@@ -107,7 +143,9 @@ fn type_name(v: &serde_json::Value) -> String {
         return format!("{} (optional)", parts.join(" or "));
     }
     match &v["type"] {
-        serde_json::Value::String(t) if t == "array" => format!("list of {}", type_name(&v["items"])),
+        serde_json::Value::String(t) if t == "array" => {
+            format!("list of {}", type_name(&v["items"]))
+        }
         serde_json::Value::String(t) if t == "object" && v["additionalProperties"].is_object() => {
             format!("map of {}", type_name(&v["additionalProperties"]))
         }
@@ -125,7 +163,11 @@ fn type_name(v: &serde_json::Value) -> String {
                     }
                 })
                 .collect();
-            let opt = if ts.iter().any(|t| t == "null") { " (optional)" } else { "" };
+            let opt = if ts.iter().any(|t| t == "null") {
+                " (optional)"
+            } else {
+                ""
+            };
             format!("{}{opt}", parts.join(" or "))
         }
         _ => "any".into(),
@@ -141,9 +183,16 @@ fn type_section(md: &mut String, t: &serde_json::Value) {
             .as_array()
             .map(|r| r.iter().filter_map(|x| x.as_str()).collect())
             .unwrap_or_default();
-        let _ = writeln!(md, "| field | type | required | meaning |\n| --- | --- | --- | --- |");
+        let _ = writeln!(
+            md,
+            "| field | type | required | meaning |\n| --- | --- | --- | --- |"
+        );
         for (k, v) in props {
-            let req = if required.contains(&k.as_str()) { "yes" } else { "no" };
+            let req = if required.contains(&k.as_str()) {
+                "yes"
+            } else {
+                "no"
+            };
             let _ = writeln!(
                 md,
                 "| `{k}` | {} | {req} | {} |",
@@ -171,11 +220,19 @@ fn type_section(md: &mut String, t: &serde_json::Value) {
             } else {
                 type_name(v)
             };
-            let _ = writeln!(md, "| {form} | {} |", one_line(v["description"].as_str().unwrap_or("")));
+            let _ = writeln!(
+                md,
+                "| {form} | {} |",
+                one_line(v["description"].as_str().unwrap_or(""))
+            );
         }
     }
     if let Some(e) = t["enum"].as_array() {
-        let vals: Vec<String> = e.iter().filter_map(|x| x.as_str()).map(|x| format!("`\"{x}\"`")).collect();
+        let vals: Vec<String> = e
+            .iter()
+            .filter_map(|x| x.as_str())
+            .map(|x| format!("`\"{x}\"`"))
+            .collect();
         let _ = writeln!(md, "Values: {}.", vals.join(", "));
     }
 }

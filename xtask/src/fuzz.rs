@@ -21,7 +21,11 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
@@ -38,7 +42,13 @@ fn target_format(name: &str) -> Option<Format> {
 /// Runs one input through read → write; `Err` describes a panic.
 fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
     std::panic::catch_unwind(|| {
-        let r = format::read(fmt, "fuzz", bytes, &format::ReadOptions::default(), &mut NoIncludes);
+        let r = format::read(
+            fmt,
+            "fuzz",
+            bytes,
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
         if let Some(doc) = &r.document {
             let _ = format::write(Format::Yaml, doc);
             if fmt != Format::Chessembly {
@@ -140,7 +150,11 @@ fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
         _ => "csm",
     };
     let mut files = Vec::new();
-    for dir in [root.join("../shared/corpus/zrf"), root.join("corpus"), root.join("golden")] {
+    for dir in [
+        root.join("../shared/corpus/zrf"),
+        root.join("corpus"),
+        root.join("golden"),
+    ] {
         collect(&dir, ext, &mut files);
     }
     files.sort();
@@ -203,11 +217,19 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             };
             if let Some(kind) = kind {
                 findings += 1;
-                let small = if result.is_err() { minimise(fmt, input, &fails) } else { input };
+                let small = if result.is_err() {
+                    minimise(fmt, input, &fails)
+                } else {
+                    input
+                };
                 let _ = std::fs::create_dir_all(&dir);
                 let path = dir.join(format!("finding-{findings:03}.{target}"));
                 let _ = std::fs::write(&path, &small);
-                println!("fuzz {target}: {kind} ({} bytes) → {}", small.len(), path.display());
+                println!(
+                    "fuzz {target}: {kind} ({} bytes) → {}",
+                    small.len(),
+                    path.display()
+                );
             }
         }
         println!(

@@ -146,7 +146,11 @@ fn bench(root: &Path, runs: usize) -> bool {
         ),
     ];
     for (name, args) in cases {
-        let runs = if name.contains("perft(5)") { runs.clamp(1, 3) } else { runs };
+        let runs = if name.contains("perft(5)") {
+            runs.clamp(1, 3)
+        } else {
+            runs
+        };
         let mut times = Vec::new();
         let mut peak = 0u64;
         for _ in 0..runs.max(1) {
