@@ -41,6 +41,10 @@ pub struct ConvertArgs {
     /// Print only failures and the summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Use the images `zogkit render -o DIR` wrote: board and piece image paths (and the grid's
+    /// pixel geometry) are rewritten to them before writing.
+    #[arg(long, value_name = "DIR")]
+    pub with_images: Option<PathBuf>,
 }
 
 /// Parses a format name for clap.
@@ -309,6 +313,23 @@ fn convert_one(
             warnings,
             unmodelled: r.unmodelled,
         };
+    };
+    let mut imaged;
+    let doc = match &args.with_images {
+        None => doc,
+        Some(dir) => {
+            imaged = doc.clone();
+            match super::render::with_images(&mut imaged, dir) {
+                Ok(notes) => {
+                    warnings += notes.len();
+                    for n in notes {
+                        text.push_str(&format!("warning: {}: {n}\n", input.display));
+                    }
+                    &imaged
+                }
+                Err(e) => return fail(text, format!("error: {}: {e}\n", input.display)),
+            }
+        }
     };
     let (out, wdiags) = match format::write(args.to, doc) {
         Ok(x) => x,

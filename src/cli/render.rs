@@ -279,3 +279,19 @@ fn pick_game(doc: &Document, sel: Option<&str>) -> Result<usize, (u8, String)> {
         )
     })
 }
+
+/// `zogkit convert --with-images DIR`: rewrites `doc`'s image paths to the set `zogkit render`
+/// wrote into `dir` (read from its `images.json`). Returns notes worth printing as warnings.
+pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join(MANIFEST_FILE);
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "cannot read {} (run `zogkit render FILE -o {}` first): {e}",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    let manifest: zogkit::render::images::ImageManifest = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{}: not an image manifest: {e}", path.display()))?;
+    zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
+}

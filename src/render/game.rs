@@ -32,9 +32,9 @@
 //!
 //! ## File names
 //! A piece's image for a player is the spec's own (`images/TaiShogi/ab_S.bmp`) when it has one
-//! that is a safe relative path not used by another tile; otherwise `<name>_S` / `<name>_G`,
-//! with `<name>` the ASCII-sanitised piece name, or `pieceNNN` (1-based index) for names that
-//! are not ASCII. Board images likewise: the spec's first two, or `board` / `board_check`.
+//! that is a safe relative path not used by another tile; otherwise `<name>_S` / `<name>_G`
+//! in the board image's folder, with `<name>` the ASCII-sanitised piece name, or `pieceNNN`
+//! (1-based index in the game's piece list) for names that are not ASCII. Board images likewise: the spec's first two, or `board` / `board_check`.
 //! The extension is always the output format's.
 
 use super::ColourClass;
@@ -215,6 +215,11 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
     let mut used: BTreeSet<String> = BTreeSet::new();
     used.insert(board.file.to_ascii_lowercase());
     used.insert(board.checkered_file.to_ascii_lowercase());
+    // Pieces without usable images of their own go next to the board image.
+    let folder = match board.file.rfind('/') {
+        Some(i) => board.file[..=i].to_string(),
+        None => String::new(),
+    };
     let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
     let mut pieces = Vec::new();
     for (pi, p) in g.pieces.iter().enumerate() {
@@ -239,7 +244,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
                     }
                     _ => p.name.clone(),
                 });
-        let stem = sanitise(&p.name, pi);
+        let stem = format!("{folder}{}", sanitise(&p.name, pi));
         let mut tiles = Vec::new();
         for (i, player) in players.iter().enumerate() {
             let side = if i == 0 { Side::First } else { Side::Second };
