@@ -691,6 +691,123 @@ fn unique(file: &str, used: &BTreeSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::{self, Format};
+    use crate::zrf::NoIncludes;
+
+    fn doc(zrf: &str) -> Document {
+        let r = format::read(
+            Format::Zrf,
+            "t.zrf",
+            zrf.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+        r.document.unwrap()
+    }
+
+    fn game(board: &str, rest: &str) -> String {
+        format!("(game (title \"t\") (players White Black) (board {board}) {rest})")
+    }
+
+    const CHESSLIKE: &str = "(piece (name Pawn) (moves ((n) (verify empty?) (if (in-zone? last) (add Queen Rook) else add))))
+        (piece (name Queen) (moves ((n) add)))
+        (piece (name Rook) (moves ((e) add)))
+        (piece (name King) (moves ((s) add)))
+        (board-setup (White (Pawn a1) (Queen b1) (King c1)) (Black (King c3)))
+        (loss-condition (White Black) (checkmated King))";
+
+    #[test]
+    fn reversed_axis_and_chess_like_classes() {
+        let d = doc(&game(
+            "(grid (start-rectangle 0 100 50 150) (dimensions (\"a/b/c\" (50 0)) (\"1/2/3\" (0 -50)))
+               (directions (n 0 1) (e 1 0) (s 0 -1)))
+             (zone (name last) (players White) (positions a3 b3 c3))",
+            CHESSLIKE,
+        ));
+        let plan = from_spec(&d, 0, &PlanOptions::default()).unwrap();
+        let b = &plan.board;
+        assert_eq!((b.files, b.ranks, b.unit), (3, 3, 50));
+        assert!(b.y.reversed && !b.x.reversed);
+        assert_eq!(b.y.labels, ["3", "2", "1"], "drawn top to bottom");
+        // a1 is the bottom-left cell; the zone is the top row.
+        let pawn = plan.setup.iter().find(|c| c.piece == 0).unwrap();
+        assert_eq!((pawn.col, pawn.row, pawn.side), (0, 2, Side::First));
+        let black_king = plan.setup.iter().find(|c| c.side == Side::Second).unwrap();
+        assert_eq!((black_king.col, black_king.row), (2, 0));
+        assert_eq!(b.zones[0].cells, [(0, 0), (1, 0), (2, 0)]);
+        // The queen is a promotion target but starts on the board: not a promoted face. The
+        // rook is a target that is never placed: promoted.
+        let class: Vec<ColourClass> = plan.pieces.iter().map(|p| p.class).collect();
+        assert_eq!(
+            class,
+            [
+                ColourClass::Unpromoted,
+                ColourClass::NeverPromoting,
+                ColourClass::Promoted,
+                ColourClass::RoyalNeverPromoting
+            ]
+        );
+        assert_eq!(plan.pieces[0].tiles[1].file, "Pawn_G.bmp");
+        assert_eq!(plan.board.file, "board.bmp");
+        assert_eq!(plan.board.checkered_file, "board_check.bmp");
+        // The manifest keeps the spec's axis directions: row 0 is label 3.
+        let style = crate::render::BoardStyle {
+            unit: 50,
+            ..crate::render::BoardStyle::new(3, 3)
+        };
+        let g = crate::render::BoardGeometry::of(&style);
+        let m = crate::render::images::ImageManifest::of(&plan, &g, false);
+        assert_eq!(m.start_rectangle, [1, 101, 50, 150]);
+        assert_eq!(m.offsets, [[50, 0], [0, -50]]);
+        let frag = crate::render::images::zrf_fragment(&plan, &m);
+        assert!(
+            frag.contains("(dimensions (\"a/b/c\" (50 0)) (\"1/2/3\" (0 -50)))"),
+            "{frag}"
+        );
+        assert!(
+            frag.contains("(directions (n 0 1) (e 1 0) (s 0 -1))"),
+            "{frag}"
+        );
+    }
+
+    #[test]
+    fn non_rectangular_boards_are_refused_clearly() {
+        let err = |board: &str, opts: &PlanOptions| {
+            from_spec(&doc(&game(board, "(piece (name P))")), 0, opts)
+                .unwrap_err()
+                .to_string()
+        };
+        let none = PlanOptions::default();
+        let e = err("(positions (a 0 0 10 10) (b 10 0 20 10))", &none);
+        assert!(e.contains("not a grid") && e.contains("rectangular"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 10))))
+             (grid (start-rectangle 50 0 59 9) (dimensions (\"c/d\" (10 0)) (\"3/4\" (0 10))))",
+            &none,
+        );
+        assert!(e.contains("2 grids"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 5)) (\"1/2\" (0 10))))",
+            &none,
+        );
+        assert!(e.contains("offset (10 5)"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b/c\" (10 0))))",
+            &none,
+        );
+        assert!(e.contains("1 dimensions"), "{e}");
+        let oblong =
+            "(grid (start-rectangle 0 0 9 19) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 20))))";
+        let e = err(oblong, &none);
+        assert!(e.contains("10×20") && e.contains("--unit"), "{e}");
+        let opts = PlanOptions {
+            unit: Some(31),
+            ..Default::default()
+        };
+        let d = doc(&game(oblong, "(piece (name P))"));
+        assert_eq!(from_spec(&d, 0, &opts).unwrap().board.unit, 31);
+    }
 
     #[test]
     fn paths_are_made_safe() {
