@@ -2,7 +2,8 @@
 //! `data/tai_shogi.json`, the complete validated set, the composed start position kept as
 //! `assets/images/tai_shogi_start.png`), and `images::apply`.
 //!
-//! `UPDATE_GOLDEN=1` rewrites `assets/images/tai_shogi_start.png` from the spec.
+//! `UPDATE_GOLDEN=1` rewrites `assets/images/tai_shogi_start.png` and
+//! `golden/render/minishogi_start_from_spec.png` from the spec.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -271,6 +272,18 @@ fn minishogi_plan_classes_zones_and_fallback_names() {
     assert!(set.errors.is_empty(), "{:?}", set.errors);
     assert_eq!(set.files[0].bytes.len(), bmp_size(156, 156));
     assert_eq!(set.files[2].bytes.len(), bmp_size(30, 30));
+
+    // The start position at the file's own 40-px unit, shaded zones, as a golden image.
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    let so = SetOptions {
+        zones: true,
+        ..Default::default()
+    };
+    let set = render_set(&plan, &so, &FontSet::bundled()).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    let start = compose_start(&plan, &set).unwrap();
+    assert_eq!((start.width(), start.height()), (201, 201));
+    check_asset("golden/render/minishogi_start_from_spec.png", &start);
 }
 
 #[test]

@@ -41,8 +41,9 @@ pub struct ConvertArgs {
     /// Print only failures and the summary.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Use the images `zogkit render -o DIR` wrote: board and piece image paths (and the grid's
-    /// pixel geometry) are rewritten to them before writing.
+    /// Use the images `zogkit render -o DIR` wrote (its `images.json`): board and piece image
+    /// paths and the grid's pixel geometry are rewritten to them before writing. Paths stay
+    /// relative to DIR, so put the written rule file there.
     #[arg(long, value_name = "DIR")]
     pub with_images: Option<PathBuf>,
 }

@@ -95,7 +95,7 @@ pub fn zrf_fragment(plan: &RenderPlan, manifest: &ImageManifest) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "; Images for \"{}\", written by zogkit render: board {}×{}, unit {} px.",
+        "; Images for \"{}\", written by zogkit render: board {}x{}, unit {} px.",
         plan.title,
         b.files,
         b.ranks,
