@@ -314,6 +314,18 @@ fn warnings_refusals_and_exit_codes() {
     );
     assert!(err.contains("U+1D11E"), "{err}");
 
+    // --font: a real font file is used (bundled fonts stay as fallbacks); other files are
+    // usage errors.
+    let dir = out_dir("render_font");
+    let d = dir.to_str().unwrap();
+    let font = "assets/fonts/ZogkitRare-Regular.ttf";
+    let (code, _, err) = run(&["render", MINI, "-o", d, "--font", font, "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let (code, _, err) = run(&["render", MINI, "-o", d, "--font", "Cargo.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Cargo.toml"), "{err}");
+
     // Tiles too small for text are refused (exit 1), and nothing is written.
     let dir = out_dir("render_small");
     let (code, _, err) = run(&["render", MINI, "-o", dir.to_str().unwrap(), "--unit", "12"]);
