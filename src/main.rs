@@ -33,6 +33,8 @@ enum Command {
     Board(cli::inspect::BoardArgs),
     /// Print the JSON Schema of spec documents.
     Schema,
+    /// Draw a game's board and piece bitmaps for ZoG (BMP or PNG), validated, with a ZRF fragment.
+    Render(cli::render::RenderArgs),
     /// List the moves a Chessembly script gives one piece on a board.
     Moves(cli::moves::MovesArgs),
     /// Perft of the Chessembly-scripted chess engine (benchmark).
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cli::inspect::info(a),
         Command::Board(a) => cli::inspect::board(a),
         Command::Schema => cli::inspect::schema(),
+        Command::Render(a) => cli::render::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => exit_code(cli::perft::run(&a)),
     };

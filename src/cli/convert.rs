@@ -45,6 +45,11 @@ pub struct ConvertArgs {
     /// games, sizes) to this file, for CI systems and `cargo xtask corpus`.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Use the images `zogkit render -o DIR` wrote (its `images.json`): board and piece image
+    /// paths and the grid's pixel geometry are rewritten to them before writing. Paths stay
+    /// relative to DIR, so put the written rule file there.
+    #[arg(long, value_name = "DIR")]
+    pub with_images: Option<PathBuf>,
 }
 
 /// Parses a format name for clap.
@@ -382,6 +387,24 @@ fn convert_one(
             ..base
         };
     };
+    let mut base = base;
+    let mut imaged;
+    let doc = match &args.with_images {
+        None => doc,
+        Some(dir) => {
+            imaged = doc.clone();
+            match super::render::with_images(&mut imaged, dir) {
+                Ok(notes) => {
+                    base.warnings += notes.len();
+                    for n in notes {
+                        text.push_str(&format!("warning: {}: {n}\n", input.display));
+                    }
+                    &imaged
+                }
+                Err(e) => return fail(text, format!("error: {}: {e}\n", input.display)),
+            }
+        }
+    };
     let (out, wdiags) = match format::write(args.to, doc) {
         Ok(x) => x,
         Err(d) => {
@@ -394,7 +417,6 @@ fn convert_one(
             };
         }
     };
-    let mut base = base;
     for d in &wdiags {
         *base.codes.entry(d.code).or_default() += 1;
         if d.severity == Severity::Warning {

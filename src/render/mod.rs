@@ -4,19 +4,27 @@
 //! 30×30 pentagon tiles on a `#00FF00` key, 180°-rotated opponent tiles, 24-bit BMP output).
 //!
 //! The input types here are deliberately small and plain ([`BoardStyle`], [`TileSpec`],
-//! [`ColourClass`]) so that a thin adapter from the portable game spec can fill them later.
+//! [`ColourClass`]); [`from_spec`] is the adapter from the portable game spec that fills them,
+//! and [`set::render_set`] draws, encodes and validates a whole set.
 //!
 //! ```text
 //! FontSet::bundled() ─┐
 //! BoardStyle ─────────┼─ render_board ─→ Pixmap ─┬─ bmp::encode_bmp ─→ Vec<u8> (ZoG)
 //! TileSpec ───────────┴─ render_tile ──→ Pixmap ─┤  validate::*      ─→ located errors
 //!                                                └─ compose_position ─→ Pixmap (README picture)
+//!
+//! spec::Document ─ from_spec ─→ RenderPlan ─ set::render_set ─→ RenderedSet (files, manifest,
+//!                                                               ZRF fragment, validator errors)
+//! images::apply(Document, ImageManifest): rewrite a spec's image paths to the rendered files
 //! ```
 
 pub mod bmp;
 pub mod board;
 pub mod compose;
 pub mod fonts;
+pub mod game;
+pub mod images;
+pub mod set;
 pub mod text;
 pub mod tile;
 pub mod validate;
@@ -24,6 +32,7 @@ pub mod validate;
 pub use board::{AxisLabels, BoardColours, BoardGeometry, BoardStyle, Zone, render_board};
 pub use compose::{Placement, compose_position};
 pub use fonts::FontSet;
+pub use game::{ImageFormat, PlanOptions, RenderPlan, from_spec};
 pub use text::{FourKanjiOrder, NameLayout, ThreeKanji};
 pub use tile::{TileGeometry, TileSpec, TileStyle, render_tile, render_tile_pair, rotate180};
 

@@ -1,0 +1,297 @@
+//! `zogkit render`: draw one game's board (and its checkered twin) and one tile per piece face
+//! and side, validate everything, then write the images, `images.zrf` and `images.json`
+//! atomically into the output directory.
+
+use super::convert::write_atomic;
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, progress, read_input};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use zogkit::diag::Severity;
+use zogkit::format::{self, Format};
+use zogkit::render::game::PlanOptions;
+use zogkit::render::images::{FRAGMENT_FILE, MANIFEST_FILE};
+use zogkit::render::set::{FileKind, SetOptions, render_set};
+use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
+use zogkit::spec::{Document, EntryKind};
+use zogkit::text::Encoding;
+use zogkit::zrf::NoIncludes;
+
+/// Output image format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutFormat {
+    /// 24-bit BMP with a 40-byte header (what Zillions of Games loads).
+    Bmp,
+    /// PNG.
+    Png,
+}
+
+/// Arguments of `zogkit render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The game file (ZRF or spec YAML).
+    pub file: PathBuf,
+    /// Which game: its 1-based menu index or its title (default: the first game).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Output directory (created if missing); image paths inside it follow the spec's image
+    /// names when it has them.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Image format.
+    #[arg(long, value_enum, default_value_t = OutFormat::Bmp)]
+    pub format: OutFormat,
+    /// Make the checkered board the default (listed first in the board's `image`); both boards
+    /// are always written.
+    #[arg(long)]
+    pub checkered: bool,
+    /// Cell pitch in pixels (interior + 1 line); tiles are unit − 1 pixels. Default: the
+    /// grid's own offset (31 for Tai Shogi).
+    #[arg(long, value_name = "PX")]
+    pub unit: Option<u32>,
+    /// Draw names with this font (TTF/OTF); the bundled fonts stay as fallbacks.
+    #[arg(long, value_name = "FILE")]
+    pub font: Option<PathBuf>,
+    /// Draw the grid's labels in a margin around the board.
+    #[arg(long)]
+    pub labels: bool,
+    /// Shade the cells of the board's zones.
+    #[arg(long)]
+    pub zones: bool,
+    /// Override a piece's name colour: PIECE=CLASS with CLASS one of unpromoted, promoted,
+    /// never, royal, promoted-royal (repeatable).
+    #[arg(long = "class", value_name = "PIECE=CLASS")]
+    pub classes: Vec<String>,
+    /// Override the text drawn on a piece: PIECE=TEXT (repeatable).
+    #[arg(long = "name", value_name = "PIECE=TEXT")]
+    pub names: Vec<String>,
+    /// Input format (default: from the extension).
+    #[arg(long, value_parser = super::convert::parse_format)]
+    pub from: Option<Format>,
+    /// Print only problems.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Runs `zogkit render`.
+pub fn run(args: RenderArgs) -> u8 {
+    match render(&args) {
+        Ok(code) => code,
+        Err((code, msg)) => {
+            eprintln!("error: {msg}");
+            code
+        }
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
+    let usage = |m: String| (EXIT_USAGE, m);
+    let mut opts = PlanOptions {
+        unit: args.unit,
+        format: match args.format {
+            OutFormat::Bmp => ImageFormat::Bmp,
+            OutFormat::Png => ImageFormat::Png,
+        },
+        ..Default::default()
+    };
+    for c in &args.classes {
+        let (piece, class) = c
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--class {c:?}: expected PIECE=CLASS")))?;
+        let class = ColourClass::ALL
+            .into_iter()
+            .find(|k| k.slug() == class)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ColourClass::ALL.iter().map(|k| k.slug()).collect();
+                usage(format!(
+                    "--class {c:?}: unknown class {class:?}; expected one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        opts.classes.insert(piece.to_string(), class);
+    }
+    for n in &args.names {
+        let (piece, text) = n
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--name {n:?}: expected PIECE=TEXT")))?;
+        opts.names.insert(piece.to_string(), text.to_string());
+    }
+    let fonts = match &args.font {
+        None => FontSet::bundled(),
+        Some(p) => {
+            let bytes =
+                std::fs::read(p).map_err(|e| usage(format!("cannot read {}: {e}", p.display())))?;
+            FontSet::user_font(bytes, true).map_err(|e| usage(format!("{}: {e}", p.display())))?
+        }
+    };
+    let (doc, source_encoding) = load(&args.file, args.from)?;
+    let game = pick_game(&doc, args.game.as_deref())?;
+    let plan = from_spec(&doc, game, &opts).map_err(|e| (EXIT_ERRORS, e.to_string()))?;
+    for n in &plan.notes {
+        eprintln!("note: {n}");
+    }
+    for piece in opts.classes.keys().chain(opts.names.keys()) {
+        if !plan.pieces.iter().any(|p| p.piece == *piece) {
+            eprintln!("warning: override for {piece}: the game has no such piece");
+        }
+    }
+    let set_opts = SetOptions {
+        format: opts.format,
+        checkered_first: args.checkered,
+        labels: args.labels,
+        zones: args.zones,
+        ..Default::default()
+    };
+    let set = render_set(&plan, &set_opts, &fonts).map_err(|e| (EXIT_ERRORS, e.to_string()))?;
+    for w in &set.warnings {
+        eprintln!("{w}");
+    }
+    if !set.errors.is_empty() {
+        for e in &set.errors {
+            eprintln!("error[render::validate]: {e}");
+        }
+        return Err((
+            EXIT_ERRORS,
+            format!(
+                "{} validator failure(s); nothing was written",
+                set.errors.len()
+            ),
+        ));
+    }
+    let dir = &args.output;
+    let pb = progress(set.files.len() + 2, args.quiet);
+    for f in &set.files {
+        let path = join(dir, &f.path);
+        write_atomic(&path, &f.bytes)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+        pb.inc(1);
+    }
+    // The fragment in the rule file's own encoding when it can hold it (ZoG reads Shift_JIS
+    // rule files byte-wise), otherwise UTF-8.
+    let fragment = source_encoding
+        .and_then(|e| zogkit::text::encode(&set.fragment, e).ok())
+        .unwrap_or_else(|| set.fragment.clone().into_bytes());
+    let frag_path = dir.join(FRAGMENT_FILE);
+    write_atomic(&frag_path, &fragment)
+        .map_err(|e| usage(format!("cannot write {}: {e}", frag_path.display())))?;
+    pb.inc(1);
+    let manifest = serde_json::to_vec_pretty(&set.manifest)
+        .map_err(|e| (EXIT_ERRORS, format!("manifest: {e}")))?;
+    let man_path = dir.join(MANIFEST_FILE);
+    write_atomic(&man_path, &manifest)
+        .map_err(|e| usage(format!("cannot write {}: {e}", man_path.display())))?;
+    pb.finish_and_clear();
+    if !args.quiet {
+        eprintln!(
+            "rendered {:?}: {} boards ({}×{}), {} tiles ({}×{}) as {} into {}; all validators passed",
+            plan.title,
+            set.count(FileKind::Board),
+            set.geometry.width(),
+            set.geometry.height(),
+            set.count(FileKind::Tile),
+            plan.board.unit - 1,
+            plan.board.unit - 1,
+            opts.format.extension(),
+            dir.display()
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+/// `dir` joined with a `/`-separated relative path.
+fn join(dir: &Path, rel: &str) -> PathBuf {
+    let mut p = dir.to_path_buf();
+    for c in rel.split('/') {
+        p.push(c);
+    }
+    p
+}
+
+/// Reads the input into a spec document (errors are printed), with the text encoding of ZRF input.
+fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>), (u8, String)> {
+    let stdin = file.as_os_str() == "-";
+    let input = InputFile {
+        display: if stdin {
+            "<stdin>".into()
+        } else {
+            file.display().to_string()
+        },
+        path: (!stdin).then(|| file.to_path_buf()),
+    };
+    let fmt = from
+        .or_else(|| Format::of_path(&input.display))
+        .ok_or_else(|| {
+            (
+                EXIT_USAGE,
+                format!("{}: unknown format (use --from)", input.display),
+            )
+        })?;
+    let bytes = read_input(&input)
+        .map_err(|e| (EXIT_USAGE, format!("cannot read {}: {e}", input.display)))?;
+    let opts = format::ReadOptions::default();
+    let r = if stdin {
+        format::read(fmt, &input.display, &bytes, &opts, &mut NoIncludes)
+    } else {
+        format::read(fmt, &input.display, &bytes, &opts, &mut FsIncludes)
+    };
+    for d in r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        eprint!("{}", d.render(&r.sources, &input.display));
+    }
+    match r.document {
+        Some(doc) if r.errors() == 0 => {
+            let enc = if fmt == Format::Zrf {
+                doc.source.encoding.as_deref().and_then(Encoding::from_name)
+            } else {
+                None
+            };
+            Ok((doc, enc))
+        }
+        _ => Err((
+            EXIT_ERRORS,
+            format!("{}: cannot be read (see above)", input.display),
+        )),
+    }
+}
+
+/// The game selected by `--game` (1-based index or title), or the first game.
+fn pick_game(doc: &Document, sel: Option<&str>) -> Result<usize, (u8, String)> {
+    let games: Vec<usize> = (0..doc.games.len())
+        .filter(|&i| doc.games[i].kind != EntryKind::Separator)
+        .collect();
+    let pick = match sel {
+        None => games.first().copied(),
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) => games.iter().copied().find(|&i| i + 1 == n),
+            Err(_) => games.iter().copied().find(|&i| doc.games[i].title == s),
+        },
+    };
+    pick.ok_or_else(|| {
+        let list: Vec<String> = games
+            .iter()
+            .map(|&i| format!("{} {:?}", i + 1, doc.games[i].title))
+            .collect();
+        (
+            EXIT_USAGE,
+            format!("no such game; the file has: {}", list.join(", ")),
+        )
+    })
+}
+
+/// `zogkit convert --with-images DIR`: rewrites `doc`'s image paths to the set `zogkit render`
+/// wrote into `dir` (read from its `images.json`). Returns notes worth printing as warnings.
+pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join(MANIFEST_FILE);
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "cannot read {} (run `zogkit render FILE -o {}` first): {e}",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    let manifest: zogkit::render::images::ImageManifest = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{}: not an image manifest: {e}", path.display()))?;
+    zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
+}

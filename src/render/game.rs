@@ -1,0 +1,828 @@
+//! From the portable game spec to what the renderer draws: [`from_spec`] turns one game of a
+//! [`Document`] into a [`RenderPlan`] (board size and unit, zones, one tile per piece face and
+//! side, file names, setup cells). Pure: no I/O, no drawing.
+//!
+//! ## Board
+//! The board must be one rectangular grid: `boards[0].layout.grids[0]` with exactly two
+//! dimensions, one moving only along x and one only along y, by the same number of pixels
+//! (the unit). Boards made of listed positions, several grids or non-square cells are refused
+//! with a [`PlanError`] that says why. A negative offset flips that axis (column or row 0 is
+//! then the label drawn at the left or top). Zones become shading candidates (cells per zone).
+//!
+//! ## Colour classes (rendering.md §3.2), derived from the promotion data
+//! - **Promotion edges.** Piece P promotes to T when one of P's move or drop programs (procedures
+//!   followed through `call`) completes a move with `add` listing T, or changes type to T, and
+//!   T ≠ P. An `add` inside the *then* branch of an `if` whose condition tests which piece stands
+//!   somewhere (`piece?`) is a capture-dependent special rule (Tai Shogi's 無明/提婆 rule), not
+//!   P's own promotion: it makes T a promoted face but does not make P "promoting". The `else`
+//!   branch is the default and counts.
+//! - **Promoted face**: a piece that is the target of some edge (special rules included) and is
+//!   not placed in the setup. (So chess's queen, which a pawn promotes to but which also starts
+//!   on the board, is not a promoted face.)
+//! - **Royal**: a piece named by a `checkmated`, `captured` or `pieces-remaining 0` condition of
+//!   a win or loss goal (inside `and`/`or`, not under `not`).
+//! - The class is then [`ColourClass::derive`]`(promoted face, has an own edge, royal)`;
+//!   [`PlanOptions::classes`] overrides it per piece.
+//!
+//! ## Names on the tiles
+//! The piece name as written (kanji as they are, Latin names for western pieces), except that
+//! a promoted face named `成X`, where `X` is another piece of the game, shows `X` (the way
+//! Tai Shogi names promoted faces that share kanji with a starting piece; the colour tells them
+//! apart). [`PlanOptions::names`] overrides the text per piece.
+//!
+//! ## File names
+//! A piece's image for a player is the spec's own (`images/TaiShogi/ab_S.bmp`) when it has one
+//! that is a safe relative path not used by another tile; otherwise `<name>_S` / `<name>_G`
+//! in the board image's folder, with `<name>` the ASCII-sanitised piece name, or `pieceNNN`
+//! (1-based index in the game's piece list) for names that are not ASCII. Board images likewise: the spec's first two, or `board` / `board_check`.
+//! The extension is always the output format's.
+
+use super::ColourClass;
+use super::Side;
+use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// Image file format of the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ImageFormat {
+    /// 24-bit BMP, what ZoG loads.
+    #[default]
+    Bmp,
+    /// PNG (for other programs and previews).
+    Png,
+}
+
+impl ImageFormat {
+    /// The file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Bmp => "bmp",
+            ImageFormat::Png => "png",
+        }
+    }
+}
+
+/// Options of [`from_spec`].
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    /// Cell pitch in pixels instead of the grid's own offset.
+    pub unit: Option<u32>,
+    /// Output format (decides file extensions).
+    pub format: ImageFormat,
+    /// Colour class per piece name, overriding the derived one.
+    pub classes: BTreeMap<String, ColourClass>,
+    /// Text drawn on the tile per piece name, overriding the derived one.
+    pub names: BTreeMap<String, String>,
+}
+
+/// Why a game cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError(pub String);
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// One axis of the grid as drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Axis {
+    /// Index of the spec dimension drawn along this axis.
+    pub dimension: usize,
+    /// Labels in the order drawn (left to right, or top to bottom).
+    pub labels: Vec<String>,
+    /// The spec's labels run against the drawing direction (negative offset).
+    pub reversed: bool,
+}
+
+/// A zone as cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanZone {
+    /// Zone name.
+    pub name: String,
+    /// Players it belongs to.
+    pub players: Vec<String>,
+    /// Cells (column, row), 0-based from the top left.
+    pub cells: Vec<(u32, u32)>,
+}
+
+/// The board to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardPlan {
+    /// Columns.
+    pub files: u32,
+    /// Rows.
+    pub ranks: u32,
+    /// Cell pitch in pixels.
+    pub unit: u32,
+    /// Horizontal axis.
+    pub x: Axis,
+    /// Vertical axis.
+    pub y: Axis,
+    /// The grid's directions as label deltas per spec dimension (for the ZRF fragment).
+    pub directions: Vec<(String, Vec<i64>)>,
+    /// Zones of the board.
+    pub zones: Vec<PlanZone>,
+    /// Plain board file (relative, `/`-separated).
+    pub file: String,
+    /// Checkered twin file.
+    pub checkered_file: String,
+}
+
+/// One face of a piece for one side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TilePlan {
+    /// Player name.
+    pub player: String,
+    /// Orientation.
+    pub side: Side,
+    /// File (relative, `/`-separated).
+    pub file: String,
+}
+
+/// One piece type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PiecePlan {
+    /// Piece name in the spec.
+    pub piece: String,
+    /// Text drawn on the tile.
+    pub text: String,
+    /// Name colour class.
+    pub class: ColourClass,
+    /// Whether the class came from [`PlanOptions::classes`].
+    pub class_overridden: bool,
+    /// One tile per player (first player: [`Side::First`]; second: [`Side::Second`]).
+    pub tiles: Vec<TilePlan>,
+}
+
+/// A piece on a cell at the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupCell {
+    /// Column.
+    pub col: u32,
+    /// Row.
+    pub row: u32,
+    /// Index into [`RenderPlan::pieces`].
+    pub piece: usize,
+    /// Orientation of its owner.
+    pub side: Side,
+}
+
+/// Everything to draw for one game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderPlan {
+    /// Game title.
+    pub title: String,
+    /// Index of the game in the document.
+    pub game: usize,
+    /// The players drawn (first two of the game).
+    pub players: Vec<String>,
+    /// The board.
+    pub board: BoardPlan,
+    /// The pieces, in spec order (dummy pieces left out).
+    pub pieces: Vec<PiecePlan>,
+    /// The start position.
+    pub setup: Vec<SetupCell>,
+    /// Non-fatal notes (renamed files, skipped players, setup off the grid).
+    pub notes: Vec<String>,
+}
+
+/// Builds the render plan of `doc.games[game]` (see the module docs for every rule).
+pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<RenderPlan, PlanError> {
+    let g = doc
+        .games
+        .get(game)
+        .ok_or_else(|| PlanError(format!("the document has no game {}", game + 1)))?;
+    let mut notes = Vec::new();
+    let board = board_plan(g, opts)?;
+    let players: Vec<String> = g.players.iter().take(2).cloned().collect();
+    if g.players.len() > 2 {
+        notes.push(format!(
+            "only the first two players are drawn (the game has {}: {})",
+            g.players.len(),
+            g.players.join(", ")
+        ));
+    }
+    if players.is_empty() {
+        return Err(PlanError(format!("game {:?} has no players", g.title)));
+    }
+    let facts = PromotionFacts::of(doc, g);
+    let ext = opts.format.extension();
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    used.insert(board.file.to_ascii_lowercase());
+    used.insert(board.checkered_file.to_ascii_lowercase());
+    // Pieces without usable images of their own go next to the board image.
+    let folder = match board.file.rfind('/') {
+        Some(i) => board.file[..=i].to_string(),
+        None => String::new(),
+    };
+    let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
+    let mut pieces = Vec::new();
+    for (pi, p) in g.pieces.iter().enumerate() {
+        if p.dummy {
+            continue;
+        }
+        let derived = facts.class(&p.name);
+        let (class, class_overridden) = match opts.classes.get(&p.name) {
+            Some(c) => (*c, true),
+            None => (derived, false),
+        };
+        let text =
+            opts.names
+                .get(&p.name)
+                .cloned()
+                .unwrap_or_else(|| match p.name.strip_prefix('成') {
+                    Some(rest)
+                        if facts.promoted_faces.contains(p.name.as_str())
+                            && piece_names.contains(rest) =>
+                    {
+                        rest.to_string()
+                    }
+                    _ => p.name.clone(),
+                });
+        let stem = format!("{folder}{}", sanitise(&p.name, pi));
+        let mut tiles = Vec::new();
+        for (i, player) in players.iter().enumerate() {
+            let side = if i == 0 { Side::First } else { Side::Second };
+            let own = p
+                .images
+                .iter()
+                .find(|im| im.player == *player)
+                .and_then(|im| safe_relative(&im.file))
+                .map(|f| with_extension(&f, ext));
+            let fallback = format!("{stem}_{}.{ext}", side.suffix());
+            let file = match own {
+                Some(f) if !used.contains(&f.to_ascii_lowercase()) => f,
+                Some(f) => {
+                    notes.push(format!(
+                        "piece {}: image {f} is used by another tile; writing {} instead",
+                        p.name,
+                        unique(&fallback, &used)
+                    ));
+                    unique(&fallback, &used)
+                }
+                None => unique(&fallback, &used),
+            };
+            used.insert(file.to_ascii_lowercase());
+            tiles.push(TilePlan {
+                player: player.clone(),
+                side,
+                file,
+            });
+        }
+        pieces.push(PiecePlan {
+            piece: p.name.clone(),
+            text,
+            class,
+            class_overridden,
+            tiles,
+        });
+    }
+    let setup = setup_cells(g, &board, &players, &pieces, &mut notes);
+    Ok(RenderPlan {
+        title: g.title.clone(),
+        game,
+        players,
+        board,
+        pieces,
+        setup,
+        notes,
+    })
+}
+
+fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
+    let title = &g.title;
+    let b = g
+        .boards
+        .first()
+        .ok_or_else(|| PlanError(format!("game {title:?} has no board")))?;
+    let layout = &b.layout;
+    let grid = match layout.grids.as_slice() {
+        [] => {
+            return Err(PlanError(format!(
+                "game {title:?}: the board is not a grid ({} positions listed one by one); only rectangular grids can be drawn",
+                layout.positions.len()
+            )));
+        }
+        [g] => g,
+        gs => {
+            return Err(PlanError(format!(
+                "game {title:?}: the board is made of {} grids; only one rectangular grid can be drawn",
+                gs.len()
+            )));
+        }
+    };
+    if !layout.positions.is_empty() {
+        return Err(PlanError(format!(
+            "game {title:?}: the board adds {} listed positions to its grid; only a plain rectangular grid can be drawn",
+            layout.positions.len()
+        )));
+    }
+    if grid.dimensions.len() != 2 {
+        return Err(PlanError(format!(
+            "game {title:?}: the grid has {} dimensions; a rectangular board needs exactly 2",
+            grid.dimensions.len()
+        )));
+    }
+    let mut x = None;
+    let mut y = None;
+    let mut pitch = Vec::new();
+    for (i, d) in grid.dimensions.iter().enumerate() {
+        let [dx, dy] = d.offset;
+        let axis = |delta: i64| Axis {
+            dimension: i,
+            labels: if delta < 0 {
+                d.labels.iter().rev().cloned().collect()
+            } else {
+                d.labels.clone()
+            },
+            reversed: delta < 0,
+        };
+        match (dx, dy) {
+            (dx, 0) if dx != 0 && x.is_none() => {
+                x = Some(axis(dx));
+                pitch.push(dx.unsigned_abs());
+            }
+            (0, dy) if dy != 0 && y.is_none() => {
+                y = Some(axis(dy));
+                pitch.push(dy.unsigned_abs());
+            }
+            _ => {
+                return Err(PlanError(format!(
+                    "game {title:?}: dimension {} has offset ({dx} {dy}); a rectangular board needs one horizontal and one vertical dimension",
+                    i + 1
+                )));
+            }
+        }
+    }
+    let (Some(x), Some(y)) = (x, y) else {
+        return Err(PlanError(format!(
+            "game {title:?}: the grid needs one horizontal and one vertical dimension"
+        )));
+    };
+    if pitch[0] != pitch[1] && opts.unit.is_none() {
+        return Err(PlanError(format!(
+            "game {title:?}: cells are {}×{} px; only square cells can be drawn (use --unit to choose one)",
+            pitch[0], pitch[1]
+        )));
+    }
+    let unit = match opts.unit {
+        Some(u) => u,
+        None => u32::try_from(pitch[0])
+            .map_err(|_| PlanError(format!("game {title:?}: cell pitch {} px", pitch[0])))?,
+    };
+    if !(4..=512).contains(&unit) {
+        return Err(PlanError(format!(
+            "game {title:?}: a {unit}-px unit is outside 4…512 (use --unit)"
+        )));
+    }
+    let (files, ranks) = (x.labels.len() as u32, y.labels.len() as u32);
+    if files == 0 || ranks == 0 || files > 256 || ranks > 256 {
+        return Err(PlanError(format!(
+            "game {title:?}: a {files}×{ranks} grid; files and ranks must be 1…256"
+        )));
+    }
+    let directions = grid
+        .directions
+        .iter()
+        .map(|d| (d.name.clone(), d.delta.clone()))
+        .collect();
+    let mut zones = Vec::new();
+    let cells = cell_map(g, &x, &y);
+    for z in &b.zones {
+        let zc: Vec<(u32, u32)> = z
+            .positions
+            .iter()
+            .filter_map(|p| cells.get(p.as_str()).copied())
+            .collect();
+        zones.push(PlanZone {
+            name: z.name.clone(),
+            players: z.players.clone(),
+            cells: zc,
+        });
+    }
+    let file = b
+        .images
+        .first()
+        .and_then(|f| safe_relative(f))
+        .unwrap_or_else(|| "board".into());
+    let checkered = b
+        .images
+        .get(1)
+        .and_then(|f| safe_relative(f))
+        .filter(|c| !c.eq_ignore_ascii_case(&file))
+        .unwrap_or_else(|| format!("{}_check", strip_extension(&file)));
+    let ext = opts.format.extension();
+    Ok(BoardPlan {
+        files,
+        ranks,
+        unit,
+        x,
+        y,
+        directions,
+        zones,
+        file: with_extension(&file, ext),
+        checkered_file: with_extension(&checkered, ext),
+    })
+}
+
+/// Position name → (column, row) for the positions of grid 0.
+fn cell_map<'g>(g: &'g Game, x: &Axis, y: &Axis) -> BTreeMap<&'g str, (u32, u32)> {
+    let mut m = BTreeMap::new();
+    let Some(b) = g.boards.first() else {
+        return m;
+    };
+    let (nx, ny) = (x.labels.len(), y.labels.len());
+    for p in &b.positions {
+        let Some(gc) = p.grid.as_ref().filter(|gc| gc.grid == 0) else {
+            continue;
+        };
+        let (Some(&cx), Some(&cy)) = (gc.coords.get(x.dimension), gc.coords.get(y.dimension))
+        else {
+            continue;
+        };
+        if cx >= nx || cy >= ny {
+            continue;
+        }
+        let col = if x.reversed { nx - 1 - cx } else { cx };
+        let row = if y.reversed { ny - 1 - cy } else { cy };
+        m.insert(p.name.as_str(), (col as u32, row as u32));
+    }
+    m
+}
+
+fn setup_cells(
+    g: &Game,
+    board: &BoardPlan,
+    players: &[String],
+    pieces: &[PiecePlan],
+    notes: &mut Vec<String>,
+) -> Vec<SetupCell> {
+    let cells = cell_map(g, &board.x, &board.y);
+    let index: BTreeMap<&str, usize> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.piece.as_str(), i))
+        .collect();
+    let mut out = Vec::new();
+    for pl in &g.setup {
+        let Some(side) = players.iter().position(|p| *p == pl.player) else {
+            continue;
+        };
+        let side = if side == 0 { Side::First } else { Side::Second };
+        let Some(&piece) = index.get(pl.piece.as_str()) else {
+            continue;
+        };
+        for pos in &pl.positions {
+            match cells.get(pos.as_str()) {
+                Some(&(col, row)) => out.push(SetupCell {
+                    col,
+                    row,
+                    piece,
+                    side,
+                }),
+                None => notes.push(format!(
+                    "setup: {} {} on {pos}, which is not a grid cell, is not drawn",
+                    pl.player, pl.piece
+                )),
+            }
+        }
+    }
+    out
+}
+
+/// Promotion and royalty facts of a game (module docs).
+#[derive(Debug, Default)]
+struct PromotionFacts<'a> {
+    /// Pieces with an own (not capture-dependent) promotion edge.
+    promoting: BTreeSet<&'a str>,
+    /// Targets of any edge that are not placed in the setup.
+    promoted_faces: BTreeSet<&'a str>,
+    royals: BTreeSet<&'a str>,
+}
+
+impl<'a> PromotionFacts<'a> {
+    fn of(doc: &'a Document, g: &'a Game) -> PromotionFacts<'a> {
+        let mut f = PromotionFacts::default();
+        let mut targets: BTreeSet<&str> = BTreeSet::new();
+        for p in &g.pieces {
+            let mut own = BTreeSet::new();
+            let mut special = BTreeSet::new();
+            let mut walker = Walker {
+                doc,
+                own: &mut own,
+                special: &mut special,
+                budget: 1_000_000,
+            };
+            for block in p.moves.iter().chain(&p.drops) {
+                walker.walk(&block.program, false, 0);
+            }
+            own.remove(p.name.as_str());
+            special.remove(p.name.as_str());
+            if !own.is_empty() {
+                f.promoting.insert(p.name.as_str());
+            }
+            targets.extend(own);
+            targets.extend(special);
+        }
+        let placed: BTreeSet<&str> = g
+            .setup
+            .iter()
+            .filter(|s| !s.positions.is_empty() || s.off.unwrap_or(0) > 0)
+            .map(|s| s.piece.as_str())
+            .collect();
+        f.promoted_faces = targets.difference(&placed).copied().collect();
+        for goal in &g.goals {
+            if matches!(goal.kind, GoalKind::Win | GoalKind::Loss) {
+                royals_in(&goal.condition, &mut f.royals);
+            }
+        }
+        f
+    }
+
+    fn class(&self, piece: &str) -> ColourClass {
+        ColourClass::derive(
+            self.promoted_faces.contains(piece),
+            self.promoting.contains(piece),
+            self.royals.contains(piece),
+        )
+    }
+}
+
+struct Walker<'a, 's> {
+    doc: &'a Document,
+    own: &'s mut BTreeSet<&'a str>,
+    special: &'s mut BTreeSet<&'a str>,
+    /// Instructions left to visit (procedures may be shared widely; this bounds the work).
+    budget: usize,
+}
+
+impl<'a> Walker<'a, '_> {
+    fn walk(&mut self, prog: &'a [Instr], guarded: bool, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        for ins in prog {
+            if self.budget == 0 {
+                return;
+            }
+            self.budget -= 1;
+            match ins {
+                Instr::Add { pieces, .. } => {
+                    let set = if guarded {
+                        &mut *self.special
+                    } else {
+                        &mut *self.own
+                    };
+                    set.extend(pieces.iter().map(String::as_str));
+                }
+                Instr::ChangeType { piece, at: None } => {
+                    if guarded {
+                        self.special.insert(piece);
+                    } else {
+                        self.own.insert(piece);
+                    }
+                }
+                Instr::If { cond, then_, else_ } => {
+                    self.walk(then_, guarded || tests_piece(cond), depth + 1);
+                    self.walk(else_, guarded, depth + 1);
+                }
+                Instr::While { body, .. } => self.walk(body, guarded, depth + 1),
+                Instr::Call(n) => {
+                    if let Some(p) = self.doc.procedures.get(*n) {
+                        self.walk(p, guarded, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn tests_piece(c: &Cond) -> bool {
+    match c {
+        Cond::Piece { .. } => true,
+        Cond::Not(c) => tests_piece(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(tests_piece),
+        _ => false,
+    }
+}
+
+fn royals_in<'a>(c: &'a GoalCond, out: &mut BTreeSet<&'a str>) {
+    match c {
+        GoalCond::Checkmated { pieces } | GoalCond::Captured { pieces } => {
+            out.extend(pieces.iter().map(String::as_str));
+        }
+        GoalCond::PiecesRemaining {
+            count,
+            piece: Some(p),
+        } if count.trim() == "0" => {
+            out.insert(p);
+        }
+        GoalCond::And(cs) | GoalCond::Or(cs) => {
+            for c in cs {
+                royals_in(c, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An ASCII file stem for a piece: its name with characters other than letters, digits, `-`
+/// and `_` replaced by `_`; `pieceNNN` (1-based spec index) when the name is not ASCII.
+pub fn sanitise(name: &str, index: usize) -> String {
+    if !name.is_ascii() || name.trim().is_empty() {
+        return format!("piece{:03}", index + 1);
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// A spec image path as a safe relative path with `/` separators, or `None` when it is
+/// absolute, climbs out (`..`), names a drive, holds a quote or a control character, or is empty.
+pub fn safe_relative(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path
+        .split(['/', '\\'])
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    let bad = path.starts_with(['/', '\\'])
+        || parts.is_empty()
+        || parts
+            .iter()
+            .any(|c| *c == ".." || c.contains([':', '"']) || c.chars().any(|ch| ch.is_control()));
+    (!bad).then(|| parts.join("/"))
+}
+
+fn strip_extension(path: &str) -> &str {
+    let name_start = path.rfind('/').map_or(0, |i| i + 1);
+    match path[name_start..].rfind('.') {
+        Some(dot) if dot > 0 => &path[..name_start + dot],
+        _ => path,
+    }
+}
+
+fn with_extension(path: &str, ext: &str) -> String {
+    format!("{}.{ext}", strip_extension(path))
+}
+
+fn unique(file: &str, used: &BTreeSet<String>) -> String {
+    if !used.contains(&file.to_ascii_lowercase()) {
+        return file.to_string();
+    }
+    let stem = strip_extension(file);
+    let ext = &file[stem.len()..];
+    (2..)
+        .map(|n| format!("{stem}-{n}{ext}"))
+        .find(|f| !used.contains(&f.to_ascii_lowercase()))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{self, Format};
+    use crate::zrf::NoIncludes;
+
+    fn doc(zrf: &str) -> Document {
+        let r = format::read(
+            Format::Zrf,
+            "t.zrf",
+            zrf.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+        r.document.unwrap()
+    }
+
+    fn game(board: &str, rest: &str) -> String {
+        format!("(game (title \"t\") (players White Black) (board {board}) {rest})")
+    }
+
+    const CHESSLIKE: &str = "(piece (name Pawn) (moves ((n) (verify empty?) (if (in-zone? last) (add Queen Rook) else add))))
+        (piece (name Queen) (moves ((n) add)))
+        (piece (name Rook) (moves ((e) add)))
+        (piece (name King) (moves ((s) add)))
+        (board-setup (White (Pawn a1) (Queen b1) (King c1)) (Black (King c3)))
+        (loss-condition (White Black) (checkmated King))";
+
+    #[test]
+    fn reversed_axis_and_chess_like_classes() {
+        let d = doc(&game(
+            "(grid (start-rectangle 0 100 50 150) (dimensions (\"a/b/c\" (50 0)) (\"1/2/3\" (0 -50)))
+               (directions (n 0 1) (e 1 0) (s 0 -1)))
+             (zone (name last) (players White) (positions a3 b3 c3))",
+            CHESSLIKE,
+        ));
+        let plan = from_spec(&d, 0, &PlanOptions::default()).unwrap();
+        let b = &plan.board;
+        assert_eq!((b.files, b.ranks, b.unit), (3, 3, 50));
+        assert!(b.y.reversed && !b.x.reversed);
+        assert_eq!(b.y.labels, ["3", "2", "1"], "drawn top to bottom");
+        // a1 is the bottom-left cell; the zone is the top row.
+        let pawn = plan.setup.iter().find(|c| c.piece == 0).unwrap();
+        assert_eq!((pawn.col, pawn.row, pawn.side), (0, 2, Side::First));
+        let black_king = plan.setup.iter().find(|c| c.side == Side::Second).unwrap();
+        assert_eq!((black_king.col, black_king.row), (2, 0));
+        assert_eq!(b.zones[0].cells, [(0, 0), (1, 0), (2, 0)]);
+        // The queen is a promotion target but starts on the board: not a promoted face. The
+        // rook is a target that is never placed: promoted.
+        let class: Vec<ColourClass> = plan.pieces.iter().map(|p| p.class).collect();
+        assert_eq!(
+            class,
+            [
+                ColourClass::Unpromoted,
+                ColourClass::NeverPromoting,
+                ColourClass::Promoted,
+                ColourClass::RoyalNeverPromoting
+            ]
+        );
+        assert_eq!(plan.pieces[0].tiles[1].file, "Pawn_G.bmp");
+        assert_eq!(plan.board.file, "board.bmp");
+        assert_eq!(plan.board.checkered_file, "board_check.bmp");
+        // The manifest keeps the spec's axis directions: row 0 is label 3.
+        let style = crate::render::BoardStyle {
+            unit: 50,
+            ..crate::render::BoardStyle::new(3, 3)
+        };
+        let g = crate::render::BoardGeometry::of(&style);
+        let m = crate::render::images::ImageManifest::of(&plan, &g, false);
+        assert_eq!(m.start_rectangle, [1, 101, 50, 150]);
+        assert_eq!(m.offsets, [[50, 0], [0, -50]]);
+        let frag = crate::render::images::zrf_fragment(&plan, &m);
+        assert!(
+            frag.contains("(dimensions (\"a/b/c\" (50 0)) (\"1/2/3\" (0 -50)))"),
+            "{frag}"
+        );
+        assert!(
+            frag.contains("(directions (n 0 1) (e 1 0) (s 0 -1))"),
+            "{frag}"
+        );
+    }
+
+    #[test]
+    fn non_rectangular_boards_are_refused_clearly() {
+        let err = |board: &str, opts: &PlanOptions| {
+            from_spec(&doc(&game(board, "(piece (name P))")), 0, opts)
+                .unwrap_err()
+                .to_string()
+        };
+        let none = PlanOptions::default();
+        let e = err("(positions (a 0 0 10 10) (b 10 0 20 10))", &none);
+        assert!(e.contains("not a grid") && e.contains("rectangular"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 10))))
+             (grid (start-rectangle 50 0 59 9) (dimensions (\"c/d\" (10 0)) (\"3/4\" (0 10))))",
+            &none,
+        );
+        assert!(e.contains("2 grids"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 5)) (\"1/2\" (0 10))))",
+            &none,
+        );
+        assert!(e.contains("offset (10 5)"), "{e}");
+        let e = err(
+            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b/c\" (10 0))))",
+            &none,
+        );
+        assert!(e.contains("1 dimensions"), "{e}");
+        let oblong =
+            "(grid (start-rectangle 0 0 9 19) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 20))))";
+        let e = err(oblong, &none);
+        assert!(e.contains("10×20") && e.contains("--unit"), "{e}");
+        let opts = PlanOptions {
+            unit: Some(31),
+            ..Default::default()
+        };
+        let d = doc(&game(oblong, "(piece (name P))"));
+        assert_eq!(from_spec(&d, 0, &opts).unwrap().board.unit, 31);
+    }
+
+    #[test]
+    fn paths_are_made_safe() {
+        assert_eq!(
+            safe_relative("images\\TaiShogi\\ab_S.bmp").as_deref(),
+            Some("images/TaiShogi/ab_S.bmp")
+        );
+        assert_eq!(safe_relative("../x.bmp"), None);
+        assert_eq!(safe_relative("/etc/x.bmp"), None);
+        assert_eq!(safe_relative("C:\\x.bmp"), None);
+        assert_eq!(with_extension("a/b.c/board.bmp", "png"), "a/b.c/board.png");
+        assert_eq!(with_extension("a/b.c/board", "bmp"), "a/b.c/board.bmp");
+        assert_eq!(sanitise("Silver General", 3), "Silver_General");
+        assert_eq!(sanitise("金将", 3), "piece004");
+        let used: BTreeSet<String> = ["k_s.bmp".to_string()].into();
+        assert_eq!(unique("K_S.bmp", &used), "K_S-2.bmp");
+    }
+}

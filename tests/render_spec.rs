@@ -1,0 +1,339 @@
+//! Rendering from the spec: Tai Shogi read from its ZRF (colour classes against the facts of
+//! `data/tai_shogi.json`, the complete validated set, the composed start position kept as
+//! `assets/images/tai_shogi_start.png`), and `images::apply`.
+//!
+//! `UPDATE_GOLDEN=1` rewrites `assets/images/tai_shogi_start.png` and
+//! `golden/render/minishogi_start_from_spec.png` from the spec.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use tiny_skia::Pixmap;
+use zogkit::format::{self, Format};
+use zogkit::render::bmp::row_stride;
+use zogkit::render::game::PlanOptions;
+use zogkit::render::images::apply;
+use zogkit::render::set::{FileKind, SetOptions, compose_start, render_set};
+use zogkit::render::{ColourClass, FontSet, Side, from_spec};
+use zogkit::spec::Document;
+use zogkit::zrf::NoIncludes;
+
+fn read(rel: &str) -> Document {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let bytes = std::fs::read(&path).unwrap();
+    let r = format::read(
+        Format::Zrf,
+        rel,
+        &bytes,
+        &format::ReadOptions::default(),
+        &mut NoIncludes,
+    );
+    assert_eq!(r.errors(), 0, "{rel}: {:?}", r.diagnostics);
+    r.document.unwrap()
+}
+
+fn bmp_size(w: u32, h: u32) -> usize {
+    54 + row_stride(w) * h as usize
+}
+
+#[test]
+fn tai_shogi_classes_names_and_files_follow_the_spec() {
+    let doc = read("corpus/zrf/tai_shogi.zrf");
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    assert_eq!(
+        (plan.board.files, plan.board.ranks, plan.board.unit),
+        (25, 25, 31)
+    );
+    assert_eq!(plan.board.file, "images/TaiShogi/board.bmp");
+    assert_eq!(plan.board.checkered_file, "images/TaiShogi/board_check.bmp");
+    assert_eq!(plan.board.x.labels[0], "25");
+    assert_eq!(plan.board.y.labels[24], "xxv");
+    assert_eq!(plan.pieces.len(), 130);
+    assert_eq!(plan.setup.len(), 354);
+    assert_eq!(plan.players, ["Sente", "Gote"]);
+    let by: BTreeMap<&str, _> = plan.pieces.iter().map(|p| (p.piece.as_str(), p)).collect();
+
+    // The JSON's categories: unpromoted 88, non-promoting 3, non-promoting royal 2 (kinds);
+    // promoted 36 and promoted royal 1 (promoted faces).
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in &plan.pieces {
+        *counts.entry(p.class.slug()).or_default() += 1;
+    }
+    let expected: BTreeMap<&str, usize> = [
+        ("unpromoted", 88),
+        ("never", 3),
+        ("royal", 2),
+        ("promoted", 36),
+        ("promoted-royal", 1),
+    ]
+    .into();
+    assert_eq!(counts, expected);
+    for (name, class) in [
+        ("竜馬", ColourClass::NeverPromoting),
+        ("竜王", ColourClass::NeverPromoting),
+        ("奔王", ColourClass::NeverPromoting),
+        ("自在天王", ColourClass::RoyalNeverPromoting),
+        ("太子", ColourClass::RoyalNeverPromoting),
+        ("成太子", ColourClass::PromotedRoyal),
+        ("醉象", ColourClass::Unpromoted),
+        ("無明", ColourClass::Unpromoted),
+        ("提婆", ColourClass::Unpromoted),
+        ("法性", ColourClass::Promoted),
+        ("教王", ColourClass::Promoted),
+        ("成金将", ColourClass::Promoted),
+        ("金将", ColourClass::Unpromoted),
+    ] {
+        assert_eq!(by[name].class, class, "{name}");
+    }
+    // Promoted faces named 成X show X; other names are drawn as written.
+    assert_eq!(by["成金将"].text, "金将");
+    assert_eq!(by["成太子"].text, "太子");
+    assert_eq!(by["自在天王"].text, "自在天王");
+    assert_eq!(by["キ犬"].text, "キ犬");
+    // Files come from the spec's own image names.
+    let files: Vec<&str> = by["香車"].tiles.iter().map(|t| t.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["images/TaiShogi/ab_S.bmp", "images/TaiShogi/ab_G.bmp"]
+    );
+    assert_eq!(by["香車"].tiles[1].side, Side::Second);
+    assert_eq!(by["成金将"].tiles[0].file, "images/TaiShogi/p01_S.bmp");
+
+    // With the JSON at hand, every kind and promoted face has the JSON's class.
+    let json = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/tai_shogi.json");
+    let Ok(text) = std::fs::read_to_string(&json) else {
+        eprintln!(
+            "SKIPPED the per-piece JSON check: {} is missing",
+            json.display()
+        );
+        return;
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    for k in v["kinds"].as_array().unwrap() {
+        let kanji = k["kanji"].as_str().unwrap();
+        let want = match k["category"].as_str().unwrap() {
+            "non_promoting" => ColourClass::NeverPromoting,
+            "non_promoting_royal" => ColourClass::RoyalNeverPromoting,
+            _ => ColourClass::Unpromoted,
+        };
+        let name = match kanji {
+            "𠵇犬" => "キ犬",
+            "摩𩹄" => "摩羯",
+            k => k,
+        };
+        assert_eq!(by[name].class, want, "kind {kanji}");
+        checked += 1;
+    }
+    for p in v["promoted_kinds"].as_array().unwrap() {
+        let kanji = p["kanji"].as_str().unwrap();
+        let name = if p["same_kanji_as_initial_kind"].as_bool() == Some(true) {
+            format!("成{kanji}")
+        } else {
+            kanji.to_string()
+        };
+        let want = match p["category"].as_str().unwrap() {
+            "promoted_royal" => ColourClass::PromotedRoyal,
+            _ => ColourClass::Promoted,
+        };
+        assert_eq!(by[name.as_str()].class, want, "promoted face {name}");
+        assert_eq!(by[name.as_str()].text, kanji);
+        checked += 1;
+    }
+    assert_eq!(checked, 130);
+}
+
+#[test]
+fn tai_shogi_renders_two_boards_and_260_valid_tiles_and_its_start_position() {
+    let doc = read("corpus/zrf/tai_shogi.zrf");
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    let fonts = FontSet::bundled();
+    let set = render_set(&plan, &SetOptions::default(), &fonts).unwrap();
+    assert!(
+        set.errors.is_empty(),
+        "{}",
+        set.errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(set.warnings.is_empty(), "{:?}", set.warnings);
+    assert_eq!(set.count(FileKind::Board), 2);
+    assert_eq!(set.count(FileKind::Tile), 260);
+    assert_eq!((set.geometry.width(), set.geometry.height()), (776, 776));
+    for f in &set.files {
+        let want = match f.kind {
+            FileKind::Board => 1_806_582,
+            FileKind::Tile => 2_814,
+        };
+        assert_eq!(f.bytes.len(), want, "{}", f.path);
+    }
+    let mut paths: Vec<String> = set.files.iter().map(|f| f.path.to_lowercase()).collect();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), 262, "file names are unique");
+    assert_eq!(
+        set.manifest.board,
+        [
+            "images/TaiShogi/board.bmp",
+            "images/TaiShogi/board_check.bmp"
+        ]
+    );
+    assert!(
+        set.fragment
+            .contains("(start-rectangle 1 1 31 31)\n    (dimensions (\"25/24/")
+    );
+    assert!(set.fragment.contains(
+        "(piece (name 成金将) (image Sente \"images/TaiShogi/p01_S.bmp\" Gote \"images/TaiShogi/p01_G.bmp\"))"
+    ));
+
+    let start = compose_start(&plan, &set).unwrap();
+    // Sente's 自在天王 stands on 13xxv: column 12, row 24; its tile's apex row is outline.
+    let (x0, y0) = set.geometry.tile_origin(12, 24, 30);
+    let apex = start.pixel(x0 as u32 + 14, y0 as u32).unwrap();
+    assert_eq!((apex.red(), apex.green(), apex.blue()), (0x3C, 0x28, 0x14));
+    // Gote's pieces point down: the apex of 13i's tile is on its bottom row.
+    let (x0, y0) = set.geometry.tile_origin(12, 0, 30);
+    let apex = start.pixel(x0 as u32 + 15, y0 as u32 + 29).unwrap();
+    assert_eq!((apex.red(), apex.green(), apex.blue()), (0x3C, 0x28, 0x14));
+    // The middle rows are empty board.
+    let empty = start.pixel(12 * 31 + 15, 12 * 31 + 15).unwrap();
+    assert_eq!(
+        (empty.red(), empty.green(), empty.blue()),
+        (0xDE, 0xB8, 0x78)
+    );
+    check_asset("assets/images/tai_shogi_start.png", &start);
+}
+
+/// Compares with a committed picture (tolerance 1 per channel); `UPDATE_GOLDEN=1` rewrites it.
+fn check_asset(rel: &str, actual: &Pixmap) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v != "0") {
+        actual.save_png(&path).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let expected = Pixmap::load_png(&path).unwrap();
+    assert_eq!(
+        (expected.width(), expected.height()),
+        (actual.width(), actual.height()),
+        "{rel}: size (UPDATE_GOLDEN=1 to regenerate)"
+    );
+    let bad = expected
+        .data()
+        .iter()
+        .zip(actual.data())
+        .filter(|(a, b)| a.abs_diff(**b) > 1)
+        .count();
+    assert_eq!(bad, 0, "{rel} differs (UPDATE_GOLDEN=1 to regenerate)");
+}
+
+#[test]
+fn minishogi_plan_classes_zones_and_fallback_names() {
+    let doc = read("corpus/zrf/render_minishogi.zrf");
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    assert_eq!((plan.board.files, plan.board.unit), (5, 40));
+    let class: BTreeMap<&str, ColourClass> = plan
+        .pieces
+        .iter()
+        .map(|p| (p.piece.as_str(), p.class))
+        .collect();
+    assert_eq!(class["玉将"], ColourClass::RoyalNeverPromoting);
+    assert_eq!(class["金将"], ColourClass::NeverPromoting);
+    assert_eq!(class["銀将"], ColourClass::Unpromoted);
+    assert_eq!(class["歩兵"], ColourClass::Unpromoted);
+    for p in ["成銀", "と金", "竜馬", "竜王"] {
+        assert_eq!(class[p], ColourClass::Promoted, "{p}");
+    }
+    // 成銀's rest (銀) is no piece of the game, so the name is drawn whole.
+    assert_eq!(plan.pieces[6].text, "成銀");
+    assert_eq!(
+        plan.pieces[1].tiles[0].file,
+        "images/Minishogi/piece002_S.bmp"
+    );
+    assert_eq!(plan.board.zones.len(), 2);
+    assert_eq!(plan.board.zones[0].cells.len(), 5);
+    assert!(plan.board.zones[0].cells.iter().all(|c| c.1 == 0));
+    assert_eq!(plan.setup.len(), 12);
+
+    // Overrides win; a unit override scales everything.
+    let mut opts = PlanOptions {
+        unit: Some(31),
+        ..Default::default()
+    };
+    opts.classes.insert("金将".into(), ColourClass::Unpromoted);
+    opts.names.insert("と金".into(), "と".into());
+    let plan = from_spec(&doc, 0, &opts).unwrap();
+    assert_eq!(plan.board.unit, 31);
+    assert_eq!(plan.pieces[1].class, ColourClass::Unpromoted);
+    assert!(plan.pieces[1].class_overridden);
+    assert_eq!(plan.pieces[7].text, "と");
+    let set = render_set(&plan, &SetOptions::default(), &FontSet::bundled()).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    assert_eq!(set.files[0].bytes.len(), bmp_size(156, 156));
+    assert_eq!(set.files[2].bytes.len(), bmp_size(30, 30));
+
+    // The start position at the file's own 40-px unit, shaded zones, as a golden image.
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    let so = SetOptions {
+        zones: true,
+        ..Default::default()
+    };
+    let set = render_set(&plan, &so, &FontSet::bundled()).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    let start = compose_start(&plan, &set).unwrap();
+    assert_eq!((start.width(), start.height()), (201, 201));
+    check_asset("golden/render/minishogi_start_from_spec.png", &start);
+}
+
+#[test]
+fn apply_rewrites_images_and_geometry_consistently() {
+    let mut doc = read("corpus/zrf/render_minishogi.zrf");
+    let opts = PlanOptions {
+        unit: Some(31),
+        ..Default::default()
+    };
+    let plan = from_spec(&doc, 0, &opts).unwrap();
+    let so = SetOptions {
+        labels: true,
+        checkered_first: true,
+        ..Default::default()
+    };
+    let set = render_set(&plan, &so, &FontSet::bundled()).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    // Labels add a margin: the first cell moves in by it.
+    let m = set.geometry.margin as i64;
+    assert!(m > 0);
+    assert_eq!(set.manifest.start_rectangle, [m + 1, m + 1, m + 31, m + 31]);
+    let applied = apply(&mut doc, &set.manifest).unwrap();
+    assert_eq!(applied.games, [0]);
+    assert_eq!(applied.pieces, 10);
+    assert!(applied.notes.is_empty(), "{:?}", applied.notes);
+    let g = &doc.games[0];
+    assert_eq!(
+        g.boards[0].images,
+        [
+            "images/Minishogi/board_check.bmp",
+            "images/Minishogi/board.bmp"
+        ]
+    );
+    assert_eq!(
+        g.pieces[1].images[0].file,
+        "images/Minishogi/piece002_S.bmp"
+    );
+    assert_eq!(g.pieces[1].images[1].player, "Gote");
+    let pos = |n: &str| g.boards[0].positions.iter().find(|p| p.name == n).unwrap();
+    assert_eq!(pos("5a").rect, Some([m + 1, m + 1, m + 31, m + 31]));
+    assert_eq!(
+        pos("1e").rect,
+        Some([m + 125, m + 125, m + 155, m + 155]),
+        "4 cells of 31 px on"
+    );
+    // The rewritten document is still consistent with its layout.
+    let issues = zogkit::spec::check::check(&doc);
+    assert!(issues.iter().all(|i| !i.is_error()), "{issues:?}");
+
+    // A manifest for another game is refused.
+    let mut other = read("corpus/zrf/tai_shogi.zrf");
+    assert!(apply(&mut other, &set.manifest).is_err());
+}
