@@ -219,6 +219,7 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
             file,
         },
     };
+    read::check_nesting(&src)?;
     // Every alias starts with `*`: without one there is nothing to expand, so the budgeted
     // pre-pass is only needed (and only paid for) when the text contains one.
     if src.body.contains('*') {

@@ -256,3 +256,85 @@ fn offset_of_line_col(text: &str, line: usize, col: usize) -> Option<usize> {
                 .map_or(rest.len(), |(i, _)| i),
     )
 }
+
+/// Rejects nesting deeper than [`MAX_NESTING`] in one linear pass, before the YAML scanner sees
+/// it (libyaml's scanner is quadratic in nesting depth, so 20 000 `[` or `- ` in a row would
+/// otherwise take seconds). Counts unclosed `[`/`{` outside quoted scalars and comments, and the
+/// run of `- `/`? `/`: ` indicators that opens a line. The count can only over-estimate real
+/// nesting by the block levels it ignores, which the deserializer still checks.
+pub(super) fn check_nesting(src: &Source<'_>) -> Result<(), Diagnostic> {
+    let b = src.body.as_bytes();
+    let mut flow = 0usize;
+    let mut i = 0;
+    let mut line_start = true;
+    let mut run = 0usize;
+    while i < b.len() {
+        let c = b[i];
+        if line_start {
+            // indentation, then a run of block indicators on the same line
+            match c {
+                b' ' | b'\t' => {
+                    i += 1;
+                    continue;
+                }
+                b'-' | b'?' | b':' if matches!(b.get(i + 1), Some(b' ') | Some(b'\n') | None) => {
+                    run += 1;
+                    if run > MAX_NESTING {
+                        return Err(too_deep(src, i));
+                    }
+                    i += 2;
+                    continue;
+                }
+                _ => line_start = false,
+            }
+        }
+        match c {
+            b'\n' => {
+                line_start = true;
+                run = 0;
+            }
+            b'#' if i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            // A quote opens a scalar only where a token can start; elsewhere it is a character
+            // of a plain scalar. Quoted scalars end at their closing quote or at a line break
+            // (a multi-line quoted scalar still cannot hide nesting from this over-estimate).
+            b'"' | b'\''
+                if i == 0
+                    || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'[' | b'{' | b',' | b':') =>
+            {
+                let q = c;
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if q == b'"' && b[i] == b'\\' { 2 } else { 1 };
+                }
+                if i < b.len() && b[i] == b'\n' {
+                    continue;
+                }
+            }
+            b'[' | b'{' => {
+                flow += 1;
+                if flow + run > MAX_NESTING {
+                    return Err(too_deep(src, i));
+                }
+            }
+            b']' | b'}' => flow = flow.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn too_deep(src: &Source<'_>, offset: usize) -> Diagnostic {
+    Diagnostic::error(
+        CODE_NESTING_LIMIT,
+        format!(
+            "collections are nested more than {MAX_NESTING} levels deep here; such documents are not read"
+        ),
+        src.char_span(offset),
+    )
+}

@@ -646,3 +646,21 @@ fn duplicate_keys_are_an_error_at_the_second_key() {
     let ok = from_str::<BTreeMap<Side, i32>>("White: 1\nBlack: 2\n", FileId(0)).unwrap();
     assert_eq!(ok.len(), 2);
 }
+
+#[test]
+fn deep_nesting_is_refused_before_the_scanner_slows_down() {
+    // Found by `cargo xtask fuzz`: libyaml's scanner is quadratic in nesting depth.
+    for text in [
+        format!("\"a\": {}1", "[".repeat(20_000)),
+        format!("\"a\":\n{}1\n", "- ".repeat(20_000)),
+        format!("\"a\": {}", "{\"b\": ".repeat(20_000)),
+    ] {
+        let t = std::time::Instant::now();
+        let err = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+        assert!(t.elapsed().as_millis() < 500, "took {:?}", t.elapsed());
+        assert_eq!(err.code, CODE_NESTING_LIMIT);
+    }
+    // Brackets inside quoted scalars and comments are not nesting.
+    let quoted = format!("\"a\": \"{}\" # {}\n", "[".repeat(500), "{".repeat(500));
+    assert!(from_str::<serde_json::Value>(&quoted, FileId(0)).is_ok());
+}
