@@ -111,7 +111,7 @@ fn every_diagnostic_code_has_an_err_case() {
         "zrf::macro-redefined",
         "zrf::macro-arity",
         "zrf::unbound-param",
-        "zrf::macro-depth",
+        "zrf::macro-recursive",
         "zrf::expansion-too-large",
         "zrf::variant-without-game",
         "text::weak-encoding-guess",

@@ -654,6 +654,9 @@ struct MacroTable<'a> {
     /// Highest `$k` each macro needs from its own call (including what the macros it calls
     /// leave unbound), or `None` when that cannot be known (computed heads, recursion).
     needs: Vec<Option<usize>>,
+    /// Macros on a cycle of the static call graph. ZRF macros expand unconditionally, so a call
+    /// to one of these can never finish: it is refused at once.
+    recursive: Vec<bool>,
 }
 
 type MemoKey = Vec<Arc<str>>;
@@ -668,6 +671,7 @@ impl<'a> MacroTable<'a> {
             sizes: vec![u64::MAX - 1; macros.len()], // MAX-1: not computed yet
             closed: HashMap::default(),
             needs: Vec::new(),
+            recursive: Vec::new(),
         };
         for i in 0..macros.len() {
             t.size_of(i, 0);
@@ -685,6 +689,7 @@ impl<'a> MacroTable<'a> {
             need_of(i, macros, index, &mut state, &mut needs);
         }
         t.needs = needs;
+        t.recursive = on_cycles(macros, index);
         t
     }
     /// The memo key of a call, when its result depends only on its arguments: the macro never
@@ -786,6 +791,43 @@ impl<'a> MacroTable<'a> {
         }
         best
     }
+}
+
+/// Which macros can reach themselves through calls with literal heads.
+fn on_cycles(macros: &[Macro], index: &HashMap<Arc<str>, usize>) -> Vec<bool> {
+    let callees: Vec<Vec<usize>> = macros
+        .iter()
+        .map(|m| {
+            let mut out = Vec::new();
+            let mut stack: Vec<&Node> = m.body.iter().collect();
+            while let Some(n) = stack.pop() {
+                if let Some(v) = n.as_list() {
+                    if let Some(&c) = v.first().and_then(Node::as_atom).and_then(|h| index.get(h)) {
+                        out.push(c);
+                    }
+                    stack.extend(v.iter());
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+        .collect();
+    (0..macros.len())
+        .map(|start| {
+            let mut seen = vec![false; macros.len()];
+            let mut stack = callees[start].clone();
+            while let Some(i) = stack.pop() {
+                if i == start {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[i], true) {
+                    stack.extend(&callees[i]);
+                }
+            }
+            false
+        })
+        .collect()
 }
 
 /// Computes [`MacroTable::needs`] for macro `i`.
@@ -1053,6 +1095,26 @@ impl<'a, 't> Expander<'a, 't> {
 
     fn call(&mut self, m: &Macro, call: &Node, raw_args: &[Node], out: &mut Vec<Node>) {
         self.calls += 1;
+        if self
+            .table
+            .index
+            .get(&m.name)
+            .is_some_and(|&i| self.table.recursive[i])
+        {
+            self.aborted = true;
+            self.diags.push(
+                Diagnostic::error(
+                    "zrf::macro-recursive",
+                    format!(
+                        "macro `{}` calls itself (directly or through other macros), so its expansion never ends; this form is skipped",
+                        m.name
+                    ),
+                    call.span,
+                )
+                .with_note(Some(m.span), "defined here"),
+            );
+            return;
+        }
         if self.env.len() >= self.limits.max_macro_depth || self.calls > self.limits.max_calls {
             self.aborted = true;
             let what = if self.env.len() >= self.limits.max_macro_depth {

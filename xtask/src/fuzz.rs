@@ -35,6 +35,8 @@ fn target_format(name: &str) -> Option<Format> {
         "zrf" => Some(Format::Zrf),
         "yaml" => Some(Format::Yaml),
         "csm" => Some(Format::Chessembly),
+        "lud" => Some(Format::Lud),
+        "english" => Some(Format::LudiiEnglish),
         _ => None,
     }
 }
@@ -147,6 +149,8 @@ fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
     let ext = match target {
         "zrf" => "zrf",
         "yaml" => "yaml",
+        "lud" => "lud",
+        "english" => "txt",
         _ => "csm",
     };
     let mut files = Vec::new();
@@ -190,7 +194,7 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
     let mut clean = true;
     for target in targets {
         let Some(fmt) = target_format(target) else {
-            eprintln!("fuzz: unknown target {target} (zrf, yaml, csm)");
+            eprintln!("fuzz: unknown target {target} (zrf, yaml, csm, lud, english)");
             return false;
         };
         let seeds = seeds_for(root, target);

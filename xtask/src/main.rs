@@ -17,7 +17,7 @@ tasks:
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
                              cut: reports panics and slow inputs (default 50)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
-  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm]
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
@@ -51,7 +51,9 @@ fn main() -> ExitCode {
             };
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
-                None => vec!["zrf".into(), "yaml".into(), "csm".into()],
+                None => ["zrf", "yaml", "csm", "lud", "english"]
+                    .map(String::from)
+                    .to_vec(),
             };
             fuzz::fuzz(
                 &root,
