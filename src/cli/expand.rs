@@ -70,7 +70,9 @@ pub fn run(args: ExpandArgs) -> u8 {
             EntryKind::Variant { of } => out.push_str(&format!(
                 ";; {}: variant {title:?} of {}{default}\n",
                 i + 1,
-                of + 1
+                of.checked_add(1)
+                    .filter(|&g| g <= f.expanded.entries.len())
+                    .map_or("no game".to_string(), |g| g.to_string())
             )),
             EntryKind::Separator => out.push_str(&format!(";; {}: separator\n", i + 1)),
         }

@@ -166,7 +166,8 @@ pub enum EntryKind {
     Game,
     /// A `(variant …)` resolved against the game with this entry index.
     Variant {
-        /// Index (in [`Expanded::entries`]) of the game it varies.
+        /// Index (in [`Expanded::entries`]) of the game it varies; `usize::MAX` when the file
+        /// has no game (reported as `zrf::variant-without-game`).
         of: usize,
     },
     /// A `(variant (title "-"))` menu separator.

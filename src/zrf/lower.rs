@@ -66,7 +66,7 @@ pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
             kind,
             title: e.title.clone().unwrap_or_default(),
             variant_of: match e.kind {
-                EntryKind::Variant { of } => Some(of),
+                EntryKind::Variant { of } if of < file.expanded.entries.len() => Some(of),
                 _ => None,
             },
             default: e.default,
