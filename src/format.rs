@@ -61,7 +61,7 @@ impl Format {
     }
     /// Whether [`write`] produces this format.
     pub fn writable(self) -> bool {
-        matches!(self, Format::Yaml | Format::Chessembly)
+        matches!(self, Format::Yaml | Format::Chessembly | Format::Zrf)
     }
 }
 
@@ -263,11 +263,6 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
                     })),
             }
         }
-        Format::Zrf => Err(Diagnostic::new(
-            Severity::Error,
-            "format::unsupported",
-            "writing ZRF is not available yet",
-            None,
-        )),
+        Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
     }
 }

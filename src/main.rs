@@ -31,6 +31,8 @@ enum Command {
     Info(cli::inspect::FileArgs),
     /// Print one game's computed board: positions, rectangles, links, zones, symmetries.
     Board(cli::inspect::BoardArgs),
+    /// Prove the ZRF writer loses nothing: read → spec → ZRF → spec for every file, compared.
+    Roundtrip(cli::roundtrip::RoundtripArgs),
     /// Print the JSON Schema of spec documents.
     Schema,
     /// List the moves a Chessembly script gives one piece on a board.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Expand(a) => cli::expand::run(a),
         Command::Info(a) => cli::inspect::info(a),
         Command::Board(a) => cli::inspect::board(a),
+        Command::Roundtrip(a) => cli::roundtrip::run(a),
         Command::Schema => cli::inspect::schema(),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => exit_code(cli::perft::run(&a)),

@@ -8,6 +8,7 @@ pub mod expand;
 pub mod inspect;
 pub mod moves;
 pub mod perft;
+pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
