@@ -34,9 +34,10 @@ pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
 /// encoding cannot represent makes the whole file UTF-8, with an error diagnostic.
 pub fn emit_bytes(doc: &Document) -> (Vec<u8>, Vec<Diagnostic>) {
     let (text, mut diags) = emit(doc);
+    // Exact source strings may carry the source's own line breaks.
     let text = match doc.source.line_endings.as_deref() {
-        Some("crlf") => text.replace('\n', "\r\n"),
-        Some("cr") => text.replace('\n', "\r"),
+        Some("crlf") => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        Some("cr") => text.replace("\r\n", "\n").replace('\n', "\r"),
         _ => text,
     };
     let enc = doc
