@@ -89,7 +89,18 @@ struct Writer<'d> {
     diags: Vec<Diagnostic>,
     procs: Vec<ProcUse>,
     reported: BTreeSet<String>,
+    /// Forms that may repeat (move blocks, `moves`/`drops` sections, `if`/`while`), by text:
+    /// their id and how often they were written. Written text refers to them by placeholder
+    /// until the end, when repeated ones become `(define share-N …)` macros.
+    shared: rustc_hash::FxHashMap<String, (usize, usize)>,
+    shared_texts: Vec<String>,
 }
+
+/// Marks a placeholder `\u{1}id\u{2}` for a shared form.
+const PH_OPEN: char = '\u{1}';
+const PH_CLOSE: char = '\u{2}';
+/// Shorter forms are never turned into macros.
+const SHARE_MIN_LEN: usize = 24;
 
 fn is_atom(s: &str) -> bool {
     !s.is_empty()
@@ -142,7 +153,59 @@ impl<'d> Writer<'d> {
             diags: Vec::new(),
             procs,
             reported: BTreeSet::new(),
+            shared: rustc_hash::FxHashMap::default(),
+            shared_texts: Vec::new(),
         }
+    }
+
+    /// Registers a form that may repeat and returns its placeholder.
+    fn share(&mut self, text: String) -> String {
+        if text.len() < SHARE_MIN_LEN {
+            return text;
+        }
+        let id = match self.shared.get_mut(&text) {
+            Some(e) => {
+                e.1 += 1;
+                e.0
+            }
+            None => {
+                let id = self.shared_texts.len();
+                self.shared_texts.push(text.clone());
+                self.shared.insert(text, (id, 1));
+                id
+            }
+        };
+        format!("{PH_OPEN}{id}{PH_CLOSE}")
+    }
+
+    /// Replaces placeholders: a form written more than once becomes a macro call, others are
+    /// written in place. Returns the text and the macro definitions it needs.
+    fn resolve_shared(&self, text: &str, defs: &mut Vec<Option<String>>) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find(PH_OPEN) {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + PH_OPEN.len_utf8()..];
+            let j = after.find(PH_CLOSE).unwrap_or(after.len());
+            let id: usize = after[..j].parse().unwrap_or(usize::MAX);
+            rest = after.get(j + PH_CLOSE.len_utf8()..).unwrap_or("");
+            let Some(body) = self.shared_texts.get(id) else {
+                continue;
+            };
+            let count = self.shared.get(body).map_or(0, |e| e.1);
+            if count > 1 {
+                if defs[id].is_none() {
+                    defs[id] = Some(String::new()); // reserve (no cycles: bodies are smaller)
+                    let b = self.resolve_shared(body, defs);
+                    defs[id] = Some(b);
+                }
+                let _ = write!(out, "(share-{id})");
+            } else {
+                out.push_str(&self.resolve_shared(body, defs));
+            }
+        }
+        out.push_str(rest);
+        out
     }
 
     fn warn(&mut self, code: &'static str, msg: String) {
@@ -171,11 +234,33 @@ impl<'d> Writer<'d> {
     }
 
     fn document(&mut self) -> String {
+        let body = self.document_body();
+        let mut defs = vec![None; self.shared_texts.len()];
+        let body = self.resolve_shared(&body, &mut defs);
         let mut out = String::new();
         if let Some(v) = &self.doc.source.version {
             let v = self.string(v);
             let _ = writeln!(out, "(version {v})\n");
         }
+        let mut any = false;
+        for (id, d) in defs.iter().enumerate() {
+            if let Some(d) = d {
+                let _ = writeln!(out, "(define share-{id} {d})");
+                any = true;
+            }
+        }
+        if any {
+            out.push('\n');
+        }
+        out.push_str(&body);
+        if out.is_empty() {
+            out.push('\n');
+        }
+        out
+    }
+
+    fn document_body(&mut self) -> String {
+        let mut out = String::new();
         for (n, body) in self.doc.procedures.iter().enumerate() {
             let use_ = self.procs[n];
             let items: Vec<String> = body.iter().map(|i| self.instr(i)).collect();
@@ -591,13 +676,13 @@ impl<'d> Writer<'d> {
                 }
                 v => {
                     let items: Vec<String> = v.iter().map(|i| self.instr(i)).collect();
-                    format!("({})", items.join(" "))
+                    self.share(format!("({})", items.join(" ")))
                 }
             };
             let _ = write!(s, "\n      {text}");
         }
         s.push(')');
-        s
+        self.share(s)
     }
 
     fn opt(&mut self, a: &Option<String>) -> String {
@@ -633,7 +718,7 @@ impl<'d> Writer<'d> {
                     }
                 }
                 s.push(')');
-                s
+                self.share(s)
             }
             Instr::While { cond, body } => {
                 let mut s = format!("(while {}", self.cond(cond));
@@ -642,7 +727,7 @@ impl<'d> Writer<'d> {
                     let _ = write!(s, " {t}");
                 }
                 s.push(')');
-                s
+                self.share(s)
             }
             Instr::Add {
                 pieces,
