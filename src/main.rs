@@ -31,6 +31,8 @@ enum Command {
     Info(cli::inspect::FileArgs),
     /// Print one game's computed board: positions, rectangles, links, zones, symmetries.
     Board(cli::inspect::BoardArgs),
+    /// Re-indent ZRF files, keeping comments, strings, encoding and line endings (`--check` for CI).
+    Fmt(cli::fmt::FmtArgs),
     /// Prove the ZRF writer loses nothing: read → spec → ZRF → spec for every file, compared.
     Roundtrip(cli::roundtrip::RoundtripArgs),
     /// Print the JSON Schema of spec documents.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Expand(a) => cli::expand::run(a),
         Command::Info(a) => cli::inspect::info(a),
         Command::Board(a) => cli::inspect::board(a),
+        Command::Fmt(a) => cli::fmt::run(a),
         Command::Roundtrip(a) => cli::roundtrip::run(a),
         Command::Schema => cli::inspect::schema(),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),

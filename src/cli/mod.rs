@@ -5,6 +5,7 @@
 pub mod check;
 pub mod convert;
 pub mod expand;
+pub mod fmt;
 pub mod inspect;
 pub mod moves;
 pub mod perft;
