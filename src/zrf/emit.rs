@@ -234,14 +234,16 @@ impl<'d> Writer<'d> {
     }
 
     fn document(&mut self) -> String {
-        let body = self.document_body();
+        let (procs, body) = self.document_body();
         let mut defs = vec![None; self.shared_texts.len()];
+        let procs = self.resolve_shared(&procs, &mut defs);
         let body = self.resolve_shared(&body, &mut defs);
         let mut out = String::new();
         if let Some(v) = &self.doc.source.version {
             let v = self.string(v);
             let _ = writeln!(out, "(version {v})\n");
         }
+        out.push_str(&procs);
         let mut any = false;
         for (id, d) in defs.iter().enumerate() {
             if let Some(d) = d {
@@ -259,7 +261,8 @@ impl<'d> Writer<'d> {
         out
     }
 
-    fn document_body(&mut self) -> String {
+    /// The procedure macros and the games, with placeholders for shared forms.
+    fn document_body(&mut self) -> (String, String) {
         let mut out = String::new();
         for (n, body) in self.doc.procedures.iter().enumerate() {
             let use_ = self.procs[n];
@@ -273,6 +276,7 @@ impl<'d> Writer<'d> {
         if !self.doc.procedures.is_empty() {
             out.push('\n');
         }
+        let procs = std::mem::take(&mut out);
         // ZoG resolves every variant against the first game of the file.
         let first_game: Option<(usize, Vec<Section>)> = self
             .doc
@@ -318,7 +322,7 @@ impl<'d> Writer<'d> {
                 }
             }
         }
-        out
+        (procs, out)
     }
 
     /// The sections a variant must carry so that resolving it against `base` gives `full`.
@@ -519,14 +523,14 @@ impl<'d> Writer<'d> {
         };
         for g in &layout.grids {
             let [a, bb, c, d] = g.start_rectangle;
-            let mut s = format!("(grid\n    (start-rectangle {a} {bb} {c} {d})\n    (dimensions");
+            let mut s = format!("(grid\n      (start-rectangle {a} {bb} {c} {d})\n      (dimensions");
             for dim in &g.dimensions {
                 let l = self.string(&dim.labels.join("/"));
-                let _ = write!(s, "\n      ({l} ({} {}))", dim.offset[0], dim.offset[1]);
+                let _ = write!(s, "\n        ({l} ({} {}))", dim.offset[0], dim.offset[1]);
             }
             s.push(')');
             if !g.directions.is_empty() {
-                s.push_str("\n    (directions");
+                s.push_str("\n      (directions");
                 for d in &g.directions {
                     let n = self.name(&d.name);
                     let delta: Vec<String> = d.delta.iter().map(|x| x.to_string()).collect();
@@ -542,7 +546,7 @@ impl<'d> Writer<'d> {
             for p in &layout.positions {
                 let [a, bb, c, d] = p.rect;
                 let n = self.name(&p.name);
-                let _ = write!(s, "\n    ({n} {a} {bb} {c} {d})");
+                let _ = write!(s, "\n      ({n} {a} {bb} {c} {d})");
             }
             s.push(')');
             parts.push(s);
