@@ -121,7 +121,11 @@ pub fn run(args: FmtArgs) -> u8 {
     if args.check || args.write {
         eprintln!(
             "{} {} of {} files",
-            if args.check { "would reformat" } else { "reformatted" },
+            if args.check {
+                "would reformat"
+            } else {
+                "reformatted"
+            },
             changed,
             inputs.len()
         );

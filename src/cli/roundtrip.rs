@@ -3,7 +3,9 @@
 //! re-read with no errors and no new warnings, and the spec's YAML must be byte-stable
 //! (YAML → spec → YAML).
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input};
+use super::{
+    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
+};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -83,7 +85,10 @@ pub fn run(args: RoundtripArgs) -> u8 {
         eprintln!("error: no .zrf files found");
         return EXIT_USAGE;
     }
-    let pb = progress(inputs.len(), args.quiet || args.format != ReportFormat::Text);
+    let pb = progress(
+        inputs.len(),
+        args.quiet || args.format != ReportFormat::Text,
+    );
     let results: Vec<FileResult> = inputs
         .par_iter()
         .map(|i| {
@@ -105,7 +110,11 @@ pub fn run(args: RoundtripArgs) -> u8 {
         }
         ReportFormat::Junit => print!("{}", junit(&results)),
     }
-    if failed_files == 0 { EXIT_OK } else { EXIT_ERRORS }
+    if failed_files == 0 {
+        EXIT_OK
+    } else {
+        EXIT_ERRORS
+    }
 }
 
 fn fail(file: &str, problem: String) -> FileResult {
@@ -174,7 +183,10 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
                 )),
                 Err(e) => problems.push(format!("cannot write YAML again: {}", e.message())),
             },
-            Err(d) => problems.push(format!("the written YAML does not read back: {}", d.message)),
+            Err(d) => problems.push(format!(
+                "the written YAML does not read back: {}",
+                d.message
+            )),
         },
         Err(e) => problems.push(format!("cannot write YAML: {}", e.message())),
     }
@@ -229,12 +241,8 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     for (i, g) in (if all_same { &doc1 } else { &a }).games.iter().enumerate() {
         let other = b.games.get(i);
         let passed = same.get(i).copied().unwrap_or(false);
-        let diff = (!passed).then(|| {
-            unified(
-                &yaml(g),
-                &other.map(|o| yaml(o)).unwrap_or_default(),
-            )
-        });
+        let diff =
+            (!passed).then(|| unified(&yaml(g), &other.map(|o| yaml(o)).unwrap_or_default()));
         entries.push(EntryResult {
             index: i,
             kind: match g.kind {
@@ -378,8 +386,7 @@ impl<'p> Eq<'p> {
 
     fn blocks(&mut self, a: &[MoveBlock], b: &[MoveBlock]) -> bool {
         a.len() == b.len()
-            && a
-                .iter()
+            && a.iter()
                 .zip(b)
                 .all(|(x, y)| x.move_type == y.move_type && self.seq(&x.program, &y.program))
     }
@@ -558,7 +565,10 @@ fn summarize(results: &[FileResult]) -> Summary {
     Summary {
         files: results.len(),
         failed_files: results.iter().filter(|r| !r.passed).count(),
-        entries: results.iter().flat_map(|r| r.entries.iter().filter(counted)).count(),
+        entries: results
+            .iter()
+            .flat_map(|r| r.entries.iter().filter(counted))
+            .count(),
         failed_entries: results
             .iter()
             .flat_map(|r| r.entries.iter().filter(counted))
@@ -654,7 +664,9 @@ fn junit(results: &[FileResult]) -> String {
     let tests: usize = results.iter().map(|r| r.entries.len() + 1).sum();
     let failures: usize = results
         .iter()
-        .map(|r| r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty()))
+        .map(|r| {
+            r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty())
+        })
         .sum();
     let _ = writeln!(
         out,
@@ -662,7 +674,8 @@ fn junit(results: &[FileResult]) -> String {
     );
     let _ = s;
     for r in results {
-        let f = r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty());
+        let f =
+            r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty());
         let _ = writeln!(
             out,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\">",

@@ -217,7 +217,11 @@ impl<'d> Writer<'d> {
 
     /// A name: an atom when it can be one, else a string.
     fn name(&mut self, s: &str) -> String {
-        if is_atom(s) { s.to_string() } else { self.string(s) }
+        if is_atom(s) {
+            s.to_string()
+        } else {
+            self.string(s)
+        }
     }
 
     /// A ZRF string literal; `"` cannot be written and becomes a backquote.
@@ -364,7 +368,11 @@ impl<'d> Writer<'d> {
                     heads_done.insert(h.to_string());
                     let mine: Vec<&Section> = full.iter().filter(|x| x.head == h).collect();
                     let theirs = heads_base(h);
-                    if mine.iter().map(|x| &x.text).ne(theirs.iter().map(|x| &x.text)) {
+                    if mine
+                        .iter()
+                        .map(|x| &x.text)
+                        .ne(theirs.iter().map(|x| &x.text))
+                    {
                         delta.extend(mine.into_iter().cloned());
                     }
                 }
@@ -442,12 +450,19 @@ impl<'d> Writer<'d> {
         }
         if !g.move_priorities.is_empty() {
             let p: Vec<String> = g.move_priorities.iter().map(|p| self.name(p)).collect();
-            push("move-priorities", "", format!("(move-priorities {})", p.join(" ")));
+            push(
+                "move-priorities",
+                "",
+                format!("(move-priorities {})", p.join(" ")),
+            );
         }
         for e in &g.extensions.zrf {
             let head = e
                 .strip_prefix('(')
-                .map(|r| r.split(|c: char| c.is_whitespace() || c == '(' || c == ')').next())
+                .map(|r| {
+                    r.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                        .next()
+                })
                 .unwrap_or_default()
                 .unwrap_or_default();
             push(head, "", e.clone());
@@ -475,7 +490,15 @@ impl<'d> Writer<'d> {
             }
             let raw = match t.source.get(field) {
                 Some(src) if strings::display(src) == *value => src.clone(),
-                _ => strings::to_zrf(value),
+                _ => {
+                    if value.contains('"') {
+                        self.warn(
+                            "zrf::emit-quote",
+                            format!("ZRF strings cannot hold `\"`; written as a backquote in the {field} text"),
+                        );
+                    }
+                    strings::to_zrf(value)
+                }
             };
             let s = self.string(&raw);
             out.push((field, format!("({field} {s})")));
@@ -523,7 +546,8 @@ impl<'d> Writer<'d> {
         };
         for g in &layout.grids {
             let [a, bb, c, d] = g.start_rectangle;
-            let mut s = format!("(grid\n      (start-rectangle {a} {bb} {c} {d})\n      (dimensions");
+            let mut s =
+                format!("(grid\n      (start-rectangle {a} {bb} {c} {d})\n      (dimensions");
             for dim in &g.dimensions {
                 let l = self.string(&dim.labels.join("/"));
                 let _ = write!(s, "\n        ({l} ({} {}))", dim.offset[0], dim.offset[1]);
@@ -597,7 +621,9 @@ impl<'d> Writer<'d> {
                 .map
                 .iter()
                 .enumerate()
-                .filter(|(i, [f, t])| f != t || !b.directions.contains(f) || *i >= b.directions.len())
+                .filter(|(i, [f, t])| {
+                    f != t || !b.directions.contains(f) || *i >= b.directions.len()
+                })
                 .map(|(_, [f, t])| format!("({} {})", self.name(f), self.name(t)))
                 .collect();
             if pairs.is_empty() {
@@ -923,7 +949,11 @@ impl<'d> Writer<'d> {
                 format!("(pieces-remaining {}{})", self.name(count), self.opt(piece))
             }
             GoalCond::TotalPieceCount { count, piece } => {
-                format!("(total-piece-count {}{})", self.name(count), self.opt(piece))
+                format!(
+                    "(total-piece-count {}{})",
+                    self.name(count),
+                    self.opt(piece)
+                )
             }
             GoalCond::AbsoluteConfig {
                 pieces,
