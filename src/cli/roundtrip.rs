@@ -241,8 +241,7 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     for (i, g) in (if all_same { &doc1 } else { &a }).games.iter().enumerate() {
         let other = b.games.get(i);
         let passed = same.get(i).copied().unwrap_or(false);
-        let diff =
-            (!passed).then(|| unified(&yaml(g), &other.map(|o| yaml(o)).unwrap_or_default()));
+        let diff = (!passed).then(|| unified(&yaml(g), &other.map(yaml).unwrap_or_default()));
         entries.push(EntryResult {
             index: i,
             kind: match g.kind {
@@ -278,7 +277,8 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
 /// texts and their exact source strings, boards with their layouts, every instruction — must be
 /// equal.
 fn comparable(doc: &Document) -> Document {
-    let mut d = shallow(doc);
+    let mut d = shallow_source(doc);
+    d.games.extend(doc.games.iter().cloned());
     let mut memo: Vec<Option<Vec<Instr>>> = vec![None; doc.procedures.len()];
     for g in &mut d.games {
         for p in &mut g.pieces {
@@ -290,10 +290,9 @@ fn comparable(doc: &Document) -> Document {
     d
 }
 
-/// The document without what is never compared (see [`comparable`]); procedures are dropped,
-/// so callers compare them separately. A source with mixed line endings (or none) is written
-/// with LF: ZRF has no way to keep a mix, so `line_endings` is compared only when it was one
-/// kind.
+/// The document's comparable source facts, without games and procedures. A source with mixed
+/// line endings (or none) is written with LF: ZRF output cannot keep a mix, so `line_endings`
+/// is compared only when it was one kind.
 fn shallow_source(doc: &Document) -> Document {
     let mut d = Document {
         spec_version: doc.spec_version.clone(),
@@ -473,22 +472,6 @@ impl<'p> Eq<'p> {
             _ => x == y,
         }
     }
-}
-
-#[allow(dead_code)]
-fn shallow(doc: &Document) -> Document {
-    let mut d = Document {
-        spec_version: doc.spec_version.clone(),
-        source: doc.source.clone(),
-        games: Vec::with_capacity(doc.games.len()),
-        procedures: Vec::new(),
-    };
-    d.source.sha256.clear();
-    if matches!(d.source.line_endings.as_deref(), Some("mixed" | "none")) {
-        d.source.line_endings = None;
-    }
-    d.games.extend(doc.games.iter().cloned());
-    d
 }
 
 fn inline_block(b: &mut MoveBlock, procs: &[Vec<Instr>], memo: &mut [Option<Vec<Instr>>]) {
