@@ -43,6 +43,11 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         let (zrf, diags) = format::write(Format::Zrf, &doc).unwrap();
         assert!(diags.is_empty(), "{stem}: writer diagnostics {diags:?}");
         let text = String::from_utf8(zrf.clone()).unwrap();
+        assert_eq!(
+            zogkit::zrf::fmt::format(&text),
+            text,
+            "{stem}: written ZRF is already formatted"
+        );
         if let Err(e) = common::check_golden(&format!("yaml/{stem}.zrf"), &text) {
             failures.push(e);
         }

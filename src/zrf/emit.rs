@@ -262,7 +262,9 @@ impl<'d> Writer<'d> {
         if out.is_empty() {
             out.push('\n');
         }
-        out
+        // Macro bodies are cut from deeper places: one indentation pass makes every line
+        // consistent (and `zogkit fmt` a no-op on written files).
+        super::fmt::format(&out)
     }
 
     /// The procedure macros and the games, with placeholders for shared forms.
