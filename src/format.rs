@@ -76,7 +76,10 @@ impl Format {
     }
     /// Whether [`write`] produces this format.
     pub fn writable(self) -> bool {
-        matches!(self, Format::Yaml | Format::Chessembly | Format::Lud)
+        matches!(
+            self,
+            Format::Yaml | Format::Chessembly | Format::Lud | Format::Zrf
+        )
     }
 }
 
@@ -305,11 +308,6 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
             "zogkit reads Ludii's English descriptions but does not write them",
             None,
         )),
-        Format::Zrf => Err(Diagnostic::new(
-            Severity::Error,
-            "format::unsupported",
-            "writing ZRF is not available yet",
-            None,
-        )),
+        Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
     }
 }

@@ -31,6 +31,10 @@ enum Command {
     Info(cli::inspect::FileArgs),
     /// Print one game's computed board: positions, rectangles, links, zones, symmetries.
     Board(cli::inspect::BoardArgs),
+    /// Re-indent ZRF files, keeping comments, strings, encoding and line endings (`--check` for CI).
+    Fmt(cli::fmt::FmtArgs),
+    /// Prove the ZRF writer loses nothing: read → spec → ZRF → spec for every file, compared.
+    Roundtrip(cli::roundtrip::RoundtripArgs),
     /// Print the JSON Schema of spec documents.
     Schema,
     /// Draw a game's board and piece bitmaps for ZoG (BMP or PNG), validated, with a ZRF fragment.
@@ -66,6 +70,8 @@ fn main() -> ExitCode {
         Command::Expand(a) => cli::expand::run(a),
         Command::Info(a) => cli::inspect::info(a),
         Command::Board(a) => cli::inspect::board(a),
+        Command::Fmt(a) => cli::fmt::run(a),
+        Command::Roundtrip(a) => cli::roundtrip::run(a),
         Command::Schema => cli::inspect::schema(),
         Command::Render(a) => cli::render::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),

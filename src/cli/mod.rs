@@ -5,10 +5,12 @@
 pub mod check;
 pub mod convert;
 pub mod expand;
+pub mod fmt;
 pub mod inspect;
 pub mod moves;
 pub mod perft;
 pub mod render;
+pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;

@@ -454,7 +454,7 @@ pub struct LayoutLinks {
 
 /// A link removal: one directed link, or every link leaving a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Unlink {
     /// Remove the links `from → to` in every direction; when the second name is a direction
     /// rather than a position (ZRF `(unlink (a2 dn))`), remove `from`'s link in that direction.
@@ -562,7 +562,7 @@ pub struct Goal {
 
 /// A goal condition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum GoalCond {
     /// The player has no legal move.
     Stalemated,
@@ -654,7 +654,7 @@ pub struct MoveBlock {
 /// for drops, is set by the first jump); a failed navigation or verification ends the block
 /// without a move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Instr {
     /// Move one link in a direction (fails when there is none).
     Step(String),
@@ -800,7 +800,7 @@ pub enum Instr {
 
 /// A condition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Cond {
     /// A constant.
     Const(bool),

@@ -3,7 +3,9 @@
 //! [`read`] is the one entry point for ZRF input. It never fails: it returns whatever it could
 //! read plus diagnostics, so a batch run can report every problem of every file.
 
+pub mod emit;
 pub mod expand;
+pub mod fmt;
 pub mod lower;
 pub mod strings;
 

@@ -1,0 +1,134 @@
+//! `zogkit fmt`: re-indent ZRF files, keeping comments, strings, encoding and line endings.
+
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, collect_inputs};
+use clap::Args;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use zogkit::diag::FileId;
+use zogkit::text;
+
+/// Arguments of `zogkit fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// ZRF files or directories (searched recursively for `.zrf`).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Rewrite the files in place (atomically) instead of printing them.
+    #[arg(long)]
+    pub write: bool,
+    /// Print the files that would change and exit 1 when any would; write nothing.
+    #[arg(long, conflicts_with = "write")]
+    pub check: bool,
+}
+
+/// Formats one file's bytes: `Ok(None)` when nothing changes.
+fn format_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    let (decoded, _) = text::decode(bytes, None, FileId(0));
+    // Only files that re-encode to exactly their bytes are touched.
+    let mut again = if decoded.bom {
+        b"\xEF\xBB\xBF".to_vec()
+    } else {
+        Vec::new()
+    };
+    again.extend(text::encode(&decoded.text, decoded.encoding).map_err(|e| e.to_string())?);
+    if again != bytes {
+        return Err("its bytes do not survive decoding and re-encoding; left as it is".into());
+    }
+    let formatted = zogkit::zrf::fmt::format(&decoded.text);
+    if formatted == decoded.text {
+        return Ok(None);
+    }
+    let mut out = if decoded.bom {
+        b"\xEF\xBB\xBF".to_vec()
+    } else {
+        Vec::new()
+    };
+    out.extend(text::encode(&formatted, decoded.encoding).map_err(|e| e.to_string())?);
+    Ok(Some(out))
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.zogkit-fmt.tmp"));
+    let r = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(m) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(&tmp, m.permissions());
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// Runs `zogkit fmt`.
+pub fn run(args: FmtArgs) -> u8 {
+    let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut code = EXIT_OK;
+    let mut changed = 0usize;
+    let stdout = std::io::stdout();
+    for input in &inputs {
+        let Some(path) = &input.path else {
+            eprintln!("error: fmt needs files, not standard input");
+            return EXIT_USAGE;
+        };
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.display);
+                code = EXIT_USAGE;
+                continue;
+            }
+        };
+        let result = match format_bytes(&bytes) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warning: {}: {e}", input.display);
+                continue;
+            }
+        };
+        if result.is_some() {
+            changed += 1;
+        }
+        if args.check {
+            if result.is_some() {
+                println!("would reformat {}", input.display);
+                code = code.max(EXIT_ERRORS);
+            }
+        } else if args.write {
+            if let Some(b) = result
+                && let Err(e) = write_atomic(path, &b)
+            {
+                eprintln!("error: {}: {e}", input.display);
+                code = EXIT_USAGE;
+            }
+        } else {
+            let b = result.unwrap_or(bytes);
+            let _ = stdout.lock().write_all(&b);
+        }
+    }
+    if args.check || args.write {
+        eprintln!(
+            "{} {} of {} files",
+            if args.check {
+                "would reformat"
+            } else {
+                "reformatted"
+            },
+            changed,
+            inputs.len()
+        );
+    }
+    code
+}

@@ -1,0 +1,707 @@
+//! `zogkit roundtrip`: read → spec → write ZRF → read → spec for every file, and prove nothing was
+//! lost: the two specs must be equal (semantically, see [`comparable`]), the emitted ZRF must
+//! re-read with no errors and no new warnings, and the spec's YAML must be byte-stable
+//! (YAML → spec → YAML).
+
+use super::{
+    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
+};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use zogkit::diag::{FileId, Severity};
+use zogkit::format::{self, Format, ReadOptions};
+use zogkit::spec::{self, Document, Instr, MoveBlock};
+use zogkit::zrf::NoIncludes;
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Human-readable: failures with diffs, then a summary.
+    Text,
+    /// One JSON document.
+    Json,
+    /// JUnit XML: one test case per game or variant, one test suite per file.
+    Junit,
+}
+
+/// Arguments of `zogkit roundtrip`.
+#[derive(Debug, Args)]
+pub struct RoundtripArgs {
+    /// ZRF files or directories (searched recursively for `.zrf`).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Print only failures and the summary.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Skip the YAML → spec → YAML byte-stability check (it costs more than the ZRF round trip).
+    #[arg(long)]
+    pub no_yaml: bool,
+}
+
+/// The outcome for one game or variant.
+#[derive(Debug, Clone, serde::Serialize)]
+struct EntryResult {
+    index: usize,
+    kind: &'static str,
+    title: String,
+    passed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+/// The outcome for one file.
+#[derive(Debug, Clone, serde::Serialize)]
+struct FileResult {
+    file: String,
+    passed: bool,
+    /// Emitted ZRF bytes / original bytes (root file only).
+    size_ratio: f64,
+    original_bytes: usize,
+    emitted_bytes: usize,
+    entries: Vec<EntryResult>,
+    /// Problems that are not per entry: read errors, new warnings, YAML instability, a different
+    /// number of entries.
+    problems: Vec<String>,
+    /// Diagnostics of the writer (what ZRF cannot express).
+    emit_diagnostics: Vec<String>,
+}
+
+/// Runs `zogkit roundtrip`.
+pub fn run(args: RoundtripArgs) -> u8 {
+    let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    if inputs.is_empty() {
+        eprintln!("error: no .zrf files found");
+        return EXIT_USAGE;
+    }
+    let pb = progress(
+        inputs.len(),
+        args.quiet || args.format != ReportFormat::Text,
+    );
+    let results: Vec<FileResult> = inputs
+        .par_iter()
+        .map(|i| {
+            let r = one(i, !args.no_yaml);
+            pb.inc(1);
+            r
+        })
+        .collect();
+    pb.finish_and_clear();
+    let failed_files = results.iter().filter(|r| !r.passed).count();
+    match args.format {
+        ReportFormat::Text => print!("{}", text_report(&results, args.quiet)),
+        ReportFormat::Json => {
+            let v = serde_json::json!({
+                "files": results,
+                "summary": summary_json(&results),
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        ReportFormat::Junit => print!("{}", junit(&results)),
+    }
+    if failed_files == 0 {
+        EXIT_OK
+    } else {
+        EXIT_ERRORS
+    }
+}
+
+fn fail(file: &str, problem: String) -> FileResult {
+    FileResult {
+        file: file.to_string(),
+        passed: false,
+        size_ratio: 0.0,
+        original_bytes: 0,
+        emitted_bytes: 0,
+        entries: Vec::new(),
+        problems: vec![problem],
+        emit_diagnostics: Vec::new(),
+    }
+}
+
+fn diag_keys(ds: &[zogkit::diag::Diagnostic], sev: Severity) -> BTreeSet<(String, String)> {
+    ds.iter()
+        .filter(|d| d.severity == sev)
+        .map(|d| (d.code.to_string(), d.message.clone()))
+        .collect()
+}
+
+fn one(input: &InputFile, check_yaml: bool) -> FileResult {
+    let name = input.display.as_str();
+    let bytes = match read_input(input) {
+        Ok(b) => b,
+        Err(e) => return fail(name, format!("cannot read: {e}")),
+    };
+    let opts = ReadOptions::default();
+    let first = format::read(Format::Zrf, name, &bytes, &opts, &mut FsIncludes);
+    let Some(doc1) = first.document else {
+        return fail(name, "the file could not be read".into());
+    };
+    let (emitted, ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
+    let mut problems = Vec::new();
+    let Some(doc2) = second.document else {
+        return fail(name, "the emitted ZRF could not be read back".into());
+    };
+    // Errors and warnings of the re-read that the original did not have.
+    for sev in [Severity::Error, Severity::Warning] {
+        let before = diag_keys(&first.diagnostics, sev);
+        for (code, msg) in diag_keys(&second.diagnostics, sev) {
+            if !before.contains(&(code.clone(), msg.clone())) {
+                problems.push(format!(
+                    "the emitted ZRF reads with a new {}: {code}: {msg}",
+                    sev.as_str()
+                ));
+            }
+        }
+    }
+    // YAML → spec → YAML byte stability.
+    let y1 = if check_yaml {
+        Some(spec::yaml::to_string(&doc1))
+    } else {
+        None
+    };
+    match y1.unwrap_or_else(|| Ok(String::new())) {
+        Ok(y1) if y1.is_empty() => {}
+        Ok(y1) => match spec::yaml::from_str::<Document>(&y1, FileId(0)) {
+            Ok(back) => match spec::yaml::to_string(&back) {
+                Ok(y2) if y2 == y1 => {}
+                Ok(y2) => problems.push(format!(
+                    "YAML → spec → YAML is not byte-stable:\n{}",
+                    unified(&y1, &y2)
+                )),
+                Err(e) => problems.push(format!("cannot write YAML again: {}", e.message())),
+            },
+            Err(d) => problems.push(format!(
+                "the written YAML does not read back: {}",
+                d.message
+            )),
+        },
+        Err(e) => problems.push(format!("cannot write YAML: {}", e.message())),
+    }
+    // Procedures are compared inlined only when the two documents factor them differently.
+    let (mut doc1, mut doc2) = (doc1, doc2);
+    let mut eq = Eq {
+        pa: &[],
+        pb: &[],
+        memo: rustc_hash::FxHashMap::default(),
+    };
+    let pa = std::mem::take(&mut doc1.procedures);
+    let pb = std::mem::take(&mut doc2.procedures);
+    eq.pa = &pa;
+    eq.pb = &pb;
+    let same: Vec<bool> = (0..doc1.games.len())
+        .map(|i| match doc2.games.get_mut(i) {
+            Some(g2) => eq.games(&mut doc1.games[i], g2),
+            None => false,
+        })
+        .collect();
+    doc1.procedures = pa;
+    doc2.procedures = pb;
+    let all_same = same.iter().all(|x| *x) && doc1.games.len() == doc2.games.len();
+    // Only a difference needs the inlined documents (for the diff).
+    let (a, mut b) = if all_same {
+        (shallow_source(&doc1), shallow_source(&doc2))
+    } else {
+        (comparable(&doc1), comparable(&doc2))
+    };
+    if a.source.line_endings.is_none() {
+        b.source.line_endings = None;
+    }
+    // Comments are not part of the spec; when they held the only non-ASCII text, the emitted
+    // file is ASCII and reads as UTF-8: its encoding cannot be told and is not compared.
+    if emitted.is_ascii() {
+        b.source.encoding = a.source.encoding.clone();
+    }
+    let mut entries = Vec::new();
+    if a.games.len() != b.games.len() {
+        problems.push(format!(
+            "{} entries before, {} after",
+            a.games.len(),
+            b.games.len()
+        ));
+    }
+    if a.source != b.source {
+        problems.push(format!(
+            "source facts differ:\n{}",
+            unified(&yaml(&a.source), &yaml(&b.source))
+        ));
+    }
+    for (i, g) in (if all_same { &doc1 } else { &a }).games.iter().enumerate() {
+        let other = b.games.get(i);
+        let passed = same.get(i).copied().unwrap_or(false);
+        let diff = (!passed).then(|| unified(&yaml(g), &other.map(yaml).unwrap_or_default()));
+        entries.push(EntryResult {
+            index: i,
+            kind: match g.kind {
+                spec::EntryKind::Game => "game",
+                spec::EntryKind::Variant => "variant",
+                spec::EntryKind::Separator => "separator",
+            },
+            title: g.title.clone(),
+            passed,
+            diff,
+        });
+    }
+    let passed = problems.is_empty() && entries.iter().all(|e| e.passed);
+    FileResult {
+        file: name.to_string(),
+        passed,
+        size_ratio: emitted.len() as f64 / bytes.len().max(1) as f64,
+        original_bytes: bytes.len(),
+        emitted_bytes: emitted.len(),
+        entries,
+        problems,
+        emit_diagnostics: ediags
+            .iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect(),
+    }
+}
+
+/// What is compared: the document with every procedure call inlined (how move programs are
+/// factored into procedures depends on how the ZRF text shares its macro results, not on what
+/// the programs mean; a call means exactly "these instructions here") and without the SHA-256 of
+/// the input bytes (the emitted file is different bytes by design). Everything else — titles,
+/// texts and their exact source strings, boards with their layouts, every instruction — must be
+/// equal.
+fn comparable(doc: &Document) -> Document {
+    let mut d = shallow_source(doc);
+    d.games.extend(doc.games.iter().cloned());
+    let mut memo: Vec<Option<Vec<Instr>>> = vec![None; doc.procedures.len()];
+    for g in &mut d.games {
+        for p in &mut g.pieces {
+            for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
+                inline_block(b, &doc.procedures, &mut memo);
+            }
+        }
+    }
+    d
+}
+
+/// The document's comparable source facts, without games and procedures. A source with mixed
+/// line endings (or none) is written with LF: ZRF output cannot keep a mix, so `line_endings`
+/// is compared only when it was one kind.
+fn shallow_source(doc: &Document) -> Document {
+    let mut d = Document {
+        spec_version: doc.spec_version.clone(),
+        source: doc.source.clone(),
+        games: Vec::new(),
+        procedures: Vec::new(),
+    };
+    d.source.sha256.clear();
+    if matches!(d.source.line_endings.as_deref(), Some("mixed" | "none")) {
+        d.source.line_endings = None;
+    }
+    d
+}
+
+/// Semantic equality of games whose move programs may call procedures: calls are expanded
+/// lazily while comparing (never materialised), and pairs of procedures already found equal
+/// are skipped as a whole.
+struct Eq<'p> {
+    pa: &'p [Vec<Instr>],
+    pb: &'p [Vec<Instr>],
+    memo: rustc_hash::FxHashMap<(usize, usize), bool>,
+}
+
+/// A position in a program with calls expanded on the fly.
+struct Cursor<'p> {
+    stack: Vec<&'p [Instr]>,
+    procs: &'p [Vec<Instr>],
+}
+
+impl<'p> Cursor<'p> {
+    fn peek(&mut self) -> Option<&'p Instr> {
+        loop {
+            let top = self.stack.last_mut()?;
+            match top.first() {
+                Some(i) => return Some(i),
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
+    }
+    fn advance(&mut self) {
+        if let Some(top) = self.stack.last_mut()
+            && !top.is_empty()
+        {
+            *top = &top[1..];
+        }
+    }
+    /// Steps over a call and into its procedure; false when it cannot (bad index, too deep).
+    fn enter(&mut self, n: usize) -> bool {
+        self.advance();
+        match self.procs.get(n) {
+            Some(p) if self.stack.len() < 512 => {
+                self.stack.push(p);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'p> Eq<'p> {
+    fn games(&mut self, a: &mut spec::Game, b: &mut spec::Game) -> bool {
+        let take = |g: &mut spec::Game| -> Vec<(Vec<MoveBlock>, Vec<MoveBlock>)> {
+            g.pieces
+                .iter_mut()
+                .map(|p| (std::mem::take(&mut p.moves), std::mem::take(&mut p.drops)))
+                .collect()
+        };
+        let (ma, mb) = (take(a), take(b));
+        let mut same = a == b && ma.len() == mb.len();
+        if same {
+            for ((am, ad), (bm, bd)) in ma.iter().zip(&mb) {
+                if !self.blocks(am, bm) || !self.blocks(ad, bd) {
+                    same = false;
+                    break;
+                }
+            }
+        }
+        for (p, (m, d)) in a.pieces.iter_mut().zip(ma) {
+            p.moves = m;
+            p.drops = d;
+        }
+        for (p, (m, d)) in b.pieces.iter_mut().zip(mb) {
+            p.moves = m;
+            p.drops = d;
+        }
+        same
+    }
+
+    fn blocks(&mut self, a: &[MoveBlock], b: &[MoveBlock]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.move_type == y.move_type && self.seq(&x.program, &y.program))
+    }
+
+    fn seq<'x>(&mut self, a: &'x [Instr], b: &'x [Instr]) -> bool
+    where
+        'p: 'x,
+    {
+        let mut ca = Cursor {
+            stack: vec![a],
+            procs: self.pa,
+        };
+        let mut cb = Cursor {
+            stack: vec![b],
+            procs: self.pb,
+        };
+        loop {
+            match (ca.peek(), cb.peek()) {
+                (None, None) => return true,
+                (Some(Instr::Call(i)), Some(Instr::Call(j))) => {
+                    let (i, j) = (*i, *j);
+                    if self.procs_equal(i, j) {
+                        ca.advance();
+                        cb.advance();
+                    } else if !ca.enter(i) || !cb.enter(j) {
+                        return false;
+                    }
+                }
+                (Some(Instr::Call(i)), _) => {
+                    if !ca.enter(*i) {
+                        return false;
+                    }
+                }
+                (_, Some(Instr::Call(j))) => {
+                    if !cb.enter(*j) {
+                        return false;
+                    }
+                }
+                (Some(x), Some(y)) => {
+                    if !self.instr(x, y) {
+                        return false;
+                    }
+                    ca.advance();
+                    cb.advance();
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    fn procs_equal(&mut self, i: usize, j: usize) -> bool {
+        if let Some(v) = self.memo.get(&(i, j)) {
+            return *v;
+        }
+        self.memo.insert((i, j), false); // a cycle compares unequal
+        let (Some(a), Some(b)) = (self.pa.get(i), self.pb.get(j)) else {
+            return false;
+        };
+        let v = self.seq(a, b);
+        self.memo.insert((i, j), v);
+        v
+    }
+
+    fn instr<'x>(&mut self, x: &'x Instr, y: &'x Instr) -> bool
+    where
+        'p: 'x,
+    {
+        match (x, y) {
+            (
+                Instr::If {
+                    cond: c1,
+                    then_: t1,
+                    else_: e1,
+                },
+                Instr::If {
+                    cond: c2,
+                    then_: t2,
+                    else_: e2,
+                },
+            ) => c1 == c2 && self.seq(t1, t2) && self.seq(e1, e2),
+            (Instr::While { cond: c1, body: b1 }, Instr::While { cond: c2, body: b2 }) => {
+                c1 == c2 && self.seq(b1, b2)
+            }
+            _ => x == y,
+        }
+    }
+}
+
+fn inline_block(b: &mut MoveBlock, procs: &[Vec<Instr>], memo: &mut [Option<Vec<Instr>>]) {
+    b.program = inline(&b.program, procs, memo, 0);
+}
+
+fn inline(
+    v: &[Instr],
+    procs: &[Vec<Instr>],
+    memo: &mut [Option<Vec<Instr>>],
+    depth: usize,
+) -> Vec<Instr> {
+    let mut out = Vec::with_capacity(v.len());
+    for i in v {
+        match i {
+            Instr::Call(n) if *n < procs.len() && depth < 256 => {
+                if memo[*n].is_none() {
+                    let body = inline(&procs[*n], procs, memo, depth + 1);
+                    memo[*n] = Some(body);
+                }
+                out.extend(memo[*n].iter().flatten().cloned());
+            }
+            Instr::If { cond, then_, else_ } => out.push(Instr::If {
+                cond: cond.clone(),
+                then_: inline(then_, procs, memo, depth + 1),
+                else_: inline(else_, procs, memo, depth + 1),
+            }),
+            Instr::While { cond, body } => out.push(Instr::While {
+                cond: cond.clone(),
+                body: inline(body, procs, memo, depth + 1),
+            }),
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+fn yaml<T: serde::Serialize>(v: &T) -> String {
+    spec::yaml::to_string(v).unwrap_or_else(|e| format!("<cannot write YAML: {}>", e.message()))
+}
+
+fn unified(a: &str, b: &str) -> String {
+    similar::TextDiff::from_lines(a, b)
+        .unified_diff()
+        .context_radius(3)
+        .header("original spec", "spec of the emitted ZRF")
+        .to_string()
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let k = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[k.min(sorted.len() - 1)]
+}
+
+struct Summary {
+    files: usize,
+    failed_files: usize,
+    entries: usize,
+    failed_entries: usize,
+    ratios: Vec<f64>,
+}
+
+fn summarize(results: &[FileResult]) -> Summary {
+    let mut ratios: Vec<f64> = results
+        .iter()
+        .filter(|r| r.original_bytes > 0)
+        .map(|r| r.size_ratio)
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let counted = |e: &&EntryResult| e.kind != "separator";
+    Summary {
+        files: results.len(),
+        failed_files: results.iter().filter(|r| !r.passed).count(),
+        entries: results
+            .iter()
+            .flat_map(|r| r.entries.iter().filter(counted))
+            .count(),
+        failed_entries: results
+            .iter()
+            .flat_map(|r| r.entries.iter().filter(counted))
+            .filter(|e| !e.passed)
+            .count(),
+        ratios,
+    }
+}
+
+fn summary_json(results: &[FileResult]) -> serde_json::Value {
+    let s = summarize(results);
+    let within3 = s.ratios.iter().filter(|r| **r <= 3.0).count();
+    serde_json::json!({
+        "files": s.files,
+        "failed_files": s.failed_files,
+        "games_and_variants": s.entries,
+        "failed_games_and_variants": s.failed_entries,
+        "size_ratio": {
+            "min": s.ratios.first().copied().unwrap_or(0.0),
+            "p50": percentile(&s.ratios, 0.5),
+            "p90": percentile(&s.ratios, 0.9),
+            "p95": percentile(&s.ratios, 0.95),
+            "max": s.ratios.last().copied().unwrap_or(0.0),
+            "within_3x": within3,
+        },
+    })
+}
+
+fn text_report(results: &[FileResult], quiet: bool) -> String {
+    let mut out = String::new();
+    for r in results {
+        if r.passed {
+            if !quiet {
+                let _ = writeln!(out, "ok {} ({:.2}×)", r.file, r.size_ratio);
+            }
+            continue;
+        }
+        let _ = writeln!(out, "FAIL {}", r.file);
+        for p in &r.problems {
+            let _ = writeln!(out, "  {p}");
+        }
+        for e in r.entries.iter().filter(|e| !e.passed) {
+            let _ = writeln!(out, "  {} {} `{}` differs:", e.kind, e.index, e.title);
+            if let Some(d) = &e.diff {
+                for l in d.lines() {
+                    let _ = writeln!(out, "    {l}");
+                }
+            }
+        }
+        for d in &r.emit_diagnostics {
+            let _ = writeln!(out, "  writer: {d}");
+        }
+    }
+    let s = summarize(results);
+    let within3 = s.ratios.iter().filter(|r| **r <= 3.0).count();
+    let _ = writeln!(
+        out,
+        "roundtrip {} files: {} failed; {} games and variants, {} failed; size ratio emitted/original: min {:.2}, median {:.2}, p90 {:.2}, p95 {:.2}, max {:.2}, {} of {} files within 3×",
+        s.files,
+        s.failed_files,
+        s.entries,
+        s.failed_entries,
+        s.ratios.first().copied().unwrap_or(0.0),
+        percentile(&s.ratios, 0.5),
+        percentile(&s.ratios, 0.9),
+        percentile(&s.ratios, 0.95),
+        s.ratios.last().copied().unwrap_or(0.0),
+        within3,
+        s.ratios.len()
+    );
+    out
+}
+
+fn xml(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+fn junit(results: &[FileResult]) -> String {
+    let s = summarize(results);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let tests: usize = results.iter().map(|r| r.entries.len() + 1).sum();
+    let failures: usize = results
+        .iter()
+        .map(|r| {
+            r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty())
+        })
+        .sum();
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"zogkit roundtrip\" tests=\"{tests}\" failures=\"{failures}\">"
+    );
+    let _ = s;
+    for r in results {
+        let f =
+            r.entries.iter().filter(|e| !e.passed).count() + usize::from(!r.problems.is_empty());
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\">",
+            xml(&r.file),
+            r.entries.len() + 1
+        );
+        let _ = write!(
+            out,
+            "    <testcase classname=\"{}\" name=\"file: rereads cleanly, YAML stable\"",
+            xml(&r.file)
+        );
+        if r.problems.is_empty() {
+            out.push_str("/>\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "><failure message=\"{}\">{}</failure></testcase>",
+                xml(r.problems[0].lines().next().unwrap_or("")),
+                xml(&r.problems.join("\n"))
+            );
+        }
+        for e in &r.entries {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{} {}: {}\"",
+                xml(&r.file),
+                e.kind,
+                e.index,
+                xml(&e.title)
+            );
+            match &e.diff {
+                None => out.push_str("/>\n"),
+                Some(d) => {
+                    let _ = writeln!(
+                        out,
+                        "><failure message=\"spec differs after ZRF round trip\">{}</failure></testcase>",
+                        xml(d)
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}

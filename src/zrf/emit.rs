@@ -1,0 +1,1180 @@
+//! Spec → ZRF: writes a [`spec::Document`] as a ZRF file that ZoG's grammar accepts and that
+//! [`super::lower`] reads back to the same spec.
+//!
+//! The writer is the inverse of lowering, form by form:
+//! - boards are written from their compact `layout` (grids, `positions`, `links`, `unlink`,
+//!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions;
+//! - each game is one `(game …)`; each variant is a `(variant …)` carrying only the sections that
+//!   differ from its game under ZoG's variant resolution (checked by simulating it);
+//! - `procedures` become `(define proc-N …)` macros called as `(proc-N)`;
+//! - display texts get their `\` line breaks back (or their exact source string while it still
+//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim.
+//!
+//! Chessembly-only instructions have no ZRF form; they are left out and named in a diagnostic.
+
+use super::strings;
+use crate::diag::{Diagnostic, Severity};
+use crate::spec::{
+    Board, Cond, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Instr, Layout, LayoutLinks,
+    LayoutPosition, MoveBlock, Piece, Test, Texts,
+};
+use crate::text::{self, Encoding};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// Writes `doc` as ZRF text with `\n` line endings.
+pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
+    let mut w = Writer::new(doc);
+    let text = w.document();
+    (text, w.diags)
+}
+
+/// Writes `doc` as ZRF bytes in the document's source encoding (UTF-8 when it has none) and
+/// line endings (`lf`, `crlf` or `cr`; LF for `mixed`, `none` or unknown). A character the
+/// encoding cannot represent makes the whole file UTF-8, with an error diagnostic.
+pub fn emit_bytes(doc: &Document) -> (Vec<u8>, Vec<Diagnostic>) {
+    let (text, mut diags) = emit(doc);
+    // Exact source strings may carry the source's own line breaks.
+    let text = match doc.source.line_endings.as_deref() {
+        Some("crlf") => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        Some("cr") => text.replace("\r\n", "\n").replace('\n', "\r"),
+        _ => text,
+    };
+    let enc = doc
+        .source
+        .encoding
+        .as_deref()
+        .and_then(Encoding::from_name)
+        .unwrap_or(Encoding::Utf8);
+    match text::encode(&text, enc) {
+        Ok(b) => (b, diags),
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                Severity::Error,
+                "zrf::emit-encoding",
+                format!("{e}; the file is written as UTF-8 instead"),
+                None,
+            ));
+            (text.into_bytes(), diags)
+        }
+    }
+}
+
+/// Goal sections: a variant that has one replaces all of them.
+const GOALS: [&str; 4] = [
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+];
+
+/// One top-level section of a game form: its key under variant resolution and its text.
+#[derive(Debug, Clone, PartialEq)]
+struct Section {
+    head: String,
+    name: String,
+    text: String,
+}
+
+/// How a procedure is written: as one list (only ever a whole move block) or spliced.
+#[derive(Clone, Copy, PartialEq)]
+enum ProcUse {
+    Unused,
+    Block,
+    Spliced,
+}
+
+struct Writer<'d> {
+    doc: &'d Document,
+    diags: Vec<Diagnostic>,
+    procs: Vec<ProcUse>,
+    reported: BTreeSet<String>,
+    /// Forms that may repeat (move blocks, `moves`/`drops` sections, `if`/`while`), by text:
+    /// their id and how often they were written. Written text refers to them by placeholder
+    /// until the end, when repeated ones become `(define share-N …)` macros.
+    shared: rustc_hash::FxHashMap<String, (usize, usize)>,
+    shared_texts: Vec<String>,
+}
+
+/// Marks a placeholder `\u{1}id\u{2}` for a shared form.
+const PH_OPEN: char = '\u{1}';
+const PH_CLOSE: char = '\u{2}';
+/// Shorter forms are never turned into macros.
+const SHARE_MIN_LEN: usize = 24;
+
+fn is_atom(s: &str) -> bool {
+    !s.is_empty()
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '(' | ')' | ';' | '"'))
+}
+
+impl<'d> Writer<'d> {
+    fn new(doc: &'d Document) -> Self {
+        let mut procs = vec![ProcUse::Unused; doc.procedures.len()];
+        fn mark_instrs(v: &[Instr], procs: &mut [ProcUse]) {
+            for i in v {
+                match i {
+                    Instr::Call(n) => {
+                        if let Some(p) = procs.get_mut(*n) {
+                            *p = ProcUse::Spliced;
+                        }
+                    }
+                    Instr::If { then_, else_, .. } => {
+                        mark_instrs(then_, procs);
+                        mark_instrs(else_, procs);
+                    }
+                    Instr::While { body, .. } => mark_instrs(body, procs),
+                    _ => {}
+                }
+            }
+        }
+        for p in &doc.procedures {
+            mark_instrs(p, &mut procs);
+        }
+        for g in &doc.games {
+            for pc in &g.pieces {
+                for b in pc.moves.iter().chain(&pc.drops) {
+                    match b.program.as_slice() {
+                        [Instr::Call(n)] => {
+                            if let Some(p) = procs.get_mut(*n)
+                                && *p == ProcUse::Unused
+                            {
+                                *p = ProcUse::Block;
+                            }
+                        }
+                        v => mark_instrs(v, &mut procs),
+                    }
+                }
+            }
+        }
+        Writer {
+            doc,
+            diags: Vec::new(),
+            procs,
+            reported: BTreeSet::new(),
+            shared: rustc_hash::FxHashMap::default(),
+            shared_texts: Vec::new(),
+        }
+    }
+
+    /// Registers a form that may repeat and returns its placeholder.
+    fn share(&mut self, text: String) -> String {
+        if text.len() < SHARE_MIN_LEN {
+            return text;
+        }
+        let id = match self.shared.get_mut(&text) {
+            Some(e) => {
+                e.1 += 1;
+                e.0
+            }
+            None => {
+                let id = self.shared_texts.len();
+                self.shared_texts.push(text.clone());
+                self.shared.insert(text, (id, 1));
+                id
+            }
+        };
+        format!("{PH_OPEN}{id}{PH_CLOSE}")
+    }
+
+    /// Replaces placeholders: a form written more than once becomes a macro call, others are
+    /// written in place. Returns the text and the macro definitions it needs.
+    fn resolve_shared(&self, text: &str, defs: &mut Vec<Option<String>>) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find(PH_OPEN) {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + PH_OPEN.len_utf8()..];
+            let j = after.find(PH_CLOSE).unwrap_or(after.len());
+            let id: usize = after[..j].parse().unwrap_or(usize::MAX);
+            rest = after.get(j + PH_CLOSE.len_utf8()..).unwrap_or("");
+            let Some(body) = self.shared_texts.get(id) else {
+                continue;
+            };
+            let count = self.shared.get(body).map_or(0, |e| e.1);
+            if count > 1 {
+                if defs[id].is_none() {
+                    defs[id] = Some(String::new()); // reserve (no cycles: bodies are smaller)
+                    let b = self.resolve_shared(body, defs);
+                    defs[id] = Some(b);
+                }
+                let _ = write!(out, "(share-{id})");
+            } else {
+                out.push_str(&self.resolve_shared(body, defs));
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn warn(&mut self, code: &'static str, msg: String) {
+        if self.reported.insert(format!("{code}{msg}")) {
+            self.diags
+                .push(Diagnostic::new(Severity::Warning, code, msg, None));
+        }
+    }
+
+    /// A name: an atom when it can be one, else a string.
+    fn name(&mut self, s: &str) -> String {
+        if is_atom(s) {
+            s.to_string()
+        } else {
+            self.string(s)
+        }
+    }
+
+    /// A ZRF string literal; `"` cannot be written and becomes a backquote.
+    fn string(&mut self, s: &str) -> String {
+        if s.contains('"') {
+            self.warn(
+                "zrf::emit-quote",
+                format!("ZRF strings cannot hold `\"`; written as a backquote in {s:?}"),
+            );
+            format!("\"{}\"", s.replace('"', "`"))
+        } else {
+            format!("\"{s}\"")
+        }
+    }
+
+    fn document(&mut self) -> String {
+        let (procs, body) = self.document_body();
+        let mut defs = vec![None; self.shared_texts.len()];
+        let procs = self.resolve_shared(&procs, &mut defs);
+        let body = self.resolve_shared(&body, &mut defs);
+        let mut out = String::new();
+        if let Some(v) = &self.doc.source.version {
+            let v = self.string(v);
+            let _ = writeln!(out, "(version {v})\n");
+        }
+        out.push_str(&procs);
+        let mut any = false;
+        for (id, d) in defs.iter().enumerate() {
+            if let Some(d) = d {
+                let _ = writeln!(out, "(define share-{id} {d})");
+                any = true;
+            }
+        }
+        if any {
+            out.push('\n');
+        }
+        out.push_str(&body);
+        if out.is_empty() {
+            out.push('\n');
+        }
+        // Macro bodies are cut from deeper places: one indentation pass makes every line
+        // consistent (and `zogkit fmt` a no-op on written files).
+        super::fmt::format(&out)
+    }
+
+    /// The procedure macros and the games, with placeholders for shared forms.
+    fn document_body(&mut self) -> (String, String) {
+        let mut out = String::new();
+        for (n, body) in self.doc.procedures.iter().enumerate() {
+            let use_ = self.procs[n];
+            let items: Vec<String> = body.iter().map(|i| self.instr(i)).collect();
+            let body = items.join(" ");
+            let _ = match use_ {
+                ProcUse::Block => writeln!(out, "(define proc-{n} ({body}))"),
+                _ => writeln!(out, "(define proc-{n} {body})"),
+            };
+        }
+        if !self.doc.procedures.is_empty() {
+            out.push('\n');
+        }
+        let procs = std::mem::take(&mut out);
+        // ZoG resolves every variant against the first game of the file.
+        let first_game: Option<(usize, Vec<Section>)> = self
+            .doc
+            .games
+            .iter()
+            .position(|g| g.kind == EntryKind::Game)
+            .map(|i| (i, self.sections(&self.doc.games[i])));
+        for (gi, g) in self.doc.games.iter().enumerate() {
+            match g.kind {
+                EntryKind::Separator => {
+                    let t = self.string(&g.title);
+                    let _ = writeln!(out, "(variant (title {t}))\n");
+                }
+                EntryKind::Game => {
+                    let secs = match &first_game {
+                        Some((fi, secs)) if *fi == gi => secs.clone(),
+                        _ => self.sections(g),
+                    };
+                    write_form(&mut out, "game", &secs);
+                }
+                EntryKind::Variant => {
+                    let secs = self.sections(g);
+                    let base = match (&first_game, g.variant_of) {
+                        (Some((li, base)), Some(of)) if *li == of => Some(base),
+                        _ => None,
+                    };
+                    match base.cloned() {
+                        Some(base) => {
+                            let delta = self.delta(&base, &secs, &g.title);
+                            write_form(&mut out, "variant", &delta);
+                        }
+                        None => {
+                            self.warn(
+                                "zrf::emit-variant",
+                                format!(
+                                    "variant `{}` does not vary the first game of the file; it is written as a game of its own",
+                                    g.title
+                                ),
+                            );
+                            write_form(&mut out, "game", &secs);
+                        }
+                    }
+                }
+            }
+        }
+        (procs, out)
+    }
+
+    /// The sections a variant must carry so that resolving it against `base` gives `full`.
+    fn delta(&mut self, base: &[Section], full: &[Section], title: &str) -> Vec<Section> {
+        let mut delta = Vec::new();
+        let heads_base = |h: &str| -> Vec<&Section> {
+            base.iter()
+                .filter(|s| s.head == h && s.head != "default")
+                .collect()
+        };
+        let goals_of = |v: &[Section]| -> Vec<String> {
+            v.iter()
+                .filter(|s| GOALS.contains(&s.head.as_str()))
+                .map(|s| s.text.clone())
+                .collect()
+        };
+        let goals_differ = goals_of(base) != goals_of(full);
+        let mut heads_done = BTreeSet::new();
+        for s in full {
+            match s.head.as_str() {
+                "title" | "default" => delta.push(s.clone()),
+                "piece" | "option" => {
+                    let same = base
+                        .iter()
+                        .any(|b| b.head == s.head && b.name == s.name && b.text == s.text);
+                    if !same {
+                        delta.push(s.clone());
+                    }
+                }
+                h if GOALS.contains(&h) => {
+                    if goals_differ {
+                        delta.push(s.clone());
+                    }
+                }
+                h => {
+                    if heads_done.contains(h) {
+                        continue;
+                    }
+                    heads_done.insert(h.to_string());
+                    let mine: Vec<&Section> = full.iter().filter(|x| x.head == h).collect();
+                    let theirs = heads_base(h);
+                    if mine
+                        .iter()
+                        .map(|x| &x.text)
+                        .ne(theirs.iter().map(|x| &x.text))
+                    {
+                        delta.extend(mine.into_iter().cloned());
+                    }
+                }
+            }
+        }
+        // Sections of the game the variant does not have cannot be removed by a variant, except
+        // goals (one group) and pieces/options that the spec lists by name.
+        let resolved = resolve(base, &delta);
+        if canonical(&resolved) != canonical(full) {
+            self.warn(
+                "zrf::emit-variant",
+                format!(
+                    "variant `{title}` removes sections of its game that ZRF variants cannot remove; it reads back differently"
+                ),
+            );
+        }
+        delta
+    }
+
+    /// Every section of a game, in a fixed order.
+    fn sections(&mut self, g: &Game) -> Vec<Section> {
+        let mut v = Vec::new();
+        let mut push = |head: &str, name: &str, text: String| {
+            v.push(Section {
+                head: head.to_string(),
+                name: name.to_string(),
+                text,
+            })
+        };
+        let t = self.string(&g.title);
+        push("title", "", format!("(title {t})"));
+        if g.default {
+            push("default", "", "(default)".into());
+        }
+        for (field, text) in self.texts(&g.texts, true) {
+            push(field, "", text);
+        }
+        if !g.players.is_empty() {
+            let p: Vec<String> = g.players.iter().map(|p| self.name(p)).collect();
+            push("players", "", format!("(players {})", p.join(" ")));
+        }
+        if !g.turn_order.is_empty() {
+            let t = self.turn_order(g);
+            push("turn-order", "", t);
+        }
+        for o in &g.options {
+            let value = self.name(&o.value);
+            if o.legacy {
+                push(&o.name, "", format!("({} {value})", o.name));
+            } else {
+                let n = self.string(&o.name);
+                push("option", &o.name, format!("(option {n} {value})"));
+            }
+        }
+        for s in &g.sounds {
+            let f = self.string(&s.file);
+            let h = format!("{}-sound", s.event);
+            push(&h, "", format!("({h} {f})"));
+        }
+        for b in &g.boards {
+            let t = self.board(b);
+            push("board", "", t);
+        }
+        for p in &g.pieces {
+            let t = self.piece(p);
+            push("piece", &p.name, t);
+        }
+        if !g.setup.is_empty() {
+            let t = self.setup(g);
+            push("board-setup", "", t);
+        }
+        let goals = self.goals(&g.goals);
+        for (h, t) in goals {
+            push(h, "", t);
+        }
+        if let Some(e) = &g.engine {
+            let e = self.string(e);
+            push("engine", "", format!("(engine {e})"));
+        }
+        if !g.move_priorities.is_empty() {
+            let p: Vec<String> = g.move_priorities.iter().map(|p| self.name(p)).collect();
+            push(
+                "move-priorities",
+                "",
+                format!("(move-priorities {})", p.join(" ")),
+            );
+        }
+        for e in &g.extensions.zrf {
+            let head = e
+                .strip_prefix('(')
+                .map(|r| {
+                    r.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                        .next()
+                })
+                .unwrap_or_default()
+                .unwrap_or_default();
+            push(head, "", e.clone());
+        }
+        v
+    }
+
+    fn texts(&mut self, t: &Texts, game: bool) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let fields: [(&'static str, &Option<String>); 5] = [
+            ("description", &t.description),
+            ("history", &t.history),
+            ("strategy", &t.strategy),
+            ("help", &t.help),
+            ("solution", &t.solution),
+        ];
+        for (field, value) in fields {
+            let Some(value) = value else { continue };
+            if field == "solution" && !game {
+                self.warn(
+                    "zrf::emit-unsupported",
+                    "a piece `solution` has no ZRF form; it is left out".into(),
+                );
+                continue;
+            }
+            let raw = match t.source.get(field) {
+                Some(src) if strings::display(src) == *value => src.clone(),
+                _ => {
+                    if value.contains('"') {
+                        self.warn(
+                            "zrf::emit-quote",
+                            format!("ZRF strings cannot hold `\"`; written as a backquote in the {field} text"),
+                        );
+                    }
+                    strings::to_zrf(value)
+                }
+            };
+            let s = self.string(&raw);
+            out.push((field, format!("({field} {s})")));
+        }
+        out
+    }
+
+    fn turn_order(&mut self, g: &Game) -> String {
+        let mut parts = Vec::new();
+        let t = &g.turn_order;
+        for (i, turn) in t.turns.iter().enumerate() {
+            if t.repeat_from == Some(i) {
+                parts.push("repeat".to_string());
+            }
+            let p = self.name(&turn.player);
+            parts.push(match (&turn.with_player, &turn.move_type) {
+                (None, None) => p,
+                (None, Some(m)) => format!("({p} {})", self.name(m)),
+                (Some(q), Some(m)) => format!("({p} {} {})", self.name(q), self.name(m)),
+                (Some(q), None) => {
+                    self.warn(
+                        "zrf::emit-unsupported",
+                        format!("turn `{p}` names a second player `{q}` without a move type; ZRF needs both, the second player is left out"),
+                    );
+                    p
+                }
+            });
+        }
+        if t.repeat_from.is_some_and(|r| r >= t.turns.len()) {
+            parts.push("repeat".into());
+        }
+        format!("(turn-order {})", parts.join(" "))
+    }
+
+    fn board(&mut self, b: &Board) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if !b.images.is_empty() {
+            let v: Vec<String> = b.images.iter().map(|i| self.string(i)).collect();
+            parts.push(format!("(image {})", v.join(" ")));
+        }
+        let layout = if b.layout.is_empty() && !b.positions.is_empty() {
+            layout_of(b)
+        } else {
+            b.layout.clone()
+        };
+        for g in &layout.grids {
+            let [a, bb, c, d] = g.start_rectangle;
+            let mut s =
+                format!("(grid\n      (start-rectangle {a} {bb} {c} {d})\n      (dimensions");
+            for dim in &g.dimensions {
+                let l = self.string(&dim.labels.join("/"));
+                let _ = write!(s, "\n        ({l} ({} {}))", dim.offset[0], dim.offset[1]);
+            }
+            s.push(')');
+            if !g.directions.is_empty() {
+                s.push_str("\n      (directions");
+                for d in &g.directions {
+                    let n = self.name(&d.name);
+                    let delta: Vec<String> = d.delta.iter().map(|x| x.to_string()).collect();
+                    let _ = write!(s, " ({n} {})", delta.join(" "));
+                }
+                s.push(')');
+            }
+            s.push(')');
+            parts.push(s);
+        }
+        if !layout.positions.is_empty() {
+            let mut s = String::from("(positions");
+            for p in &layout.positions {
+                let [a, bb, c, d] = p.rect;
+                let n = self.name(&p.name);
+                let _ = write!(s, "\n      ({n} {a} {bb} {c} {d})");
+            }
+            s.push(')');
+            parts.push(s);
+        }
+        for l in &layout.links {
+            let d = self.name(&l.direction);
+            let pairs: Vec<String> = l
+                .links
+                .iter()
+                .map(|[x, y]| format!("({} {})", self.name(x), self.name(y)))
+                .collect();
+            parts.push(format!("(links {d} {})", pairs.join(" ")));
+        }
+        if !layout.unlink.is_empty() {
+            let v: Vec<String> = layout
+                .unlink
+                .iter()
+                .map(|u| match u {
+                    crate::spec::Unlink::Link([x, y]) => {
+                        format!("({} {})", self.name(x), self.name(y))
+                    }
+                    crate::spec::Unlink::From(p) => self.name(p),
+                })
+                .collect();
+            parts.push(format!("(unlink {})", v.join(" ")));
+        }
+        if !layout.kill_positions.is_empty() {
+            let v: Vec<String> = layout.kill_positions.iter().map(|p| self.name(p)).collect();
+            parts.push(format!("(kill-positions {})", v.join(" ")));
+        }
+        if !layout.dummy.is_empty() {
+            let v: Vec<String> = layout.dummy.iter().map(|p| self.name(p)).collect();
+            parts.push(format!("(dummy {})", v.join(" ")));
+        }
+        for z in &b.zones {
+            let n = self.name(&z.name);
+            let pl: Vec<String> = z.players.iter().map(|p| self.name(p)).collect();
+            let ps: Vec<String> = z.positions.iter().map(|p| self.name(p)).collect();
+            let glyph = z
+                .glyph
+                .as_ref()
+                .map(|g| format!(" (glyph {})", self.string(g)))
+                .unwrap_or_default();
+            let help = z
+                .help
+                .as_ref()
+                .map(|h| format!(" (help {})", self.string(h)))
+                .unwrap_or_default();
+            parts.push(format!(
+                "(zone (name {n}){glyph}{help} (players {}) (positions {}))",
+                pl.join(" "),
+                ps.join(" ")
+            ));
+        }
+        for s in &b.symmetries {
+            let p = self.name(&s.player);
+            let pairs: Vec<String> = s
+                .map
+                .iter()
+                .enumerate()
+                .filter(|(i, [f, t])| {
+                    f != t || !b.directions.contains(f) || *i >= b.directions.len()
+                })
+                .map(|(_, [f, t])| format!("({} {})", self.name(f), self.name(t)))
+                .collect();
+            if pairs.is_empty() {
+                parts.push(format!("(symmetry {p})"));
+            } else {
+                parts.push(format!("(symmetry {p} {})", pairs.join(" ")));
+            }
+        }
+        parts.extend(b.extensions.zrf.iter().cloned());
+        format!("(board\n    {})", parts.join("\n    "))
+    }
+
+    fn piece(&mut self, p: &Piece) -> String {
+        let mut parts = Vec::new();
+        let n = self.name(&p.name);
+        parts.push(format!("(name {n})"));
+        for (_, t) in self.texts(&p.texts, false) {
+            parts.push(t);
+        }
+        if !p.images.is_empty() {
+            let v: Vec<String> = p
+                .images
+                .iter()
+                .map(|i| {
+                    let f = self.string(&i.file);
+                    if i.player.is_empty() {
+                        f
+                    } else {
+                        format!("{} {f}", self.name(&i.player))
+                    }
+                })
+                .collect();
+            parts.push(format!("(image {})", v.join(" ")));
+        }
+        if !p.glyphs.is_empty() {
+            let v: Vec<String> = p
+                .glyphs
+                .iter()
+                .map(|i| {
+                    let f = self.string(&i.file);
+                    if i.player.is_empty() {
+                        f
+                    } else {
+                        format!("{} {f}", self.name(&i.player))
+                    }
+                })
+                .collect();
+            parts.push(format!("(glyph {})", v.join(" ")));
+        }
+        if let Some(nt) = &p.notation {
+            let s = self.string(nt);
+            parts.push(format!("(notation {s})"));
+        }
+        for a in &p.attributes {
+            parts.push(format!(
+                "(attribute {} {})",
+                self.name(&a.name),
+                self.name(&a.value)
+            ));
+        }
+        if p.dummy {
+            parts.push("(dummy)".into());
+        }
+        if !p.moves.is_empty() {
+            let t = self.blocks("moves", &p.moves);
+            parts.push(t);
+        }
+        if !p.drops.is_empty() {
+            let t = self.blocks("drops", &p.drops);
+            parts.push(t);
+        }
+        parts.extend(p.extensions.zrf.iter().cloned());
+        format!("(piece\n    {})", parts.join("\n    "))
+    }
+
+    fn blocks(&mut self, head: &str, blocks: &[MoveBlock]) -> String {
+        let mut s = format!("({head}");
+        let mut current: Option<&str> = None;
+        for b in blocks {
+            if b.move_type.as_deref() != current {
+                match &b.move_type {
+                    Some(t) => {
+                        let _ = write!(s, "\n      (move-type {})", self.name(t));
+                    }
+                    None => self.warn(
+                        "zrf::emit-unsupported",
+                        "a block without a move type follows one with a move type; ZRF cannot reset it, so it keeps the previous one".into(),
+                    ),
+                }
+                current = b.move_type.as_deref();
+            }
+            let text = match b.program.as_slice() {
+                [Instr::Call(n)] if self.procs.get(*n) == Some(&ProcUse::Block) => {
+                    format!("(proc-{n})")
+                }
+                v => {
+                    let items: Vec<String> = v.iter().map(|i| self.instr(i)).collect();
+                    self.share(format!("({})", items.join(" ")))
+                }
+            };
+            let _ = write!(s, "\n      {text}");
+        }
+        s.push(')');
+        self.share(s)
+    }
+
+    fn opt(&mut self, a: &Option<String>) -> String {
+        match a {
+            Some(x) => format!(" {}", self.name(x)),
+            None => String::new(),
+        }
+    }
+
+    fn instr(&mut self, i: &Instr) -> String {
+        match i {
+            Instr::Step(d) => self.name(d),
+            Instr::StepOpposite(d) => format!("(opposite {})", self.name(d)),
+            Instr::Jump(p) => self.name(p),
+            Instr::Mark => "mark".into(),
+            Instr::Back => "back".into(),
+            Instr::From { go: false } => "from".into(),
+            Instr::From { go: true } => "(go from)".into(),
+            Instr::To { go: false } => "to".into(),
+            Instr::To { go: true } => "(go to)".into(),
+            Instr::Verify(c) => format!("(verify {})", self.cond(c)),
+            Instr::If { cond, then_, else_ } => {
+                let mut s = format!("(if {}", self.cond(cond));
+                for x in then_ {
+                    let t = self.instr(x);
+                    let _ = write!(s, " {t}");
+                }
+                if !else_.is_empty() {
+                    s.push_str(" else");
+                    for x in else_ {
+                        let t = self.instr(x);
+                        let _ = write!(s, " {t}");
+                    }
+                }
+                s.push(')');
+                self.share(s)
+            }
+            Instr::While { cond, body } => {
+                let mut s = format!("(while {}", self.cond(cond));
+                for x in body {
+                    let t = self.instr(x);
+                    let _ = write!(s, " {t}");
+                }
+                s.push(')');
+                self.share(s)
+            }
+            Instr::Add {
+                pieces,
+                partial,
+                copy,
+                move_type,
+            } => {
+                let head = match (copy, partial) {
+                    (false, false) => "add",
+                    (false, true) => "add-partial",
+                    (true, false) => "add-copy",
+                    (true, true) => "add-copy-partial",
+                };
+                if move_type.is_some() && !partial {
+                    self.warn(
+                        "zrf::emit-unsupported",
+                        "a move type on a complete (not partial) add has no ZRF form; it is left out".into(),
+                    );
+                }
+                let mut args: Vec<String> = pieces.iter().map(|p| self.name(p)).collect();
+                if *partial && let Some(m) = move_type {
+                    args.push(self.name(m));
+                }
+                if args.is_empty() {
+                    head.to_string()
+                } else {
+                    format!("({head} {})", args.join(" "))
+                }
+            }
+            Instr::Capture { at } => self.with_at("capture", at),
+            Instr::Cascade => "cascade".into(),
+            Instr::Flip { at } => self.with_at("flip", at),
+            Instr::ChangeOwner { at } => self.with_at("change-owner", at),
+            Instr::ChangeType { piece, at } => {
+                format!("(change-type {}{})", self.name(piece), self.opt(at))
+            }
+            Instr::Create { player, piece, at } => {
+                let a = self.opt(player);
+                let b = self.opt(piece);
+                let c = self.opt(at);
+                format!("(create{a}{b}{c})")
+            }
+            Instr::SetFlag { flag, value } => {
+                format!("(set-flag {} {})", self.name(flag), self.cond(value))
+            }
+            Instr::SetPositionFlag { flag, value, at } => format!(
+                "(set-position-flag {} {}{})",
+                self.name(flag),
+                self.cond(value),
+                self.opt(at)
+            ),
+            Instr::SetAttribute { name, value, at } => format!(
+                "(set-attribute {} {}{})",
+                self.name(name),
+                self.cond(value),
+                self.opt(at)
+            ),
+            Instr::Call(n) => {
+                if *n >= self.doc.procedures.len() {
+                    self.warn(
+                        "zrf::emit-bad-call",
+                        format!("a call names procedure {n}, which does not exist; it is left out"),
+                    );
+                    return String::new();
+                }
+                format!("(proc-{n})")
+            }
+            Instr::SetState { .. } | Instr::ClearState => {
+                self.warn(
+                    "zrf::emit-unsupported",
+                    "Chessembly `set-state` has no ZRF form; it is left out".into(),
+                );
+                String::new()
+            }
+            Instr::Raw(s) => s.clone(),
+        }
+    }
+
+    fn with_at(&mut self, head: &str, at: &Option<String>) -> String {
+        match at {
+            None => head.to_string(),
+            Some(a) => format!("({head} {})", self.name(a)),
+        }
+    }
+
+    fn cond(&mut self, c: &Cond) -> String {
+        match c {
+            Cond::Const(b) => b.to_string(),
+            Cond::Test {
+                test,
+                at,
+                move_type,
+            } => {
+                let t = test_name(*test);
+                if at.is_none() && move_type.is_none() {
+                    t.to_string()
+                } else {
+                    format!("({t}{}{})", self.opt(at), self.opt(move_type))
+                }
+            }
+            Cond::Piece { piece, at } => format!("(piece? {}{})", self.name(piece), self.opt(at)),
+            Cond::InZone { zone, at } => {
+                format!("(in-zone? {}{})", self.name(zone), self.opt(at))
+            }
+            Cond::OnBoard { direction: None } => "on-board?".into(),
+            Cond::OnBoard {
+                direction: Some(direction),
+            } => format!("(on-board? {})", self.name(direction)),
+            Cond::Position { position } => format!("(position? {})", self.name(position)),
+            Cond::Flag { flag } => format!("(flag? {})", self.name(flag)),
+            Cond::PositionFlag { flag, at } => {
+                format!("(position-flag? {}{})", self.name(flag), self.opt(at))
+            }
+            Cond::Attribute { name, at: None } => self.name(name),
+            Cond::Attribute { name, at } => format!("({}{})", self.name(name), self.opt(at)),
+            Cond::Not(x) => format!("(not {})", self.cond(x)),
+            Cond::And(v) => {
+                let v: Vec<String> = v.iter().map(|x| self.cond(x)).collect();
+                format!("(and {})", v.join(" "))
+            }
+            Cond::Or(v) => {
+                let v: Vec<String> = v.iter().map(|x| self.cond(x)).collect();
+                format!("(or {})", v.join(" "))
+            }
+            Cond::State { key, value } => {
+                self.warn(
+                    "zrf::emit-unsupported",
+                    format!("Chessembly `if-state({key}, {value})` has no ZRF form; it is written as `false`"),
+                );
+                "false".into()
+            }
+            Cond::Raw(s) => s.clone(),
+        }
+    }
+
+    fn setup(&mut self, g: &Game) -> String {
+        let mut s = String::from("(board-setup");
+        let mut i = 0;
+        while i < g.setup.len() {
+            let player = &g.setup[i].player;
+            let _ = write!(s, "\n    ({}", self.name(player));
+            while i < g.setup.len() && g.setup[i].player == *player {
+                let p = &g.setup[i];
+                let _ = write!(s, " ({}", self.name(&p.piece));
+                for pos in &p.positions {
+                    let _ = write!(s, " {}", self.name(pos));
+                }
+                if let Some(n) = p.off {
+                    let _ = write!(s, " off {n}");
+                }
+                s.push(')');
+                i += 1;
+            }
+            s.push(')');
+        }
+        s.push(')');
+        s
+    }
+
+    fn goals(&mut self, goals: &[Goal]) -> Vec<(&'static str, String)> {
+        goals
+            .iter()
+            .map(|g| {
+                let head = match g.kind {
+                    GoalKind::Win => "win-condition",
+                    GoalKind::Loss => "loss-condition",
+                    GoalKind::Draw => "draw-condition",
+                    GoalKind::Count => "count-condition",
+                };
+                let players: Vec<String> = g.players.iter().map(|p| self.name(p)).collect();
+                let cond = match &g.condition {
+                    GoalCond::And(v) if v.len() > 1 => {
+                        let v: Vec<String> = v.iter().map(|c| self.goal_cond(c)).collect();
+                        v.join(" ")
+                    }
+                    GoalCond::Raw(s) if s.is_empty() => String::new(),
+                    c => self.goal_cond(c),
+                };
+                let sep = if cond.is_empty() { "" } else { " " };
+                (head, format!("({head} ({}){sep}{cond})", players.join(" ")))
+            })
+            .collect()
+    }
+
+    fn goal_cond(&mut self, c: &GoalCond) -> String {
+        match c {
+            GoalCond::Stalemated => "stalemated".into(),
+            GoalCond::Repetition => "repetition".into(),
+            GoalCond::Checkmated { pieces } => {
+                let ps: String = pieces
+                    .iter()
+                    .map(|p| format!(" {}", self.name(p)))
+                    .collect();
+                format!("(checkmated{ps})")
+            }
+            GoalCond::Captured { pieces } => {
+                let ps: String = pieces
+                    .iter()
+                    .map(|p| format!(" {}", self.name(p)))
+                    .collect();
+                format!("(captured{ps})")
+            }
+            GoalCond::PiecesRemaining { count, piece } => {
+                format!("(pieces-remaining {}{})", self.name(count), self.opt(piece))
+            }
+            GoalCond::TotalPieceCount { count, piece } => {
+                format!(
+                    "(total-piece-count {}{})",
+                    self.name(count),
+                    self.opt(piece)
+                )
+            }
+            GoalCond::AbsoluteConfig {
+                pieces,
+                positions,
+                opponent,
+                grouped,
+            } => {
+                let ps: Vec<String> = pieces.iter().map(|p| self.name(p)).collect();
+                let pieces = if *opponent {
+                    format!("(opponent {})", ps.join(" "))
+                } else if *grouped {
+                    format!("({})", ps.join(" "))
+                } else {
+                    ps.join(" ")
+                };
+                let pos: Vec<String> = positions.iter().map(|p| self.name(p)).collect();
+                let positions = if pos.len() == 1 {
+                    pos[0].clone()
+                } else {
+                    format!("({})", pos.join(" "))
+                };
+                format!("(absolute-config {pieces} {positions})")
+            }
+            GoalCond::RelativeConfig { args } => {
+                format!("(relative-config {})", args.join(" "))
+            }
+            GoalCond::And(v) => {
+                let v: Vec<String> = v.iter().map(|c| self.goal_cond(c)).collect();
+                format!("(and {})", v.join(" "))
+            }
+            GoalCond::Or(v) => {
+                let v: Vec<String> = v.iter().map(|c| self.goal_cond(c)).collect();
+                format!("(or {})", v.join(" "))
+            }
+            GoalCond::Not(x) => format!("(not {})", self.goal_cond(x)),
+            GoalCond::Raw(s) => s.clone(),
+            GoalCond::Line { .. } | GoalCond::Connected { .. } => {
+                self.warn(
+                    "zrf::inexpressible",
+                    "a line or connection goal (from Ludii) has no ZRF form; it is written as a comment-free placeholder `(line-or-connection)` that ZoG will reject".into(),
+                );
+                "(line-or-connection)".into()
+            }
+        }
+    }
+}
+
+fn test_name(t: Test) -> &'static str {
+    match t {
+        Test::Empty => "empty?",
+        Test::Friend => "friend?",
+        Test::Enemy => "enemy?",
+        Test::Neutral => "neutral?",
+        Test::LastFrom => "last-from?",
+        Test::LastTo => "last-to?",
+        Test::Marked => "marked?",
+        Test::Attacked => "attacked?",
+        Test::Defended => "defended?",
+        Test::GoalPosition => "goal-position?",
+        Test::AdjacentToEnemy => "adjacent-to-enemy?",
+    }
+}
+
+/// A layout for a board that has explicit positions only: every position listed with its
+/// rectangle (or an empty one), every link written per direction, off-board positions as dummies.
+fn layout_of(b: &Board) -> Layout {
+    let mut l = Layout::default();
+    for p in &b.positions {
+        if p.dummy && p.rect.is_none() {
+            l.dummy.push(p.name.clone());
+        } else {
+            l.positions.push(LayoutPosition {
+                name: p.name.clone(),
+                rect: p.rect.unwrap_or([0, 0, 0, 0]),
+            });
+        }
+    }
+    for d in &b.directions {
+        let links: Vec<[String; 2]> = b
+            .positions
+            .iter()
+            .flat_map(|p| {
+                p.links
+                    .iter()
+                    .filter(|k| k.direction == *d)
+                    .map(|k| [p.name.clone(), k.to.clone()])
+            })
+            .collect();
+        if !links.is_empty() {
+            l.links.push(LayoutLinks {
+                direction: d.clone(),
+                links,
+            });
+        }
+    }
+    l
+}
+
+/// Writes `(head sections…)` with one section per line.
+fn write_form(out: &mut String, head: &str, secs: &[Section]) {
+    let _ = write!(out, "({head}");
+    for s in secs {
+        let _ = write!(out, "\n  {}", s.text);
+    }
+    out.push_str(")\n\n");
+}
+
+/// ZoG's variant resolution (`zrf::expand::resolve_variant`) on sections.
+fn resolve(game: &[Section], delta: &[Section]) -> Vec<Section> {
+    let has_goal = delta.iter().any(|d| GOALS.contains(&d.head.as_str()));
+    let key_eq = |a: &Section, b: &Section| -> bool {
+        match a.head.as_str() {
+            "piece" | "option" => a.head == b.head && a.name == b.name,
+            h if GOALS.contains(&h) => GOALS.contains(&b.head.as_str()),
+            _ => a.head == b.head,
+        }
+    };
+    let overrides = |g: &Section| -> bool {
+        match g.head.as_str() {
+            h if GOALS.contains(&h) => has_goal,
+            _ => delta.iter().any(|d| key_eq(g, d)),
+        }
+    };
+    let mut out = Vec::new();
+    let mut used = vec![false; delta.len()];
+    for g in game {
+        if g.head == "default" {
+            continue;
+        }
+        if !overrides(g) {
+            out.push(g.clone());
+            continue;
+        }
+        for (i, d) in delta.iter().enumerate() {
+            if !used[i] && key_eq(g, d) {
+                used[i] = true;
+                out.push(d.clone());
+            }
+        }
+    }
+    for (i, d) in delta.iter().enumerate() {
+        if !used[i] && d.head != "default" {
+            out.push(d.clone());
+        }
+    }
+    out
+}
+
+/// Sections in an order-insensitive-where-lowering-is form: grouped by head (stable), so that
+/// only the order of sections with the same head counts.
+fn canonical(v: &[Section]) -> Vec<(String, String)> {
+    let mut heads: Vec<&str> = Vec::new();
+    for s in v {
+        let h = if GOALS.contains(&s.head.as_str()) {
+            "goal"
+        } else {
+            s.head.as_str()
+        };
+        if h != "default" && !heads.contains(&h) {
+            heads.push(h);
+        }
+    }
+    heads.sort_unstable();
+    let mut out = Vec::new();
+    for h in heads {
+        for s in v {
+            let sh = if GOALS.contains(&s.head.as_str()) {
+                "goal"
+            } else {
+                s.head.as_str()
+            };
+            if sh == h {
+                out.push((s.head.clone(), s.text.clone()));
+            }
+        }
+    }
+    out
+}
