@@ -139,6 +139,23 @@ fn bench(root: &Path, runs: usize) -> bool {
             ],
         ),
         (
+            "roundtrip shared corpus (read → spec → ZRF → read → spec, compare; 434 files)",
+            vec![
+                "roundtrip".into(),
+                "-q".into(),
+                "--no-yaml".into(),
+                corpus.display().to_string(),
+            ],
+        ),
+        (
+            "roundtrip shared corpus plus YAML byte stability (default run)",
+            vec![
+                "roundtrip".into(),
+                "-q".into(),
+                corpus.display().to_string(),
+            ],
+        ),
+        (
             "perft(4) with six Chessembly-scripted chess pieces",
             vec!["perft".into(), "--depth".into(), "4".into()],
         ),
