@@ -659,35 +659,21 @@ impl<'d> Writer<'d> {
         for (_, t) in self.texts(&p.texts, false) {
             parts.push(t);
         }
-        if !p.images.is_empty() {
-            let v: Vec<String> = p
-                .images
-                .iter()
-                .map(|i| {
-                    let f = self.string(&i.file);
-                    if i.player.is_empty() {
-                        f
-                    } else {
-                        format!("{} {f}", self.name(&i.player))
-                    }
-                })
-                .collect();
-            parts.push(format!("(image {})", v.join(" ")));
-        }
-        if !p.glyphs.is_empty() {
-            let v: Vec<String> = p
-                .glyphs
-                .iter()
-                .map(|i| {
-                    let f = self.string(&i.file);
-                    if i.player.is_empty() {
-                        f
-                    } else {
-                        format!("{} {f}", self.name(&i.player))
-                    }
-                })
-                .collect();
-            parts.push(format!("(glyph {})", v.join(" ")));
+        for (head, list) in [("image", &p.images), ("glyph", &p.glyphs)] {
+            if !list.is_empty() {
+                let v: Vec<String> = list
+                    .iter()
+                    .map(|i| {
+                        let f = self.string(&i.file);
+                        if i.player.is_empty() {
+                            f
+                        } else {
+                            format!("{} {f}", self.name(&i.player))
+                        }
+                    })
+                    .collect();
+                parts.push(format!("({head} {})", v.join(" ")));
+            }
         }
         if let Some(nt) = &p.notation {
             let s = self.string(nt);
