@@ -80,21 +80,7 @@ fn test(t: Test) -> Cond {
     }
 }
 
-fn add() -> Instr {
-    Instr::Add {
-        pieces: vec![],
-        partial: false,
-        copy: false,
-        move_type: None,
-    }
-}
-
-fn block(program: Vec<Instr>) -> MoveBlock {
-    MoveBlock {
-        move_type: None,
-        program,
-    }
-}
+use super::lower::{add, block};
 
 fn strip_end(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()

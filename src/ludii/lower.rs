@@ -1078,7 +1078,8 @@ fn contains_absolute(n: &Node) -> bool {
     }
 }
 
-fn add() -> Instr {
+/// A plain `add` (complete the move here).
+pub(super) fn add() -> Instr {
     Instr::Add {
         pieces: vec![],
         partial: false,
@@ -1087,7 +1088,8 @@ fn add() -> Instr {
     }
 }
 
-fn block(program: Vec<Instr>) -> MoveBlock {
+/// A move block with no move type.
+pub(super) fn block(program: Vec<Instr>) -> MoveBlock {
     MoveBlock {
         move_type: None,
         program,

@@ -271,24 +271,7 @@ pub fn validate_tile_file(
     side: Side,
     subject: &str,
 ) -> (Option<Pixmap>, Vec<ValidationError>) {
-    let mut errors = validate_bmp(bytes, subject).err().unwrap_or_default();
-    match bmp::decode_bmp(bytes) {
-        Ok(p) => {
-            errors.extend(validate_tile(&p, style, side, subject));
-            (Some(p), errors)
-        }
-        Err(e) => {
-            if errors.is_empty() {
-                errors.push(ValidationError {
-                    check: "bmp-header",
-                    subject: subject.to_string(),
-                    location: Location::Image,
-                    message: e.to_string(),
-                });
-            }
-            (None, errors)
-        }
-    }
+    validate_file(bytes, subject, |p| validate_tile(p, style, side, subject))
 }
 
 /// Checks a board BMP file end to end: header ([`validate_bmp`]), then the decoded pixels
@@ -299,10 +282,21 @@ pub fn validate_board_file(
     colours: &BoardColours,
     subject: &str,
 ) -> (Option<Pixmap>, Vec<ValidationError>) {
+    validate_file(bytes, subject, |p| {
+        validate_board(p, geometry, colours, subject)
+    })
+}
+
+/// The BMP header checks, then `pixels` on the decoded image when it can be decoded.
+fn validate_file(
+    bytes: &[u8],
+    subject: &str,
+    pixels: impl FnOnce(&Pixmap) -> Vec<ValidationError>,
+) -> (Option<Pixmap>, Vec<ValidationError>) {
     let mut errors = validate_bmp(bytes, subject).err().unwrap_or_default();
     match bmp::decode_bmp(bytes) {
         Ok(p) => {
-            errors.extend(validate_board(&p, geometry, colours, subject));
+            errors.extend(pixels(&p));
             (Some(p), errors)
         }
         Err(e) => {
