@@ -2,7 +2,7 @@
 //!
 //! Seeds are the shared corpus and the project's `corpus/`. Each round picks a seed, applies a
 //! few mutations (truncate, splice, duplicate, flip bytes, insert deep nesting, swap encodings)
-//! and runs read → lower → write under `catch_unwind` with a time budget. A panic or a slow input
+//! and runs read → lower → every writer → render under `catch_unwind` with a time budget. A panic or a slow input
 //! is a finding: it is minimised and saved under `target/fuzz-findings/<target>/`.
 
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ fn target_format(name: &str) -> Option<Format> {
     }
 }
 
-/// Runs one input through read → write; `Err` describes a panic.
+/// Runs one input through read → lower → every writer → render; `Err` describes a panic.
 fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
     std::panic::catch_unwind(|| {
         let r = format::read(
@@ -52,10 +52,12 @@ fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
             &mut NoIncludes,
         );
         if let Some(doc) = &r.document {
-            let _ = format::write(Format::Yaml, doc);
-            if fmt != Format::Chessembly {
-                let _ = format::write(Format::Chessembly, doc);
+            for to in [Format::Yaml, Format::Zrf, Format::Lud, Format::Chessembly] {
+                if to != fmt || to == Format::Yaml {
+                    let _ = format::write(to, doc);
+                }
             }
+            render(doc);
         }
     })
     .map_err(|e| {
@@ -64,6 +66,25 @@ fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
             .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_else(|| "panic".into())
     })
+}
+
+/// How many inputs reached the renderer (reported, so a campaign shows it exercised it).
+static RENDERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Renders the first game's board and pieces when it is small enough to do so in the budget.
+fn render(doc: &zogkit::spec::Document) {
+    use zogkit::render::{FontSet, PlanOptions, from_spec, set};
+    let Ok(plan) = from_spec(doc, 0, &PlanOptions::default()) else {
+        return;
+    };
+    if plan.pieces.len() > 16 || plan.board.files * plan.board.ranks > 400 {
+        return;
+    }
+    thread_local!(static FONTS: FontSet = FontSet::bundled());
+    FONTS.with(|f| {
+        let _ = set::render_set(&plan, &set::SetOptions::default(), f);
+    });
+    RENDERED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
@@ -236,8 +257,9 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
                 );
             }
         }
+        let rendered = RENDERED.swap(0, std::sync::atomic::Ordering::Relaxed);
         println!(
-            "fuzz {target}: {execs} executions in {:.0} s, {findings} findings (seed {seed})",
+            "fuzz {target}: {execs} executions ({rendered} rendered) in {:.0} s, {findings} findings (seed {seed})",
             start.elapsed().as_secs_f64()
         );
         clean &= findings == 0;
