@@ -42,7 +42,7 @@ fn target_format(name: &str) -> Option<Format> {
 }
 
 /// Runs one input through read → lower → every writer → render; `Err` describes a panic.
-fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
+pub fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
     std::panic::catch_unwind(|| {
         let r = format::read(
             fmt,

@@ -1,4 +1,4 @@
-//! Project chores: `cargo xtask bench | truncate | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | corpus | truncate | docs | fuzz | golden | fonts` (std-only apart from zogkit itself).
 
 mod docs;
 mod fonts;
@@ -14,8 +14,9 @@ tasks:
   bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
                              golden/corpus-report.md (--check: fail if it would change)
-  truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and read each
-                             cut: reports panics and slow inputs (default 50)
+  truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and convert
+                             each cut (read, lower, write every format, render): reports panics
+                             and cuts over 1 s (default 50)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
   fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
                              seeded mutation fuzzing (N seconds per target, default 20);
@@ -338,7 +339,6 @@ fn corpus_markdown(json: &str) -> String {
 /// Reads every shared corpus file cut at `offsets` evenly spaced points; any panic or read
 /// slower than a second is a finding.
 fn truncate(root: &Path, offsets: usize) -> bool {
-    use zogkit::zrf::{self, NoIncludes, ReadOptions};
     let mut files = Vec::new();
     collect(&shared_corpus(root), &mut files);
     files.sort();
@@ -351,16 +351,12 @@ fn truncate(root: &Path, offsets: usize) -> bool {
         };
         for k in 0..offsets {
             let at = bytes.len() * k / offsets.max(1);
-            let cut = &bytes[..at];
             let t = Instant::now();
-            let r = std::panic::catch_unwind(|| {
-                let f = zrf::read("cut.zrf", cut, &ReadOptions::default(), &mut NoIncludes);
-                f.diagnostics.len()
-            });
+            let r = fuzz::exercise(zogkit::format::Format::Zrf, &bytes[..at]);
             reads += 1;
             let took = t.elapsed();
-            if r.is_err() {
-                findings.push(format!("PANIC {} cut at {at}", p.display()));
+            if let Err(msg) = r {
+                findings.push(format!("PANIC {} cut at {at}: {msg}", p.display()));
             } else if took > Duration::from_secs(1) {
                 findings.push(format!("SLOW {:?} {} cut at {at}", took, p.display()));
             }
@@ -368,7 +364,7 @@ fn truncate(root: &Path, offsets: usize) -> bool {
     }
     let _ = std::panic::take_hook();
     println!(
-        "truncate: {} files x {offsets} offsets = {reads} reads in {:.1} s, {} findings",
+        "truncate: {} files x {offsets} offsets = {reads} conversions in {:.1} s, {} findings",
         files.len(),
         start.elapsed().as_secs_f64(),
         findings.len()
