@@ -173,6 +173,15 @@ pub struct Decoded {
     pub final_newline: bool,
 }
 
+/// `s` cut to its first `n` characters with `…` appended when it is longer (for messages and
+/// labels that must stay short whatever a file contains).
+pub fn shorten(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        None => s.to_string(),
+        Some((at, _)) => format!("{}…", &s[..at]),
+    }
+}
+
 /// Decodes `bytes`, honouring `forced` when given. Returns the text and any diagnostics
 /// (a weak guess is a warning; bytes invalid in the forced encoding are an error). The
 /// diagnostics' spans point into the decoded text, which the caller registers as `file`.

@@ -734,3 +734,17 @@ fn xiangqi_zrf_lud_and_english_agree() {
         assert_eq!(firsts(zrf, name, &piece), l, "{name}: ZRF vs .lud");
     }
 }
+
+#[test]
+fn self_feeding_defines_stop_at_the_budget_quickly() {
+    // Found by `cargo xtask fuzz`: a define calling itself inside its own arguments grew the
+    // substituted body each level; the substituted size now counts against the budget.
+    let path = corpus("lud")
+        .into_iter()
+        .find(|p| p.ends_with("define_err_growing.lud"))
+        .unwrap();
+    let t = std::time::Instant::now();
+    let (_, _, _, diags) = read(&path);
+    assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+    assert!(diags.iter().any(|d| d.code == "ludii::macro-limit"));
+}

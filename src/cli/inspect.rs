@@ -148,7 +148,7 @@ fn summarise(s: &mut String, i: usize, g: &Game, doc: &Document) {
         s,
         "   pieces: {} ({}), {blocks} move blocks",
         names.len(),
-        shorten(&names.join(", "), 100)
+        zogkit::text::shorten(&names.join(", "), 100)
     );
     let mut per_player: Vec<(String, usize, u32)> = Vec::new();
     for p in &g.setup {
@@ -214,7 +214,7 @@ fn goal_text(c: &GoalCond) -> String {
             "{}{} on {}",
             if *opponent { "opponent's " } else { "" },
             pieces.join("/"),
-            shorten(&positions.join(" "), 60)
+            zogkit::text::shorten(&positions.join(" "), 60)
         ),
         GoalCond::RelativeConfig { args } => format!("relative config {}", args.join(" ")),
         GoalCond::Line { length, directions } => {
@@ -225,14 +225,6 @@ fn goal_text(c: &GoalCond) -> String {
         GoalCond::Or(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" or "),
         GoalCond::Not(c) => format!("not ({})", goal_text(c)),
         GoalCond::Raw(t) => t.clone(),
-    }
-}
-
-fn shorten(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
     }
 }
 

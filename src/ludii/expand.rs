@@ -56,7 +56,8 @@ pub const BUILTIN_MACROS: &str = r#"
 /// A macro: parameters are `#1` … in its body.
 #[derive(Debug, Clone)]
 struct Macro {
-    body: Vec<Node>,
+    /// Shared, so a call does not copy the body before substituting into it.
+    body: std::sync::Arc<[Node]>,
 }
 
 fn builtins() -> &'static HashMap<String, Macro> {
@@ -66,7 +67,7 @@ fn builtins() -> &'static HashMap<String, Macro> {
         let mut m = HashMap::new();
         for n in nodes {
             if let Some((name, body)) = define_parts(&n) {
-                m.insert(name, Macro { body });
+                m.insert(name, Macro { body: body.into() });
             }
         }
         m
@@ -169,7 +170,7 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
                             n.span(),
                         ));
                     }
-                    ctx.user.insert(name, Macro { body });
+                    ctx.user.insert(name, Macro { body: body.into() });
                 }
                 None => ctx.diags.push(Diagnostic::error(
                     CODE_BAD_DEFINE,
@@ -577,6 +578,15 @@ fn call(
     ctx: &mut Ctx,
     depth: usize,
 ) -> Vec<Node> {
+    if ctx.limit_hit {
+        // The budget is spent: keep the call as written instead of substituting further.
+        return vec![Node::List(
+            std::iter::once(Node::Str(name.to_string(), nspan))
+                .chain(args)
+                .collect(),
+            span,
+        )];
+    }
     let Some(m) = lookup(ctx, name).cloned() else {
         ctx.diags.push(Diagnostic::error(
             CODE_UNKNOWN_DEFINE,
@@ -606,6 +616,8 @@ fn call(
         });
     }
     let mut body = subst_params(&m.body, &actual);
+    // Substituted arguments can grow the body far beyond what was expanded so far: count it.
+    ctx.nodes += body.iter().map(Node::size).sum::<usize>();
     // Built-in macro text has no file to show: its nodes take the call's location.
     for b in &mut body {
         respan_builtin(b, span);

@@ -42,6 +42,16 @@ pub enum Node {
 }
 
 impl Node {
+    /// How many nodes this one holds, itself included.
+    pub fn size(&self) -> usize {
+        match self {
+            Node::List(v, _) | Node::Array(v, _) | Node::Angle(v, _) => {
+                1 + v.iter().map(Node::size).sum::<usize>()
+            }
+            Node::Named(_, v, _) => 1 + v.size(),
+            _ => 1,
+        }
+    }
     /// Where the node is.
     pub fn span(&self) -> Span {
         match self {

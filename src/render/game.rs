@@ -632,10 +632,15 @@ fn royals_in<'a>(c: &'a GoalCond, out: &mut BTreeSet<&'a str>) {
     }
 }
 
+/// Longest piece name used as a file stem; longer names get `pieceNNN` (file systems limit a
+/// name to 255 bytes, and ZoG's image lists are not the place for essays).
+pub const MAX_STEM: usize = 64;
+
 /// An ASCII file stem for a piece: its name with characters other than letters, digits, `-`
-/// and `_` replaced by `_`; `pieceNNN` (1-based spec index) when the name is not ASCII.
+/// and `_` replaced by `_`; `pieceNNN` (1-based spec index) when the name is not ASCII or is
+/// longer than [`MAX_STEM`].
 pub fn sanitise(name: &str, index: usize) -> String {
-    if !name.is_ascii() || name.trim().is_empty() {
+    if !name.is_ascii() || name.trim().is_empty() || name.len() > MAX_STEM {
         return format!("piece{:03}", index + 1);
     }
     name.chars()
@@ -822,6 +827,8 @@ mod tests {
         assert_eq!(with_extension("a/b.c/board", "bmp"), "a/b.c/board.bmp");
         assert_eq!(sanitise("Silver General", 3), "Silver_General");
         assert_eq!(sanitise("金将", 3), "piece004");
+        assert_eq!(sanitise(&"Q".repeat(MAX_STEM), 0).len(), MAX_STEM);
+        assert_eq!(sanitise(&"Q".repeat(MAX_STEM + 1), 0), "piece001");
         let used: BTreeSet<String> = ["k_s.bmp".to_string()].into();
         assert_eq!(unique("K_S.bmp", &used), "K_S-2.bmp");
     }

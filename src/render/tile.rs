@@ -11,6 +11,9 @@ use super::{ColourClass, RenderError, RenderWarning, Rendered, Rgb, Side, filled
 use std::sync::Mutex;
 use tiny_skia::Pixmap;
 
+/// Most characters of a name drawn on a tile (a 30-px tile shows four or five legibly).
+pub const MAX_TILE_CHARS: usize = 12;
+
 /// What to draw on one tile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TileSpec {
@@ -225,18 +228,33 @@ fn render_first(
             }
         }
     }
-    let subject = format!("piece {}", spec.name);
+    let subject = format!("piece {}", crate::text::shorten(&spec.name, 40));
     let mut warnings = Vec::new();
+    // A 30-px tile shows a few characters at most; laying out thousands would only cost time.
+    let cut = crate::text::shorten(&spec.name, MAX_TILE_CHARS);
+    let name = if cut.len() == spec.name.len() {
+        spec.name.as_str()
+    } else {
+        warnings.push(RenderWarning {
+            code: "render::long-name",
+            subject: subject.clone(),
+            message: format!(
+                "the name has {} characters; only the first {MAX_TILE_CHARS} are drawn (use --name to choose the text)",
+                spec.name.chars().count()
+            ),
+        });
+        cut.trim_end_matches('…')
+    };
     let colour = if style.all_black {
         Rgb::BLACK
     } else {
         spec.class.colour()
     };
-    let chars: Vec<char> = spec.name.chars().filter(|c| !c.is_whitespace()).collect();
-    let (items, note) = if text::is_vertical(&spec.name, style.layout) {
+    let chars: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
+    let (items, note) = if text::is_vertical(name, style.layout) {
         text::vertical(&chars, s, style.four_kanji, style.three_kanji)
     } else {
-        text::horizontal(&spec.name, s, fonts)
+        text::horizontal(name, s, fonts)
     };
     if let Some(message) = note {
         warnings.push(RenderWarning {
@@ -382,6 +400,37 @@ mod tests {
             .filter(|&x| g.cell(x, 15, Side::First) == Cell::Outline)
             .count();
         assert_eq!(row15, 2);
+    }
+
+    #[test]
+    fn a_huge_name_draws_its_first_characters_quickly_with_a_warning() {
+        // Found by `cargo xtask fuzz`: a 60,000-character name took seconds to lay out.
+        let fonts = FontSet::bundled();
+        let name = format!("Queen{}", "{".repeat(60_000));
+        let t = std::time::Instant::now();
+        let long = render_tile(
+            &TileSpec::new(&name, ColourClass::Unpromoted, Side::First),
+            &TileStyle::default(),
+            &fonts,
+        )
+        .unwrap();
+        assert!(t.elapsed().as_secs_f64() < 0.5, "{:?}", t.elapsed());
+        let w: Vec<_> = long
+            .warnings
+            .iter()
+            .filter(|w| w.code == "render::long-name")
+            .collect();
+        assert!(w[0].message.contains("60005 characters"), "{:?}", w);
+        assert!(w[0].subject.chars().count() < 60, "{}", w[0].subject);
+        // The drawn text is exactly the first MAX_TILE_CHARS characters.
+        let cut: String = name.chars().take(MAX_TILE_CHARS).collect();
+        let short = render_tile(
+            &TileSpec::new(&cut, ColourClass::Unpromoted, Side::First),
+            &TileStyle::default(),
+            &fonts,
+        )
+        .unwrap();
+        assert_eq!(long.pixmap.data(), short.pixmap.data());
     }
 
     #[test]

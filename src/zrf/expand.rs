@@ -37,6 +37,10 @@ pub struct Limits {
     pub max_nodes: u64,
     /// Most macro calls while expanding one game or variant.
     pub max_calls: u64,
+    /// Most items one list may hold after macros are spliced in (the longest list in the
+    /// shared corpus has under 2,000; a flat list of millions costs memory that sharing
+    /// cannot save).
+    pub max_list_items: usize,
     /// Deepest chain of includes.
     pub max_include_depth: usize,
     /// Reuse the result of a call whose expansion depends only on its arguments (on by
@@ -50,6 +54,7 @@ impl Default for Limits {
             max_macro_depth: 64,
             max_nodes: 4_000_000,
             max_calls: 2_000_000,
+            max_list_items: 100_000,
             max_include_depth: 16,
             share_calls: true,
         }
@@ -1023,6 +1028,23 @@ impl<'a, 't> Expander<'a, 't> {
                 return;
             }
             self.expand_node(item, out);
+            if out.len() > self.limits.max_list_items && !self.aborted {
+                self.aborted = true;
+                // Point at the outermost call in the input; the note shows where in the macro.
+                let at = self.env.first().map(|f| f.call).unwrap_or(item.span);
+                let mut d = Diagnostic::error(
+                    "zrf::list-too-long",
+                    format!(
+                        "macro expansion made a list of more than {} items; this form is skipped",
+                        self.limits.max_list_items
+                    ),
+                    at,
+                );
+                if at != item.span {
+                    d = d.with_note(Some(item.span), "the list grew past the limit here");
+                }
+                self.diags.push(d);
+            }
         }
     }
 

@@ -3,7 +3,8 @@
 //! Seeds are the shared corpus and the project's `corpus/`. Each round picks a seed, applies a
 //! few mutations (truncate, splice, duplicate, flip bytes, insert deep nesting, swap encodings)
 //! and runs read → lower → every writer → render under `catch_unwind` with a time budget. A panic or a slow input
-//! is a finding: it is minimised and saved under `target/fuzz-findings/<target>/`.
+//! is a finding: it is minimised and saved under `target/fuzz-findings/<target>/`. The input
+//! being tried is kept in `in-flight.<target>` there, so an abort (stack overflow) can be replayed.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -32,6 +33,7 @@ impl Rng {
 /// What a target reads.
 fn target_format(name: &str) -> Option<Format> {
     match name {
+        "txt" => Some(Format::LudiiEnglish),
         "zrf" => Some(Format::Zrf),
         "yaml" => Some(Format::Yaml),
         "csm" => Some(Format::Chessembly),
@@ -39,6 +41,46 @@ fn target_format(name: &str) -> Option<Format> {
         "english" => Some(Format::LudiiEnglish),
         _ => None,
     }
+}
+
+/// Replays saved inputs (findings) and prints how long each stage takes.
+pub fn replay(files: &[PathBuf]) -> bool {
+    let mut ok = true;
+    for f in files {
+        let Ok(bytes) = std::fs::read(f) else {
+            eprintln!("fuzz: cannot read {}", f.display());
+            ok = false;
+            continue;
+        };
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let Some(fmt) = target_format(ext) else {
+            eprintln!("fuzz: {}: the extension names no target", f.display());
+            ok = false;
+            continue;
+        };
+        let t = Instant::now();
+        let r = format::read(fmt, "replay", &bytes, &Default::default(), &mut NoIncludes);
+        println!(
+            "{}: read {:?}, {} diagnostics",
+            f.display(),
+            t.elapsed(),
+            r.diagnostics.len()
+        );
+        let Some(doc) = &r.document else { continue };
+        for to in [Format::Yaml, Format::Zrf, Format::Lud, Format::Chessembly] {
+            let t = Instant::now();
+            let w = format::write(to, doc);
+            println!(
+                "  write {to:?}: {:?} ({})",
+                t.elapsed(),
+                w.map(|(b, _)| b.len()).unwrap_or(0)
+            );
+        }
+        let t = Instant::now();
+        render(doc);
+        println!("  render: {:?}", t.elapsed());
+    }
+    ok
 }
 
 /// Runs one input through read → lower → every writer → render; `Err` describes a panic.
@@ -210,7 +252,10 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 /// Runs a campaign; returns false when findings remain.
 pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
-    let budget = Duration::from_secs(1);
+    // The slowest real corpus file takes about 0.3 s through the whole pipeline (`--replay`);
+    // work is linear in the expanded size, which the limits bound. Over 2 s means a limit is
+    // missing or something is worse than linear.
+    let budget = Duration::from_secs(2);
     std::panic::set_hook(Box::new(|_| {}));
     let mut clean = true;
     for target in targets {
@@ -228,9 +273,14 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
         let (mut execs, mut findings) = (0u64, 0usize);
         let dir = root.join("target/fuzz-findings").join(target);
         let fails = |fmt: Format, b: &[u8]| exercise(fmt, b).is_err();
+        let _ = std::fs::create_dir_all(&dir);
+        let in_flight = dir.join(format!("in-flight.{target}"));
         while start.elapsed() < Duration::from_secs(secs) {
             let base = &seeds[rng.below(seeds.len())];
             let input = mutate(&mut rng, base, &seeds);
+            // A stack overflow aborts the process before any handler runs: the input being
+            // tried is on disk, so the crash can be replayed (`--replay`).
+            let _ = std::fs::write(&in_flight, &input);
             let t = Instant::now();
             let result = exercise(fmt, &input);
             let took = t.elapsed();
@@ -257,6 +307,7 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
                 );
             }
         }
+        let _ = std::fs::remove_file(&in_flight);
         let rendered = RENDERED.swap(0, std::sync::atomic::Ordering::Relaxed);
         println!(
             "fuzz {target}: {execs} executions ({rendered} rendered) in {:.0} s, {findings} findings (seed {seed})",

@@ -21,6 +21,7 @@ tasks:
   fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
+  fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
                              fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
@@ -43,6 +44,9 @@ fn main() -> ExitCode {
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
         Some("corpus") => corpus(&root, args.iter().any(|a| a == "--check")),
+        Some("fuzz") if args.get(1).map(String::as_str) == Some("--replay") => {
+            fuzz::replay(&args[2..].iter().map(PathBuf::from).collect::<Vec<_>>())
+        }
         Some("fuzz") => {
             let value = |name: &str| {
                 args.iter()
