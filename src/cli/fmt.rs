@@ -1,9 +1,9 @@
 //! `zogkit fmt`: re-indent ZRF files, keeping comments, strings, encoding and line endings.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, collect_inputs};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, collect_inputs, write_atomic};
 use clap::Args;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use zogkit::diag::FileId;
 use zogkit::text;
 
@@ -45,25 +45,6 @@ fn format_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
     };
     out.extend(text::encode(&formatted, decoded.encoding).map_err(|e| e.to_string())?);
     Ok(Some(out))
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!(".{name}.zogkit-fmt.tmp"));
-    let r = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        if let Ok(m) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&tmp, m.permissions());
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r
 }
 
 /// Runs `zogkit fmt`.
