@@ -225,13 +225,14 @@ fn inputs_are_never_modified_and_never_written_over() {
     make_writable(&root);
 }
 
-/// Spawns `convert` of the shared corpus into `out`, waits until at least one output has its
+/// Spawns `convert` of the shared corpus into `out`, waits until `after` outputs have their
 /// final name, then sends `signal`. Returns the exit status and standard error, or `None` when
 /// the run ended before the signal could interrupt it.
 fn interrupted_run(
     shared: &Path,
     out: &Path,
     signal: &str,
+    after: usize,
 ) -> Option<(std::process::ExitStatus, String)> {
     let _ = std::fs::remove_dir_all(out);
     let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
@@ -251,7 +252,9 @@ fn interrupted_run(
         let started = out.is_dir()
             && files_under(out)
                 .iter()
-                .any(|p| p.extension().is_some_and(|e| e == "yaml"));
+                .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+                .count()
+                >= after;
         if started {
             if signal == "KILL" {
                 let _ = child.kill();
@@ -325,7 +328,7 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
     // SIGKILL: no handler runs; files with a final name are complete, temporaries may remain.
     let killed = root.join("killed");
     let (status, _) = (0..5)
-        .find_map(|_| interrupted_run(&shared, &killed, "KILL"))
+        .find_map(|attempt| interrupted_run(&shared, &killed, "KILL", 40 >> attempt))
         .expect("the run always finished before SIGKILL; machine too fast?");
     assert_eq!(status.signal(), Some(9));
     let (finals, temps) = assert_complete_outputs(&killed, &reference);
@@ -365,7 +368,7 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
     // exit 130 with a note of what was not converted.
     let int = root.join("sigint");
     let (status, err) = (0..5)
-        .find_map(|_| interrupted_run(&shared, &int, "INT"))
+        .find_map(|attempt| interrupted_run(&shared, &int, "INT", 20 >> attempt))
         .expect("the run always finished before SIGINT");
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted: "), "{err}");

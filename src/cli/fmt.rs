@@ -1,6 +1,9 @@
 //! `zogkit fmt`: re-indent ZRF files, keeping comments, strings, encoding and line endings.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, collect_inputs, write_atomic};
+use super::{
+    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, catch_interrupts, collect_inputs,
+    interrupted, write_atomic,
+};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,7 +62,18 @@ pub fn run(args: FmtArgs) -> u8 {
     let mut code = EXIT_OK;
     let mut changed = 0usize;
     let stdout = std::io::stdout();
-    for input in &inputs {
+    if args.write {
+        catch_interrupts();
+    }
+    for (done, input) in inputs.iter().enumerate() {
+        if interrupted() {
+            eprintln!(
+                "interrupted: {} of {} files not looked at",
+                inputs.len() - done,
+                inputs.len()
+            );
+            return EXIT_INTERRUPTED;
+        }
         let Some(path) = &input.path else {
             eprintln!("error: fmt needs files, not standard input");
             return EXIT_USAGE;
