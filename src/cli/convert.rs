@@ -1,13 +1,14 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
 use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
+    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs,
+    display_path, interrupted, progress, read_input, remove_stale_temps, write_atomic,
 };
 use clap::Args;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use zogkit::diag::Severity;
 use zogkit::format::{self, Format};
 use zogkit::text::Encoding;
@@ -71,6 +72,8 @@ enum Target {
 struct Outcome {
     text: String,
     failed: bool,
+    /// Not started: the run was interrupted first.
+    skipped: bool,
     warnings: usize,
     unmodelled: BTreeMap<String, usize>,
     /// Diagnostics by code.
@@ -118,11 +121,22 @@ pub fn run(args: ConvertArgs) -> u8 {
         encoding: args.encoding,
         ..Default::default()
     };
+    remove_stale_temps(targets.iter().filter_map(|t| match t {
+        Target::File(p) => Some(p.as_path()),
+        Target::Stdout => None,
+    }));
+    super::catch_interrupts();
     let pb = progress(inputs.len(), args.quiet);
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .zip(targets.par_iter())
         .map(|(input, target)| {
+            if interrupted() {
+                return Outcome {
+                    skipped: true,
+                    ..Default::default()
+                };
+            }
             let o = convert_one(&args, input, target, &opts);
             pb.inc(1);
             o
@@ -168,7 +182,7 @@ pub fn run(args: ConvertArgs) -> u8 {
     let _ = writeln!(
         err,
         "converted {} of {} file{} to {}, {} failed, {} warning{}",
-        inputs.len() - failed.len(),
+        outcomes.iter().filter(|o| !o.failed && !o.skipped).count(),
         inputs.len(),
         if inputs.len() == 1 { "" } else { "s" },
         args.to.name(),
@@ -186,7 +200,7 @@ pub fn run(args: ConvertArgs) -> u8 {
                     "input": i.display,
                     "output": match t {
                         Target::Stdout => "-".to_string(),
-                        Target::File(p) => p.display().to_string(),
+                        Target::File(p) => display_path(p),
                     },
                     "failed": o.failed,
                     "warnings": o.warnings,
@@ -220,6 +234,15 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     }
+    let skipped = outcomes.iter().filter(|o| o.skipped).count();
+    if skipped > 0 {
+        let _ = writeln!(
+            err,
+            "interrupted: {skipped} file{} not converted (no output was started for them)",
+            if skipped == 1 { "" } else { "s" }
+        );
+        return EXIT_INTERRUPTED;
+    }
     if failed.is_empty() {
         EXIT_OK
     } else {
@@ -236,12 +259,14 @@ fn plan_targets(
 ) -> Result<Vec<Target>, String> {
     let out = args.output.as_deref();
     if single {
-        return Ok(vec![match out {
+        let targets = vec![match out {
             None => Target::Stdout,
             Some(p) if p.as_os_str() == "-" => Target::Stdout,
             Some(p) if p.is_dir() => Target::File(p.join(output_name(&inputs[0], args.to))),
             Some(p) => Target::File(p.to_path_buf()),
-        }]);
+        }];
+        refuse_overwriting_inputs(inputs, &targets, args.report.as_deref())?;
+        return Ok(targets);
     }
     let Some(dir) = out.filter(|p| p.as_os_str() != "-") else {
         return Err("several inputs need an output directory: -o DIR".into());
@@ -261,6 +286,14 @@ fn plan_targets(
             Some(r) if r.is_dir() => path.strip_prefix(r).unwrap_or(path).to_path_buf(),
             _ => PathBuf::from(path.file_name().unwrap_or_default()),
         };
+        // Only plain names below OUT: nothing in an input path (`..`, a root) leads out of it.
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            return Err(format!(
+                "{}: cannot place its output below {}",
+                input.display,
+                display_path(dir)
+            ));
+        }
         targets.push(Target::File(
             dir.join(rel).with_extension(args.to.extension()),
         ));
@@ -268,18 +301,54 @@ fn plan_targets(
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for (i, t) in targets.iter().enumerate() {
         if let Target::File(p) = t {
-            let key = p.display().to_string().to_lowercase();
+            let key = display_path(p).to_lowercase();
             if let Some(j) = seen.insert(key, i) {
                 return Err(format!(
                     "{} and {} would both be written to {} (names that differ only in case collide on many file systems)",
                     inputs[j].display,
                     inputs[i].display,
-                    p.display()
+                    display_path(p)
                 ));
             }
         }
     }
+    refuse_overwriting_inputs(inputs, &targets, args.report.as_deref())?;
     Ok(targets)
+}
+
+/// Refuses a plan that would write an output (or the report) onto one of the inputs: same file
+/// by its canonical path, however the paths were spelled (`-o .`, `./a.zrf`, links).
+fn refuse_overwriting_inputs(
+    inputs: &[InputFile],
+    targets: &[Target],
+    report: Option<&Path>,
+) -> Result<(), String> {
+    let canonical: BTreeMap<PathBuf, &str> = inputs
+        .iter()
+        .filter_map(|i| {
+            let p = i.path.as_ref()?;
+            Some((std::fs::canonicalize(p).ok()?, i.display.as_str()))
+        })
+        .collect();
+    let outputs = targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::File(p) => Some(p.as_path()),
+            Target::Stdout => None,
+        })
+        .chain(report);
+    for out in outputs {
+        if let Some(input) = std::fs::canonicalize(out)
+            .ok()
+            .and_then(|c| canonical.get(&c))
+        {
+            return Err(format!(
+                "refusing to write {} over the input {input} (choose another output)",
+                display_path(out)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn output_name(input: &InputFile, to: Format) -> PathBuf {
@@ -339,7 +408,7 @@ fn convert_one(
                 format!(
                     "error: {}: output {} exists (use --force to overwrite)\n",
                     input.display,
-                    p.display()
+                    display_path(p)
                 ),
             );
         }
@@ -348,6 +417,20 @@ fn convert_one(
         Ok(b) => b,
         Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
     };
+    // Every reader takes text; control bytes (NUL, …) mean binary data, which would otherwise
+    // read as a few ignored top-level atoms and convert to an empty document.
+    if let Some(at) = bytes
+        .iter()
+        .position(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))
+    {
+        return fail(
+            text,
+            format!(
+                "error: {}: byte {at} is the control character 0x{:02X}: binary data, not a rule file; nothing written\n",
+                input.display, bytes[at]
+            ),
+        );
+    }
     let r = match input.path {
         Some(_) => format::read(from, &input.display, &bytes, opts, &mut FsIncludes),
         None => format::read(from, &input.display, &bytes, opts, &mut NoIncludes),
@@ -387,6 +470,19 @@ fn convert_one(
             ..base
         };
     };
+    // A file of only definitions converts (to a spec without games); an empty one is a mistake.
+    if doc.games.is_empty() && bytes.iter().all(u8::is_ascii_whitespace) {
+        text.push_str(&format!(
+            "error: {}: the file is empty; nothing written\n",
+            input.display
+        ));
+        return Outcome {
+            text,
+            failed: true,
+            unmodelled: r.unmodelled,
+            ..base
+        };
+    }
     let mut base = base;
     let mut imaged;
     let doc = match &args.with_images {
@@ -447,26 +543,4 @@ fn convert_one(
         bytes_out: out.len(),
         ..base
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees a partial file, even if the process is killed. (No fsync: durability
-/// across a power loss is left to the file system, as most converters do.)
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

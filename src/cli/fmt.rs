@@ -1,9 +1,12 @@
 //! `zogkit fmt`: re-indent ZRF files, keeping comments, strings, encoding and line endings.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, collect_inputs};
+use super::{
+    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, catch_interrupts, collect_inputs,
+    interrupted, write_atomic,
+};
 use clap::Args;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use zogkit::diag::FileId;
 use zogkit::text;
 
@@ -47,25 +50,6 @@ fn format_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(out))
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!(".{name}.zogkit-fmt.tmp"));
-    let r = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        if let Ok(m) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&tmp, m.permissions());
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r
-}
-
 /// Runs `zogkit fmt`.
 pub fn run(args: FmtArgs) -> u8 {
     let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
@@ -78,7 +62,18 @@ pub fn run(args: FmtArgs) -> u8 {
     let mut code = EXIT_OK;
     let mut changed = 0usize;
     let stdout = std::io::stdout();
-    for input in &inputs {
+    if args.write {
+        catch_interrupts();
+    }
+    for (done, input) in inputs.iter().enumerate() {
+        if interrupted() {
+            eprintln!(
+                "interrupted: {} of {} files not looked at",
+                inputs.len() - done,
+                inputs.len()
+            );
+            return EXIT_INTERRUPTED;
+        }
         let Some(path) = &input.path else {
             eprintln!("error: fmt needs files, not standard input");
             return EXIT_USAGE;

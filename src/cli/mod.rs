@@ -13,8 +13,11 @@ pub mod render;
 pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use zogkit::zrf::IncludeLoader;
 
 /// Exit code: success.
@@ -23,6 +26,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_ERRORS: u8 = 1;
 /// Exit code: usage or I/O problem.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit code: stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// One input file: how to show it and where it is (`None` for standard input).
 #[derive(Debug, Clone)]
@@ -33,10 +38,21 @@ pub struct InputFile {
     pub path: Option<PathBuf>,
 }
 
-/// Expands the command line's paths: files as given, directories walked recursively (sorted,
-/// following no symlink loops) for files with one of `exts`; `-` is standard input.
+/// Expands the command line's paths: files as given, directories walked recursively (sorted)
+/// for files with one of `exts`; `-` is standard input.
+///
+/// Symlinks are followed, to files and to directories, also out of the directory given (the
+/// user put them there); a link back to an ancestor (`loop -> .`, `up -> ..`) is reported as a
+/// warning naming the link and skipped, so every real file is visited once and the walk ends.
+/// An entry that cannot be inspected (a dangling link) is kept when its name has one of `exts`,
+/// so reading it fails and the batch lists it; other unreadable entries are warned about.
 pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
     let mut out = Vec::new();
+    let has_ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
+    };
     for p in paths {
         if p.as_os_str() == "-" {
             out.push(InputFile {
@@ -45,38 +61,202 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
             });
             continue;
         }
-        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        if meta.is_dir() {
-            let mut found = Vec::new();
-            for entry in walkdir::WalkDir::new(p)
-                .follow_links(true)
-                .sort_by_file_name()
-            {
-                let entry = entry.map_err(|e| format!("{}: {e}", p.display()))?;
-                if !entry.file_type().is_file() {
-                    continue;
-                }
-                let ext_ok = entry
-                    .path()
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)));
-                if ext_ok {
-                    found.push(InputFile {
-                        display: entry.path().display().to_string(),
-                        path: Some(entry.path().to_path_buf()),
-                    });
-                }
-            }
-            out.extend(found);
-        } else {
+        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", display_path(p)))?;
+        if !meta.is_dir() {
             out.push(InputFile {
-                display: p.display().to_string(),
+                display: display_path(p),
                 path: Some(p.clone()),
             });
+            continue;
+        }
+        // walkdir catches links back into the walk; a link to a directory above the root (or to
+        // the root itself) would walk the whole tree again from outside, so it is a loop too.
+        let root = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let walk = walkdir::WalkDir::new(p)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                if e.depth() == 0 || !e.path_is_symlink() || !e.file_type().is_dir() {
+                    return true;
+                }
+                match std::fs::canonicalize(e.path()) {
+                    Ok(target) if root.starts_with(&target) => {
+                        eprintln!(
+                            "warning: {}: symbolic link loop (it leads back to {}); skipped",
+                            display_path(e.path()),
+                            display_path(&target)
+                        );
+                        false
+                    }
+                    _ => true,
+                }
+            });
+        for entry in walk {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let at = e
+                        .path()
+                        .map(display_path)
+                        .unwrap_or_else(|| display_path(p));
+                    if let Some(ancestor) = e.loop_ancestor() {
+                        eprintln!(
+                            "warning: {at}: symbolic link loop (it leads back to {}); skipped",
+                            display_path(ancestor)
+                        );
+                    } else if let Some(path) = e.path().filter(|q| has_ext(q)) {
+                        out.push(InputFile {
+                            display: display_path(path),
+                            path: Some(path.to_path_buf()),
+                        });
+                    } else {
+                        let reason = e
+                            .io_error()
+                            .map_or_else(|| e.to_string(), |io| io.to_string());
+                        eprintln!("warning: {at}: {reason}; skipped");
+                    }
+                    continue;
+                }
+            };
+            if entry.file_type().is_file() && has_ext(entry.path()) {
+                out.push(InputFile {
+                    display: display_path(entry.path()),
+                    path: Some(entry.path().to_path_buf()),
+                });
+            }
         }
     }
     Ok(out)
+}
+
+/// A path for messages: as it is when it is UTF-8, otherwise with each byte that is not part of
+/// valid UTF-8 written as `\xNN`, so two different names never display alike (on Unix; other
+/// platforms use `Path::display`).
+pub fn display_path(p: &Path) -> String {
+    if let Some(s) = p.to_str() {
+        return s.to_string();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in p.as_os_str().as_bytes().utf8_chunks() {
+            out.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                out.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        p.display().to_string()
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees a partial file, even if the process is killed: a file with the final name
+/// is either absent, the old one or complete. The temporary file is `.NAME.PID.tmp` (never the
+/// final name); a kill can leave it behind, and [`remove_stale_temps`] removes it on the next
+/// run. A file being replaced keeps its permissions, and the new bytes are synced before the
+/// rename so a power loss cannot leave neither version; new files are not synced (durability of
+/// fresh outputs is left to the file system, as most converters do).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(path.file_name().unwrap_or_default());
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let old = std::fs::metadata(path).ok();
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        if let Some(m) = &old {
+            f.set_permissions(m.permissions())?;
+            f.sync_all()?;
+        }
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Removes temporary files that a killed run of [`write_atomic`] left next to `targets`
+/// (`.NAME.PID.tmp` for a target `NAME`, from another process); one listing per directory.
+pub fn remove_stale_temps<'a>(targets: impl IntoIterator<Item = &'a Path>) {
+    let mut by_dir: BTreeMap<&Path, Vec<&std::ffi::OsStr>> = BTreeMap::new();
+    for t in targets {
+        let dir = t
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if let Some(name) = t.file_name() {
+            by_dir.entry(dir).or_default().push(name);
+        }
+    }
+    let own = format!(".{}.tmp", std::process::id());
+    for (dir, names) in by_dir {
+        let names: BTreeSet<&[u8]> = names.iter().map(|n| n.as_encoded_bytes()).collect();
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let file = e.file_name();
+            let bytes = file.as_encoded_bytes();
+            let Some(inner) = bytes
+                .strip_prefix(b".")
+                .and_then(|b| b.strip_suffix(b".tmp"))
+            else {
+                continue;
+            };
+            let Some(dot) = inner.iter().rposition(|&b| b == b'.') else {
+                continue;
+            };
+            let pid = &inner[dot + 1..];
+            let stale = !pid.is_empty()
+                && pid.iter().all(u8::is_ascii_digit)
+                && !bytes.ends_with(own.as_bytes())
+                && names.contains(&inner[..dot]);
+            if stale {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// Set by Ctrl-C (SIGINT) or SIGTERM once [`catch_interrupts`] ran; batches stop starting files.
+static INTERRUPTED: std::sync::LazyLock<Arc<AtomicBool>> =
+    std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Makes the first Ctrl-C (or SIGTERM) a request to stop: files being written are finished (so
+/// no temporary file is left), no new file is started, and the command reports what it did not
+/// do. A second Ctrl-C ends the process at once (exit 130).
+pub fn catch_interrupts() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        for sig in [SIGINT, SIGTERM] {
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                sig,
+                EXIT_INTERRUPTED.into(),
+                Arc::clone(&INTERRUPTED),
+            );
+            let _ = signal_hook::flag::register(sig, Arc::clone(&INTERRUPTED));
+        }
+    }
+}
+
+/// Whether the user asked to stop (see [`catch_interrupts`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
 }
 
 /// Reads an input's bytes (standard input for `-`).

@@ -2,8 +2,9 @@
 //! and side, validate everything, then write the images, `images.zrf` and `images.json`
 //! atomically into the output directory.
 
-use super::convert::write_atomic;
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, progress, read_input};
+use super::{
+    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, progress, read_input, write_atomic,
+};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use zogkit::diag::Severity;
@@ -160,7 +161,16 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let dir = &args.output;
     let pb = progress(set.files.len() + 2, args.quiet);
     for f in &set.files {
-        let path = join(dir, &f.path);
+        let path = join(dir, &f.path).ok_or_else(|| {
+            (
+                EXIT_ERRORS,
+                format!(
+                    "image path {:?} would leave {}; nothing more was written",
+                    f.path,
+                    dir.display()
+                ),
+            )
+        })?;
         write_atomic(&path, &f.bytes)
             .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
         pb.inc(1);
@@ -197,13 +207,18 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     Ok(EXIT_OK)
 }
 
-/// `dir` joined with a `/`-separated relative path.
-fn join(dir: &Path, rel: &str) -> PathBuf {
+/// `dir` joined with a `/`-separated relative path, or `None` when the path could lead out of
+/// `dir` (absolute, `..`, a drive): the plan only holds names from `safe_relative`, and this
+/// check keeps every write inside `-o` whatever the plan holds.
+fn join(dir: &Path, rel: &str) -> Option<PathBuf> {
+    if zogkit::render::game::safe_relative(rel).as_deref() != Some(rel) {
+        return None;
+    }
     let mut p = dir.to_path_buf();
     for c in rel.split('/') {
         p.push(c);
     }
-    p
+    Some(p)
 }
 
 /// Reads the input into a spec document (errors are printed), with the text encoding of ZRF input.
@@ -293,5 +308,21 @@ pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String
     })?;
     let manifest: zogkit::render::images::ImageManifest = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{}: not an image manifest: {e}", path.display()))?;
+    // The paths go into the written rule file, relative to DIR: none may point out of it.
+    let files = manifest.board.iter().chain(
+        manifest
+            .pieces
+            .iter()
+            .flat_map(|p| p.images.iter().map(|i| &i.file)),
+    );
+    for f in files {
+        if zogkit::render::game::safe_relative(f).as_deref() != Some(f.as_str()) {
+            return Err(format!(
+                "{}: image path {f:?} is not a plain relative path inside {}",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
     zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
 }

@@ -1,0 +1,788 @@
+//! Batch conversion loses nothing and writes nowhere else: inputs are never modified, outputs are
+//! atomic even when the process is killed, existing outputs need `--force`, case-only name
+//! collisions are refused, odd file names work, failures do not stop a batch, symlink loops are
+//! skipped and no write leaves the output directory. Each test runs the real binary in a
+//! scratch directory (Unix: permissions, signals and non-UTF-8 names).
+#![cfg(unix)]
+
+mod common;
+
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A fresh scratch directory for one test; permissions are restored before it is removed.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("batch")
+        .join(name);
+    if d.exists() {
+        make_writable(&d);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn make_writable(dir: &Path) {
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            make_writable(&p);
+        } else if ft.is_file() {
+            let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644));
+        }
+    }
+}
+
+/// Runs zogkit in `cwd`.
+fn zogkit_in(cwd: &Path, args: &[&OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run zogkit")
+}
+
+/// `zogkit_in` with string arguments.
+fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    let o = zogkit_in(cwd, &args);
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(REPO).join("corpus/zrf").join(name)
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(from, to).unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
+}
+
+/// Every regular file under `dir` (not following links), relative, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let ft = e.file_type().unwrap();
+            if ft.is_dir() {
+                stack.push(e.path());
+            } else if ft.is_file() {
+                out.push(e.path().strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Path → (sha256, mtime, mode) for every file and directory under `dir`.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (String, SystemTime, u32)> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let m = std::fs::symlink_metadata(&d).unwrap();
+        out.insert(
+            d.clone(),
+            (String::new(), m.modified().unwrap(), m.permissions().mode()),
+        );
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            if m.is_dir() {
+                stack.push(p);
+            } else {
+                let hash = format!("{:x}", Sha256::digest(std::fs::read(&p).unwrap()));
+                out.insert(p, (hash, m.modified().unwrap(), m.permissions().mode()));
+            }
+        }
+    }
+    out
+}
+
+fn set_mode_recursive(dir: &Path, file_mode: u32, dir_mode: u32) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if e.file_type().unwrap().is_dir() {
+            set_mode_recursive(&p, file_mode, dir_mode);
+        } else {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode)).unwrap();
+        }
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(dir_mode)).unwrap();
+}
+
+/// A few real inputs, with an include and a subfolder.
+fn sample_inputs(dir: &Path) {
+    for f in ["macro_001.zrf", "variant_001.zrf", "encoding_sjis_001.zrf"] {
+        copy(&corpus(f), &dir.join(f));
+    }
+    copy(&corpus("include_001.zrf"), &dir.join("sub/include_001.zrf"));
+    copy(
+        &corpus("include_001_common.inc"),
+        &dir.join("sub/include_001_common.inc"),
+    );
+    copy(
+        &corpus("render_minishogi.zrf"),
+        &dir.join("sub/deeper/render_minishogi.zrf"),
+    );
+}
+
+#[test]
+fn inputs_are_never_modified_and_never_written_over() {
+    let root = scratch("untouched");
+    let input = root.join("in");
+    sample_inputs(&input);
+    // YAML inputs too, for --from yaml runs that could write YAML over YAML.
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "yin", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    set_mode_recursive(&input, 0o444, 0o555);
+    set_mode_recursive(&root.join("yin"), 0o444, 0o555);
+    let inputs_now = || {
+        let mut s = snapshot(&input);
+        s.extend(snapshot(&root.join("yin")));
+        s
+    };
+    let before = inputs_now();
+    let runs: &[&[&str]] = &[
+        &["convert", "in", "--to", "yaml", "-o", "out-yaml", "-q"],
+        &["convert", "in", "--to", "zrf", "-o", "out-zrf", "-q"],
+        &["fmt", "--check", "in"],
+        &["check", "-q", "in"],
+    ];
+    for args in runs {
+        let (code, _, err) = run(&root, args);
+        assert!(code <= 1, "{args:?}: exit {code}\n{err}");
+    }
+    let after = inputs_now();
+    assert_eq!(after.len(), before.len());
+    for (path, state) in &before {
+        assert_eq!(
+            after.get(path),
+            Some(state),
+            "{} changed (content, mtime or mode)",
+            path.display()
+        );
+    }
+    assert_eq!(files_under(&root.join("out-yaml")).len(), 5);
+    assert_eq!(files_under(&root.join("out-zrf")).len(), 5);
+    // Writing onto an input is refused up front, however the paths are spelled (as root the
+    // read-only modes would not stop it, so this is the guard).
+    let refusals: &[&[&str]] = &[
+        &["convert", "in", "--to", "zrf", "-o", "in"],
+        &["convert", "in", "--to", "zrf", "-o", "./in/", "--force"],
+        &[
+            "convert",
+            "in/macro_001.zrf",
+            "--to",
+            "zrf",
+            "-o",
+            "in/macro_001.zrf",
+            "--force",
+        ],
+        &["convert", "in/macro_001.zrf", "--to", "zrf", "-o", "in"],
+        &[
+            "convert", "yin", "--from", "yaml", "--to", "yaml", "-o", "./yin", "--force",
+        ],
+        &[
+            "convert",
+            "in",
+            "--to",
+            "yaml",
+            "-o",
+            "out-r",
+            "--report",
+            "in/macro_001.zrf",
+        ],
+    ];
+    for args in refusals {
+        let (code, _, err) = run(&root, args);
+        assert_eq!(code, 2, "{args:?} must be refused: {err}");
+        assert!(
+            err.contains("refusing to write") && err.contains("over the input"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!root.join("out-r").exists(), "a refused run writes nothing");
+    assert!(inputs_now() == before, "a refused run changed an input");
+    make_writable(&root);
+}
+
+/// Spawns `convert` of the shared corpus into `out`, waits until `after` outputs have their
+/// final name, then sends `signal`. Returns the exit status and standard error, or `None` when
+/// the run ended before the signal could interrupt it.
+fn interrupted_run(
+    shared: &Path,
+    out: &Path,
+    signal: &str,
+    after: usize,
+) -> Option<(std::process::ExitStatus, String)> {
+    let _ = std::fs::remove_dir_all(out);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(["convert", "--to", "yaml", "-q", "-o"])
+        .arg(out)
+        .arg(shared)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        let started = out.is_dir()
+            && files_under(out)
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+                .count()
+                >= after;
+        if started {
+            if signal == "KILL" {
+                let _ = child.kill();
+            } else {
+                let ok = Command::new("kill")
+                    .args([&format!("-{signal}"), &child.id().to_string()])
+                    .status()
+                    .unwrap();
+                assert!(ok.success());
+            }
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no output appeared"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let finished_alone = o.status.code() == Some(0);
+    (!finished_alone).then_some((o.status, err))
+}
+
+/// Every file under `out` with a final name is byte-identical to the uninterrupted run's.
+fn assert_complete_outputs(out: &Path, reference: &Path) -> (usize, usize) {
+    let (mut finals, mut temps) = (0, 0);
+    for rel in files_under(out) {
+        let name = rel.file_name().unwrap().as_bytes();
+        if name.starts_with(b".") && name.ends_with(b".tmp") {
+            temps += 1;
+            continue;
+        }
+        finals += 1;
+        let got = std::fs::read(out.join(&rel)).unwrap();
+        let want = std::fs::read(reference.join(&rel))
+            .unwrap_or_else(|_| panic!("{} is not an output of the full run", rel.display()));
+        assert!(got == want, "{} is not complete", rel.display());
+    }
+    (finals, temps)
+}
+
+#[test]
+fn killed_or_interrupted_runs_leave_only_complete_outputs() {
+    let Some(shared) = common::shared_zrf() else {
+        return;
+    };
+    let root = scratch("killed");
+    let reference = root.join("reference");
+    let o = zogkit_in(
+        &root,
+        &[
+            "convert".as_ref(),
+            shared.as_os_str(),
+            "--to".as_ref(),
+            "yaml".as_ref(),
+            "-q".as_ref(),
+            "-o".as_ref(),
+            reference.as_os_str(),
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let total = files_under(&reference).len();
+    assert_eq!(total, 434);
+
+    // SIGKILL: no handler runs; files with a final name are complete, temporaries may remain.
+    let killed = root.join("killed");
+    let (status, _) = (0..5)
+        .find_map(|attempt| interrupted_run(&shared, &killed, "KILL", 40 >> attempt))
+        .expect("the run always finished before SIGKILL; machine too fast?");
+    assert_eq!(status.signal(), Some(9));
+    let (finals, temps) = assert_complete_outputs(&killed, &reference);
+    assert!(finals >= 1 && finals < total, "{finals} of {total} written");
+    eprintln!("SIGKILL: {finals} complete outputs, {temps} temporary files left");
+    // The next run into the same directory removes stale temporaries of the files it writes
+    // (one is planted so the check does not depend on the kill's timing) and finishes the job.
+    let first = files_under(&reference)[0].clone();
+    let planted = killed.join(first.parent().unwrap()).join(format!(
+        ".{}.1.tmp",
+        first.file_name().unwrap().to_str().unwrap()
+    ));
+    std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+    std::fs::write(&planted, b"partial").unwrap();
+    let o = zogkit_in(
+        &root,
+        &[
+            "convert".as_ref(),
+            shared.as_os_str(),
+            "--to".as_ref(),
+            "yaml".as_ref(),
+            "-q".as_ref(),
+            "--force".as_ref(),
+            "-o".as_ref(),
+            killed.as_os_str(),
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(assert_complete_outputs(&killed, &reference), (total, 0));
+
+    // SIGINT (Ctrl-C): files in flight are finished, nothing new starts, no temporary is left,
+    // exit 130 with a note of what was not converted.
+    let int = root.join("sigint");
+    let (status, err) = (0..5)
+        .find_map(|attempt| interrupted_run(&shared, &int, "INT", 20 >> attempt))
+        .expect("the run always finished before SIGINT");
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: "), "{err}");
+    let (finals, temps) = assert_complete_outputs(&int, &reference);
+    assert_eq!(temps, 0, "Ctrl-C left temporary files");
+    assert!(finals >= 1 && finals < total, "{finals} of {total} written");
+    let missing: usize = err
+        .split("interrupted: ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("count of files not converted");
+    assert!(missing > 0 && missing <= total - finals, "{err}");
+    eprintln!("SIGINT: {finals} complete outputs, {missing} reported not converted");
+}
+
+#[test]
+fn existing_outputs_are_replaced_only_with_force() {
+    let root = scratch("force");
+    copy(&corpus("macro_001.zrf"), &root.join("a.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("in/b.zrf"));
+    copy(&corpus("macro_001.zrf"), &root.join("in/c.zrf"));
+    let (code, expected, err) = run(&root, &["convert", "a.zrf", "--to", "yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(expected.contains("\"games\""));
+
+    std::fs::write(root.join("a.yaml"), "keep me").unwrap();
+    let (code, _, err) = run(&root, &["convert", "a.zrf", "--to", "yaml", "-o", "a.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("output a.yaml exists (use --force to overwrite)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.yaml")).unwrap(),
+        "keep me"
+    );
+    let (code, _, err) = run(
+        &root,
+        &[
+            "convert", "a.zrf", "--to", "yaml", "-o", "a.yaml", "--force",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.yaml")).unwrap(),
+        expected
+    );
+
+    // `-o -` is standard output: nothing to refuse, no file called `-`, with or without --force.
+    for extra in [&[][..], &["--force"][..]] {
+        let mut args = vec!["convert", "a.zrf", "--to", "yaml", "-o", "-"];
+        args.extend(extra);
+        let (code, out, err) = run(&root, &args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, expected);
+        assert!(!root.join("-").exists());
+    }
+
+    // Directories: the existing output is refused and kept, the others are written.
+    let (code, expected_c, err) = run(&root, &["convert", "in/c.zrf", "--to", "yaml"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::create_dir_all(root.join("out")).unwrap();
+    std::fs::write(root.join("out/b.yaml"), "old b").unwrap();
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "out"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("output out/b.yaml exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("out/b.yaml")).unwrap(),
+        "old b"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("out/c.yaml")).unwrap(),
+        expected_c
+    );
+    let (code, _, err) = run(
+        &root,
+        &["convert", "in", "--to", "yaml", "-o", "out", "--force"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(root.join("out/b.yaml"))
+            .unwrap()
+            .contains("\"games\"")
+    );
+    assert_eq!(
+        files_under(&root.join("out")).len(),
+        2,
+        "no temporaries left"
+    );
+}
+
+#[test]
+fn names_differing_only_in_case_are_refused() {
+    let root = scratch("case");
+    copy(&corpus("macro_001.zrf"), &root.join("in/A.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("in/a.zrf"));
+    copy(&corpus("macro_001.zrf"), &root.join("in/other.zrf"));
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "out"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("in/A.zrf and in/a.zrf would both be written to out/a.yaml")
+            && err.contains("differ only in case"),
+        "{err}"
+    );
+    assert!(
+        !root.join("out").exists(),
+        "nothing is written when the plan collides"
+    );
+}
+
+#[test]
+fn odd_file_names_are_mirrored_and_displayed() {
+    let root = scratch("odd");
+    let input = root.join("in");
+    let names: Vec<&[u8]> = vec![
+        b"with space.zrf",
+        b"[x] (y).zrf",
+        "ünï 将棋.zrf".as_bytes(),
+        b"bad\xff.zrf",
+        b"dir [1]/nested \xe9.zrf",
+    ];
+    for n in &names {
+        copy(&corpus("macro_001.zrf"), &input.join(OsStr::from_bytes(n)));
+    }
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "out", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    // Non-UTF-8 names map losslessly: the output name is the input's bytes with the new
+    // extension.
+    let mut want: Vec<PathBuf> = names
+        .iter()
+        .map(|n| PathBuf::from(OsStr::from_bytes(n)).with_extension("yaml"))
+        .collect();
+    want.sort();
+    assert_eq!(files_under(&root.join("out")), want);
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "zrf", "-o", "back", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files_under(&root.join("back")).len(), names.len());
+
+    // Diagnostics and the failure list show the bytes that are not UTF-8 as \xNN.
+    let bad = root.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(
+        bad.join(OsStr::from_bytes(b"br\xfeken [1].zrf")),
+        "(game (title \"x\"",
+    )
+    .unwrap();
+    let o = zogkit_in(
+        &root,
+        &[
+            "convert", "bad", "--to", "yaml", "-o", "bad-out", "--report", "r.json",
+        ]
+        .map(OsStr::new),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--> bad/br\\xFEken [1].zrf:1:"), "{err}");
+    assert!(err.contains("failed:\n  bad/br\\xFEken [1].zrf\n"), "{err}");
+    assert!(!err.contains('\u{FFFD}'), "{err}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["files"][0]["input"], "bad/br\\xFEken [1].zrf");
+}
+
+#[test]
+fn failures_do_not_stop_the_batch_and_are_listed_last() {
+    let root = scratch("failures");
+    let input = root.join("in");
+    copy(&corpus("macro_001.zrf"), &input.join("good1.zrf"));
+    copy(&corpus("variant_001.zrf"), &input.join("sub/good2.zrf"));
+    std::fs::write(input.join("syntax.zrf"), "(game (title \"x\")\n(board").unwrap();
+    let garbage: Vec<u8> = (0..2048u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(input.join("garbage.zrf"), garbage).unwrap();
+    std::fs::write(input.join("empty.zrf"), "").unwrap();
+    std::os::unix::fs::symlink("missing.zrf", input.join("dangling.zrf")).unwrap();
+    let unreadable = input.join("unreadable.zrf");
+    copy(&corpus("macro_001.zrf"), &unreadable);
+    std::fs::set_permissions(&unreadable, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads anything; then this case cannot fail and is left out.
+    let root_user = std::fs::read(&unreadable).is_ok();
+    if root_user {
+        std::fs::remove_file(&unreadable).unwrap();
+    }
+    let mut bad = vec![
+        "in/dangling.zrf",
+        "in/empty.zrf",
+        "in/garbage.zrf",
+        "in/syntax.zrf",
+    ];
+    if !root_user {
+        bad.push("in/unreadable.zrf");
+    }
+    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "out"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        files_under(&root.join("out")),
+        [PathBuf::from("good1.yaml"), PathBuf::from("sub/good2.yaml")]
+    );
+    // The report closes standard error: the failed files, then the summary.
+    let tail = &err[err.rfind("failed:\n").expect(&err)..];
+    let listed: Vec<&str> = tail
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(listed, bad, "{err}");
+    let total = bad.len() + 2;
+    assert!(
+        tail.trim_end().ends_with(&format!(
+            "converted 2 of {total} files to yaml, {} failed, {}",
+            bad.len(),
+            tail.trim_end().rsplit(", ").next().unwrap()
+        )),
+        "{tail}"
+    );
+    assert!(
+        err.contains("error: in/empty.zrf: the file is empty"),
+        "{err}"
+    );
+    assert!(err.contains("error: cannot read in/dangling.zrf"), "{err}");
+    assert!(
+        err.contains("error: in/garbage.zrf: byte 0 is the control character 0x00: binary data"),
+        "{err}"
+    );
+    make_writable(&root);
+}
+
+#[test]
+fn symlink_loops_are_skipped_with_a_warning() {
+    let root = scratch("loops");
+    let input = root.join("in");
+    copy(&corpus("macro_001.zrf"), &input.join("real.zrf"));
+    copy(&corpus("variant_001.zrf"), &input.join("sub/real2.zrf"));
+    copy(
+        &corpus("macro_001.zrf"),
+        &root.join("elsewhere/outside.zrf"),
+    );
+    let link = |target: &str, at: &str| std::os::unix::fs::symlink(target, input.join(at)).unwrap();
+    link(".", "loop");
+    link("..", "sub/up");
+    link("..", "parent"); // the directory holding `in`: would walk `in` again from outside
+    link("../elsewhere/outside.zrf", "linked.zrf"); // a file link out of the tree is followed
+    for args in [
+        &["convert", "in", "--to", "yaml", "-o", "out", "-q"][..],
+        &["check", "-q", "in"][..],
+    ] {
+        let start = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+            .args(args)
+            .current_dir(&root)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(120) {
+                let _ = child.kill();
+                panic!("{args:?} did not finish: walking in circles?");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let out = String::from_utf8_lossy(&o.stdout);
+        eprintln!("{args:?}: {:.2} s", start.elapsed().as_secs_f64());
+        assert_eq!(o.status.code(), Some(0), "{args:?}\n{err}");
+        for l in ["in/loop", "in/sub/up", "in/parent"] {
+            assert!(
+                err.contains(&format!("warning: {l}: symbolic link loop")),
+                "{args:?}: {l} not named\n{err}"
+            );
+        }
+        if args[0] == "check" {
+            assert!(format!("{out}{err}").contains("3 files"), "{out}{err}");
+        }
+    }
+    assert_eq!(
+        files_under(&root.join("out")),
+        ["linked.yaml", "real.yaml", "sub/real2.yaml"].map(PathBuf::from)
+    );
+}
+
+/// Every path that is new or changed since `before` lies under `out`.
+fn written_only_under(
+    root: &Path,
+    before: &BTreeMap<PathBuf, (String, SystemTime, u32)>,
+    out: &Path,
+) {
+    for (p, state) in snapshot(root) {
+        let unchanged = before.get(&p) == Some(&state);
+        // A directory's mtime changes when an entry is added to it: only `out`'s parent may.
+        let parent_of_out = Some(p.as_path()) == out.parent();
+        assert!(
+            unchanged || parent_of_out || p.starts_with(out),
+            "{} was written outside {}",
+            p.display(),
+            out.display()
+        );
+    }
+}
+
+#[test]
+fn no_write_leaves_the_output_directory() {
+    let root = scratch("escape");
+    let work = root.join("a/b/work");
+    std::fs::create_dir_all(&work).unwrap();
+    let in_dir = root.join("a/b/in");
+    copy(&corpus("render_minishogi.zrf"), &in_dir.join("mini.zrf"));
+    copy(&corpus("macro_001.zrf"), &in_dir.join("m.zrf"));
+    // Inputs given as ../in/…: the mirrored outputs stay under OUT.
+    let before = snapshot(&root);
+    let (code, _, err) = run(
+        &work,
+        &[
+            "convert",
+            "../in/mini.zrf",
+            "../in/m.zrf",
+            "--to",
+            "yaml",
+            "-o",
+            "out1",
+            "-q",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        files_under(&work.join("out1")),
+        ["m.yaml", "mini.yaml"].map(PathBuf::from)
+    );
+    written_only_under(&root, &before, &work.join("out1"));
+    let before = snapshot(&root);
+    let (code, _, err) = run(
+        &work,
+        &["convert", "../in", "--to", "yaml", "-o", "out2", "-q"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files_under(&work.join("out2")).len(), 2);
+    written_only_under(&root, &before, &work.join("out2"));
+
+    // render: image names and piece names from a hostile spec cannot climb out.
+    let spec = std::fs::read_to_string(work.join("out1/mini.yaml")).unwrap();
+    let hostile = spec
+        .replace("images/Minishogi/board.bmp", "../../../escape_board.bmp")
+        .replace("images/Minishogi/board_check.bmp", "/tmp/zogkit-escape.bmp")
+        .replace(
+            "images/Minishogi/king_S.bmp",
+            "x/../../../../escape_king.bmp",
+        )
+        .replace("images/Minishogi/king_G.bmp", "C:\\\\escape.bmp")
+        .replace("玉将", "../../k/ing");
+    assert_ne!(hostile, spec);
+    std::fs::write(work.join("hostile.yaml"), &hostile).unwrap();
+    let before = snapshot(&root);
+    let (code, _, err) = run(&work, &["render", "hostile.yaml", "-o", "imgs"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!Path::new("/tmp/zogkit-escape.bmp").exists());
+    let written = files_under(&work.join("imgs"));
+    assert_eq!(written.len(), 22 + 2, "{written:?}");
+    for p in &written {
+        assert!(
+            p.components()
+                .all(|c| matches!(c, std::path::Component::Normal(_))),
+            "{}",
+            p.display()
+        );
+    }
+    let manifest = std::fs::read_to_string(work.join("imgs/images.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let mut paths: Vec<&str> = m["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for p in m["pieces"].as_array().unwrap() {
+        for i in p["images"].as_array().unwrap() {
+            paths.push(i["file"].as_str().unwrap());
+        }
+    }
+    assert_eq!(paths.len(), 22);
+    assert!(
+        paths
+            .iter()
+            .all(|p| !p.contains("..") && !p.starts_with('/') && !p.contains(':')),
+        "{paths:?}"
+    );
+    // The piece called `../../k/ing` gets a tile name without separators.
+    assert!(paths.contains(&"______k_ing_S.bmp"), "{paths:?}");
+    written_only_under(&root, &before, &work.join("imgs"));
+
+    // convert --with-images: a manifest whose paths climb out is refused, nothing is written.
+    let tampered = manifest.replacen("\"board.bmp\"", "\"../../board.bmp\"", 1);
+    assert_ne!(tampered, manifest);
+    std::fs::write(work.join("imgs/images.json"), tampered).unwrap();
+    let before = snapshot(&root);
+    let (code, _, err) = run(
+        &work,
+        &[
+            "convert",
+            "hostile.yaml",
+            "--to",
+            "zrf",
+            "--with-images",
+            "imgs",
+            "-o",
+            "imgs/game.zrf",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("is not a plain relative path inside imgs"),
+        "{err}"
+    );
+    assert!(!work.join("imgs/game.zrf").exists());
+    assert!(snapshot(&root) == before, "a refused run wrote something");
+}
