@@ -83,13 +83,31 @@ impl Format {
     }
 }
 
-/// Options for [`read`].
-#[derive(Debug, Clone, Copy, Default)]
+/// Options for [`read`]. The limits are named for the command line in [`crate::limits`].
+#[derive(Debug, Clone, Copy)]
 pub struct ReadOptions {
     /// Force a text encoding.
     pub encoding: Option<Encoding>,
-    /// ZRF reader options (limits).
+    /// ZRF reader options (parser and expansion limits).
     pub zrf: zrf::ReadOptions,
+    /// ZRF lowering limits (board size, pieces).
+    pub lower: zrf::lower::Limits,
+    /// YAML reading limits.
+    pub yaml: spec::yaml::ReadLimits,
+    /// Steps one Chessembly chain may run when moves are generated.
+    pub chessembly_steps: u32,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            encoding: None,
+            zrf: zrf::ReadOptions::default(),
+            lower: zrf::lower::Limits::default(),
+            yaml: spec::yaml::ReadLimits::default(),
+            chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
+        }
+    }
 }
 
 /// The result of reading one input.
@@ -132,7 +150,7 @@ pub fn read(
             };
             let f = zrf::read(name, bytes, &zopts, loader);
             let source = zrf::lower::source_of(&f, file_name, bytes);
-            let lowered = zrf::lower::lower(&f, source);
+            let lowered = zrf::lower::lower_with(&f, source, opts.lower);
             let mut diagnostics = f.diagnostics;
             diagnostics.extend(lowered.diagnostics);
             ReadResult {
@@ -185,7 +203,7 @@ pub fn read(
             let mut sources = SourceMap::new();
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
             let id = sources.add(name, decoded.text.as_str());
-            let document = match spec::yaml::from_str::<Document>(&decoded.text, id) {
+            let document = match spec::yaml::from_str_with_limits::<Document>(&decoded.text, id, &opts.yaml) {
                 Ok(doc) => {
                     if doc.spec_version.split('.').next() != spec::SPEC_VERSION.split('.').next() {
                         diagnostics.push(Diagnostic::new(

@@ -1,7 +1,7 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
 use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
+    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input,
 };
 use clap::Args;
 use rayon::prelude::*;
@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use zogkit::diag::Severity;
 use zogkit::format::{self, Format};
 use zogkit::text::Encoding;
-use zogkit::zrf::NoIncludes;
 
 /// Arguments of `zogkit convert`.
 #[derive(Debug, Args)]
@@ -114,10 +113,7 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let opts = format::ReadOptions {
-        encoding: args.encoding,
-        ..Default::default()
-    };
+    let opts = super::read_options(args.encoding);
     let pb = progress(inputs.len(), args.quiet);
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
@@ -348,10 +344,7 @@ fn convert_one(
         Ok(b) => b,
         Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
     };
-    let r = match input.path {
-        Some(_) => format::read(from, &input.display, &bytes, opts, &mut FsIncludes),
-        None => format::read(from, &input.display, &bytes, opts, &mut NoIncludes),
-    };
+    let r = format::read(from, &input.display, &bytes, opts, &mut *super::loader(input));
     let mut warnings = 0;
     let mut codes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for d in &r.diagnostics {

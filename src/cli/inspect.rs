@@ -1,6 +1,6 @@
 //! `zogkit info`, `zogkit board` and `zogkit schema`: look inside a converted game.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use zogkit::diag::Severity;
 use zogkit::format::{self, Format};
 use zogkit::spec::{Document, EntryKind, Game, GoalCond};
-use zogkit::zrf::NoIncludes;
 
 /// Arguments shared by `info` and `board`.
 #[derive(Debug, Args)]
@@ -44,15 +43,7 @@ pub struct BoardArgs {
 
 /// Reads a file into a document, printing diagnostics; `Err` is the exit code.
 fn load(args: &FileArgs) -> Result<Document, u8> {
-    let stdin = args.file.as_os_str() == "-";
-    let input = InputFile {
-        display: if stdin {
-            "<stdin>".into()
-        } else {
-            args.file.display().to_string()
-        },
-        path: (!stdin).then(|| args.file.clone()),
-    };
+    let input = InputFile::named(&args.file);
     let Some(fmt) = args.from.or_else(|| Format::of_path(&input.display)) else {
         eprintln!("error: {}: unknown format (use --from)", input.display);
         return Err(EXIT_USAGE);
@@ -61,12 +52,8 @@ fn load(args: &FileArgs) -> Result<Document, u8> {
         eprintln!("error: cannot read {}: {e}", input.display);
         EXIT_USAGE
     })?;
-    let opts = format::ReadOptions::default();
-    let r = if stdin {
-        format::read(fmt, &input.display, &bytes, &opts, &mut NoIncludes)
-    } else {
-        format::read(fmt, &input.display, &bytes, &opts, &mut FsIncludes)
-    };
+    let opts = super::read_options(None);
+    let r = format::read(fmt, &input.display, &bytes, &opts, &mut *super::loader(&input));
     for d in r
         .diagnostics
         .iter()

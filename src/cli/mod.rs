@@ -15,7 +15,70 @@ pub mod roundtrip;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use zogkit::zrf::IncludeLoader;
+use std::sync::OnceLock;
+use zogkit::format;
+use zogkit::text::Encoding;
+use zogkit::zrf::expand::CODE_INCLUDE_OUTSIDE;
+use zogkit::zrf::{self, IncludeError, IncludeLoader, NoIncludes};
+
+/// Settings every subcommand shares (the global `--limit` and `--allow-include-outside`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    /// Reader limits (the encoding is set per subcommand).
+    pub read: format::ReadOptions,
+    /// Let includes leave the input's directory tree.
+    pub allow_include_outside: bool,
+}
+
+static SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Records the global settings; called once by `main` before any subcommand runs.
+pub fn init(settings: Settings) {
+    let _ = SETTINGS.set(settings);
+}
+
+/// The global settings (the defaults if [`init`] was not called).
+pub fn settings() -> Settings {
+    SETTINGS.get().copied().unwrap_or_default()
+}
+
+/// Reader options: the global limits plus an encoding override.
+pub fn read_options(encoding: Option<Encoding>) -> format::ReadOptions {
+    format::ReadOptions {
+        encoding,
+        ..settings().read
+    }
+}
+
+/// ZRF reader options: the global limits plus an encoding override.
+pub fn zrf_options(encoding: Option<Encoding>) -> zrf::ReadOptions {
+    zrf::ReadOptions {
+        encoding,
+        ..settings().read.zrf
+    }
+}
+
+/// The include loader for one input: none for standard input; otherwise [`FsIncludes`],
+/// confined to the input's directory tree unless `--allow-include-outside` was given.
+pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
+    match (&input.path, &input.root) {
+        (None, _) => Box::new(NoIncludes),
+        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
+        (Some(p), root) => {
+            let root = root.clone().unwrap_or_else(|| parent_dir(p));
+            // A root that cannot be resolved confines to nothing rather than to everything.
+            let root = std::fs::canonicalize(&root).unwrap_or(root);
+            Box::new(FsIncludes { root: Some(root) })
+        }
+    }
+}
+
+fn parent_dir(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
 
 /// Exit code: success.
 pub const EXIT_OK: u8 = 0;
@@ -31,6 +94,27 @@ pub struct InputFile {
     pub display: String,
     /// Path on disk, or `None` for `-`.
     pub path: Option<PathBuf>,
+    /// The directory tree includes must stay in: the directory walked to find the file, or
+    /// `None` for the file's own directory.
+    pub root: Option<PathBuf>,
+}
+
+impl InputFile {
+    /// The input named by one command-line path (`-` is standard input).
+    pub fn named(path: &Path) -> InputFile {
+        if path.as_os_str() == "-" {
+            return InputFile {
+                display: "<stdin>".into(),
+                path: None,
+                root: None,
+            };
+        }
+        InputFile {
+            display: path.display().to_string(),
+            path: Some(path.to_path_buf()),
+            root: None,
+        }
+    }
 }
 
 /// Expands the command line's paths: files as given, directories walked recursively (sorted,
@@ -39,10 +123,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
     let mut out = Vec::new();
     for p in paths {
         if p.as_os_str() == "-" {
-            out.push(InputFile {
-                display: "<stdin>".into(),
-                path: None,
-            });
+            out.push(InputFile::named(p));
             continue;
         }
         let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -65,15 +146,13 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                     found.push(InputFile {
                         display: entry.path().display().to_string(),
                         path: Some(entry.path().to_path_buf()),
+                        root: Some(p.clone()),
                     });
                 }
             }
             out.extend(found);
         } else {
-            out.push(InputFile {
-                display: p.display().to_string(),
-                path: Some(p.clone()),
-            });
+            out.push(InputFile::named(p));
         }
     }
     Ok(out)
@@ -94,10 +173,17 @@ pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
 /// Resolves `(include "name")` relative to the including file, as Windows would: `\` and `/`
 /// both separate folders and every component matches case-insensitively when no exact match
 /// exists.
-pub struct FsIncludes;
+///
+/// With a `root`, a file whose canonical path (symlinks and `..` resolved) is outside that
+/// directory is refused with `zrf::include-outside`; includes of includes stay confined to
+/// the same root.
+pub struct FsIncludes {
+    /// The canonical directory includes must stay in; `None` allows any file.
+    pub root: Option<PathBuf>,
+}
 
 impl IncludeLoader for FsIncludes {
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String> {
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
         let base = Path::new(from).parent().unwrap_or(Path::new("."));
         let path = find_case_insensitive(base, name).ok_or_else(|| {
             format!(
@@ -105,6 +191,19 @@ impl IncludeLoader for FsIncludes {
                 base.display()
             )
         })?;
+        if let Some(root) = &self.root {
+            let real = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if !real.starts_with(root) {
+                return Err(IncludeError {
+                    code: CODE_INCLUDE_OUTSIDE,
+                    message: format!(
+                        "refusing to include {name:?}: it is {}, outside {} (the input's directory tree); pass --allow-include-outside to allow it",
+                        real.display(),
+                        root.display()
+                    ),
+                });
+            }
+        }
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((path.display().to_string(), bytes))
     }

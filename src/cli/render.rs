@@ -3,7 +3,7 @@
 //! atomically into the output directory.
 
 use super::convert::write_atomic;
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, progress, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, progress, read_input};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use zogkit::diag::Severity;
@@ -14,7 +14,6 @@ use zogkit::render::set::{FileKind, SetOptions, render_set};
 use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
 use zogkit::spec::{Document, EntryKind};
 use zogkit::text::Encoding;
-use zogkit::zrf::NoIncludes;
 
 /// Output image format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -208,15 +207,7 @@ fn join(dir: &Path, rel: &str) -> PathBuf {
 
 /// Reads the input into a spec document (errors are printed), with the text encoding of ZRF input.
 fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>), (u8, String)> {
-    let stdin = file.as_os_str() == "-";
-    let input = InputFile {
-        display: if stdin {
-            "<stdin>".into()
-        } else {
-            file.display().to_string()
-        },
-        path: (!stdin).then(|| file.to_path_buf()),
-    };
+    let input = InputFile::named(file);
     let fmt = from
         .or_else(|| Format::of_path(&input.display))
         .ok_or_else(|| {
@@ -227,12 +218,8 @@ fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>
         })?;
     let bytes = read_input(&input)
         .map_err(|e| (EXIT_USAGE, format!("cannot read {}: {e}", input.display)))?;
-    let opts = format::ReadOptions::default();
-    let r = if stdin {
-        format::read(fmt, &input.display, &bytes, &opts, &mut NoIncludes)
-    } else {
-        format::read(fmt, &input.display, &bytes, &opts, &mut FsIncludes)
-    };
+    let opts = super::read_options(None);
+    let r = format::read(fmt, &input.display, &bytes, &opts, &mut *super::loader(&input));
     for d in r
         .diagnostics
         .iter()

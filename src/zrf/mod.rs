@@ -12,7 +12,7 @@ pub mod strings;
 use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
 use crate::sexpr::{self, Parsed};
 use crate::text::{self, Decoded, Encoding};
-pub use expand::{Entry, EntryKind, Expanded, IncludeLoader, NoIncludes};
+pub use expand::{Entry, EntryKind, Expanded, IncludeError, IncludeLoader, NoIncludes};
 
 /// Options for [`read`].
 #[derive(Debug, Clone, Copy, Default)]
