@@ -289,7 +289,11 @@ fn render_snippet(out: &mut String, file: &SourceFile, span: Span, label: Option
     let text: String = full.chars().skip(skip).take(MAX_SHOWN_CHARS).collect();
     let (before, after) = (
         if skip > 0 { "…" } else { "" },
-        if skip + MAX_SHOWN_CHARS < chars { "…" } else { "" },
+        if skip + MAX_SHOWN_CHARS < chars {
+            "…"
+        } else {
+            ""
+        },
     );
     let _ = writeln!(out, "{pad} |");
     let _ = writeln!(out, "{line} | {before}{}{after}", text.replace('\t', " "));

@@ -135,9 +135,10 @@ impl ReadOptions {
         let (name, value) = setting
             .split_once('=')
             .ok_or_else(|| format!("--limit {setting:?}: expected NAME=VALUE"))?;
-        let value: u64 = value.replace('_', "").parse().map_err(|_| {
-            format!("--limit {setting:?}: {value:?} is not a whole number")
-        })?;
+        let value: u64 = value
+            .replace('_', "")
+            .parse()
+            .map_err(|_| format!("--limit {setting:?}: {value:?} is not a whole number"))?;
         self.set_limit(name.trim(), value)
     }
 }
@@ -159,14 +160,27 @@ mod tests {
     #[test]
     fn bad_settings_are_refused_with_the_reason() {
         let mut o = ReadOptions::default();
-        assert!(o.apply_limit("bogus=3").unwrap_err().contains("unknown limit"));
+        assert!(
+            o.apply_limit("bogus=3")
+                .unwrap_err()
+                .contains("unknown limit")
+        );
         assert!(o.apply_limit("nesting").unwrap_err().contains("NAME=VALUE"));
-        assert!(o.apply_limit("nesting=x").unwrap_err().contains("whole number"));
-        assert!(o.apply_limit("nesting=0").unwrap_err().contains("at least 1"));
-        assert!(o
-            .apply_limit("chessembly-steps=99999999999")
-            .unwrap_err()
-            .contains("too large"));
+        assert!(
+            o.apply_limit("nesting=x")
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(
+            o.apply_limit("nesting=0")
+                .unwrap_err()
+                .contains("at least 1")
+        );
+        assert!(
+            o.apply_limit("chessembly-steps=99999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
         assert_eq!(o.limit("nesting"), ReadOptions::default().limit("nesting"));
     }
 }

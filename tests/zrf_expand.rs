@@ -334,12 +334,10 @@ fn dynamic_macro_heads_are_bounded_at_run_time_too() {
     let f = read(&src);
     assert!(t.elapsed().as_secs_f64() < 2.0, "took {:?}", t.elapsed());
     assert!(
-        codes(&f)
-            .iter()
-            .any(|c| matches!(
-                *c,
-                "zrf::expansion-too-large" | "zrf::macro-depth" | "zrf::macro-calls"
-            )),
+        codes(&f).iter().any(|c| matches!(
+            *c,
+            "zrf::expansion-too-large" | "zrf::macro-depth" | "zrf::macro-calls"
+        )),
         "{:?}",
         codes(&f)
     );

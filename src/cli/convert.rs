@@ -1,8 +1,6 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
-use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input,
-};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
 use clap::Args;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -344,7 +342,13 @@ fn convert_one(
         Ok(b) => b,
         Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
     };
-    let r = format::read(from, &input.display, &bytes, opts, &mut *super::loader(input));
+    let r = format::read(
+        from,
+        &input.display,
+        &bytes,
+        opts,
+        &mut *super::loader(input),
+    );
     let mut warnings = 0;
     let mut codes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for d in &r.diagnostics {

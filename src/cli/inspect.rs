@@ -53,7 +53,13 @@ fn load(args: &FileArgs) -> Result<Document, u8> {
         EXIT_USAGE
     })?;
     let opts = super::read_options(None);
-    let r = format::read(fmt, &input.display, &bytes, &opts, &mut *super::loader(&input));
+    let r = format::read(
+        fmt,
+        &input.display,
+        &bytes,
+        &opts,
+        &mut *super::loader(&input),
+    );
     for d in r
         .diagnostics
         .iter()

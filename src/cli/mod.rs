@@ -65,10 +65,11 @@ pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
         (None, _) => Box::new(NoIncludes),
         (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
         (Some(p), root) => {
-            let root = root.clone().unwrap_or_else(|| parent_dir(p));
-            // A root that cannot be resolved confines to nothing rather than to everything.
-            let root = std::fs::canonicalize(&root).unwrap_or(root);
-            Box::new(FsIncludes { root: Some(root) })
+            let shown = root.clone().unwrap_or_else(|| parent_dir(p));
+            let real = std::fs::canonicalize(&shown).unwrap_or_else(|_| shown.clone());
+            Box::new(FsIncludes {
+                root: Some((real, shown.display().to_string())),
+            })
         }
     }
 }
@@ -178,8 +179,9 @@ pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
 /// directory is refused with `zrf::include-outside`; includes of includes stay confined to
 /// the same root.
 pub struct FsIncludes {
-    /// The canonical directory includes must stay in; `None` allows any file.
-    pub root: Option<PathBuf>,
+    /// The directory includes must stay in, canonical and as shown to the user; `None` allows
+    /// any file.
+    pub root: Option<(PathBuf, String)>,
 }
 
 impl IncludeLoader for FsIncludes {
@@ -191,15 +193,15 @@ impl IncludeLoader for FsIncludes {
                 base.display()
             )
         })?;
-        if let Some(root) = &self.root {
-            let real = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some((root, shown)) = &self.root {
+            let real =
+                std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             if !real.starts_with(root) {
                 return Err(IncludeError {
                     code: CODE_INCLUDE_OUTSIDE,
                     message: format!(
-                        "refusing to include {name:?}: it is {}, outside {} (the input's directory tree); pass --allow-include-outside to allow it",
-                        real.display(),
-                        root.display()
+                        "refusing to include {name:?}: {} is outside {shown}, the input's directory tree (with `..` and symbolic links resolved); pass --allow-include-outside to allow it",
+                        path.display(),
                     ),
                 });
             }

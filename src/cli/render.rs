@@ -219,7 +219,13 @@ fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>
     let bytes = read_input(&input)
         .map_err(|e| (EXIT_USAGE, format!("cannot read {}: {e}", input.display)))?;
     let opts = super::read_options(None);
-    let r = format::read(fmt, &input.display, &bytes, &opts, &mut *super::loader(&input));
+    let r = format::read(
+        fmt,
+        &input.display,
+        &bytes,
+        &opts,
+        &mut *super::loader(&input),
+    );
     for d in r
         .diagnostics
         .iter()

@@ -3,9 +3,7 @@
 //! re-read with no errors and no new warnings, and the spec's YAML must be byte-stable
 //! (YAML → spec → YAML).
 
-use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input,
-};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::collections::BTreeSet;

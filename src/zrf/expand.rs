@@ -1159,18 +1159,14 @@ impl<'a, 't> Expander<'a, 't> {
             let tail: Vec<&str> = self.env.iter().rev().take(6).map(|f| &*f.name).collect();
             let outer = self.env.first().map(|f| f.call);
             self.diags.push(
-                Diagnostic::error(
-                    code,
-                    format!("{what}; this form is skipped"),
-                    call.span,
-                )
-                .with_note(
-                    outer,
-                    format!(
-                        "expanded from this call (innermost calls: {})",
-                        tail.join(" ← ")
+                Diagnostic::error(code, format!("{what}; this form is skipped"), call.span)
+                    .with_note(
+                        outer,
+                        format!(
+                            "expanded from this call (innermost calls: {})",
+                            tail.join(" ← ")
+                        ),
                     ),
-                ),
             );
             return;
         }

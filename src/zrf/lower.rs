@@ -1279,6 +1279,9 @@ impl<'a> Cx<'a> {
 
     fn setup(&mut self, c: At<'_>, out: &mut Vec<Placement>, names: &Names) {
         let mut placed: usize = out.iter().map(|p| p.positions.len()).sum();
+        if placed >= self.limits.max_pieces {
+            return self.too_many_pieces(c, "places more than", "pieces");
+        }
         for side in c.args() {
             let mut it = side.items();
             let Some(player) = it.next().and_then(At::atom) else {
@@ -1290,10 +1293,6 @@ impl<'a> Cx<'a> {
                 continue;
             };
             for pl in it {
-                if placed >= self.limits.max_pieces {
-                    self.too_many_pieces(pl, "places more than", "pieces");
-                    return;
-                }
                 let mut v = pl.items();
                 let Some(piece) = v.next().and_then(At::text) else {
                     self.warn("zrf::bad-setup", "expected `(Piece position …)`".into(), pl);
@@ -1336,6 +1335,10 @@ impl<'a> Cx<'a> {
                                 pl,
                             ),
                         }
+                    }
+                    if placed >= self.limits.max_pieces {
+                        out.push(placement);
+                        return self.too_many_pieces(pl, "places more than", "pieces");
                     }
                     placement.positions.push(rest[k].to_string());
                     placed += 1;
