@@ -398,4 +398,24 @@ mod tests {
         assert_eq!(j["location"]["column"], 4);
         assert_eq!(j["code"], "zrf::unbalanced-paren");
     }
+
+    #[test]
+    fn long_lines_are_shown_as_a_window_around_the_span() {
+        let mut sm = SourceMap::new();
+        let line = format!("{}X{}", "a".repeat(500_000), "b".repeat(500_000));
+        let id = sm.add("long.zrf", line.as_str());
+        let d = Diagnostic::error("zrf::x", "here", Span::new(id, 500_000, 500_001));
+        let r = d.render(&sm, "long.zrf");
+        assert!(r.contains("--> long.zrf:1:500001"), "{r}");
+        assert!(r.len() < 1000, "{} bytes", r.len());
+        let shown = r.lines().find(|l| l.starts_with("1 | ")).unwrap();
+        let carets = r.lines().find(|l| l.contains('^')).unwrap();
+        assert!(
+            shown.starts_with("1 | …") && shown.ends_with('…'),
+            "{shown}"
+        );
+        // The caret sits under the X.
+        let col = |s: &str, c: char| s.chars().position(|x| x == c).unwrap();
+        assert_eq!(col(shown, 'X'), col(carets, '^'), "{r}");
+    }
 }

@@ -504,4 +504,25 @@ mod tests {
         assert_eq!(r.nodes[0].as_list().unwrap().len(), 2);
         assert_eq!(r.diagnostics[0].code, "zrf::unicode-space");
     }
+
+    #[test]
+    fn a_million_unclosed_lists_give_a_bounded_number_of_errors() {
+        let r = p(&"(".repeat(1_000_000));
+        let unclosed: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "zrf::unclosed-paren")
+            .collect();
+        assert_eq!(unclosed.len(), MAX_UNCLOSED_REPORTED + 1);
+        let last = unclosed.last().unwrap();
+        assert_eq!(last.span.unwrap().start, 0, "the outermost list");
+        assert!(last.message.contains("and 247 more"), "{}", last.message);
+        assert_eq!(
+            r.diagnostics
+                .iter()
+                .filter(|d| d.code == "zrf::too-deep")
+                .count(),
+            1
+        );
+    }
 }
