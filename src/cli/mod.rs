@@ -66,6 +66,7 @@ pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
         (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
         (Some(p), root) => {
             let shown = root.clone().unwrap_or_else(|| parent_dir(p));
+            // A root that cannot be resolved lets nothing in, rather than everything.
             let real = std::fs::canonicalize(&shown).unwrap_or_else(|_| shown.clone());
             Box::new(FsIncludes {
                 root: Some((real, shown.display().to_string())),
