@@ -162,7 +162,17 @@ pub fn read(
         }
         Format::Lud | Format::LudiiEnglish => {
             let mut sources = SourceMap::new();
+            let (bytes, big) = size_checked(bytes, opts);
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+            diagnostics.extend(big);
+            if diagnostics.iter().any(|d| d.code == text::CODE_TOO_LARGE) {
+                sources.add(name, "");
+                return ReadResult {
+                    diagnostics,
+                    sources,
+                    ..Default::default()
+                };
+            }
             let id = sources.add(name, decoded.text.as_str());
             let (document, mut ds) = if format == Format::Lud {
                 crate::ludii::read_lud(name, &decoded.text, id)
@@ -179,7 +189,17 @@ pub fn read(
         }
         Format::Chessembly => {
             let mut sources = SourceMap::new();
+            let (bytes, big) = size_checked(bytes, opts);
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+            diagnostics.extend(big);
+            if diagnostics.iter().any(|d| d.code == text::CODE_TOO_LARGE) {
+                sources.add(name, "");
+                return ReadResult {
+                    diagnostics,
+                    sources,
+                    ..Default::default()
+                };
+            }
             let id = sources.add(name, decoded.text.as_str());
             let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
             let lopts = crate::chessembly::lower::LowerOptions {
@@ -248,6 +268,14 @@ pub fn read(
                 unmodelled: BTreeMap::new(),
             }
         }
+    }
+}
+
+/// `bytes`, or nothing plus the [`text::CODE_TOO_LARGE`] error when they exceed the input limit.
+fn size_checked<'a>(bytes: &'a [u8], opts: &ReadOptions) -> (&'a [u8], Option<Diagnostic>) {
+    match text::too_large(bytes.len(), opts.zrf.max_input_bytes, FileId(0)) {
+        Some(d) => (&[], Some(d)),
+        None => (bytes, None),
     }
 }
 

@@ -22,6 +22,11 @@ pub struct Limit {
 /// Every configurable limit, in the order `--help` and `docs/limits.md` list them.
 pub const LIMITS: &[Limit] = &[
     Limit {
+        name: "input-bytes",
+        code: "text::too-large",
+        what: "size of one ZRF (and each include), Ludii or Chessembly file, in bytes",
+    },
+    Limit {
         name: "nesting",
         code: "zrf::too-deep",
         what: "ZRF list nesting depth",
@@ -83,6 +88,7 @@ impl ReadOptions {
     pub fn limit(&self, name: &str) -> Option<u64> {
         let z = &self.zrf;
         Some(match name {
+            "input-bytes" => z.max_input_bytes as u64,
             "nesting" => z.syntax.max_depth as u64,
             "macro-depth" => z.expand.max_macro_depth as u64,
             "macro-calls" => z.expand.max_calls,
@@ -113,6 +119,7 @@ impl ReadOptions {
         let size = || usize::try_from(value).map_err(|_| too_big());
         let z = &mut self.zrf;
         match name {
+            "input-bytes" => z.max_input_bytes = size()?,
             "nesting" => z.syntax.max_depth = size()?,
             "macro-depth" => z.expand.max_macro_depth = size()?,
             "macro-calls" => z.expand.max_calls = value,

@@ -101,6 +101,52 @@ fn nesting_a_million_open_parens_check_and_convert() {
 }
 
 #[test]
+fn input_size_limit_for_zrf_ludii_and_chessembly() {
+    let dir = scratch_dir("limits-input-bytes");
+    // 9 MiB of harmless forms: over the 8 MiB default, refused before it is parsed.
+    let big = format!("(game (title \"g\") {})\n", "(a b) ".repeat((9 << 20) / 6));
+    write(&dir, "big.zrf", &big);
+    let r = refused(
+        &dir,
+        &["check", "big.zrf"],
+        "text::too-large",
+        "big.zrf:1:1",
+    );
+    assert!(r.output().contains("8388608 bytes"), "{}", r.output());
+    refused(
+        &dir,
+        &["convert", "big.zrf", "--to", "yaml"],
+        "text::too-large",
+        "big.zrf:1:1",
+    );
+    // An include over the limit is refused at its own start.
+    write(&dir, "inc.zrf", "(include \"big.zrf\")\n");
+    refused(
+        &dir,
+        &["check", "inc.zrf"],
+        "text::too-large",
+        "big.zrf:1:1",
+    );
+    // Configurable, and the same limit covers Ludii and Chessembly files.
+    write(&dir, "g.zrf", GAME);
+    write(
+        &dir,
+        "t.lud",
+        "(game \"T\" (players 2) (equipment { (board (square 3)) (piece \"Disc\" Each) }) (rules (play (move Add (to (sites Empty))))))\n",
+    );
+    write(&dir, "rook.csm", "take-move(1, 0) repeat(1);\n");
+    for f in ["g.zrf", "t.lud", "rook.csm"] {
+        ok(&dir, &["convert", f, "--to", "yaml"]);
+        refused(
+            &dir,
+            &["--limit", "input-bytes=10", "convert", f, "--to", "yaml"],
+            "text::too-large",
+            &format!("{f}:1:1"),
+        );
+    }
+}
+
+#[test]
 fn macro_depth_limit_and_lowering_it() {
     let dir = scratch_dir("limits-macro-depth");
     write(&dir, "deep.zrf", &macro_chain(100));

@@ -13,7 +13,7 @@ pub mod render;
 pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read as _};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use zogkit::format;
@@ -160,16 +160,18 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
     Ok(out)
 }
 
-/// Reads an input's bytes (standard input for `-`).
+/// Reads an input's bytes (standard input for `-`), at most one byte more than the largest
+/// input limit (`input-bytes`, `yaml-bytes`), so a huge file costs no memory: the reader then
+/// refuses it by its size.
 pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
+    let read = settings().read;
+    let cap = read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64 + 1;
+    let mut v = Vec::new();
     match &input.path {
-        Some(p) => std::fs::read(p),
-        None => {
-            let mut v = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)?;
-            Ok(v)
-        }
-    }
+        Some(p) => std::io::Read::read_to_end(&mut std::fs::File::open(p)?.take(cap), &mut v)?,
+        None => std::io::Read::read_to_end(&mut std::io::stdin().take(cap), &mut v)?,
+    };
+    Ok(v)
 }
 
 /// Resolves `(include "name")` relative to the including file, as Windows would: `\` and `/`
