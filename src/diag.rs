@@ -259,6 +259,11 @@ impl Diagnostic {
     }
 }
 
+/// Longest part of a source line shown under a diagnostic, in characters.
+const MAX_SHOWN_CHARS: usize = 200;
+/// Characters shown before the span when a long line is cut.
+const SHOWN_BEFORE: usize = 60;
+
 fn render_snippet(out: &mut String, file: &SourceFile, span: Span, label: Option<&str>) {
     let (line, col) = file.line_col(span.start);
     let (end_line, end_col) = file.line_col(span.end);
@@ -272,17 +277,35 @@ fn render_snippet(out: &mut String, file: &SourceFile, span: Span, label: Option
             let _ = writeln!(out, "{pad}::: {}:{line}:{col}", file.name);
         }
     }
-    let text = file.line_text(line);
+    let full = file.line_text(line);
+    // A long line (minified or generated input) is shown as a window around the span, so a
+    // diagnostic stays readable and its size does not grow with the line.
+    let chars = full.chars().count();
+    let skip = if chars > MAX_SHOWN_CHARS {
+        (col - 1).min(chars).saturating_sub(SHOWN_BEFORE)
+    } else {
+        0
+    };
+    let text: String = full.chars().skip(skip).take(MAX_SHOWN_CHARS).collect();
+    let (before, after) = (
+        if skip > 0 { "…" } else { "" },
+        if skip + MAX_SHOWN_CHARS < chars {
+            "…"
+        } else {
+            ""
+        },
+    );
     let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{line} | {}", text.replace('\t', " "));
+    let _ = writeln!(out, "{line} | {before}{}{after}", text.replace('\t', " "));
+    let col = col - skip;
     let width = if end_line == line {
-        end_col.saturating_sub(col).max(1)
+        end_col.saturating_sub(skip).saturating_sub(col).max(1)
     } else {
         text.chars().count().saturating_sub(col - 1).max(1)
     };
-    let lead: String = text
+    let lead: String = before
         .chars()
-        .take(col - 1)
+        .chain(text.chars().take(col - 1))
         .map(|c| if is_wide(c) { "  " } else { " " })
         .collect();
     let carets: String = text
@@ -374,5 +397,25 @@ mod tests {
         assert_eq!(j["location"]["line"], 3);
         assert_eq!(j["location"]["column"], 4);
         assert_eq!(j["code"], "zrf::unbalanced-paren");
+    }
+
+    #[test]
+    fn long_lines_are_shown_as_a_window_around_the_span() {
+        let mut sm = SourceMap::new();
+        let line = format!("{}X{}", "a".repeat(500_000), "b".repeat(500_000));
+        let id = sm.add("long.zrf", line.as_str());
+        let d = Diagnostic::error("zrf::x", "here", Span::new(id, 500_000, 500_001));
+        let r = d.render(&sm, "long.zrf");
+        assert!(r.contains("--> long.zrf:1:500001"), "{r}");
+        assert!(r.len() < 1000, "{} bytes", r.len());
+        let shown = r.lines().find(|l| l.starts_with("1 | ")).unwrap();
+        let carets = r.lines().find(|l| l.contains('^')).unwrap();
+        assert!(
+            shown.starts_with("1 | …") && shown.ends_with('…'),
+            "{shown}"
+        );
+        // The caret sits under the X.
+        let col = |s: &str, c: char| s.chars().position(|x| x == c).unwrap();
+        assert_eq!(col(shown, 'X'), col(carets, '^'), "{r}");
     }
 }

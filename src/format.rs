@@ -83,13 +83,31 @@ impl Format {
     }
 }
 
-/// Options for [`read`].
-#[derive(Debug, Clone, Copy, Default)]
+/// Options for [`read`]. The limits are named for the command line in [`crate::limits`].
+#[derive(Debug, Clone, Copy)]
 pub struct ReadOptions {
     /// Force a text encoding.
     pub encoding: Option<Encoding>,
-    /// ZRF reader options (limits).
+    /// ZRF reader options (parser and expansion limits).
     pub zrf: zrf::ReadOptions,
+    /// ZRF lowering limits (board size, pieces).
+    pub lower: zrf::lower::Limits,
+    /// YAML reading limits.
+    pub yaml: spec::yaml::ReadLimits,
+    /// Steps one Chessembly chain may run when moves are generated.
+    pub chessembly_steps: u32,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            encoding: None,
+            zrf: zrf::ReadOptions::default(),
+            lower: zrf::lower::Limits::default(),
+            yaml: spec::yaml::ReadLimits::default(),
+            chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
+        }
+    }
 }
 
 /// The result of reading one input.
@@ -132,7 +150,7 @@ pub fn read(
             };
             let f = zrf::read(name, bytes, &zopts, loader);
             let source = zrf::lower::source_of(&f, file_name, bytes);
-            let lowered = zrf::lower::lower(&f, source);
+            let lowered = zrf::lower::lower_with(&f, source, opts.lower);
             let mut diagnostics = f.diagnostics;
             diagnostics.extend(lowered.diagnostics);
             ReadResult {
@@ -143,9 +161,10 @@ pub fn read(
             }
         }
         Format::Lud | Format::LudiiEnglish => {
-            let mut sources = SourceMap::new();
-            let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
-            let id = sources.add(name, decoded.text.as_str());
+            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
+                Ok(t) => t,
+                Err(refused) => return refused,
+            };
             let (document, mut ds) = if format == Format::Lud {
                 crate::ludii::read_lud(name, &decoded.text, id)
             } else {
@@ -160,9 +179,10 @@ pub fn read(
             }
         }
         Format::Chessembly => {
-            let mut sources = SourceMap::new();
-            let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
-            let id = sources.add(name, decoded.text.as_str());
+            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
+                Ok(t) => t,
+                Err(refused) => return refused,
+            };
             let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
             let lopts = crate::chessembly::lower::LowerOptions {
                 piece_name: Some(stem.to_string()),
@@ -185,41 +205,44 @@ pub fn read(
             let mut sources = SourceMap::new();
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
             let id = sources.add(name, decoded.text.as_str());
-            let document = match spec::yaml::from_str::<Document>(&decoded.text, id) {
-                Ok(doc) => {
-                    if doc.spec_version.split('.').next() != spec::SPEC_VERSION.split('.').next() {
-                        diagnostics.push(Diagnostic::new(
-                            Severity::Error,
-                            "spec::version",
-                            format!(
-                                "spec_version {} is not readable by this zogkit (it reads {})",
-                                doc.spec_version,
-                                spec::SPEC_VERSION
-                            ),
-                            None,
-                        ));
-                        None
-                    } else {
-                        for issue in spec::check::check(&doc) {
+            let document =
+                match spec::yaml::from_str_with_limits::<Document>(&decoded.text, id, &opts.yaml) {
+                    Ok(doc) => {
+                        if doc.spec_version.split('.').next()
+                            != spec::SPEC_VERSION.split('.').next()
+                        {
                             diagnostics.push(Diagnostic::new(
-                                if issue.is_error() {
-                                    Severity::Error
-                                } else {
-                                    Severity::Warning
-                                },
-                                issue.code,
-                                format!("games[{}]: {}", issue.game, issue.message),
+                                Severity::Error,
+                                "spec::version",
+                                format!(
+                                    "spec_version {} is not readable by this zogkit (it reads {})",
+                                    doc.spec_version,
+                                    spec::SPEC_VERSION
+                                ),
                                 None,
                             ));
+                            None
+                        } else {
+                            for issue in spec::check::check(&doc) {
+                                diagnostics.push(Diagnostic::new(
+                                    if issue.is_error() {
+                                        Severity::Error
+                                    } else {
+                                        Severity::Warning
+                                    },
+                                    issue.code,
+                                    format!("games[{}]: {}", issue.game, issue.message),
+                                    None,
+                                ));
+                            }
+                            Some(doc)
                         }
-                        Some(doc)
                     }
-                }
-                Err(d) => {
-                    diagnostics.push(d);
-                    None
-                }
-            };
+                    Err(d) => {
+                        diagnostics.push(d);
+                        None
+                    }
+                };
             ReadResult {
                 document,
                 diagnostics,
@@ -227,6 +250,38 @@ pub fn read(
                 unmodelled: BTreeMap::new(),
             }
         }
+    }
+}
+
+/// `bytes`, or nothing plus the [`text::CODE_TOO_LARGE`] error when they exceed the input limit.
+/// Decodes a text input after the size check: its source map, file id, text and diagnostics,
+/// or the finished result when the input is refused for its size.
+#[allow(clippy::result_large_err)]
+fn decode_text(
+    name: &str,
+    bytes: &[u8],
+    opts: &ReadOptions,
+) -> Result<(SourceMap, FileId, text::Decoded, Vec<Diagnostic>), ReadResult> {
+    let mut sources = SourceMap::new();
+    let (bytes, big) = size_checked(bytes, opts);
+    let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
+    diagnostics.extend(big);
+    if diagnostics.iter().any(|d| d.code == text::CODE_TOO_LARGE) {
+        sources.add(name, "");
+        return Err(ReadResult {
+            diagnostics,
+            sources,
+            ..Default::default()
+        });
+    }
+    let id = sources.add(name, decoded.text.as_str());
+    Ok((sources, id, decoded, diagnostics))
+}
+
+fn size_checked<'a>(bytes: &'a [u8], opts: &ReadOptions) -> (&'a [u8], Option<Diagnostic>) {
+    match text::too_large(bytes.len(), opts.zrf.max_input_bytes, FileId(0)) {
+        Some(d) => (&[], Some(d)),
+        None => (bytes, None),
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod chessembly;
 pub mod diag;
 pub mod format;
+pub mod limits;
 pub mod ludii;
 pub mod render;
 pub mod sexpr;

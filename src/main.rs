@@ -17,6 +17,27 @@ struct Cli {
     /// Print wall time and peak memory to standard error at exit (used by `cargo xtask bench`).
     #[arg(long, global = true, hide = true)]
     stats: bool,
+    /// Change a resource limit (repeatable); see docs/limits.md.
+    #[arg(long = "limit", global = true, value_name = "NAME=VALUE", long_help = limits_help())]
+    limits: Vec<String>,
+    /// Let ZRF includes read files outside the input's directory tree (the directory of a file
+    /// named on the command line, or the directory given to be searched).
+    #[arg(long, global = true)]
+    allow_include_outside: bool,
+}
+
+/// `--help` text of `--limit`: every limit with its default, from the one table.
+fn limits_help() -> String {
+    let defaults = zogkit::format::ReadOptions::default();
+    let mut s = String::from(
+        "Change a resource limit (repeatable), e.g. `--limit macro-depth=3`. Inputs over a limit \
+         are refused with a located error; see docs/limits.md. Limits and defaults:",
+    );
+    for l in zogkit::limits::LIMITS {
+        let d = defaults.limit(l.name).unwrap_or_default();
+        s.push_str(&format!("\n  {}={d}  ({}; {})", l.name, l.what, l.code));
+    }
+    s
 }
 
 #[derive(Debug, Subcommand)]
@@ -63,6 +84,17 @@ fn main() -> ExitCode {
     // of `roundtrip`'s time. `mi_option_purge_delay` is 15 in mimalloc 3's `mi_option_e`.
     // SAFETY: called before any other thread exists; the option is a plain integer.
     unsafe { libmimalloc_sys::mi_option_set(15, -1) };
+    let mut read = zogkit::format::ReadOptions::default();
+    for setting in &cli.limits {
+        if let Err(e) = read.apply_limit(setting) {
+            eprintln!("error: {e}");
+            return ExitCode::from(cli::EXIT_USAGE);
+        }
+    }
+    cli::init(cli::Settings {
+        read,
+        allow_include_outside: cli.allow_include_outside,
+    });
     // Deeply nested inputs and macro chains recurse; give worker threads room.
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(64 << 20)

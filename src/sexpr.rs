@@ -260,6 +260,10 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Unclosed lists at the end of the input that get an error each (innermost first); the outermost
+/// one's error counts the rest.
+const MAX_UNCLOSED_REPORTED: usize = 8;
+
 /// Parses `text` (registered as `file`) into nodes. Never panics; recovers from stray `)`,
 /// unclosed `(`, unterminated strings and excessive nesting, reporting each.
 pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
@@ -378,16 +382,29 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
         }
     }
     // Close what is still open at end of input, innermost first.
+    // Each of the first few gets its own error; the rest are counted in one, at the outermost.
+    let unclosed = stack.len();
     while let Some((start, items)) = stack.pop() {
-        diagnostics.push(Diagnostic::error(
-            "zrf::unclosed-paren",
-            "this `(` is never closed: expected `)` before the end of the file",
-            Span {
-                file,
-                start,
-                end: start + 1,
-            },
-        ));
+        let reported = unclosed - stack.len();
+        if reported <= MAX_UNCLOSED_REPORTED || stack.is_empty() {
+            let message = if reported <= MAX_UNCLOSED_REPORTED {
+                "this `(` is never closed: expected `)` before the end of the file".to_string()
+            } else {
+                format!(
+                    "this `(` and {} more after it are never closed: expected `)` before the end of the file",
+                    unclosed - MAX_UNCLOSED_REPORTED - 1
+                )
+            };
+            diagnostics.push(Diagnostic::error(
+                "zrf::unclosed-paren",
+                message,
+                Span {
+                    file,
+                    start,
+                    end: start + 1,
+                },
+            ));
+        }
         let node = Node {
             kind: NodeKind::List(items.into()),
             span: Span {
@@ -486,5 +503,26 @@ mod tests {
         let r = p("(a\u{A0}b)");
         assert_eq!(r.nodes[0].as_list().unwrap().len(), 2);
         assert_eq!(r.diagnostics[0].code, "zrf::unicode-space");
+    }
+
+    #[test]
+    fn a_million_unclosed_lists_give_a_bounded_number_of_errors() {
+        let r = p(&"(".repeat(1_000_000));
+        let unclosed: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "zrf::unclosed-paren")
+            .collect();
+        assert_eq!(unclosed.len(), MAX_UNCLOSED_REPORTED + 1);
+        let last = unclosed.last().unwrap();
+        assert_eq!(last.span.unwrap().start, 0, "the outermost list");
+        assert!(last.message.contains("and 247 more"), "{}", last.message);
+        assert_eq!(
+            r.diagnostics
+                .iter()
+                .filter(|d| d.code == "zrf::too-deep")
+                .count(),
+            1
+        );
     }
 }

@@ -1,13 +1,13 @@
 //! `zogkit check`: read ZRF files and directories, print located diagnostics and a summary.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, read_input};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::Severity;
 use zogkit::text::Encoding;
-use zogkit::zrf::{self, EntryKind, NoIncludes, ReadOptions};
+use zogkit::zrf::{self, EntryKind, ReadOptions};
 
 /// Output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,10 +71,7 @@ fn check_one(input: &InputFile, opts: &ReadOptions, verbose: bool) -> FileReport
             };
         }
     };
-    let f = match input.path {
-        Some(_) => zrf::read(&input.display, &bytes, opts, &mut FsIncludes),
-        None => zrf::read(&input.display, &bytes, opts, &mut NoIncludes),
-    };
+    let f = zrf::read(&input.display, &bytes, opts, &mut *super::loader(input));
     let mut text = String::new();
     for d in &f.diagnostics {
         if d.severity == Severity::Note && !verbose {
@@ -126,10 +123,7 @@ pub fn run(args: CheckArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let opts = ReadOptions {
-        encoding: args.encoding,
-        ..Default::default()
-    };
+    let opts = super::zrf_options(args.encoding);
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
     let reports: Vec<FileReport> = inputs
         .par_iter()

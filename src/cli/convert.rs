@@ -1,8 +1,8 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
 use super::{
-    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs,
-    display_path, interrupted, progress, read_input, remove_stale_temps, write_atomic,
+    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, display_path,
+    interrupted, progress, read_input, remove_stale_temps, write_atomic,
 };
 use clap::Args;
 use rayon::prelude::*;
@@ -12,7 +12,6 @@ use std::path::{Component, Path, PathBuf};
 use zogkit::diag::Severity;
 use zogkit::format::{self, Format};
 use zogkit::text::Encoding;
-use zogkit::zrf::NoIncludes;
 
 /// Arguments of `zogkit convert`.
 #[derive(Debug, Args)]
@@ -117,10 +116,7 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let opts = format::ReadOptions {
-        encoding: args.encoding,
-        ..Default::default()
-    };
+    let opts = super::read_options(args.encoding);
     remove_stale_temps(targets.iter().filter_map(|t| match t {
         Target::File(p) => Some(p.as_path()),
         Target::Stdout => None,
@@ -431,10 +427,13 @@ fn convert_one(
             ),
         );
     }
-    let r = match input.path {
-        Some(_) => format::read(from, &input.display, &bytes, opts, &mut FsIncludes),
-        None => format::read(from, &input.display, &bytes, opts, &mut NoIncludes),
-    };
+    let r = format::read(
+        from,
+        &input.display,
+        &bytes,
+        opts,
+        &mut *super::loader(input),
+    );
     let mut warnings = 0;
     let mut codes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for d in &r.diagnostics {

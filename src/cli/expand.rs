@@ -1,12 +1,12 @@
 //! `zogkit expand`: print the games and variants of a ZRF file after includes, macros and variant resolution.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::Severity;
 use zogkit::text::Encoding;
-use zogkit::zrf::{self, EntryKind, NoIncludes, ReadOptions};
+use zogkit::zrf::{self, EntryKind};
 
 /// Arguments of `zogkit expand`.
 #[derive(Debug, Args)]
@@ -23,14 +23,7 @@ pub struct ExpandArgs {
 
 /// Runs `zogkit expand`.
 pub fn run(args: ExpandArgs) -> u8 {
-    let input = InputFile {
-        display: if args.file.as_os_str() == "-" {
-            "<stdin>".into()
-        } else {
-            args.file.display().to_string()
-        },
-        path: (args.file.as_os_str() != "-").then(|| args.file.clone()),
-    };
+    let input = InputFile::named(&args.file);
     let bytes = match read_input(&input) {
         Ok(b) => b,
         Err(e) => {
@@ -38,14 +31,8 @@ pub fn run(args: ExpandArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let opts = ReadOptions {
-        encoding: args.encoding,
-        ..Default::default()
-    };
-    let f = match input.path {
-        Some(_) => zrf::read(&input.display, &bytes, &opts, &mut FsIncludes),
-        None => zrf::read(&input.display, &bytes, &opts, &mut NoIncludes),
-    };
+    let opts = super::zrf_options(args.encoding);
+    let f = zrf::read(&input.display, &bytes, &opts, &mut *super::loader(&input));
     for d in f.diagnostics.iter().filter(|d| d.severity > Severity::Note) {
         eprint!("{}", d.render(&f.sources, &input.display));
     }

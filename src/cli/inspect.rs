@@ -1,14 +1,12 @@
 //! `zogkit info`, `zogkit board` and `zogkit schema`: look inside a converted game.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
-use zogkit::diag::Severity;
-use zogkit::format::{self, Format};
+use zogkit::format::Format;
 use zogkit::spec::{Document, EntryKind, Game, GoalCond};
-use zogkit::zrf::NoIncludes;
 
 /// Arguments shared by `info` and `board`.
 #[derive(Debug, Args)]
@@ -44,40 +42,15 @@ pub struct BoardArgs {
 
 /// Reads a file into a document, printing diagnostics; `Err` is the exit code.
 fn load(args: &FileArgs) -> Result<Document, u8> {
-    let stdin = args.file.as_os_str() == "-";
-    let input = InputFile {
-        display: if stdin {
-            "<stdin>".into()
-        } else {
-            args.file.display().to_string()
-        },
-        path: (!stdin).then(|| args.file.clone()),
-    };
-    let Some(fmt) = args.from.or_else(|| Format::of_path(&input.display)) else {
-        eprintln!("error: {}: unknown format (use --from)", input.display);
-        return Err(EXIT_USAGE);
-    };
-    let bytes = read_input(&input).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", input.display);
-        EXIT_USAGE
-    })?;
-    let opts = format::ReadOptions::default();
-    let r = if stdin {
-        format::read(fmt, &input.display, &bytes, &opts, &mut NoIncludes)
-    } else {
-        format::read(fmt, &input.display, &bytes, &opts, &mut FsIncludes)
-    };
-    for d in r
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-    {
-        eprint!("{}", d.render(&r.sources, &input.display));
-    }
-    match r.document {
-        Some(doc) if r.errors() == 0 => Ok(doc),
-        _ => Err(EXIT_ERRORS),
-    }
+    super::load_document(&args.file, args.from)
+        .map(|(doc, _)| doc)
+        .map_err(|(code, msg)| {
+            // Read errors were printed as diagnostics already.
+            if code != EXIT_ERRORS {
+                eprintln!("error: {msg}");
+            }
+            code
+        })
 }
 
 /// Runs `zogkit info`: a human summary of every game.

@@ -14,11 +14,75 @@ pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read as _, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use zogkit::zrf::IncludeLoader;
+use std::sync::{Arc, OnceLock};
+use zogkit::format;
+use zogkit::text::Encoding;
+use zogkit::zrf::expand::CODE_INCLUDE_OUTSIDE;
+use zogkit::zrf::{self, IncludeError, IncludeLoader, NoIncludes};
+
+/// Settings every subcommand shares (the global `--limit` and `--allow-include-outside`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    /// Reader limits (the encoding is set per subcommand).
+    pub read: format::ReadOptions,
+    /// Let includes leave the input's directory tree.
+    pub allow_include_outside: bool,
+}
+
+static SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Records the global settings; called once by `main` before any subcommand runs.
+pub fn init(settings: Settings) {
+    let _ = SETTINGS.set(settings);
+}
+
+/// The global settings (the defaults if [`init`] was not called).
+pub fn settings() -> Settings {
+    SETTINGS.get().copied().unwrap_or_default()
+}
+
+/// Reader options: the global limits plus an encoding override.
+pub fn read_options(encoding: Option<Encoding>) -> format::ReadOptions {
+    format::ReadOptions {
+        encoding,
+        ..settings().read
+    }
+}
+
+/// ZRF reader options: the global limits plus an encoding override.
+pub fn zrf_options(encoding: Option<Encoding>) -> zrf::ReadOptions {
+    zrf::ReadOptions {
+        encoding,
+        ..settings().read.zrf
+    }
+}
+
+/// The include loader for one input: none for standard input; otherwise [`FsIncludes`],
+/// confined to the input's directory tree unless `--allow-include-outside` was given.
+pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
+    match (&input.path, &input.root) {
+        (None, _) => Box::new(NoIncludes),
+        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
+        (Some(p), root) => {
+            let shown = root.clone().unwrap_or_else(|| parent_dir(p));
+            // A root that cannot be resolved lets nothing in, rather than everything.
+            let real = std::fs::canonicalize(&shown).unwrap_or_else(|_| shown.clone());
+            Box::new(FsIncludes {
+                root: Some((real, shown.display().to_string())),
+            })
+        }
+    }
+}
+
+fn parent_dir(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
 
 /// Exit code: success.
 pub const EXIT_OK: u8 = 0;
@@ -36,6 +100,27 @@ pub struct InputFile {
     pub display: String,
     /// Path on disk, or `None` for `-`.
     pub path: Option<PathBuf>,
+    /// The directory tree includes must stay in: the directory walked to find the file, or
+    /// `None` for the file's own directory.
+    pub root: Option<PathBuf>,
+}
+
+impl InputFile {
+    /// The input named by one command-line path (`-` is standard input).
+    pub fn named(path: &Path) -> InputFile {
+        if path.as_os_str() == "-" {
+            return InputFile {
+                display: "<stdin>".into(),
+                path: None,
+                root: None,
+            };
+        }
+        InputFile {
+            display: display_path(path),
+            path: Some(path.to_path_buf()),
+            root: None,
+        }
+    }
 }
 
 /// Expands the command line's paths: files as given, directories walked recursively (sorted)
@@ -55,10 +140,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
     };
     for p in paths {
         if p.as_os_str() == "-" {
-            out.push(InputFile {
-                display: "<stdin>".into(),
-                path: None,
-            });
+            out.push(InputFile::named(p));
             continue;
         }
         let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", display_path(p)))?;
@@ -66,6 +148,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
             out.push(InputFile {
                 display: display_path(p),
                 path: Some(p.clone()),
+                root: None,
             });
             continue;
         }
@@ -109,6 +192,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                         out.push(InputFile {
                             display: display_path(path),
                             path: Some(path.to_path_buf()),
+                            root: Some(p.clone()),
                         });
                     } else {
                         let reason = e
@@ -123,6 +207,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                 out.push(InputFile {
                     display: display_path(entry.path()),
                     path: Some(entry.path().to_path_buf()),
+                    root: Some(p.clone()),
                 });
             }
         }
@@ -259,25 +344,75 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
-/// Reads an input's bytes (standard input for `-`).
+/// Reads an input's bytes (standard input for `-`), at most one byte more than the largest
+/// input limit (`input-bytes`, `yaml-bytes`), so a huge file costs no memory: the reader then
+/// refuses it by its size.
 pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
+    let read = settings().read;
+    let cap = read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64 + 1;
+    let mut v = Vec::new();
     match &input.path {
-        Some(p) => std::fs::read(p),
-        None => {
-            let mut v = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)?;
-            Ok(v)
-        }
+        Some(p) => std::io::Read::read_to_end(&mut std::fs::File::open(p)?.take(cap), &mut v)?,
+        None => std::io::Read::read_to_end(&mut std::io::stdin().take(cap), &mut v)?,
+    };
+    Ok(v)
+}
+
+/// Reads one command-line file (or `-`) into a spec document, in the format `from` or the one
+/// its extension names; its errors are printed. Returns the document and the format read.
+pub fn load_document(
+    file: &Path,
+    from: Option<format::Format>,
+) -> Result<(zogkit::spec::Document, format::Format), (u8, String)> {
+    let input = InputFile::named(file);
+    let fmt = from
+        .or_else(|| format::Format::of_path(&input.display))
+        .ok_or_else(|| {
+            (
+                EXIT_USAGE,
+                format!("{}: unknown format (use --from)", input.display),
+            )
+        })?;
+    let bytes = read_input(&input)
+        .map_err(|e| (EXIT_USAGE, format!("cannot read {}: {e}", input.display)))?;
+    let r = format::read(
+        fmt,
+        &input.display,
+        &bytes,
+        &read_options(None),
+        &mut *loader(&input),
+    );
+    for d in r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zogkit::diag::Severity::Error)
+    {
+        eprint!("{}", d.render(&r.sources, &input.display));
+    }
+    match r.document {
+        Some(doc) if r.errors() == 0 => Ok((doc, fmt)),
+        _ => Err((
+            EXIT_ERRORS,
+            format!("{}: cannot be read (see above)", input.display),
+        )),
     }
 }
 
 /// Resolves `(include "name")` relative to the including file, as Windows would: `\` and `/`
 /// both separate folders and every component matches case-insensitively when no exact match
 /// exists.
-pub struct FsIncludes;
+///
+/// With a `root`, a file whose canonical path (symlinks and `..` resolved) is outside that
+/// directory is refused with `zrf::include-outside`; includes of includes stay confined to
+/// the same root.
+pub struct FsIncludes {
+    /// The directory includes must stay in, canonical and as shown to the user; `None` allows
+    /// any file.
+    pub root: Option<(PathBuf, String)>,
+}
 
 impl IncludeLoader for FsIncludes {
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String> {
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
         let base = Path::new(from).parent().unwrap_or(Path::new("."));
         let path = find_case_insensitive(base, name).ok_or_else(|| {
             format!(
@@ -285,6 +420,19 @@ impl IncludeLoader for FsIncludes {
                 base.display()
             )
         })?;
+        if let Some((root, shown)) = &self.root {
+            let real =
+                std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if !real.starts_with(root) {
+                return Err(IncludeError {
+                    code: CODE_INCLUDE_OUTSIDE,
+                    message: format!(
+                        "refusing to include {name:?}: {} is outside {shown}, the input's directory tree (with `..` and symbolic links resolved); pass --allow-include-outside to allow it",
+                        path.display(),
+                    ),
+                });
+            }
+        }
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((path.display().to_string(), bytes))
     }

@@ -52,9 +52,10 @@ pub struct MovesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: OutputFormat,
-    /// Items a chain may run before it is stopped with a warning.
-    #[arg(long, default_value_t = zogkit::chessembly::interp::DEFAULT_STEP_LIMIT)]
-    pub step_limit: u32,
+    /// Items a chain may run before it is stopped with a warning (default: the global
+    /// `--limit chessembly-steps`, itself 1000 by default).
+    #[arg(long)]
+    pub step_limit: Option<u32>,
 }
 
 impl MovesArgs {
@@ -69,7 +70,9 @@ impl MovesArgs {
             }),
             piece: self.piece.clone(),
             state: self.state.clone(),
-            step_limit: self.step_limit,
+            step_limit: self
+                .step_limit
+                .unwrap_or(super::settings().read.chessembly_steps),
         }
     }
 }

@@ -2,20 +2,16 @@
 //! and side, validate everything, then write the images, `images.zrf` and `images.json`
 //! atomically into the output directory.
 
-use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, progress, read_input, write_atomic,
-};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, progress, write_atomic};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
-use zogkit::diag::Severity;
-use zogkit::format::{self, Format};
+use zogkit::format::Format;
 use zogkit::render::game::PlanOptions;
 use zogkit::render::images::{FRAGMENT_FILE, MANIFEST_FILE};
 use zogkit::render::set::{FileKind, SetOptions, render_set};
 use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
 use zogkit::spec::{Document, EntryKind};
 use zogkit::text::Encoding;
-use zogkit::zrf::NoIncludes;
 
 /// Output image format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -223,52 +219,13 @@ fn join(dir: &Path, rel: &str) -> Option<PathBuf> {
 
 /// Reads the input into a spec document (errors are printed), with the text encoding of ZRF input.
 fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>), (u8, String)> {
-    let stdin = file.as_os_str() == "-";
-    let input = InputFile {
-        display: if stdin {
-            "<stdin>".into()
-        } else {
-            file.display().to_string()
-        },
-        path: (!stdin).then(|| file.to_path_buf()),
-    };
-    let fmt = from
-        .or_else(|| Format::of_path(&input.display))
-        .ok_or_else(|| {
-            (
-                EXIT_USAGE,
-                format!("{}: unknown format (use --from)", input.display),
-            )
-        })?;
-    let bytes = read_input(&input)
-        .map_err(|e| (EXIT_USAGE, format!("cannot read {}: {e}", input.display)))?;
-    let opts = format::ReadOptions::default();
-    let r = if stdin {
-        format::read(fmt, &input.display, &bytes, &opts, &mut NoIncludes)
+    let (doc, fmt) = super::load_document(file, from)?;
+    let enc = if fmt == Format::Zrf {
+        doc.source.encoding.as_deref().and_then(Encoding::from_name)
     } else {
-        format::read(fmt, &input.display, &bytes, &opts, &mut FsIncludes)
+        None
     };
-    for d in r
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-    {
-        eprint!("{}", d.render(&r.sources, &input.display));
-    }
-    match r.document {
-        Some(doc) if r.errors() == 0 => {
-            let enc = if fmt == Format::Zrf {
-                doc.source.encoding.as_deref().and_then(Encoding::from_name)
-            } else {
-                None
-            };
-            Ok((doc, enc))
-        }
-        _ => Err((
-            EXIT_ERRORS,
-            format!("{}: cannot be read (see above)", input.display),
-        )),
-    }
+    Ok((doc, enc))
 }
 
 /// The game selected by `--game` (1-based index or title), or the first game.

@@ -3,16 +3,14 @@
 //! re-read with no errors and no new warnings, and the spec's YAML must be byte-stable
 //! (YAML → spec → YAML).
 
-use super::{
-    EXIT_ERRORS, EXIT_OK, EXIT_USAGE, FsIncludes, InputFile, collect_inputs, progress, read_input,
-};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use zogkit::diag::{FileId, Severity};
-use zogkit::format::{self, Format, ReadOptions};
+use zogkit::format::{self, Format};
 use zogkit::spec::{self, Document, Instr, MoveBlock};
 use zogkit::zrf::NoIncludes;
 
@@ -143,8 +141,8 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
         Ok(b) => b,
         Err(e) => return fail(name, format!("cannot read: {e}")),
     };
-    let opts = ReadOptions::default();
-    let first = format::read(Format::Zrf, name, &bytes, &opts, &mut FsIncludes);
+    let opts = super::read_options(None);
+    let first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
     let Some(doc1) = first.document else {
         return fail(name, "the file could not be read".into());
     };

@@ -35,8 +35,18 @@ pub struct Computed {
 /// Largest number of positions a layout may produce (a 100000×100000 grid is refused).
 pub const MAX_POSITIONS: usize = 1_000_000;
 
-/// Computes directions, positions and links; problems are returned, never fatal.
+/// Issue code: the layout would have more positions than the limit.
+pub const CODE_BOARD_TOO_LARGE: &str = "spec::board-too-large";
+
+/// Computes directions, positions and links with the [`MAX_POSITIONS`] limit; problems are
+/// returned, never fatal.
 pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
+    compute_limited(layout, MAX_POSITIONS)
+}
+
+/// [`compute`] with another position limit. The count is computed from the layout before
+/// anything is allocated, so a 100000×100000 grid costs nothing.
+pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<GeometryIssue>) {
     let mut issues = Vec::new();
     // Directions: grid directions in order, then directions defined only by `links`.
     let mut directions: Vec<String> = Vec::new();
@@ -68,11 +78,11 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
         })
         .fold(0usize, |a, b| a.saturating_add(b))
         .saturating_add(layout.positions.len() + layout.dummy.len());
-    if total > MAX_POSITIONS {
+    if total > max_positions {
         issues.push(GeometryIssue {
-            code: "spec::board-too-large",
+            code: CODE_BOARD_TOO_LARGE,
             message: format!(
-                "the board would have {total} positions, more than the limit of {MAX_POSITIONS}"
+                "the board would have {total} positions, more than the limit of {max_positions}"
             ),
         });
         return (

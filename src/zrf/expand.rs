@@ -143,9 +143,9 @@ pub struct Macro {
 /// library itself never touches the file system.
 pub trait IncludeLoader {
     /// Finds `name` (as written in `(include "name")`) relative to the file `from` (the display
-    /// name of the including file). Returns the included file's display name and bytes, or an
-    /// error message.
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), String>;
+    /// name of the including file). Returns the included file's display name and bytes, or why
+    /// it cannot (a plain message converts to [`CODE_INCLUDE_NOT_FOUND`]).
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError>;
     /// The identity of a file given by display name, used to detect include cycles (for
     /// example its canonical path). Defaults to the name itself.
     fn identity(&mut self, name: &str) -> String {
@@ -153,14 +153,35 @@ pub trait IncludeLoader {
     }
 }
 
+/// Diagnostic code: an included file cannot be found or read.
+pub const CODE_INCLUDE_NOT_FOUND: &str = "zrf::include-not-found";
+/// Diagnostic code: an include resolves outside the directory tree the loader is confined to.
+pub const CODE_INCLUDE_OUTSIDE: &str = "zrf::include-outside";
+
+/// Why an [`IncludeLoader`] did not load a file: a diagnostic code and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncludeError {
+    /// Stable diagnostic code ([`CODE_INCLUDE_NOT_FOUND`], [`CODE_INCLUDE_OUTSIDE`], …).
+    pub code: &'static str,
+    /// What went wrong, for the diagnostic.
+    pub message: String,
+}
+
+impl From<String> for IncludeError {
+    fn from(message: String) -> Self {
+        IncludeError {
+            code: CODE_INCLUDE_NOT_FOUND,
+            message,
+        }
+    }
+}
+
 /// An [`IncludeLoader`] that refuses every include (for inputs read from memory or stdin).
 pub struct NoIncludes;
 
 impl IncludeLoader for NoIncludes {
-    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Vec<u8>), String> {
-        Err(format!(
-            "cannot include {name:?}: includes are not available for this input"
-        ))
+    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
+        Err(format!("cannot include {name:?}: includes are not available for this input").into())
     }
 }
 
@@ -589,7 +610,7 @@ fn splice_includes(
             continue;
         }
         match loader.load(from, target) {
-            Err(msg) => diags.push(Diagnostic::error("zrf::include-not-found", msg, n.span)),
+            Err(e) => diags.push(Diagnostic::error(e.code, e.message, n.span)),
             Ok((shown, bytes)) => {
                 let key = loader.identity(&shown);
                 if stack.iter().any(|(k, _)| *k == key) {
@@ -1028,7 +1049,8 @@ impl<'a, 't> Expander<'a, 't> {
                 return;
             }
             self.expand_node(item, out);
-            if out.len() > self.limits.max_list_items && !self.aborted {
+            // Only splicing counts: a list written out in the file costs what its bytes cost.
+            if out.len() > self.limits.max_list_items && out.len() > items.len() && !self.aborted {
                 self.aborted = true;
                 // Point at the outermost call in the input; the note shows where in the macro.
                 let at = self.env.first().map(|f| f.call).unwrap_or(item.span);
@@ -1140,32 +1162,34 @@ impl<'a, 't> Expander<'a, 't> {
         }
         if self.env.len() >= self.limits.max_macro_depth || self.calls > self.limits.max_calls {
             self.aborted = true;
-            let what = if self.env.len() >= self.limits.max_macro_depth {
-                format!(
-                    "macro calls nested deeper than {} levels (is `{}` recursive?)",
-                    self.limits.max_macro_depth, m.name
+            let (code, what) = if self.env.len() >= self.limits.max_macro_depth {
+                (
+                    "zrf::macro-depth",
+                    format!(
+                        "macro calls nested deeper than {} levels (is `{}` recursive?)",
+                        self.limits.max_macro_depth, m.name
+                    ),
                 )
             } else {
-                format!(
-                    "more than {} macro calls while expanding one form",
-                    self.limits.max_calls
+                (
+                    "zrf::macro-calls",
+                    format!(
+                        "more than {} macro calls while expanding one form",
+                        self.limits.max_calls
+                    ),
                 )
             };
             let tail: Vec<&str> = self.env.iter().rev().take(6).map(|f| &*f.name).collect();
             let outer = self.env.first().map(|f| f.call);
             self.diags.push(
-                Diagnostic::error(
-                    "zrf::macro-depth",
-                    format!("{what}; this form is skipped"),
-                    call.span,
-                )
-                .with_note(
-                    outer,
-                    format!(
-                        "expanded from this call (innermost calls: {})",
-                        tail.join(" ← ")
+                Diagnostic::error(code, format!("{what}; this form is skipped"), call.span)
+                    .with_note(
+                        outer,
+                        format!(
+                            "expanded from this call (innermost calls: {})",
+                            tail.join(" ← ")
+                        ),
                     ),
-                ),
             );
             return;
         }

@@ -42,9 +42,40 @@ impl Default for Document {
     }
 }
 
-/// Lowers every entry of a read ZRF file. `source` describes the input (see [`source_of`]).
+/// Diagnostic code: a game defines or places more pieces than [`Limits::max_pieces`].
+pub const CODE_TOO_MANY_PIECES: &str = "zrf::too-many-pieces";
+
+/// Lowering limits (configurable; the defaults are far above anything real games need).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most positions one board may have (see [`geometry::MAX_POSITIONS`]).
+    pub max_positions: usize,
+    /// Most piece types one game may define, and most pieces its `board-setup` may place (the
+    /// largest real games have under 400). Beyond it, further pieces are dropped with
+    /// [`CODE_TOO_MANY_PIECES`].
+    pub max_pieces: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_positions: geometry::MAX_POSITIONS,
+            max_pieces: 100_000,
+        }
+    }
+}
+
+/// Lowers every entry of a read ZRF file with the default [`Limits`]. `source` describes the
+/// input (see [`source_of`]).
 pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
+    lower_with(file, source, Limits::default())
+}
+
+/// [`lower`] with explicit limits.
+pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
     let mut cx = Cx {
+        limits,
+        over_pieces: false,
         sites: &file.expanded.sites,
         diags: Vec::new(),
         seen: BTreeSet::new(),
@@ -123,6 +154,9 @@ pub fn source_of(file: &ZrfFile, file_name: &str, bytes: &[u8]) -> Source {
 
 /// Lowering context: where diagnostics go and how to locate nodes.
 struct Cx<'a> {
+    limits: Limits,
+    /// The current game went over [`Limits::max_pieces`] (reported once per game).
+    over_pieces: bool,
     sites: &'a Sites,
     diags: Vec<Diagnostic>,
     /// Diagnostics already reported (variants share forms with their game).
@@ -283,6 +317,7 @@ impl<'a> Cx<'a> {
     }
 
     fn game(&mut self, form: &Node, g: &mut Game) {
+        self.over_pieces = false;
         let root = At::root(form);
         // Names first: boards, pieces and players are needed to read move programs.
         let mut names = Names::default();
@@ -368,6 +403,10 @@ impl<'a> Cx<'a> {
                 }),
                 "board" => {} // done above
                 "piece" => {
+                    if g.pieces.len() >= self.limits.max_pieces {
+                        self.too_many_pieces(c, "defines more than", "piece types");
+                        continue;
+                    }
                     let p = self.piece(c, &names);
                     g.pieces.push(p);
                 }
@@ -638,9 +677,15 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        let (computed, issues) = geometry::compute(&layout);
+        let (computed, issues) = geometry::compute_limited(&layout, self.limits.max_positions);
         for i in issues {
-            self.warn(i.code, i.message, c);
+            // A board too large to build is an error: the game has no usable board.
+            let severity = if i.code == geometry::CODE_BOARD_TOO_LARGE {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            self.report(severity, i.code, i.message, c);
         }
         b.directions = computed.directions;
         b.positions = computed.positions;
@@ -1216,7 +1261,27 @@ impl<'a> Cx<'a> {
         Cond::Raw(c.node.to_compact())
     }
 
+    /// Reports that a game went over [`Limits::max_pieces`] at `at` (once per game).
+    fn too_many_pieces(&mut self, at: At<'_>, verb: &str, what: &str) {
+        if std::mem::replace(&mut self.over_pieces, true) {
+            return;
+        }
+        let limit = self.limits.max_pieces;
+        self.report(
+            Severity::Error,
+            CODE_TOO_MANY_PIECES,
+            format!(
+                "this game {verb} {limit} {what} (the limit; `--limit pieces=N` changes it); the rest are dropped"
+            ),
+            at,
+        );
+    }
+
     fn setup(&mut self, c: At<'_>, out: &mut Vec<Placement>, names: &Names) {
+        let mut placed: usize = out.iter().map(|p| p.positions.len()).sum();
+        if placed >= self.limits.max_pieces {
+            return self.too_many_pieces(c, "places more than", "pieces");
+        }
         for side in c.args() {
             let mut it = side.items();
             let Some(player) = it.next().and_then(At::atom) else {
@@ -1271,7 +1336,12 @@ impl<'a> Cx<'a> {
                             ),
                         }
                     }
+                    if placed >= self.limits.max_pieces {
+                        out.push(placement);
+                        return self.too_many_pieces(pl, "places more than", "pieces");
+                    }
                     placement.positions.push(rest[k].to_string());
+                    placed += 1;
                     k += 1;
                 }
                 out.push(placement);

@@ -12,17 +12,31 @@ pub mod strings;
 use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
 use crate::sexpr::{self, Parsed};
 use crate::text::{self, Decoded, Encoding};
-pub use expand::{Entry, EntryKind, Expanded, IncludeLoader, NoIncludes};
+pub use expand::{Entry, EntryKind, Expanded, IncludeError, IncludeLoader, NoIncludes};
 
 /// Options for [`read`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ReadOptions {
     /// Force this encoding instead of detecting one (`--encoding`).
     pub encoding: Option<Encoding>,
+    /// Largest file (the input and each include) read, in bytes; also used by
+    /// [`crate::format::read`] for the other non-YAML formats.
+    pub max_input_bytes: usize,
     /// Parser limits.
     pub syntax: sexpr::Limits,
     /// Expansion limits.
     pub expand: expand::Limits,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            encoding: None,
+            max_input_bytes: text::MAX_INPUT_BYTES,
+            syntax: sexpr::Limits::default(),
+            expand: expand::Limits::default(),
+        }
+    }
 }
 
 /// Everything read from one ZRF file.
@@ -66,7 +80,16 @@ pub fn read(
 ) -> ZrfFile {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let (decoded, mut ds) = text::decode(bytes, opts.encoding, FileId(sources.len() as u32));
+    let max_bytes = opts.max_input_bytes;
+    let id = FileId(sources.len() as u32);
+    let bytes = match text::too_large(bytes.len(), max_bytes, id) {
+        Some(d) => {
+            diagnostics.push(d);
+            &[][..]
+        }
+        None => bytes,
+    };
+    let (decoded, mut ds) = text::decode(bytes, opts.encoding, id);
     diagnostics.append(&mut ds);
     let root = sources.add(name, decoded.text.as_str());
     let parsed = sexpr::parse(&decoded.text, root, opts.syntax);
@@ -74,7 +97,11 @@ pub fn read(
     let syntax = opts.syntax;
     let forced = opts.encoding;
     let mut parse_include = |inc_name: &str, inc_bytes: &[u8]| {
-        let (dec, mut ds) = text::decode(inc_bytes, forced, FileId(sources.len() as u32));
+        let id = FileId(sources.len() as u32);
+        let big = text::too_large(inc_bytes.len(), max_bytes, id);
+        let inc_bytes = if big.is_some() { &[][..] } else { inc_bytes };
+        let (dec, mut ds) = text::decode(inc_bytes, forced, id);
+        ds.extend(big);
         let id = sources.add(inc_name, dec.text.as_str());
         let p = sexpr::parse(&dec.text, id, syntax);
         ds.extend(p.diagnostics);

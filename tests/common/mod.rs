@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// `../shared/corpus/zrf` next to the repository, or `None` (with a message) when absent.
 /// Under CI (`CI` set) a missing corpus is a failure, never a silent skip.
@@ -93,4 +94,71 @@ pub fn check_golden(rel: &str, actual: &str) -> Result<(), String> {
             ))
         }
     }
+}
+
+/// One measured run of the `zogkit` binary.
+#[derive(Debug)]
+pub struct Measured {
+    /// Exit code (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Wall time from spawn to exit.
+    pub wall: Duration,
+    /// The child's peak resident memory (`VmHWM`, reported by the child itself through the
+    /// hidden `--stats` option), in KiB.
+    pub peak_kib: u64,
+}
+
+impl Measured {
+    /// Standard output and standard error together (`check` prints diagnostics on stdout, the
+    /// other commands on stderr).
+    pub fn output(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs the `zogkit` binary built for this test run in `dir`, measuring wall time and the
+/// child's peak RSS. The peak is the child's own `VmHWM` (from `/proc/self/status`, printed by
+/// the hidden global `--stats`): `wait4`'s `ru_maxrss` is unusable here, because the child
+/// inherits the test process's high-water mark when it is spawned. The `stats:` line is removed
+/// from `stderr`.
+pub fn zogkit_measured(dir: &Path, args: &[&str]) -> Measured {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .arg("--stats")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run zogkit");
+    let wall = start.elapsed();
+    let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut peak_kib = u64::MAX;
+    if let Some(at) = stderr.rfind("stats: wall ") {
+        let line = stderr[at..].lines().next().unwrap_or("").to_string();
+        peak_kib = line
+            .split("peak ")
+            .nth(1)
+            .and_then(|p| p.trim_end_matches(" KB").parse().ok())
+            .unwrap_or(u64::MAX);
+        stderr.replace_range(at..at + line.len() + 1, "");
+    }
+    Measured {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+        wall,
+        peak_kib,
+    }
+}
+
+/// A fresh, empty directory for one test's files (under the target directory's temp area).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

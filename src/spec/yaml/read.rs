@@ -56,6 +56,11 @@ pub(super) fn check_well_formed(src: &Source<'_>, limits: &ReadLimits) -> Result
             let mut d = to_diagnostic(&e, code, src);
             match code {
                 CODE_ALIAS_LIMIT => {
+                    // The budget runs out while an alias is replayed, which has no position of
+                    // its own: point at the document's first alias instead.
+                    if d.span.is_none() {
+                        d.span = first_alias(text).map(|o| src.char_span(o));
+                    }
                     d.message = format!(
                         "aliases expand this document beyond the reading limit ({} extra nodes); \
                          write the repeated parts out or use fewer aliases",
@@ -71,6 +76,33 @@ pub(super) fn check_well_formed(src: &Source<'_>, limits: &ReadLimits) -> Result
             Err(d)
         }
     }
+}
+
+/// Byte offset of the first alias (`*name`) outside quoted scalars and comments.
+fn first_alias(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut prev = b'\n';
+    while i < b.len() {
+        let c = b[i];
+        let after_space = matches!(prev, b' ' | b'\t' | b'\r' | b'\n' | b'[' | b'{' | b',');
+        if c == b'#' && after_space {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if (c == b'"' || c == b'\'') && after_space {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += if c == b'"' && b[i] == b'\\' { 2 } else { 1 };
+            }
+        } else if c == b'*' && after_space && b.get(i + 1).is_some_and(|n| !n.is_ascii_whitespace())
+        {
+            return Some(i);
+        }
+        prev = b.get(i).copied().unwrap_or(b'\n');
+        i += 1;
+    }
+    None
 }
 
 struct Budget {

@@ -664,3 +664,20 @@ fn deep_nesting_is_refused_before_the_scanner_slows_down() {
     let quoted = format!("\"a\": \"{}\" # {}\n", "[".repeat(500), "{".repeat(500));
     assert!(from_str::<serde_json::Value>(&quoted, FileId(0)).is_ok());
 }
+
+#[test]
+fn alias_limit_points_at_the_first_alias() {
+    let mut text = String::from(
+        "# a *comment\nq: \"*not an alias\"\na0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n",
+    );
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let t = std::time::Instant::now();
+    let e = super::from_str::<serde_yaml::Value>(&text, FileId(0)).unwrap_err();
+    assert!(t.elapsed().as_secs_f64() < 1.0, "took {:?}", t.elapsed());
+    assert_eq!(e.code, super::CODE_ALIAS_LIMIT);
+    let first = text.find("[*a0").unwrap() + 1;
+    assert_eq!(e.span.map(|s| s.start as usize), Some(first), "{e:?}");
+}

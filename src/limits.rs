@@ -1,0 +1,200 @@
+//! Named resource limits: the table behind `--limit NAME=VALUE`, mapped onto the readers' own limit structs.
+//!
+//! The defaults live in those structs' `Default` impls and constants ([`crate::zrf::expand::Limits`],
+//! [`crate::sexpr::Limits`], [`crate::zrf::lower::Limits`], [`crate::spec::yaml::ReadLimits`],
+//! [`crate::chessembly::interp::DEFAULT_STEP_LIMIT`]); this module only names them, so
+//! [`ReadOptions::default`] and [`ReadOptions::limit`] give every default. `docs/limits.md`
+//! documents the same table (a test keeps it in step).
+
+use crate::format::ReadOptions;
+
+/// One configurable limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    /// The name used with `--limit NAME=VALUE`.
+    pub name: &'static str,
+    /// The diagnostic code reported when an input exceeds it.
+    pub code: &'static str,
+    /// What it bounds, in a few words.
+    pub what: &'static str,
+}
+
+/// Every configurable limit, in the order `--help` and `docs/limits.md` list them.
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        name: "input-bytes",
+        code: "text::too-large",
+        what: "size of one ZRF (and each include), Ludii or Chessembly file, in bytes",
+    },
+    Limit {
+        name: "nesting",
+        code: "zrf::too-deep",
+        what: "ZRF list nesting depth",
+    },
+    Limit {
+        name: "macro-depth",
+        code: "zrf::macro-depth",
+        what: "ZRF macro calls nested in each other",
+    },
+    Limit {
+        name: "macro-calls",
+        code: "zrf::macro-calls",
+        what: "ZRF macro calls while expanding one game or variant",
+    },
+    Limit {
+        name: "expansion-nodes",
+        code: "zrf::expansion-too-large",
+        what: "nodes one ZRF game or variant may expand to",
+    },
+    Limit {
+        name: "list-items",
+        code: "zrf::list-too-long",
+        what: "items one ZRF list may hold after macros are spliced in",
+    },
+    Limit {
+        name: "include-depth",
+        code: "zrf::include-depth",
+        what: "ZRF includes nested in each other",
+    },
+    Limit {
+        name: "positions",
+        code: "spec::board-too-large",
+        what: "positions of one ZRF board",
+    },
+    Limit {
+        name: "pieces",
+        code: "zrf::too-many-pieces",
+        what: "piece types of one ZRF game, and pieces its setup places",
+    },
+    Limit {
+        name: "yaml-bytes",
+        code: "yaml::too-large",
+        what: "size of a YAML spec document, in bytes",
+    },
+    Limit {
+        name: "yaml-aliases",
+        code: "yaml::alias-limit",
+        what: "nodes YAML aliases may add to a document",
+    },
+    Limit {
+        name: "chessembly-steps",
+        code: "chessembly::step-limit",
+        what: "items one Chessembly chain may run (`zogkit moves`)",
+    },
+];
+
+/// Looks a limit up by name.
+pub fn find(name: &str) -> Option<&'static Limit> {
+    LIMITS.iter().find(|l| l.name == name)
+}
+
+impl ReadOptions {
+    /// The current value of the limit called `name`, or `None` for an unknown name.
+    pub fn limit(&self, name: &str) -> Option<u64> {
+        let z = &self.zrf;
+        Some(match name {
+            "input-bytes" => z.max_input_bytes as u64,
+            "nesting" => z.syntax.max_depth as u64,
+            "macro-depth" => z.expand.max_macro_depth as u64,
+            "macro-calls" => z.expand.max_calls,
+            "expansion-nodes" => z.expand.max_nodes,
+            "list-items" => z.expand.max_list_items as u64,
+            "include-depth" => z.expand.max_include_depth as u64,
+            "positions" => self.lower.max_positions as u64,
+            "pieces" => self.lower.max_pieces as u64,
+            "yaml-bytes" => self.yaml.max_bytes as u64,
+            "yaml-aliases" => self.yaml.max_alias_nodes,
+            "chessembly-steps" => u64::from(self.chessembly_steps),
+            _ => return None,
+        })
+    }
+
+    /// Sets the limit called `name`. Errors name the problem (unknown name, value out of range).
+    pub fn set_limit(&mut self, name: &str, value: u64) -> Result<(), String> {
+        if find(name).is_none() {
+            let names: Vec<&str> = LIMITS.iter().map(|l| l.name).collect();
+            return Err(format!(
+                "unknown limit {name:?}; the limits are {}",
+                names.join(", ")
+            ));
+        }
+        if value == 0 {
+            return Err(format!("limit {name} must be at least 1"));
+        }
+        let too_big = || format!("limit {name}={value} is too large");
+        let size = || usize::try_from(value).map_err(|_| too_big());
+        let z = &mut self.zrf;
+        match name {
+            "input-bytes" => z.max_input_bytes = size()?,
+            "nesting" => z.syntax.max_depth = size()?,
+            "macro-depth" => z.expand.max_macro_depth = size()?,
+            "macro-calls" => z.expand.max_calls = value,
+            "expansion-nodes" => z.expand.max_nodes = value,
+            "list-items" => z.expand.max_list_items = size()?,
+            "include-depth" => z.expand.max_include_depth = size()?,
+            "positions" => self.lower.max_positions = size()?,
+            "pieces" => self.lower.max_pieces = size()?,
+            "yaml-bytes" => self.yaml.max_bytes = size()?,
+            "yaml-aliases" => self.yaml.max_alias_nodes = value,
+            "chessembly-steps" => {
+                self.chessembly_steps = u32::try_from(value).map_err(|_| too_big())?
+            }
+            _ => unreachable!("every name in LIMITS is handled"),
+        }
+        Ok(())
+    }
+
+    /// Applies one `NAME=VALUE` setting (the `--limit` syntax; `_` may group digits).
+    pub fn apply_limit(&mut self, setting: &str) -> Result<(), String> {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("--limit {setting:?}: expected NAME=VALUE"))?;
+        let value: u64 = value
+            .replace('_', "")
+            .parse()
+            .map_err(|_| format!("--limit {setting:?}: {value:?} is not a whole number"))?;
+        self.set_limit(name.trim(), value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_limit_round_trips_through_set_and_get() {
+        for l in LIMITS {
+            let mut o = ReadOptions::default();
+            assert!(o.limit(l.name).is_some_and(|v| v > 0), "{}", l.name);
+            o.apply_limit(&format!("{}=7", l.name)).unwrap();
+            assert_eq!(o.limit(l.name), Some(7), "{}", l.name);
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_the_reason() {
+        let mut o = ReadOptions::default();
+        assert!(
+            o.apply_limit("bogus=3")
+                .unwrap_err()
+                .contains("unknown limit")
+        );
+        assert!(o.apply_limit("nesting").unwrap_err().contains("NAME=VALUE"));
+        assert!(
+            o.apply_limit("nesting=x")
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(
+            o.apply_limit("nesting=0")
+                .unwrap_err()
+                .contains("at least 1")
+        );
+        assert!(
+            o.apply_limit("chessembly-steps=99999999999")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert_eq!(o.limit("nesting"), ReadOptions::default().limit("nesting"));
+    }
+}
