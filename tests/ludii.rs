@@ -748,3 +748,16 @@ fn self_feeding_defines_stop_at_the_budget_quickly() {
     assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
     assert!(diags.iter().any(|d| d.code == "ludii::macro-limit"));
 }
+
+#[test]
+fn self_feeding_arguments_stop_before_substituting() {
+    // Found by `cargo xtask fuzz`: 23 GB before the predicted size was checked.
+    let path = corpus("lud")
+        .into_iter()
+        .find(|p| p.ends_with("define_err_self_feeding.lud"))
+        .unwrap();
+    let t = std::time::Instant::now();
+    let (_, _, _, diags) = read(&path);
+    assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+    assert!(diags.iter().any(|d| d.code == "ludii::macro-limit"));
+}

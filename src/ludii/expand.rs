@@ -615,9 +615,32 @@ fn call(
             _ => Some(Node::Array(e, aspan)),
         });
     }
+    // Substituted arguments can grow the body far beyond what was expanded so far (and each
+    // level of a self-feeding define doubles it): predict the size first, and stop when the
+    // budget is spent, here or while the arguments were expanded.
+    let arg_sizes: Vec<usize> = actual
+        .iter()
+        .map(|a| a.as_ref().map_or(0, Node::size))
+        .collect();
+    let predicted: usize = m.body.iter().map(|b| subst_size(b, &arg_sizes)).sum();
+    ctx.nodes = ctx.nodes.saturating_add(predicted);
+    if ctx.limit_hit || ctx.nodes > MAX_NODES {
+        if !ctx.limit_hit {
+            ctx.limit_hit = true;
+            ctx.diags.push(Diagnostic::error(
+                CODE_MACRO_LIMIT,
+                "macro expansion exceeds its size or depth budget; the form is kept unexpanded",
+                span,
+            ));
+        }
+        return vec![Node::List(
+            std::iter::once(Node::Str(name.to_string(), nspan))
+                .chain(actual.into_iter().flatten())
+                .collect(),
+            span,
+        )];
+    }
     let mut body = subst_params(&m.body, &actual);
-    // Substituted arguments can grow the body far beyond what was expanded so far: count it.
-    ctx.nodes += body.iter().map(Node::size).sum::<usize>();
     // Built-in macro text has no file to show: its nodes take the call's location.
     for b in &mut body {
         respan_builtin(b, span);
@@ -655,6 +678,23 @@ fn respan_builtin(n: &mut Node, call: Span) {
 fn param_index(a: &str) -> Option<usize> {
     let n: usize = a.strip_prefix('#')?.parse().ok()?;
     (1..=20).contains(&n).then_some(n - 1)
+}
+
+/// The size of `n` once `#k` parameters are replaced by arguments of the given sizes.
+fn subst_size(n: &Node, arg_sizes: &[usize]) -> usize {
+    match n {
+        Node::Atom(a, _) => match param_index(a) {
+            Some(i) => arg_sizes.get(i).copied().unwrap_or(0),
+            None => 1,
+        },
+        Node::List(v, _) | Node::Array(v, _) | Node::Angle(v, _) => {
+            v.iter().fold(1usize, |acc, c| {
+                acc.saturating_add(subst_size(c, arg_sizes))
+            })
+        }
+        Node::Named(_, v, _) => 1usize.saturating_add(subst_size(v, arg_sizes)),
+        _ => 1,
+    }
 }
 
 fn subst_params(body: &[Node], args: &[Option<Node>]) -> Vec<Node> {
