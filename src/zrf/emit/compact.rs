@@ -1,0 +1,372 @@
+//! Macro extraction for written ZRF: lists that repeat, exactly or with other atoms in the same
+//! places, become `(define share-N …)` macros with `$k` parameters and calls `(share-N a b)`.
+//!
+//! The pass works on the writer's own text (atoms, strings, lists, whitespace; no comments) and
+//! keeps its layout: a call replaces a list in place and a macro body is the first occurrence's
+//! text with `$k` put at the atoms that vary. Only plain atoms become parameters (ZRF
+//! substitutes `$k` textually, and a string argument would turn into an atom); strings, macro
+//! names and list shapes must be equal. Lists are taken largest first, so a body may itself
+//! call smaller macros, passing its own `$k` on explicitly (never through dynamic scope).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::fmt::Write as _;
+
+/// Lists shorter than this (in bytes of text) are never turned into macros.
+const MIN_LEN: usize = 20;
+/// Most parameters one macro takes (ZoG reads `$1` … `$9`).
+const MAX_PARAMS: usize = 9;
+
+#[derive(Debug)]
+enum Kind {
+    Atom,
+    Str,
+    List(Vec<usize>),
+}
+
+#[derive(Debug)]
+struct Node {
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+struct Tree<'t> {
+    text: &'t str,
+    nodes: Vec<Node>,
+    /// Top-level forms.
+    top: Vec<usize>,
+}
+
+/// Parses the writer's text; `None` when it is not balanced (then nothing is compacted).
+fn parse(text: &str) -> Option<Tree<'_>> {
+    let b = text.as_bytes();
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut top = Vec::new();
+    let mut i = 0;
+    let mut push = |nodes: &mut Vec<Node>, stack: &mut Vec<(usize, Vec<usize>)>, n: Node| {
+        let id = nodes.len();
+        nodes.push(n);
+        match stack.last_mut() {
+            Some((_, v)) => v.push(id),
+            None => top.push(id),
+        }
+    };
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_whitespace() => i += 1,
+            b'(' => {
+                stack.push((i, Vec::new()));
+                i += 1;
+            }
+            b')' => {
+                let (start, kids) = stack.pop()?;
+                i += 1;
+                push(
+                    &mut nodes,
+                    &mut stack,
+                    Node {
+                        start,
+                        end: i,
+                        kind: Kind::List(kids),
+                    },
+                );
+            }
+            b'"' => {
+                let close = text[i + 1..].find('"')? + i + 1;
+                let n = Node {
+                    start: i,
+                    end: close + 1,
+                    kind: Kind::Str,
+                };
+                push(&mut nodes, &mut stack, n);
+                i = close + 1;
+            }
+            b';' => return None,
+            _ => {
+                let start = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && !b"()\";".contains(&b[i]) {
+                    i += 1;
+                }
+                push(
+                    &mut nodes,
+                    &mut stack,
+                    Node {
+                        start,
+                        end: i,
+                        kind: Kind::Atom,
+                    },
+                );
+            }
+        }
+    }
+    stack.is_empty().then_some(Tree { text, nodes, top })
+}
+
+/// One extracted macro: its name and the node whose text is its body.
+struct Def {
+    name: String,
+    body: usize,
+}
+
+struct State<'t> {
+    tree: Tree<'t>,
+    /// Atom texts replaced by `$k` inside macro bodies.
+    atom: FxHashMap<usize, String>,
+    /// Lists replaced by a macro call.
+    call: FxHashMap<usize, String>,
+    dead: Vec<bool>,
+    defs: Vec<Def>,
+}
+
+impl State<'_> {
+    fn atom_text(&self, id: usize) -> &str {
+        match self.atom.get(&id) {
+            Some(s) => s,
+            None => &self.tree.text[self.tree.nodes[id].start..self.tree.nodes[id].end],
+        }
+    }
+
+    /// The atoms and strings of a subtree in order (iterative, preorder).
+    fn leaves(&self, root: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            match &self.tree.nodes[n].kind {
+                Kind::List(v) => stack.extend(v.iter().rev()),
+                _ => out.push(n),
+            }
+        }
+        out
+    }
+
+    fn mark_dead(&mut self, root: usize) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            self.dead[n] = true;
+            if let Kind::List(v) = &self.tree.nodes[n].kind {
+                stack.extend(v.iter().copied());
+            }
+        }
+    }
+
+    /// Writes a node with its replacements (recursion is bounded by the writer's nesting).
+    fn render(&self, id: usize, out: &mut String, is_body: bool) {
+        if !is_body && let Some(c) = self.call.get(&id) {
+            out.push_str(c);
+            return;
+        }
+        let n = &self.tree.nodes[id];
+        match &n.kind {
+            Kind::List(kids) => {
+                let mut at = n.start;
+                for &k in kids {
+                    out.push_str(&self.tree.text[at..self.tree.nodes[k].start]);
+                    self.render(k, out, false);
+                    at = self.tree.nodes[k].end;
+                }
+                out.push_str(&self.tree.text[at..n.end]);
+            }
+            _ => out.push_str(self.atom_text(id)),
+        }
+    }
+}
+
+/// Extracts repeated lists of `text` (top-level forms: `define`s, `game`s, `variant`s) into
+/// macros; returns the macro definitions (one per line) and the rewritten text cut in two at
+/// `split` (a byte offset between top-level forms). Macro names avoid every atom of the text.
+pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
+    let none = || {
+        let (a, b) = text.split_at(split.min(text.len()));
+        (String::new(), a.to_string(), b.to_string())
+    };
+    if text.contains('$') {
+        // Literal `$` atoms (unbound parameters kept from the source) would be substituted.
+        return none();
+    }
+    let Some(tree) = parse(text) else {
+        return none();
+    };
+    let n = tree.nodes.len();
+    // Skeleton hash (shape and strings; atoms are holes) and eligibility, bottom-up: children
+    // are created before their parents, so ids are already in post-order.
+    let mut hash = vec![0u64; n];
+    let mut taken: FxHashSet<&str> = FxHashSet::default();
+    for (id, nd) in tree.nodes.iter().enumerate() {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        match &nd.kind {
+            Kind::Atom => {
+                1u8.hash(&mut h);
+                taken.insert(&text[nd.start..nd.end]);
+            }
+            Kind::Str => {
+                2u8.hash(&mut h);
+                text[nd.start..nd.end].hash(&mut h);
+            }
+            Kind::List(v) => {
+                3u8.hash(&mut h);
+                v.len().hash(&mut h);
+                for &k in v {
+                    hash[k].hash(&mut h);
+                }
+            }
+        }
+        hash[id] = h.finish();
+    }
+    // Macro names of the writer (`proc-N`) must stay literal.
+    let macro_names: FxHashSet<&str> = tree
+        .top
+        .iter()
+        .filter_map(|&t| match &tree.nodes[t].kind {
+            Kind::List(v) if v.len() >= 2 => {
+                let head = &tree.nodes[v[0]];
+                let name = &tree.nodes[v[1]];
+                (&text[head.start..head.end] == "define").then(|| &text[name.start..name.end])
+            }
+            _ => None,
+        })
+        .collect();
+    // Candidates: lists below the top-level forms (not a define's name), grouped by skeleton.
+    let mut groups: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut stack: Vec<usize> = Vec::new();
+    for &t in &tree.top {
+        if let Kind::List(v) = &tree.nodes[t].kind {
+            stack.extend(v.iter().copied());
+        }
+    }
+    while let Some(id) = stack.pop() {
+        let nd = &tree.nodes[id];
+        if let Kind::List(v) = &nd.kind {
+            if nd.end - nd.start >= MIN_LEN {
+                groups.entry(hash[id]).or_default().push(id);
+            }
+            stack.extend(v.iter().copied());
+        }
+    }
+    let mut order: Vec<(usize, usize, u64)> = groups
+        .iter()
+        .filter(|(_, v)| v.len() >= 2)
+        .map(|(h, v)| {
+            let first = *v.iter().min().unwrap_or(&0);
+            let nd = &tree.nodes[first];
+            (nd.end - nd.start, first, *h)
+        })
+        .collect();
+    // Largest first; ties by position in the text (deterministic).
+    order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(tree.nodes[a.1].start.cmp(&tree.nodes[b.1].start)));
+    let mut st = State {
+        tree,
+        atom: FxHashMap::default(),
+        call: FxHashMap::default(),
+        dead: vec![false; n],
+        defs: Vec::new(),
+    };
+    let mut next_name = 0usize;
+    for (_, _, h) in order {
+        let mut members: Vec<usize> = groups[&h]
+            .iter()
+            .copied()
+            .filter(|&m| !st.dead[m] && !st.call.contains_key(&m))
+            .collect();
+        if members.len() < 2 {
+            continue;
+        }
+        members.sort_unstable_by_key(|&m| st.tree.nodes[m].start);
+        let leaves: Vec<Vec<usize>> = members.iter().map(|&m| st.leaves(m)).collect();
+        let width = leaves[0].len();
+        if leaves.iter().any(|l| l.len() != width) {
+            continue; // hash collision
+        }
+        // Parameters: leaf positions whose text varies (or holds a `$k`), one per distinct
+        // column of values.
+        let mut params: Vec<Vec<String>> = Vec::new();
+        let mut slot: Vec<Option<usize>> = vec![None; width];
+        let mut ok = true;
+        for j in 0..width {
+            let col: Vec<&str> = leaves.iter().map(|l| st.atom_text(l[j])).collect();
+            let varies = col.iter().any(|c| *c != col[0]) || col[0].contains('$');
+            if !varies {
+                continue;
+            }
+            let atoms_only = leaves
+                .iter()
+                .all(|l| matches!(st.tree.nodes[l[j]].kind, Kind::Atom));
+            if !atoms_only || col.iter().any(|c| macro_names.contains(c)) {
+                ok = false;
+                break;
+            }
+            let col: Vec<String> = col.into_iter().map(str::to_string).collect();
+            let k = match params.iter().position(|p| *p == col) {
+                Some(k) => k,
+                None => {
+                    params.push(col);
+                    params.len() - 1
+                }
+            };
+            slot[j] = Some(k);
+        }
+        if !ok || params.len() > MAX_PARAMS {
+            continue;
+        }
+        // Worth it? Text of the members against one body plus the calls.
+        let body_len = st.tree.nodes[members[0]].end - st.tree.nodes[members[0]].start;
+        let name = loop {
+            let c = format!("share-{next_name}");
+            if !taken.contains(c.as_str()) {
+                break c;
+            }
+            next_name += 1;
+        };
+        let calls: Vec<String> = (0..members.len())
+            .map(|i| {
+                let mut c = format!("({name}");
+                for p in &params {
+                    let _ = write!(c, " {}", p[i]);
+                }
+                c.push(')');
+                c
+            })
+            .collect();
+        let before: usize = members
+            .iter()
+            .map(|&m| st.tree.nodes[m].end - st.tree.nodes[m].start)
+            .sum();
+        let after = body_len + name.len() + 10 + calls.iter().map(String::len).sum::<usize>();
+        if after >= before {
+            continue;
+        }
+        next_name += 1;
+        let body = members[0];
+        for (j, s) in slot.iter().enumerate() {
+            if let Some(k) = s {
+                st.atom.insert(leaves[0][j], format!("${}", k + 1));
+            }
+        }
+        for (i, &m) in members.iter().enumerate() {
+            if i > 0 {
+                st.mark_dead(m);
+            }
+            st.call.insert(m, calls[i].clone());
+        }
+        st.defs.push(Def { name, body });
+    }
+    let mut defs = String::new();
+    for d in &st.defs {
+        let _ = write!(defs, "(define {} ", d.name);
+        st.render(d.body, &mut defs, true);
+        defs.push_str(")\n");
+    }
+    let mut head = String::new();
+    let mut tail = String::with_capacity(text.len());
+    let mut at = 0;
+    for &t in &st.tree.top {
+        let nd = &st.tree.nodes[t];
+        let out = if nd.start < split { &mut head } else { &mut tail };
+        out.push_str(&text[at..nd.start]);
+        st.render(t, out, false);
+        at = nd.end;
+    }
+    tail.push_str(&text[at..]);
+    (defs, head, tail)
+}
