@@ -188,7 +188,20 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
         return none();
     };
     let n = tree.nodes.len();
-    // Skeleton hash (shape and strings; atoms are holes) and eligibility, bottom-up: children
+    // Macro names of the writer (`proc-N`) must stay literal.
+    let macro_names: FxHashSet<&str> = tree
+        .top
+        .iter()
+        .filter_map(|&t| match &tree.nodes[t].kind {
+            Kind::List(v) if v.len() >= 2 => {
+                let head = &tree.nodes[v[0]];
+                let name = &tree.nodes[v[1]];
+                (&text[head.start..head.end] == "define").then(|| &text[name.start..name.end])
+            }
+            _ => None,
+        })
+        .collect();
+    // Skeleton hash (shape, strings and macro names; other atoms are holes), bottom-up: children
     // are created before their parents, so ids are already in post-order.
     let mut hash = vec![0u64; n];
     let mut taken: FxHashSet<&str> = FxHashSet::default();
@@ -197,8 +210,12 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
         let mut h = rustc_hash::FxHasher::default();
         match &nd.kind {
             Kind::Atom => {
+                let a = &text[nd.start..nd.end];
                 1u8.hash(&mut h);
-                taken.insert(&text[nd.start..nd.end]);
+                if macro_names.contains(a) {
+                    a.hash(&mut h);
+                }
+                taken.insert(a);
             }
             Kind::Str => {
                 2u8.hash(&mut h);
@@ -214,19 +231,6 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
         }
         hash[id] = h.finish();
     }
-    // Macro names of the writer (`proc-N`) must stay literal.
-    let macro_names: FxHashSet<&str> = tree
-        .top
-        .iter()
-        .filter_map(|&t| match &tree.nodes[t].kind {
-            Kind::List(v) if v.len() >= 2 => {
-                let head = &tree.nodes[v[0]];
-                let name = &tree.nodes[v[1]];
-                (&text[head.start..head.end] == "define").then(|| &text[name.start..name.end])
-            }
-            _ => None,
-        })
-        .collect();
     // Candidates: lists below the top-level forms (not a define's name), grouped by skeleton.
     let mut groups: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     let mut stack: Vec<usize> = Vec::new();
