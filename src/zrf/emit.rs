@@ -6,16 +6,20 @@
 //!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions;
 //! - each game is one `(game …)`; each variant is a `(variant …)` carrying only the sections that
 //!   differ from its game under ZoG's variant resolution (checked by simulating it);
-//! - `procedures` become `(define proc-N …)` macros called as `(proc-N)`;
+//! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written
+//!   the same are written once);
 //! - display texts get their `\` line breaks back (or their exact source string while it still
-//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim.
+//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim, at the
+//!   place among their siblings that `extensions.zrf_at` records;
+//! - lists that repeat, exactly or with other atoms (directions, piece names) in the same places,
+//!   become `(define share-N …)` macros with `$k` parameters ([`compact`]).
 //!
 //! Chessembly-only instructions have no ZRF form; they are left out and named in a diagnostic.
 
 use super::strings;
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Instr, Layout, LayoutLinks,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout, LayoutLinks,
     LayoutPosition, MoveBlock, Piece, Test, Texts,
 };
 use crate::text::{self, Encoding};
@@ -208,12 +212,14 @@ impl<'d> Writer<'d> {
             let v = self.string(v);
             let _ = writeln!(out, "(version {v})\n");
         }
-        out.push_str(&procs);
-        if !defs.is_empty() {
-            out.push_str(&defs);
-            out.push('\n');
+        // Procedure macros, shared macros and the games, separated by blank lines.
+        for part in [procs.trim(), defs.trim()] {
+            if !part.is_empty() {
+                out.push_str(part);
+                out.push_str("\n\n");
+            }
         }
-        out.push_str(&body);
+        out.push_str(body.trim_start());
         if out.is_empty() {
             out.push('\n');
         }
@@ -420,7 +426,7 @@ impl<'d> Writer<'d> {
                 format!("(move-priorities {})", p.join(" ")),
             );
         }
-        for e in &g.extensions.zrf {
+        place_extensions(&mut v, &g.extensions, |e| {
             let head = e
                 .strip_prefix('(')
                 .map(|r| {
@@ -429,8 +435,12 @@ impl<'d> Writer<'d> {
                 })
                 .unwrap_or_default()
                 .unwrap_or_default();
-            push(head, "", e.clone());
-        }
+            Section {
+                head: head.to_string(),
+                name: String::new(),
+                text: e.clone(),
+            }
+        });
         v
     }
 
@@ -606,7 +616,7 @@ impl<'d> Writer<'d> {
                 parts.push(format!("(symmetry {p} {})", pairs.join(" ")));
             }
         }
-        parts.extend(b.extensions.zrf.iter().cloned());
+        place_extensions(&mut parts, &b.extensions, String::clone);
         format!("(board\n    {})", parts.join("\n    "))
     }
 
@@ -655,7 +665,7 @@ impl<'d> Writer<'d> {
             let t = self.blocks("drops", &p.drops);
             parts.push(t);
         }
-        parts.extend(p.extensions.zrf.iter().cloned());
+        place_extensions(&mut parts, &p.extensions, String::clone);
         format!("(piece\n    {})", parts.join("\n    "))
     }
 
@@ -1040,6 +1050,22 @@ fn layout_of(b: &Board) -> Layout {
         }
     }
     l
+}
+
+/// Puts the `extensions.zrf` forms among `items` (the items of one form after its head) at the
+/// places they had in the source, or after the typed items when the places are not known.
+fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMut(&String) -> T) {
+    match ext.zrf_placed() {
+        Some(placed) => {
+            let mut placed: Vec<(&String, usize)> = placed.collect();
+            placed.sort_by_key(|&(_, at)| at);
+            for (e, at) in placed {
+                let at = at.min(items.len());
+                items.insert(at, make(e));
+            }
+        }
+        None => items.extend(ext.zrf.iter().map(make)),
+    }
 }
 
 /// Writes `(head sections…)` with one section per line.

@@ -103,6 +103,65 @@ fn parse(text: &str) -> Option<Tree<'_>> {
     stack.is_empty().then_some(Tree { text, nodes, top })
 }
 
+/// A parameter place: `$k` (0-based `k`) replaces the text between `pre` and `suf` bytes from
+/// the ends (both 0 for a whole atom).
+#[derive(Clone, Copy)]
+struct Hole {
+    k: usize,
+    pre: usize,
+    suf: usize,
+}
+
+enum Plan {
+    Reject,
+    Split(Vec<Vec<usize>>),
+    Extract {
+        leaves: Vec<usize>,
+        holes: Vec<Option<Hole>>,
+        params: Vec<Vec<String>>,
+    },
+}
+
+/// For strings (quotes included) that differ: the bytes of common prefix and suffix around a
+/// middle that is a non-empty atom in every one (ZRF substitutes `$k` inside strings), with
+/// no digit right after it (`$k` reads digits greedily).
+fn string_hole(col: &[&str], macro_names: &FxHashSet<&str>) -> Option<(usize, usize)> {
+    let first = col[0];
+    let mut pre = first.len();
+    let mut suf = first.len();
+    for c in &col[1..] {
+        pre = pre.min(
+            first
+                .char_indices()
+                .zip(c.char_indices())
+                .find(|((_, a), (_, b))| a != b)
+                .map_or(first.len().min(c.len()), |((i, _), _)| i),
+        );
+        suf = suf.min(
+            first
+                .chars()
+                .rev()
+                .zip(c.chars().rev())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a.len_utf8())
+                .sum(),
+        );
+    }
+    let shortest = col.iter().map(|c| c.len()).min()?;
+    suf = suf.min(shortest.saturating_sub(pre + 1));
+    // Digits after the middle belong to it.
+    while suf > 1 && first[first.len() - suf..].starts_with(|c: char| c.is_ascii_digit()) {
+        suf -= 1;
+    }
+    (pre >= 1 && suf >= 1).then_some(())?;
+    col.iter()
+        .all(|c| {
+            let mid = c.get(pre..c.len() - suf).unwrap_or("");
+            super::is_atom(mid) && !mid.contains('$') && !macro_names.contains(mid)
+        })
+        .then_some((pre, suf))
+}
+
 /// One extracted macro: its name and the node whose text is its body.
 struct Def {
     name: String,
@@ -148,6 +207,116 @@ impl State<'_> {
                 stack.extend(v.iter().copied());
             }
         }
+    }
+
+    /// How a group of same-shaped lists can become one macro.
+    fn plan(&self, members: &[usize], macro_names: &FxHashSet<&str>) -> Plan {
+        let mut leaves: Vec<Vec<usize>> = members.iter().map(|&m| self.leaves(m)).collect();
+        let width = leaves[0].len();
+        if leaves.iter().any(|l| l.len() != width) {
+            return Plan::Reject; // hash collision
+        }
+        // Parameters: places whose text varies (or holds a `$k`), one per distinct column of
+        // values; strings vary only in a middle part that is a valid atom.
+        let mut params: Vec<Vec<String>> = Vec::new();
+        let mut holes: Vec<Option<Hole>> = vec![None; width];
+        for j in 0..width {
+            let col: Vec<&str> = leaves.iter().map(|l| self.atom_text(l[j])).collect();
+            let varies = col.iter().any(|c| *c != col[0]);
+            if !varies && !col[0].contains('$') {
+                continue;
+            }
+            let strings = leaves
+                .iter()
+                .all(|l| matches!(self.tree.nodes[l[j]].kind, Kind::Str));
+            let atoms = leaves
+                .iter()
+                .all(|l| matches!(self.tree.nodes[l[j]].kind, Kind::Atom));
+            let hole = if atoms && !col.iter().any(|c| macro_names.contains(c)) {
+                Some((0, 0))
+            } else if strings && !col.iter().any(|c| c.contains('$')) {
+                string_hole(&col, macro_names)
+            } else {
+                None
+            };
+            let Some((pre, suf)) = hole else {
+                if !varies {
+                    return Plan::Reject;
+                }
+                // Split by this place's values, in order of first appearance.
+                let mut parts: Vec<(&str, Vec<usize>)> = Vec::new();
+                for (i, c) in col.iter().enumerate() {
+                    match parts.iter_mut().find(|p| p.0 == *c) {
+                        Some(p) => p.1.push(members[i]),
+                        None => parts.push((c, vec![members[i]])),
+                    }
+                }
+                return Plan::Split(parts.into_iter().map(|p| p.1).collect());
+            };
+            let col: Vec<String> = col.iter().map(|c| c[pre..c.len() - suf].to_string()).collect();
+            let k = match params.iter().position(|p| *p == col) {
+                Some(k) => k,
+                None => {
+                    params.push(col);
+                    params.len() - 1
+                }
+            };
+            holes[j] = Some(Hole { k, pre, suf });
+        }
+        if params.len() > MAX_PARAMS {
+            return Plan::Reject;
+        }
+        Plan::Extract {
+            leaves: leaves.swap_remove(0),
+            holes,
+            params,
+        }
+    }
+
+    /// Turns `members` into calls of a new macro `name` when that makes the text shorter.
+    fn extract(
+        &mut self,
+        members: &[usize],
+        leaves: &[usize],
+        holes: &[Option<Hole>],
+        params: &[Vec<String>],
+        name: &str,
+    ) -> bool {
+        let len = |m: usize| self.tree.nodes[m].end - self.tree.nodes[m].start;
+        let calls: Vec<String> = (0..members.len())
+            .map(|i| {
+                let mut c = format!("({name}");
+                for p in params {
+                    let _ = write!(c, " {}", p[i]);
+                }
+                c.push(')');
+                c
+            })
+            .collect();
+        let before: usize = members.iter().map(|&m| len(m)).sum();
+        let after = len(members[0]) + name.len() + 10 + calls.iter().map(String::len).sum::<usize>();
+        // Small gains are not worth a macro's indirection.
+        if after + MIN_LEN > before {
+            return false;
+        }
+        for (j, h) in holes.iter().enumerate() {
+            if let Some(h) = h {
+                let t = self.atom_text(leaves[j]);
+                let t = format!("{}${}{}", &t[..h.pre], h.k + 1, &t[t.len() - h.suf..]);
+                self.atom.insert(leaves[j], t);
+            }
+        }
+        for (i, &m) in members.iter().enumerate() {
+            if i > 0 {
+                self.mark_dead(m);
+            }
+            self.call.insert(m, calls[i].clone());
+        }
+        self.defs.push(Def {
+            name: name.to_string(),
+            body: members[0],
+        });
+        true
     }
 
     /// Writes a node with its replacements (recursion is bounded by the writer's nesting).
@@ -201,7 +370,7 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
             _ => None,
         })
         .collect();
-    // Skeleton hash (shape, strings and macro names; other atoms are holes), bottom-up: children
+    // Skeleton hash (shape and macro names; other atoms and strings are holes), bottom-up: children
     // are created before their parents, so ids are already in post-order.
     let mut hash = vec![0u64; n];
     let mut taken: FxHashSet<&str> = FxHashSet::default();
@@ -217,10 +386,7 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
                 }
                 taken.insert(a);
             }
-            Kind::Str => {
-                2u8.hash(&mut h);
-                text[nd.start..nd.end].hash(&mut h);
-            }
+            Kind::Str => 2u8.hash(&mut h),
             Kind::List(v) => {
                 3u8.hash(&mut h);
                 v.len().hash(&mut h);
@@ -273,87 +439,30 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
             .copied()
             .filter(|&m| !st.dead[m] && !st.call.contains_key(&m))
             .collect();
-        if members.len() < 2 {
-            continue;
-        }
         members.sort_unstable_by_key(|&m| st.tree.nodes[m].start);
-        let leaves: Vec<Vec<usize>> = members.iter().map(|&m| st.leaves(m)).collect();
-        let width = leaves[0].len();
-        if leaves.iter().any(|l| l.len() != width) {
-            continue; // hash collision
-        }
-        // Parameters: leaf positions whose text varies (or holds a `$k`), one per distinct
-        // column of values.
-        let mut params: Vec<Vec<String>> = Vec::new();
-        let mut slot: Vec<Option<usize>> = vec![None; width];
-        let mut ok = true;
-        for j in 0..width {
-            let col: Vec<&str> = leaves.iter().map(|l| st.atom_text(l[j])).collect();
-            let varies = col.iter().any(|c| *c != col[0]) || col[0].contains('$');
-            if !varies {
+        // A group splits by the values of a place that cannot be a parameter.
+        let mut work = vec![members];
+        while let Some(members) = work.pop() {
+            if members.len() < 2 {
                 continue;
             }
-            let atoms_only = leaves
-                .iter()
-                .all(|l| matches!(st.tree.nodes[l[j]].kind, Kind::Atom));
-            if !atoms_only || col.iter().any(|c| macro_names.contains(c)) {
-                ok = false;
-                break;
-            }
-            let col: Vec<String> = col.into_iter().map(str::to_string).collect();
-            let k = match params.iter().position(|p| *p == col) {
-                Some(k) => k,
-                None => {
-                    params.push(col);
-                    params.len() - 1
+            match st.plan(&members, &macro_names) {
+                Plan::Reject => {}
+                Plan::Split(parts) => work.extend(parts.into_iter().rev()),
+                Plan::Extract { leaves, holes, params } => {
+                    let name = loop {
+                        let c = format!("share-{next_name}");
+                        if !taken.contains(c.as_str()) {
+                            break c;
+                        }
+                        next_name += 1;
+                    };
+                    if st.extract(&members, &leaves, &holes, &params, &name) {
+                        next_name += 1;
+                    }
                 }
-            };
-            slot[j] = Some(k);
-        }
-        if !ok || params.len() > MAX_PARAMS {
-            continue;
-        }
-        // Worth it? Text of the members against one body plus the calls.
-        let body_len = st.tree.nodes[members[0]].end - st.tree.nodes[members[0]].start;
-        let name = loop {
-            let c = format!("share-{next_name}");
-            if !taken.contains(c.as_str()) {
-                break c;
-            }
-            next_name += 1;
-        };
-        let calls: Vec<String> = (0..members.len())
-            .map(|i| {
-                let mut c = format!("({name}");
-                for p in &params {
-                    let _ = write!(c, " {}", p[i]);
-                }
-                c.push(')');
-                c
-            })
-            .collect();
-        let before: usize = members
-            .iter()
-            .map(|&m| st.tree.nodes[m].end - st.tree.nodes[m].start)
-            .sum();
-        let after = body_len + name.len() + 10 + calls.iter().map(String::len).sum::<usize>();
-        if after >= before {
-            continue;
-        }
-        next_name += 1;
-        let body = members[0];
-        for (j, s) in slot.iter().enumerate() {
-            if let Some(k) = s {
-                st.atom.insert(leaves[0][j], format!("${}", k + 1));
             }
         }
-        for (i, &m) in members.iter().enumerate() {
-            if i > 0 {
-                st.mark_dead(m);
-            }
-            st.call.insert(m, calls[i].clone());
-        }
-        st.defs.push(Def { name, body });
     }
     let mut defs = String::new();
     for d in &st.defs {
