@@ -63,7 +63,10 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         for (a, b) in doc.games_inlined().iter().zip(&back.games_inlined()) {
             assert_eq!(a, b, "{stem}: game `{}` reads back differently", a.title);
         }
-        assert!(back.procedures.len() <= doc.procedures.len(), "{stem}: procedures");
+        assert!(
+            back.procedures.len() <= doc.procedures.len(),
+            "{stem}: procedures"
+        );
         assert_eq!(back.source.version, doc.source.version, "{stem}: version");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -203,8 +206,16 @@ fn shared_corpus_roundtrips() {
         })
         .count();
     eprintln!("{within} of {} files within 3×", files.len());
-    assert!(within * 100 >= files.len() * 95, "{within} of {}: {s}", files.len());
-    assert_eq!(s["size_ratio"]["within_3x"].as_u64(), Some(within as u64), "{s}");
+    assert!(
+        within * 100 >= files.len() * 95,
+        "{within} of {}: {s}",
+        files.len()
+    );
+    assert_eq!(
+        s["size_ratio"]["within_3x"].as_u64(),
+        Some(within as u64),
+        "{s}"
+    );
     assert!(s["size_ratio"]["p50"].as_f64().unwrap() < 1.5, "{s}");
 }
 
@@ -223,7 +234,9 @@ fn programs_differing_by_direction_become_one_parameterised_macro() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/yaml/macro_directions.yaml"),
     )
     .unwrap();
-    let doc = read(Format::Yaml, "macro_directions.yaml", &y).document.unwrap();
+    let doc = read(Format::Yaml, "macro_directions.yaml", &y)
+        .document
+        .unwrap();
     let text = emit_zrf(&doc);
     // One definition holds the slide with `$1` where the direction goes …
     let defs: Vec<&str> = text
@@ -277,11 +290,25 @@ fn unknown_sections_are_written_back_in_place() {
     assert_eq!(g.boards[0].extensions.zrf_at, [1]);
     assert_eq!(g.pieces[0].extensions.zrf_at, [2]);
     let text = emit_zrf(&doc);
-    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("no `{s}` in\n{text}"));
-    assert!(at("(players") < at("(mystery-section") && at("(mystery-section") < at("(turn-order"), "{text}");
-    assert!(at("(grid") < at("(board-oddity") && at("(board-oddity") < at("(zone"), "{text}");
-    assert!(at("(image White \"wm.bmp\"") < at("(piece-oddity") && at("(piece-oddity") < at("(moves"), "{text}");
-    let back = read(Format::Zrf, "places2.zrf", text.as_bytes()).document.unwrap();
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no `{s}` in\n{text}"))
+    };
+    assert!(
+        at("(players") < at("(mystery-section") && at("(mystery-section") < at("(turn-order"),
+        "{text}"
+    );
+    assert!(
+        at("(grid") < at("(board-oddity") && at("(board-oddity") < at("(zone"),
+        "{text}"
+    );
+    assert!(
+        at("(image White \"wm.bmp\"") < at("(piece-oddity") && at("(piece-oddity") < at("(moves"),
+        "{text}"
+    );
+    let back = read(Format::Zrf, "places2.zrf", text.as_bytes())
+        .document
+        .unwrap();
     assert_eq!(back.games, doc.games, "the places read back the same");
 }
 

@@ -19,8 +19,8 @@
 use super::strings;
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout, LayoutLinks,
-    LayoutPosition, MoveBlock, Piece, Test, Texts,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
+    LayoutLinks, LayoutPosition, MoveBlock, Piece, Test, Texts,
 };
 use crate::text::{self, Encoding};
 use std::collections::BTreeSet;

@@ -253,7 +253,10 @@ impl State<'_> {
                 }
                 return Plan::Split(parts.into_iter().map(|p| p.1).collect());
             };
-            let col: Vec<String> = col.iter().map(|c| c[pre..c.len() - suf].to_string()).collect();
+            let col: Vec<String> = col
+                .iter()
+                .map(|c| c[pre..c.len() - suf].to_string())
+                .collect();
             let k = match params.iter().position(|p| *p == col) {
                 Some(k) => k,
                 None => {
@@ -294,7 +297,8 @@ impl State<'_> {
             })
             .collect();
         let before: usize = members.iter().map(|&m| len(m)).sum();
-        let after = len(members[0]) + name.len() + 10 + calls.iter().map(String::len).sum::<usize>();
+        let after =
+            len(members[0]) + name.len() + 10 + calls.iter().map(String::len).sum::<usize>();
         // Small gains are not worth a macro's indirection.
         if after + MIN_LEN > before {
             return false;
@@ -424,7 +428,10 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
         })
         .collect();
     // Largest first; ties by position in the text (deterministic).
-    order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(tree.nodes[a.1].start.cmp(&tree.nodes[b.1].start)));
+    order.sort_unstable_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(tree.nodes[a.1].start.cmp(&tree.nodes[b.1].start))
+    });
     let mut st = State {
         tree,
         atom: FxHashMap::default(),
@@ -449,7 +456,11 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
             match st.plan(&members, &macro_names) {
                 Plan::Reject => {}
                 Plan::Split(parts) => work.extend(parts.into_iter().rev()),
-                Plan::Extract { leaves, holes, params } => {
+                Plan::Extract {
+                    leaves,
+                    holes,
+                    params,
+                } => {
                     let name = loop {
                         let c = format!("share-{next_name}");
                         if !taken.contains(c.as_str()) {
@@ -475,7 +486,11 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
     let mut at = 0;
     for &t in &st.tree.top {
         let nd = &st.tree.nodes[t];
-        let out = if nd.start < split { &mut head } else { &mut tail };
+        let out = if nd.start < split {
+            &mut head
+        } else {
+            &mut tail
+        };
         out.push_str(&text[at..nd.start]);
         st.render(t, out, false);
         at = nd.end;
