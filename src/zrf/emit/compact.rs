@@ -150,7 +150,11 @@ fn string_hole(col: &[&str], macro_names: &FxHashSet<&str>) -> Option<(usize, us
     let shortest = col.iter().map(|c| c.len()).min()?;
     suf = suf.min(shortest.saturating_sub(pre + 1));
     // Digits after the middle belong to it.
-    while suf > 1 && first[first.len() - suf..].starts_with(|c: char| c.is_ascii_digit()) {
+    while suf > 1
+        && first
+            .get(first.len() - suf..)
+            .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit()))
+    {
         suf -= 1;
     }
     (pre >= 1 && suf >= 1).then_some(())?;
@@ -497,4 +501,43 @@ pub(super) fn compact(text: &str, split: usize) -> (String, String, String) {
     }
     tail.push_str(&text[at..]);
     (defs, head, tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hole(col: &[&str]) -> Option<(usize, usize)> {
+        string_hole(col, &FxHashSet::default())
+    }
+
+    #[test]
+    fn string_holes_take_the_varying_middle() {
+        assert_eq!(hole(&["\"wr.bmp\"", "\"wb.bmp\""]), Some((2, 5)));
+        // A digit after the middle would be read as part of `$k`: it joins the middle.
+        assert_eq!(hole(&["\"a1x\"", "\"b1x\""]), Some((1, 2)));
+        // No middle in one of them, or a middle that is not an atom: no hole.
+        assert_eq!(hole(&["\"ab\"", "\"abc\""]), None);
+        assert_eq!(hole(&["\"a b\"", "\"a c d\""]), None);
+        // Multi-byte text never splits a character.
+        assert_eq!(hole(&["\"é\"", "\"ée\""]), None);
+        assert_eq!(hole(&["\"xé1\"", "\"yé1\""]), Some((1, 4)));
+    }
+
+    #[test]
+    fn repeats_become_one_macro_and_small_ones_stay() {
+        let text = "(game\n  (piece (name A) (moves (n (verify empty?) add n (verify enemy?))))\n  (piece (name B) (moves (s (verify empty?) add s (verify enemy?)))))\n";
+        let (defs, head, tail) = compact(text, 0);
+        assert!(head.is_empty());
+        assert_eq!(defs.lines().count(), 1, "{defs}");
+        assert!(defs.contains("($2 (verify empty?) add $2 "), "{defs}");
+        assert!(tail.contains("A n") && tail.contains("B s"), "{tail}");
+        // Too short to be worth a macro.
+        let (defs, _, tail) = compact("(game (x a) (x b))", 0);
+        assert!(defs.is_empty());
+        assert_eq!(tail, "(game (x a) (x b))");
+        // A `$` anywhere turns the pass off.
+        let t = text.replace("(name A)", "(name \"$A\")");
+        assert!(compact(&t, 0).0.is_empty());
+    }
 }
