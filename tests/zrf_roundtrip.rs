@@ -61,12 +61,14 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         );
         let back = back.document.unwrap();
         assert_eq!(back.games.len(), doc.games.len(), "{stem}");
-        for (a, b) in doc.games.iter().zip(&back.games) {
-            // Hand-written specs have their move programs inline or in procedures that the
-            // written macros reproduce one for one.
+        // Procedures written the same are written once, so programs are compared inlined.
+        for (a, b) in doc.games_inlined().iter().zip(&back.games_inlined()) {
             assert_eq!(a, b, "{stem}: game `{}` reads back differently", a.title);
         }
-        assert_eq!(back.procedures, doc.procedures, "{stem}: procedures");
+        assert!(
+            back.procedures.len() <= doc.procedures.len(),
+            "{stem}: procedures"
+        );
         assert_eq!(back.source.version, doc.source.version, "{stem}: version");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -192,11 +194,124 @@ fn shared_corpus_roundtrips() {
         .collect();
     // Every file round-trips (zone glyphs and help, once kept only as extensions, are typed).
     assert!(failed.is_empty(), "{failed:?}");
-    // Size: the issue asks for 95 % of files within 3×; this build reaches 94.5 % (410 of
-    // 434), which is asserted so that it cannot get worse unnoticed.
-    let within = s["size_ratio"]["within_3x"].as_u64().unwrap();
-    assert!(within >= 410, "{s}");
+    // Size (issue 4): at least 95 % of the files are written within 3× of their original size,
+    // counted here from the per-file byte counts (and agreeing with the summary).
+    let files = v["files"].as_array().unwrap();
+    let within = files
+        .iter()
+        .filter(|f| {
+            let (o, e) = (
+                f["original_bytes"].as_u64().unwrap(),
+                f["emitted_bytes"].as_u64().unwrap(),
+            );
+            e <= 3 * o
+        })
+        .count();
+    eprintln!("{within} of {} files within 3×", files.len());
+    assert!(
+        within * 100 >= files.len() * 95,
+        "{within} of {}: {s}",
+        files.len()
+    );
+    assert_eq!(
+        s["size_ratio"]["within_3x"].as_u64(),
+        Some(within as u64),
+        "{s}"
+    );
     assert!(s["size_ratio"]["p50"].as_f64().unwrap() < 1.5, "{s}");
+}
+
+/// Emitted ZRF of one spec: the writer's text with no diagnostics.
+fn emit_zrf(doc: &Document) -> String {
+    let (zrf, diags) = format::write(Format::Zrf, doc).unwrap();
+    assert!(diags.is_empty(), "writer diagnostics {diags:?}");
+    String::from_utf8(zrf).unwrap()
+}
+
+/// Programs that differ only by their direction become one macro with a `$1` parameter, called
+/// once per direction; the ZRF reads back to the same moves.
+#[test]
+fn programs_differing_by_direction_become_one_parameterised_macro() {
+    let y = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/yaml/macro_directions.yaml"),
+    )
+    .unwrap();
+    let doc = read(Format::Yaml, "macro_directions.yaml", &y)
+        .document
+        .unwrap();
+    let text = emit_zrf(&doc);
+    // One definition holds the slide with `$1` where the direction goes …
+    let defs: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("(define ") && l.contains("(while empty? add $1)"))
+        .collect();
+    assert_eq!(defs.len(), 1, "{text}");
+    // … no program is written out with a literal direction any more …
+    for d in ["n", "e", "s", "w", "ne", "nw", "se", "sw"] {
+        assert!(
+            !text.contains(&format!("(while empty? add {d})")),
+            "`{d}` slide written in full:\n{text}"
+        );
+    }
+    // … and the output is byte-identical when written again.
+    assert_eq!(emit_zrf(&doc), text);
+    let back = read(Format::Zrf, "macro_directions.zrf", text.as_bytes());
+    assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
+    assert_eq!(back.document.unwrap().games, doc.games);
+}
+
+/// A form the spec has no typed section for (`extensions.zrf`) is written back where it
+/// stood: between the same known sections of the game, board and piece.
+#[test]
+fn unknown_sections_are_written_back_in_place() {
+    let src = r#"(game
+  (title "Places")
+  (players White Black)
+  (mystery-section 1 2 3)
+  (turn-order White Black)
+  (board
+    (grid
+      (start-rectangle 0 0 10 10)
+      (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+      (directions (n 0 -1) (s 0 1)))
+    (board-oddity x)
+    (zone (name top) (players White Black) (positions a2 b2)))
+  (piece
+    (name Man)
+    (image White "wm.bmp" Black "bm.bmp")
+    (piece-oddity y)
+    (moves (n add)))
+  (board-setup (White (Man a1)) (Black (Man b2)))
+  (win-condition (White Black) (pieces-remaining 0)))
+"#;
+    let r = read(Format::Zrf, "places.zrf", src.as_bytes());
+    let doc = r.document.unwrap();
+    let g = &doc.games[0];
+    assert_eq!(g.extensions.zrf, ["(mystery-section 1 2 3)"]);
+    assert_eq!(g.extensions.zrf_at, [2], "index among the game's items");
+    assert_eq!(g.boards[0].extensions.zrf_at, [1]);
+    assert_eq!(g.pieces[0].extensions.zrf_at, [2]);
+    let text = emit_zrf(&doc);
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no `{s}` in\n{text}"))
+    };
+    assert!(
+        at("(players") < at("(mystery-section") && at("(mystery-section") < at("(turn-order"),
+        "{text}"
+    );
+    assert!(
+        at("(grid") < at("(board-oddity") && at("(board-oddity") < at("(zone"),
+        "{text}"
+    );
+    assert!(
+        at("(image White \"wm.bmp\"") < at("(piece-oddity") && at("(piece-oddity") < at("(moves"),
+        "{text}"
+    );
+    let back = read(Format::Zrf, "places2.zrf", text.as_bytes())
+        .document
+        .unwrap();
+    assert_eq!(back.games, doc.games, "the places read back the same");
 }
 
 /// `fmt --check` on a formatted copy of the shared corpus changes nothing, and formatting

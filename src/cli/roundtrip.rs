@@ -279,15 +279,7 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
 /// equal.
 fn comparable(doc: &Document) -> Document {
     let mut d = shallow_source(doc);
-    d.games.extend(doc.games.iter().cloned());
-    let mut memo: Vec<Option<Vec<Instr>>> = vec![None; doc.procedures.len()];
-    for g in &mut d.games {
-        for p in &mut g.pieces {
-            for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
-                inline_block(b, &doc.procedures, &mut memo);
-            }
-        }
-    }
+    d.games = doc.games_inlined();
     d
 }
 
@@ -473,41 +465,6 @@ impl<'p> Eq<'p> {
             _ => x == y,
         }
     }
-}
-
-fn inline_block(b: &mut MoveBlock, procs: &[Vec<Instr>], memo: &mut [Option<Vec<Instr>>]) {
-    b.program = inline(&b.program, procs, memo, 0);
-}
-
-fn inline(
-    v: &[Instr],
-    procs: &[Vec<Instr>],
-    memo: &mut [Option<Vec<Instr>>],
-    depth: usize,
-) -> Vec<Instr> {
-    let mut out = Vec::with_capacity(v.len());
-    for i in v {
-        match i {
-            Instr::Call(n) if *n < procs.len() && depth < 256 => {
-                if memo[*n].is_none() {
-                    let body = inline(&procs[*n], procs, memo, depth + 1);
-                    memo[*n] = Some(body);
-                }
-                out.extend(memo[*n].iter().flatten().cloned());
-            }
-            Instr::If { cond, then_, else_ } => out.push(Instr::If {
-                cond: cond.clone(),
-                then_: inline(then_, procs, memo, depth + 1),
-                else_: inline(else_, procs, memo, depth + 1),
-            }),
-            Instr::While { cond, body } => out.push(Instr::While {
-                cond: cond.clone(),
-                body: inline(body, procs, memo, depth + 1),
-            }),
-            other => out.push(other.clone()),
-        }
-    }
-    out
 }
 
 fn yaml<T: serde::Serialize>(v: &T) -> String {

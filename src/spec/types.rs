@@ -916,6 +916,11 @@ pub struct Extensions {
     /// ZRF forms, compact text, in source order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zrf: Vec<String>,
+    /// Where each `zrf` form stood: its index among the items of the enclosing form (game,
+    /// board or piece; 0 = the first item after the head), one per `zrf` entry. Empty when not
+    /// known; then the ZRF writer puts the forms after the typed ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zrf_at: Vec<usize>,
     /// Ludii ludemes, as text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ludii: Vec<String>,
@@ -928,5 +933,21 @@ impl Extensions {
     /// True when nothing is carried.
     pub fn is_empty(&self) -> bool {
         self.zrf.is_empty() && self.ludii.is_empty() && self.chessembly.is_empty()
+    }
+
+    /// Adds a ZRF form that stood at item `at` of its enclosing form (`None`: not a direct
+    /// item, so places are not known for this form's extensions any more).
+    pub fn push_zrf(&mut self, text: String, at: Option<usize>) {
+        match at {
+            Some(i) if self.zrf_at.len() == self.zrf.len() => self.zrf_at.push(i),
+            _ => self.zrf_at.clear(),
+        }
+        self.zrf.push(text);
+    }
+
+    /// The ZRF forms with their places, when every one is known.
+    pub fn zrf_placed(&self) -> Option<impl Iterator<Item = (&String, usize)>> {
+        (self.zrf_at.len() == self.zrf.len())
+            .then(|| self.zrf.iter().zip(self.zrf_at.iter().copied()))
     }
 }

@@ -6,21 +6,27 @@
 //!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions;
 //! - each game is one `(game …)`; each variant is a `(variant …)` carrying only the sections that
 //!   differ from its game under ZoG's variant resolution (checked by simulating it);
-//! - `procedures` become `(define proc-N …)` macros called as `(proc-N)`;
+//! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written
+//!   the same are written once);
 //! - display texts get their `\` line breaks back (or their exact source string while it still
-//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim.
+//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim, at the
+//!   place among their siblings that `extensions.zrf_at` records;
+//! - lists that repeat, exactly or with other atoms (directions, piece names) in the same places,
+//!   become `(define share-N …)` macros with `$k` parameters ([`compact`]).
 //!
 //! Chessembly-only instructions have no ZRF form; they are left out and named in a diagnostic.
 
 use super::strings;
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Instr, Layout, LayoutLinks,
-    LayoutPosition, MoveBlock, Piece, Test, Texts,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
+    LayoutLinks, LayoutPosition, MoveBlock, Piece, Test, Texts,
 };
 use crate::text::{self, Encoding};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+
+mod compact;
 
 /// Writes `doc` as ZRF text with `\n` line endings.
 pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
@@ -89,18 +95,9 @@ struct Writer<'d> {
     diags: Vec<Diagnostic>,
     procs: Vec<ProcUse>,
     reported: BTreeSet<String>,
-    /// Forms that may repeat (move blocks, `moves`/`drops` sections, `if`/`while`), by text:
-    /// their id and how often they were written. Written text refers to them by placeholder
-    /// until the end, when repeated ones become `(define share-N …)` macros.
-    shared: rustc_hash::FxHashMap<String, (usize, usize)>,
-    shared_texts: Vec<String>,
+    /// The procedure each procedure is written as: the first one with the same text.
+    canon: Vec<usize>,
 }
-
-/// Marks a placeholder `\u{1}id\u{2}` for a shared form.
-const PH_OPEN: char = '\u{1}';
-const PH_CLOSE: char = '\u{2}';
-/// Shorter forms are never turned into macros.
-const SHARE_MIN_LEN: usize = 24;
 
 fn is_atom(s: &str) -> bool {
     !s.is_empty()
@@ -153,59 +150,28 @@ impl<'d> Writer<'d> {
             diags: Vec::new(),
             procs,
             reported: BTreeSet::new(),
-            shared: rustc_hash::FxHashMap::default(),
-            shared_texts: Vec::new(),
+            canon: (0..doc.procedures.len()).collect(),
         }
+        .with_canonical_procedures()
     }
 
-    /// Registers a form that may repeat and returns its placeholder.
-    fn share(&mut self, text: String) -> String {
-        if text.len() < SHARE_MIN_LEN {
-            return text;
+    /// Procedures that are written the same (calling the same canonical procedures) are
+    /// written once: repeated until no more merge (bounded; merging is only compaction).
+    fn with_canonical_procedures(mut self) -> Self {
+        for _ in 0..64 {
+            let mut first: rustc_hash::FxHashMap<String, usize> = Default::default();
+            let mut canon = Vec::with_capacity(self.canon.len());
+            for (n, body) in self.doc.procedures.iter().enumerate() {
+                let items: Vec<String> = body.iter().map(|i| self.instr(i)).collect();
+                let key = format!("{}{}", self.procs[n] as u8, items.join(" "));
+                canon.push(*first.entry(key).or_insert(n));
+            }
+            if canon == self.canon {
+                break;
+            }
+            self.canon = canon;
         }
-        let id = match self.shared.get_mut(&text) {
-            Some(e) => {
-                e.1 += 1;
-                e.0
-            }
-            None => {
-                let id = self.shared_texts.len();
-                self.shared_texts.push(text.clone());
-                self.shared.insert(text, (id, 1));
-                id
-            }
-        };
-        format!("{PH_OPEN}{id}{PH_CLOSE}")
-    }
-
-    /// Replaces placeholders: a form written more than once becomes a macro call, others are
-    /// written in place. Returns the text and the macro definitions it needs.
-    fn resolve_shared(&self, text: &str, defs: &mut Vec<Option<String>>) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(i) = rest.find(PH_OPEN) {
-            out.push_str(&rest[..i]);
-            let after = &rest[i + PH_OPEN.len_utf8()..];
-            let j = after.find(PH_CLOSE).unwrap_or(after.len());
-            let id: usize = after[..j].parse().unwrap_or(usize::MAX);
-            rest = after.get(j + PH_CLOSE.len_utf8()..).unwrap_or("");
-            let Some(body) = self.shared_texts.get(id) else {
-                continue;
-            };
-            let count = self.shared.get(body).map_or(0, |e| e.1);
-            if count > 1 {
-                if defs[id].is_none() {
-                    defs[id] = Some(String::new()); // reserve (no cycles: bodies are smaller)
-                    let b = self.resolve_shared(body, defs);
-                    defs[id] = Some(b);
-                }
-                let _ = write!(out, "(share-{id})");
-            } else {
-                out.push_str(&self.resolve_shared(body, defs));
-            }
-        }
-        out.push_str(rest);
-        out
+        self
     }
 
     fn warn(&mut self, code: &'static str, msg: String) {
@@ -239,26 +205,21 @@ impl<'d> Writer<'d> {
 
     fn document(&mut self) -> String {
         let (procs, body) = self.document_body();
-        let mut defs = vec![None; self.shared_texts.len()];
-        let procs = self.resolve_shared(&procs, &mut defs);
-        let body = self.resolve_shared(&body, &mut defs);
+        let split = procs.len();
+        let (defs, procs, body) = compact::compact(&(procs + &body), split);
         let mut out = String::new();
         if let Some(v) = &self.doc.source.version {
             let v = self.string(v);
             let _ = writeln!(out, "(version {v})\n");
         }
-        out.push_str(&procs);
-        let mut any = false;
-        for (id, d) in defs.iter().enumerate() {
-            if let Some(d) = d {
-                let _ = writeln!(out, "(define share-{id} {d})");
-                any = true;
+        // Procedure macros, shared macros and the games, separated by blank lines.
+        for part in [procs.trim(), defs.trim()] {
+            if !part.is_empty() {
+                out.push_str(part);
+                out.push_str("\n\n");
             }
         }
-        if any {
-            out.push('\n');
-        }
-        out.push_str(&body);
+        out.push_str(body.trim_start());
         if out.is_empty() {
             out.push('\n');
         }
@@ -267,10 +228,13 @@ impl<'d> Writer<'d> {
         super::fmt::format(&out)
     }
 
-    /// The procedure macros and the games, with placeholders for shared forms.
+    /// The procedure macros and the games.
     fn document_body(&mut self) -> (String, String) {
         let mut out = String::new();
         for (n, body) in self.doc.procedures.iter().enumerate() {
+            if self.canon[n] != n {
+                continue;
+            }
             let use_ = self.procs[n];
             let items: Vec<String> = body.iter().map(|i| self.instr(i)).collect();
             let body = items.join(" ");
@@ -462,7 +426,7 @@ impl<'d> Writer<'d> {
                 format!("(move-priorities {})", p.join(" ")),
             );
         }
-        for e in &g.extensions.zrf {
+        place_extensions(&mut v, &g.extensions, |e| {
             let head = e
                 .strip_prefix('(')
                 .map(|r| {
@@ -471,8 +435,12 @@ impl<'d> Writer<'d> {
                 })
                 .unwrap_or_default()
                 .unwrap_or_default();
-            push(head, "", e.clone());
-        }
+            Section {
+                head: head.to_string(),
+                name: String::new(),
+                text: e.clone(),
+            }
+        });
         v
     }
 
@@ -648,7 +616,7 @@ impl<'d> Writer<'d> {
                 parts.push(format!("(symmetry {p} {})", pairs.join(" ")));
             }
         }
-        parts.extend(b.extensions.zrf.iter().cloned());
+        place_extensions(&mut parts, &b.extensions, String::clone);
         format!("(board\n    {})", parts.join("\n    "))
     }
 
@@ -697,7 +665,7 @@ impl<'d> Writer<'d> {
             let t = self.blocks("drops", &p.drops);
             parts.push(t);
         }
-        parts.extend(p.extensions.zrf.iter().cloned());
+        place_extensions(&mut parts, &p.extensions, String::clone);
         format!("(piece\n    {})", parts.join("\n    "))
     }
 
@@ -719,17 +687,17 @@ impl<'d> Writer<'d> {
             }
             let text = match b.program.as_slice() {
                 [Instr::Call(n)] if self.procs.get(*n) == Some(&ProcUse::Block) => {
-                    format!("(proc-{n})")
+                    format!("(proc-{})", self.canon[*n])
                 }
                 v => {
                     let items: Vec<String> = v.iter().map(|i| self.instr(i)).collect();
-                    self.share(format!("({})", items.join(" ")))
+                    format!("({})", items.join(" "))
                 }
             };
             let _ = write!(s, "\n      {text}");
         }
         s.push(')');
-        self.share(s)
+        s
     }
 
     fn opt(&mut self, a: &Option<String>) -> String {
@@ -765,7 +733,7 @@ impl<'d> Writer<'d> {
                     }
                 }
                 s.push(')');
-                self.share(s)
+                s
             }
             Instr::While { cond, body } => {
                 let mut s = format!("(while {}", self.cond(cond));
@@ -774,7 +742,7 @@ impl<'d> Writer<'d> {
                     let _ = write!(s, " {t}");
                 }
                 s.push(')');
-                self.share(s)
+                s
             }
             Instr::Add {
                 pieces,
@@ -840,7 +808,7 @@ impl<'d> Writer<'d> {
                     );
                     return String::new();
                 }
-                format!("(proc-{n})")
+                format!("(proc-{})", self.canon[*n])
             }
             Instr::SetState { .. } | Instr::ClearState => {
                 self.warn(
@@ -1082,6 +1050,22 @@ fn layout_of(b: &Board) -> Layout {
         }
     }
     l
+}
+
+/// Puts the `extensions.zrf` forms among `items` (the items of one form after its head) at the
+/// places they had in the source, or after the typed items when the places are not known.
+fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMut(&String) -> T) {
+    match ext.zrf_placed() {
+        Some(placed) => {
+            let mut placed: Vec<(&String, usize)> = placed.collect();
+            placed.sort_by_key(|&(_, at)| at);
+            for (e, at) in placed {
+                let at = at.min(items.len());
+                items.insert(at, make(e));
+            }
+        }
+        None => items.extend(ext.zrf.iter().map(make)),
+    }
 }
 
 /// Writes `(head sections…)` with one section per line.

@@ -356,10 +356,10 @@ impl<'a> Cx<'a> {
                 g.boards.push(b);
             }
         }
-        for c in root.args() {
+        for (at, c) in root.args().enumerate() {
             let Some(head) = c.head() else {
                 let t = self.unknown_section("(a bare item in a game)", c);
-                g.extensions.zrf.push(t);
+                g.extensions.push_zrf(t, Some(at));
                 continue;
             };
             match head {
@@ -383,7 +383,7 @@ impl<'a> Cx<'a> {
                         }),
                         _ => {
                             let t = self.unmodelled("option (malformed)", c);
-                            g.extensions.zrf.push(t)
+                            g.extensions.push_zrf(t, Some(at))
                         }
                     }
                 }
@@ -446,12 +446,12 @@ impl<'a> Cx<'a> {
                     Some(e) if c.args().count() == 1 => g.engine = Some(e.to_string()),
                     _ => {
                         let t = self.unmodelled("engine (malformed)", c);
-                        g.extensions.zrf.push(t)
+                        g.extensions.push_zrf(t, Some(at))
                     }
                 },
                 _ => {
                     let t = self.unknown_section(head, c);
-                    g.extensions.zrf.push(t);
+                    g.extensions.push_zrf(t, Some(at));
                 }
             }
         }
@@ -523,8 +523,7 @@ impl<'a> Cx<'a> {
         let mut layout = Layout::default();
         let mut zones = Vec::new();
         let mut symmetries: Vec<(String, Vec<[String; 2]>)> = Vec::new();
-        let mut extra = Vec::new();
-        for item in c.args() {
+        for (at, item) in c.args().enumerate() {
             match item.head() {
                 Some("image") => b
                     .images
@@ -643,7 +642,7 @@ impl<'a> Cx<'a> {
                             }
                             _ => {
                                 let t = self.unknown_section("zone part", part);
-                                extra.push(t)
+                                b.extensions.push_zrf(t, None)
                             }
                         }
                     }
@@ -669,11 +668,11 @@ impl<'a> Cx<'a> {
                 }
                 Some(h) => {
                     let t = self.unknown_section(h, item);
-                    extra.push(t)
+                    b.extensions.push_zrf(t, Some(at))
                 }
                 None => {
                     let t = self.unknown_section("(a bare item in a board)", item);
-                    extra.push(t)
+                    b.extensions.push_zrf(t, Some(at))
                 }
             }
         }
@@ -716,7 +715,6 @@ impl<'a> Cx<'a> {
             })
             .collect();
         b.layout = layout;
-        b.extensions.zrf = extra;
         b
     }
 
@@ -807,7 +805,7 @@ impl<'a> Cx<'a> {
 
     fn piece(&mut self, c: At<'_>, names: &Names) -> Piece {
         let mut p = Piece::default();
-        for part in c.args() {
+        for (at, part) in c.args().enumerate() {
             match part.head() {
                 Some("name") => p.name = part.args().next().and_then(At::text).unwrap_or("").into(),
                 Some(h @ ("help" | "description" | "history" | "strategy")) => {
@@ -846,7 +844,7 @@ impl<'a> Cx<'a> {
                         }),
                         _ => {
                             let t = self.unmodelled("attribute (malformed)", part);
-                            p.extensions.zrf.push(t)
+                            p.extensions.push_zrf(t, Some(at))
                         }
                     }
                 }
@@ -855,11 +853,11 @@ impl<'a> Cx<'a> {
                 Some("drops") => p.drops = self.blocks(part, names),
                 Some(h) => {
                     let t = self.unknown_section(h, part);
-                    p.extensions.zrf.push(t)
+                    p.extensions.push_zrf(t, Some(at))
                 }
                 None => {
                     let t = self.unknown_section("(a bare item in a piece)", part);
-                    p.extensions.zrf.push(t)
+                    p.extensions.push_zrf(t, Some(at))
                 }
             }
         }
