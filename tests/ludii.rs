@@ -761,3 +761,26 @@ fn self_feeding_arguments_stop_before_substituting() {
     assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
     assert!(diags.iter().any(|d| d.code == "ludii::macro-limit"));
 }
+
+#[test]
+fn a_large_ludii_board_writes_zrf_in_linear_time() {
+    // Found by `cargo xtask fuzz`: macro extraction compared every distinct value of a varying
+    // place with all the others, so a 100×100 board (10,000 position lists) took 2.4 s in a
+    // release build. It now takes about 0.25 s (release); the bound leaves room for debug builds.
+    let text = "(game \"Big\" (players 2) (equipment { (board (square 100)) (piece \"Disc\" Each) }) \
+                (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))";
+    let (doc, _) = read_lud("big.lud", text, FileId(0));
+    let doc = doc.expect("document");
+    let t = std::time::Instant::now();
+    let (zrf, _) = zogkit::format::write(zogkit::format::Format::Zrf, &doc).expect("written");
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+    let back = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "big.zrf",
+        &zrf,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let back = back.document.expect("the written ZRF reads back");
+    assert_eq!(back.games[0].boards[0].positions.len(), 10_000);
+}

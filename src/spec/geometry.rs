@@ -32,8 +32,9 @@ pub struct Computed {
     pub positions: Vec<Position>,
 }
 
-/// Largest number of positions a layout may produce (a 100000×100000 grid is refused).
-pub const MAX_POSITIONS: usize = 1_000_000;
+/// Largest number of positions a layout may produce: a 200×200 grid, 64 times Tai Shogi (the
+/// largest board in the shared corpus); a million positions took 10 s and 1 GB to convert.
+pub const MAX_POSITIONS: usize = 40_000;
 
 /// Issue code: the layout would have more positions than the limit.
 pub const CODE_BOARD_TOO_LARGE: &str = "spec::board-too-large";

@@ -248,15 +248,24 @@ impl State<'_> {
                     return Plan::Reject;
                 }
                 // Split by this place's values, in order of first appearance.
-                let mut parts: Vec<(&str, Vec<usize>)> = Vec::new();
+                // (Indexed by value: a board's position lists can put thousands of distinct
+                // values in one place.)
+                let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+                let mut parts: Vec<Vec<usize>> = Vec::new();
                 for (i, c) in col.iter().enumerate() {
-                    match parts.iter_mut().find(|p| p.0 == *c) {
-                        Some(p) => p.1.push(members[i]),
-                        None => parts.push((c, vec![members[i]])),
-                    }
+                    let k = *index.entry(c).or_insert_with(|| {
+                        parts.push(Vec::new());
+                        parts.len() - 1
+                    });
+                    parts[k].push(members[i]);
                 }
-                return Plan::Split(parts.into_iter().map(|p| p.1).collect());
+                return Plan::Split(parts);
             };
+            if params.len() > MAX_PARAMS {
+                // Rejected unless a later place splits the group: stop collecting parameters
+                // (comparing every new column with all the others is quadratic in the width).
+                continue;
+            }
             let col: Vec<String> = col
                 .iter()
                 .map(|c| c[pre..c.len() - suf].to_string())
