@@ -10,20 +10,7 @@ use zogkit::diag::FileId;
 use zogkit::spec::{self, Document};
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "yaml") {
-                v.push(p);
-            }
-        }
-    }
-    v.sort();
-    v
+    common::files_with_ext(dir, "yaml")
 }
 
 fn convert_corpus(shared: &Path, name: &str) -> PathBuf {

@@ -83,6 +83,18 @@ struct Outcome {
     bytes_out: usize,
 }
 
+impl Outcome {
+    /// This file's figures so far, marked failed, with its report text and unmodelled forms.
+    fn failed(self, text: String, unmodelled: BTreeMap<String, usize>) -> Outcome {
+        Outcome {
+            text,
+            failed: true,
+            unmodelled,
+            ..self
+        }
+    }
+}
+
 /// Runs `zogkit convert`.
 pub fn run(args: ConvertArgs) -> u8 {
     if !args.to.writable() {
@@ -462,12 +474,7 @@ fn convert_one(
         ..Default::default()
     };
     let Some(doc) = r.document.as_ref().filter(|_| r.errors() == 0) else {
-        return Outcome {
-            text,
-            failed: true,
-            unmodelled: r.unmodelled,
-            ..base
-        };
+        return base.failed(text, r.unmodelled);
     };
     // A file of only definitions converts (to a spec without games); an empty one is a mistake.
     if doc.games.is_empty() && bytes.iter().all(u8::is_ascii_whitespace) {
@@ -475,12 +482,7 @@ fn convert_one(
             "error: {}: the file is empty; nothing written\n",
             input.display
         ));
-        return Outcome {
-            text,
-            failed: true,
-            unmodelled: r.unmodelled,
-            ..base
-        };
+        return base.failed(text, r.unmodelled);
     }
     let mut base = base;
     let mut imaged;
@@ -504,12 +506,7 @@ fn convert_one(
         Ok(x) => x,
         Err(d) => {
             text.push_str(&d.render(&r.sources, &input.display));
-            return Outcome {
-                text,
-                failed: true,
-                unmodelled: r.unmodelled,
-                ..base
-            };
+            return base.failed(text, r.unmodelled);
         }
     };
     for d in &wdiags {
@@ -528,12 +525,7 @@ fn convert_one(
             "error: cannot write output for {}: {e}\n",
             input.display
         ));
-        return Outcome {
-            text,
-            failed: true,
-            unmodelled: r.unmodelled,
-            ..base
-        };
+        return base.failed(text, r.unmodelled);
     }
     Outcome {
         text,

@@ -25,15 +25,23 @@ pub fn shared_zrf() -> Option<PathBuf> {
 
 /// Every `.zrf` file under `dir`, sorted.
 pub fn zrf_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_ext(dir, "zrf")
+}
+
+/// Every file under `dir` whose extension is `ext` (any letter case), sorted.
+#[allow(dead_code)]
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = walk(dir)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zrf")))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)))
         .collect();
     v.sort();
     v
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
+/// Every file under `dir`, in no particular order.
+#[allow(dead_code)]
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(rd) = std::fs::read_dir(dir) else {
         return out;
