@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use zogkit::diag::FileId;
-use zogkit::spec::yaml;
+use zogkit::spec::{Document, yaml};
 
 /// Strings that YAML 1.1 readers misread when unquoted, or that break naive quoting.
 const HAZARDS: &[&str] = &[
@@ -417,8 +417,110 @@ proptest! {
         let text = yaml::to_string(&value).unwrap();
         let back: serde_json::Value =
             yaml::from_str(&text, FileId(0)).map_err(|d| TestCaseError::fail(d.message))?;
-        prop_assert_eq!(back, value);
+        prop_assert_eq!(&back, &value);
+        // Both paths of the reader: the fast one takes everything the emitter writes, and
+        // yaml_serde alone reads the same value.
+        let limits = yaml::ReadLimits::default();
+        prop_assert_eq!(yaml::from_str_fast::<serde_json::Value>(&text, &limits), Some(value.clone()));
+        let general: serde_json::Value = yaml::from_str_general(&text, FileId(0), &limits)
+            .map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(general, value);
     }
+
+    /// Whatever text the fast path accepts, yaml_serde reads as the same value: emitted
+    /// documents (with repeated collections, so anchors and aliases) edited at random with
+    /// the characters YAML cares about.
+    #[test]
+    fn the_fast_path_reads_edited_text_as_yaml_serde_does(
+        value in json_value(),
+        edits in prop::collection::vec(
+            (any::<prop::sample::Index>(), 0..3u8, prop::sample::select(EDIT_CHARS)),
+            1..4,
+        ),
+    ) {
+        let repeated = serde_json::json!({"a": big(&value), "b": big(&value), "c": {"x": big(&value), "y": big(&value)}});
+        let text = yaml::to_string(&repeated).unwrap();
+        prop_assert!(text.contains("*a"), "no alias in {}", text);
+        let edited = edit(&text, &edits);
+        let limits = yaml::ReadLimits::default();
+        if let Some(fast) = yaml::from_str_fast::<serde_json::Value>(&edited, &limits) {
+            let general = yaml::from_str_general::<serde_json::Value>(&edited, FileId(0), &limits);
+            prop_assert_eq!(general.ok(), Some(fast), "{:?}", edited);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The same for a whole spec document (structs, enums, options, aliases) edited at random.
+    #[test]
+    fn the_fast_path_reads_an_edited_spec_as_yaml_serde_does(
+        edits in prop::collection::vec(
+            (any::<prop::sample::Index>(), 0..3u8, prop::sample::select(EDIT_CHARS)),
+            1..4,
+        ),
+    ) {
+        let text = minishogi_yaml();
+        let edited = edit(text, &edits);
+        let limits = yaml::ReadLimits::default();
+        if let Some(fast) = yaml::from_str_fast::<Document>(&edited, &limits) {
+            let general = yaml::from_str_general::<Document>(&edited, FileId(0), &limits);
+            prop_assert!(general.ok() == Some(fast), "{:?}", edited);
+        }
+    }
+}
+
+/// The YAML of `corpus/zrf/render_minishogi.zrf`.
+fn minishogi_yaml() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/corpus/zrf/render_minishogi.zrf"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let read = zogkit::format::read(
+            zogkit::format::Format::Zrf,
+            path,
+            &bytes,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        );
+        yaml::to_string(&read.document.unwrap()).unwrap()
+    })
+}
+
+/// Characters that change what YAML text means.
+const EDIT_CHARS: &[char] = &[
+    ' ', '\n', '-', ':', '"', '\\', '#', '&', '*', 'a', '0', '1', '.', ',', '[', ']', '{', '}',
+    '\t', '~', '!', '?', '|', '>', '\'', '%', 'e', '+', 'n', 'u', 'l', '\r', '\u{85}', '\u{a0}',
+];
+
+/// `value` in a collection long enough for the emitter to anchor when it repeats.
+fn big(value: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"filler": "x".repeat(600), "value": value, "list": [1, 2.5, -3, null, true]})
+}
+
+/// Applies (position, insert/delete/replace, character) edits to `text`, by character, at
+/// places other than the filler's `x`s.
+fn edit(text: &str, edits: &[(prop::sample::Index, u8, char)]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for (at, op, c) in edits {
+        let places: Vec<usize> = (0..=chars.len())
+            .filter(|&i| chars.get(i) != Some(&'x'))
+            .collect();
+        let i = places[at.index(places.len())];
+        match op {
+            0 => chars.insert(i, *c),
+            1 if i < chars.len() => {
+                chars.remove(i);
+            }
+            _ if i < chars.len() => chars[i] = *c,
+            _ => chars.push(*c),
+        }
+    }
+    chars.into_iter().collect()
 }
 
 #[test]

@@ -88,6 +88,7 @@ use std::fmt;
 
 mod emit;
 mod enums;
+mod fast;
 mod read;
 #[cfg(test)]
 mod tests;
@@ -205,31 +206,50 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
             Span::new(file, limits.max_bytes, limits.max_bytes),
         ));
     }
-    // yaml_serde misreports errors after a byte-order mark ("more than one document"), so the
-    // mark is removed here and spans are shifted back past it.
-    let src = match text.strip_prefix('\u{feff}') {
-        Some(body) => read::Source {
-            body,
-            base: 3,
-            file,
-        },
-        None => read::Source {
-            body: text,
-            base: 0,
-            file,
-        },
-    };
+    let src = read::Source::new(text, file);
+    // Text in the emitter's own style is read directly; anything else (and every error) goes
+    // through yaml_serde.
+    if let Some(value) = fast::read::<T>(src.body, limits) {
+        return Ok(value);
+    }
     read::check_nesting(&src)?;
+    read_general(&src, limits)
+}
+
+/// [`from_str_with_limits`] without the fast path: every text goes through `yaml_serde`.
+///
+/// [`from_str_with_limits`] returns the same value for every text, only faster for text in the
+/// emitter's style; this exists so tests and the fuzz harness can check exactly that.
+pub fn from_str_general<T: de::DeserializeOwned>(
+    text: &str,
+    file: FileId,
+    limits: &ReadLimits,
+) -> Result<T, Diagnostic> {
+    let src = read::Source::new(text, file);
+    read::check_nesting(&src)?;
+    read_general(&src, limits)
+}
+
+/// The fast path of [`from_str_with_limits`] alone: the value for text in the style
+/// [`to_string`] writes (and that fits `T` within `limits`), `None` for any other text.
+pub fn from_str_fast<T: de::DeserializeOwned>(text: &str, limits: &ReadLimits) -> Option<T> {
+    fast::read(text, limits)
+}
+
+fn read_general<T: de::DeserializeOwned>(
+    src: &read::Source<'_>,
+    limits: &ReadLimits,
+) -> Result<T, Diagnostic> {
     // Every alias starts with `*`: without one there is nothing to expand, so the budgeted
     // pre-pass is only needed (and only paid for) when the text contains one.
     if src.body.contains('*') {
-        read::check_well_formed(&src, limits)?;
+        read::check_well_formed(src, limits)?;
     }
     match T::deserialize(enums::Enums(serde_yaml::Deserializer::from_str(src.body))) {
         Ok(value) => Ok(value),
         Err(typed) => {
             // Classify: a syntax or limit error also shows up in the untyped pass.
-            read::check_well_formed(&src, limits)?;
+            read::check_well_formed(src, limits)?;
             let message = typed.to_string();
             let code = if message.contains(enums::DUPLICATE_KEY)
                 || message.contains("duplicate field `")
@@ -238,7 +258,7 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
             } else {
                 CODE_INVALID
             };
-            Err(read::to_diagnostic(&typed, code, &src))
+            Err(read::to_diagnostic(&typed, code, src))
         }
     }
 }

@@ -16,7 +16,24 @@ pub(super) struct Source<'a> {
     pub(super) file: FileId,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    /// The text to read from `text`: yaml_serde misreports errors after a byte-order mark ("more
+    /// than one document"), so the mark is left out and spans are shifted back past it.
+    pub(super) fn new(text: &'a str, file: FileId) -> Self {
+        match text.strip_prefix('\u{feff}') {
+            Some(body) => Source {
+                body,
+                base: 3,
+                file,
+            },
+            None => Source {
+                body: text,
+                base: 0,
+                file,
+            },
+        }
+    }
+
     /// A span covering the character at byte `offset` of `body` (empty at the end).
     fn char_span(&self, offset: usize) -> Span {
         let text = self.body;
