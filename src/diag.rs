@@ -452,9 +452,19 @@ mod tests {
         let at = |i: usize| Some(Span::new(FileId(0), i, i + 1));
         let mut diags = Vec::new();
         for i in 0..10 {
-            diags.push(Diagnostic::new(Severity::Warning, "t::w", format!("w{i}"), at(i)));
+            diags.push(Diagnostic::new(
+                Severity::Warning,
+                "t::w",
+                format!("w{i}"),
+                at(i),
+            ));
             if i % 2 == 0 {
-                diags.push(Diagnostic::new(Severity::Error, "t::e", format!("e{i}"), at(100 + i)));
+                diags.push(Diagnostic::new(
+                    Severity::Error,
+                    "t::e",
+                    format!("e{i}"),
+                    at(100 + i),
+                ));
             }
         }
         diags.push(Diagnostic::new(Severity::Note, "t::once", "n", None));
@@ -479,11 +489,19 @@ mod tests {
             ]
         );
         assert_eq!((shown[5].0, shown[5].1), (w, "t::w"));
-        assert!(shown[5].2.starts_with("7 more warnings with code `t::w`"), "{}", shown[5].2);
+        assert!(
+            shown[5].2.starts_with("7 more warnings with code `t::w`"),
+            "{}",
+            shown[5].2
+        );
         assert_eq!(diags[5].span, at(3));
         assert_eq!(shown[6], (e, "t::e", "e4"));
         assert_eq!((shown[7].0, shown[7].1), (e, "t::e"));
-        assert!(shown[7].2.starts_with("2 more errors with code `t::e`"), "{}", shown[7].2);
+        assert!(
+            shown[7].2.starts_with("2 more errors with code `t::e`"),
+            "{}",
+            shown[7].2
+        );
         assert_eq!(diags[7].span, at(106));
         assert_eq!(shown[8], (Severity::Note, "t::once", "n"));
         assert_eq!(diags.iter().filter(|d| d.severity == e).count(), 4);

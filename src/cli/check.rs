@@ -7,8 +7,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, Severity, SourceMap};
 use zogkit::format;
+use zogkit::spec::EntryKind;
 use zogkit::text::Encoding;
-use zogkit::zrf::{self, EntryKind};
+use zogkit::zrf;
 
 /// Output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -109,9 +110,9 @@ fn check_one(
         Err(e) => {
             let msg = format!("error[io]: cannot read {}: {e}\n", input.display);
             return FileReport {
-                json: out.json.then(
-                    || serde_json::json!({"file": input.display, "io_error": e.to_string()}),
-                ),
+                json: out
+                    .json
+                    .then(|| serde_json::json!({"file": input.display, "io_error": e.to_string()})),
                 text: msg,
                 games: 0,
                 variants: 0,
@@ -134,13 +135,13 @@ fn check_one(
         .expanded
         .entries
         .iter()
-        .filter(|e| e.kind == EntryKind::Game)
+        .filter(|e| e.kind == zrf::EntryKind::Game)
         .count();
     let variants = f
         .expanded
         .entries
         .iter()
-        .filter(|e| matches!(e.kind, EntryKind::Variant { .. }))
+        .filter(|e| matches!(e.kind, zrf::EntryKind::Variant { .. }))
         .count();
     let json = out.json.then(|| {
         serde_json::json!({
@@ -184,11 +185,13 @@ fn check_spec(
         &mut *super::loader(input),
     );
     let text = out.render(&r.diagnostics, &r.sources, &input.display);
-    // As for ZRF, a variant is not counted as a game.
-    let (games, variants) = r.document.as_ref().map_or((0, 0), |d| {
-        let variants = d.games.iter().filter(|g| g.variant_of.is_some()).count();
-        (d.games.len() - variants, variants)
-    });
+    // Counted as for ZRF: by entry kind, so menu separators are neither.
+    let count_kind = |k: EntryKind| {
+        r.document
+            .as_ref()
+            .map_or(0, |d| d.games.iter().filter(|g| g.kind == k).count())
+    };
+    let (games, variants) = (count_kind(EntryKind::Game), count_kind(EntryKind::Variant));
     let json = out.json.then(|| {
         serde_json::json!({
             "file": input.display,
