@@ -334,6 +334,54 @@ fn is_wide(c: char) -> bool {
         | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
 }
 
+/// How many diagnostics of one code and severity a reader reports per input before the rest are
+/// summarised by [`cap_repeats`]. No file of the shared corpus comes near it: its largest count
+/// of one code in one file was 12 (`zrf::macro-arity` in `pasang.zrf`) when the cap was set.
+pub const MAX_PER_CODE: usize = 100;
+
+/// Keeps the first `per_code` diagnostics of each code (and severity), in order, and replaces the
+/// rest of them by one diagnostic of that code and severity, placed where the first dropped one
+/// was and located there, saying how many were not listed. Errors stay errors, so a caller's
+/// exit status does not change; only the counts of repeated diagnostics shrink.
+///
+/// Not idempotent: apply it once to a list of diagnostics (a second pass would count the
+/// summary as one diagnostic).
+pub fn cap_repeats(diags: &mut Vec<Diagnostic>, per_code: usize) {
+    if diags.len() <= per_code {
+        return;
+    }
+    // (code, severity) → (seen so far, index in `kept` of the summary, once there is one).
+    let mut seen: std::collections::BTreeMap<(&'static str, Severity), (usize, Option<usize>)> =
+        std::collections::BTreeMap::new();
+    let mut kept = Vec::with_capacity(diags.len().min(per_code * 8));
+    for d in diags.drain(..) {
+        let entry = seen.entry((d.code, d.severity)).or_insert((0, None));
+        entry.0 += 1;
+        if entry.0 <= per_code {
+            kept.push(d);
+        } else if entry.1.is_none() {
+            entry.1 = Some(kept.len());
+            kept.push(d);
+        }
+    }
+    for ((code, severity), (count, at)) in seen {
+        let Some(at) = at else { continue };
+        let hidden = count - per_code;
+        let span = kept[at].span;
+        kept[at] = Diagnostic::new(
+            severity,
+            code,
+            format!(
+                "{hidden} more {}{} with code `{code}` from here on are not listed (only the first {per_code} of each code are shown)",
+                severity.as_str(),
+                if hidden == 1 { "" } else { "s" }
+            ),
+            span,
+        );
+    }
+    *diags = kept;
+}
+
 /// Diagnostics collected while processing one input, with helpers for counting.
 #[derive(Debug, Clone, Default)]
 pub struct Diagnostics {
@@ -397,6 +445,74 @@ mod tests {
         assert_eq!(j["location"]["line"], 3);
         assert_eq!(j["location"]["column"], 4);
         assert_eq!(j["code"], "zrf::unbalanced-paren");
+    }
+
+    #[test]
+    fn cap_repeats_keeps_the_first_of_each_code_in_order_and_counts_the_rest() {
+        let at = |i: usize| Some(Span::new(FileId(0), i, i + 1));
+        let mut diags = Vec::new();
+        for i in 0..10 {
+            diags.push(Diagnostic::new(
+                Severity::Warning,
+                "t::w",
+                format!("w{i}"),
+                at(i),
+            ));
+            if i % 2 == 0 {
+                diags.push(Diagnostic::new(
+                    Severity::Error,
+                    "t::e",
+                    format!("e{i}"),
+                    at(100 + i),
+                ));
+            }
+        }
+        diags.push(Diagnostic::new(Severity::Note, "t::once", "n", None));
+        cap_repeats(&mut diags, 3);
+        let shown: Vec<(Severity, &str, &str)> = diags
+            .iter()
+            .map(|d| (d.severity, d.code, d.message.as_str()))
+            .collect();
+        // Order of what is kept is the input order; each summary sits where the first dropped
+        // diagnostic of its code was, keeps its severity and location, and counts the rest.
+        let w = Severity::Warning;
+        let e = Severity::Error;
+        assert_eq!(shown.len(), 3 + 1 + 3 + 1 + 1, "{shown:#?}");
+        assert_eq!(
+            &shown[..5],
+            &[
+                (w, "t::w", "w0"),
+                (e, "t::e", "e0"),
+                (w, "t::w", "w1"),
+                (w, "t::w", "w2"),
+                (e, "t::e", "e2"),
+            ]
+        );
+        assert_eq!((shown[5].0, shown[5].1), (w, "t::w"));
+        assert!(
+            shown[5].2.starts_with("7 more warnings with code `t::w`"),
+            "{}",
+            shown[5].2
+        );
+        assert_eq!(diags[5].span, at(3));
+        assert_eq!(shown[6], (e, "t::e", "e4"));
+        assert_eq!((shown[7].0, shown[7].1), (e, "t::e"));
+        assert!(
+            shown[7].2.starts_with("2 more errors with code `t::e`"),
+            "{}",
+            shown[7].2
+        );
+        assert_eq!(diags[7].span, at(106));
+        assert_eq!(shown[8], (Severity::Note, "t::once", "n"));
+        assert_eq!(diags.iter().filter(|d| d.severity == e).count(), 4);
+
+        // At or under the cap nothing changes.
+        let before: Vec<Diagnostic> = (0..3)
+            .map(|i| Diagnostic::new(w, "t::w", format!("w{i}"), at(i)))
+            .collect();
+        let mut same = before.clone();
+        cap_repeats(&mut same, 3);
+        assert_eq!(same, before);
     }
 
     #[test]

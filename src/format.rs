@@ -2,7 +2,7 @@
 //!
 //! Adding a format means one reader or writer module and one arm in each `match` here.
 
-use crate::diag::{Diagnostic, FileId, Severity, SourceMap};
+use crate::diag::{self, Diagnostic, FileId, Severity, SourceMap};
 use crate::spec::{self, Document};
 use crate::text::{self, Encoding};
 use crate::zrf::{self, IncludeLoader};
@@ -134,6 +134,9 @@ impl ReadResult {
 }
 
 /// Reads `bytes` (shown as `name`) as `format` into a spec document.
+///
+/// Repeated diagnostics are capped per input with [`diag::cap_repeats`]: [`zrf::read`] caps
+/// its own; the rest (ZRF lowering, the other readers) are capped here.
 pub fn read(
     format: Format,
     name: &str,
@@ -141,8 +144,24 @@ pub fn read(
     opts: &ReadOptions,
     loader: &mut dyn IncludeLoader,
 ) -> ReadResult {
+    let (mut result, capped) = read_uncapped(format, name, bytes, opts, loader);
+    let mut rest = result.diagnostics.split_off(capped);
+    diag::cap_repeats(&mut rest, diag::MAX_PER_CODE);
+    result.diagnostics.append(&mut rest);
+    result
+}
+
+/// [`read`] before capping: the result and how many of its leading diagnostics are capped
+/// already (those of [`zrf::read`]).
+fn read_uncapped(
+    format: Format,
+    name: &str,
+    bytes: &[u8],
+    opts: &ReadOptions,
+    loader: &mut dyn IncludeLoader,
+) -> (ReadResult, usize) {
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    match format {
+    let result = match format {
         Format::Zrf => {
             let zopts = zrf::ReadOptions {
                 encoding: opts.encoding.or(opts.zrf.encoding),
@@ -151,19 +170,21 @@ pub fn read(
             let f = zrf::read(name, bytes, &zopts, loader);
             let source = zrf::lower::source_of(&f, file_name, bytes);
             let lowered = zrf::lower::lower_with(&f, source, opts.lower);
+            let capped = f.diagnostics.len();
             let mut diagnostics = f.diagnostics;
             diagnostics.extend(lowered.diagnostics);
-            ReadResult {
+            let result = ReadResult {
                 document: Some(lowered.document),
                 diagnostics,
                 sources: f.sources,
                 unmodelled: lowered.unmodelled,
-            }
+            };
+            return (result, capped);
         }
         Format::Lud | Format::LudiiEnglish => {
             let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
                 Ok(t) => t,
-                Err(refused) => return refused,
+                Err(refused) => return (refused, 0),
             };
             let (document, mut ds) = if format == Format::Lud {
                 crate::ludii::read_lud(name, &decoded.text, id)
@@ -181,7 +202,7 @@ pub fn read(
         Format::Chessembly => {
             let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
                 Ok(t) => t,
-                Err(refused) => return refused,
+                Err(refused) => return (refused, 0),
             };
             let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
             let lopts = crate::chessembly::lower::LowerOptions {
@@ -250,7 +271,8 @@ pub fn read(
                 unmodelled: BTreeMap::new(),
             }
         }
-    }
+    };
+    (result, 0)
 }
 
 /// `bytes`, or nothing plus the [`text::CODE_TOO_LARGE`] error when they exceed the input limit.

@@ -42,7 +42,8 @@ fn limits_help() -> String {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Read ZRF files or directories and report located diagnostics (exit 1 on errors).
+    /// Read rule files (ZRF, YAML spec, Ludii, Chessembly; by extension) or directories of ZRF
+    /// files and report located diagnostics (exit 1 on errors).
     Check(cli::check::CheckArgs),
     /// Convert files or whole collections to another format (zrf → yaml, …), atomically.
     Convert(cli::convert::ConvertArgs),

@@ -1,8 +1,9 @@
 //! Batch conversion loses nothing and writes nowhere else: inputs are never modified, outputs are
 //! atomic even when the process is killed, existing outputs need `--force`, case-only name
 //! collisions are refused, odd file names work, failures do not stop a batch, symlink loops are
-//! skipped and no write leaves the output directory. Each test runs the real binary in a
-//! scratch directory (Unix: permissions, signals and non-UTF-8 names).
+//! skipped and no write leaves the output directory; `check` reads each named file in its own
+//! format. Each test runs the real binary in a scratch directory (Unix: permissions, signals and
+//! non-UTF-8 names).
 #![cfg(unix)]
 
 mod common;
@@ -785,4 +786,110 @@ fn no_write_leaves_the_output_directory() {
     );
     assert!(!work.join("imgs/game.zrf").exists());
     assert!(snapshot(&root) == before, "a refused run wrote something");
+}
+
+/// The `games, variants` of `check`'s summary line.
+fn summary_counts(stdout: &str) -> (usize, usize) {
+    let line = stdout.lines().last().unwrap_or_default();
+    let n = |what: &str| -> usize {
+        let end = line
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what} in {line:?}"));
+        let start = line[..end].trim_end().rfind(' ').map_or(0, |i| i + 1);
+        line[start..end]
+            .trim()
+            .parse()
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    };
+    (n(" game"), n(" variant"))
+}
+
+#[test]
+fn check_reads_named_files_in_their_own_format() {
+    let dir = scratch("check-formats");
+    copy(&corpus("variant_001.zrf"), &dir.join("in/variant_001.zrf"));
+    copy(&corpus("tai_shogi.zrf"), &dir.join("in/tai_shogi.zrf"));
+    let (code, _, err) = run(&dir, &["convert", "-q", "in", "--to", "yaml", "-o", "yaml"]);
+    assert_eq!(code, 0, "{err}");
+
+    // The YAML specs `convert` wrote are read as YAML: the same games and variants as their
+    // ZRF sources, no ZRF diagnostics, exit 0.
+    let (code, zrf_out, _) = run(
+        &dir,
+        &["check", "-q", "in/variant_001.zrf", "in/tai_shogi.zrf"],
+    );
+    assert_eq!(code, 0, "{zrf_out}");
+    let (code, out, _) = run(
+        &dir,
+        &["check", "yaml/variant_001.yaml", "yaml/tai_shogi.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("zrf::"), "{out}");
+    assert!(out.contains("0 errors, 0 warnings"), "{out}");
+    let (games, variants) = summary_counts(&out);
+    assert!(games >= 2 && variants >= 1, "{out}");
+    assert_eq!(
+        (games, variants),
+        summary_counts(&zrf_out),
+        "{out}\n{zrf_out}"
+    );
+
+    // The JSON entry of a non-ZRF file names its format and counts.
+    let (code, json, _) = run(
+        &dir,
+        &["check", "--format", "json", "yaml/variant_001.yaml"],
+    );
+    assert_eq!(code, 0, "{json}");
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let f = &doc["files"][0];
+    assert_eq!(f["format"], "yaml", "{json}");
+    assert_eq!(f["file"], "yaml/variant_001.yaml", "{json}");
+    assert_eq!(f["diagnostics"].as_array().map(Vec::len), Some(0), "{json}");
+    assert_eq!(
+        (f["games"].as_u64(), f["variants"].as_u64()),
+        (
+            doc["summary"]["games"].as_u64(),
+            doc["summary"]["variants"].as_u64()
+        )
+    );
+
+    // --from forces the format; without it an unknown extension is read as ZRF, as before.
+    copy(&dir.join("yaml/variant_001.yaml"), &dir.join("spec.txt"));
+    let (code, out, _) = run(&dir, &["check", "--from", "yaml", "spec.txt"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("zrf::"), "{out}");
+    let (_, out, _) = run(&dir, &["check", "spec.txt"]);
+    assert!(out.contains("zrf::unknown-top-level"), "{out}");
+    assert_eq!(summary_counts(&out), (0, 0), "{out}");
+
+    // A directory is searched for .zrf files only.
+    copy(
+        &dir.join("yaml/variant_001.yaml"),
+        &dir.join("in/variant_001.yaml"),
+    );
+    let (code, out, _) = run(&dir, &["check", "-q", "in"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 2 files:"), "{out}");
+
+    // A broken YAML file: a located `yaml::` error and exit 1.
+    std::fs::write(
+        dir.join("bad.yaml"),
+        "spec_version: \"0.1\"\ngames:\n  - name: [unclosed\n    players: 2\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&dir, &["check", "bad.yaml"]);
+    assert_eq!(code, 1, "{out}");
+    let at = out.find("error[yaml::").unwrap_or_else(|| panic!("{out}"));
+    let arrow = out[at..].lines().nth(1).unwrap_or_default();
+    // The flow sequence opened on line 3 is found unclosed at `2` on line 4.
+    assert_eq!(arrow.trim_start(), "--> bad.yaml:4:12", "{out}");
+    assert!(!out.contains("zrf::"), "{out}");
+    assert!(out.contains("files with errors:\n  bad.yaml\n"), "{out}");
+
+    // A Ludii file from the corpus checks clean: one game, no errors, only Ludii remarks.
+    let (code, out, _) = run(Path::new(REPO), &["check", "corpus/ludii/chess.lud"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 errors"), "{out}");
+    assert_eq!(summary_counts(&out), (1, 0), "{out}");
+    assert!(!out.contains("zrf::"), "{out}");
 }

@@ -595,3 +595,121 @@ fn yaml_error_corpus_matches_goldens() {
         }
     }
 }
+
+/// The diagnostics of one `check --format json` run: `(code, message)` per diagnostic.
+fn json_diagnostics(r: &Measured) -> Vec<(String, String)> {
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout)
+        .unwrap_or_else(|e| panic!("check --format json printed no JSON ({e}):\n{}", r.output()));
+    doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .flat_map(|f| f["diagnostics"].as_array().cloned().unwrap_or_default())
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn top_level_atoms_do_not_flood_check() {
+    let dir = scratch_dir("limits-top-level-flood");
+    // 2 MB of top-level items that are not forms (a file in another format, say): one run of
+    // atoms and strings, a `(board)` form that is not a ZRF top-level form, then another run.
+    let half = "a \"s\" 1 ".repeat(125_000);
+    let text = format!("{half}\n(board)\n{half}\n");
+    assert!(text.len() >= 2_000_000, "{} bytes", text.len());
+    write(&dir, "atoms.zrf", &text);
+    let items = 125_000 * 3;
+    for args in [
+        &["check", "atoms.zrf"][..],
+        &["check", "--format", "json", "atoms.zrf"],
+    ] {
+        let r = zogkit_measured(&dir, args);
+        eprintln!(
+            "{args:?}: exit {}, {:.3} s, peak {} KiB, {} bytes of output",
+            r.code,
+            r.wall.as_secs_f64(),
+            r.peak_kib,
+            r.stdout.len()
+        );
+        // Warnings only, as before: the exit status is unchanged.
+        assert_eq!(r.code, 0, "{args:?}:\n{}", r.output());
+        assert!(r.wall < MAX_WALL, "{args:?} took {:?}", r.wall);
+        assert!(
+            r.peak_kib < MAX_PEAK_KIB,
+            "{args:?} peaked at {} KiB",
+            r.peak_kib
+        );
+        assert!(
+            r.stdout.len() < 10_000,
+            "{} bytes of output",
+            r.stdout.len()
+        );
+        if args[1] == "--format" {
+            let d = json_diagnostics(&r);
+            let runs = format!("{items} items at top level are not ZRF forms");
+            // The three top-level warnings, and the note that the file has no game.
+            assert_eq!(d.len(), 4, "{d:#?}");
+            assert!(
+                d[..3].iter().all(|(c, _)| c == "zrf::unknown-top-level"),
+                "{d:#?}"
+            );
+            assert_eq!(d[3].0, "zrf::no-game", "{d:#?}");
+            assert!(d[0].1.starts_with(&runs), "{d:#?}");
+            assert!(d[1].1.contains("`(board …)`"), "{d:#?}");
+            assert!(d[2].1.starts_with(&runs), "{d:#?}");
+        } else {
+            // Each run is located at its first item and spans to its last (line 1 and line 3).
+            let out = r.output();
+            assert!(out.contains("--> atoms.zrf:1:1\n"), "{out}");
+            assert!(out.contains("--> atoms.zrf:3:1\n"), "{out}");
+            assert!(out.contains("0 errors, 3 warnings"), "{out}"); // `zrf::no-game` is a note
+        }
+    }
+}
+
+#[test]
+fn repeated_diagnostics_are_capped_per_code() {
+    let dir = scratch_dir("limits-diagnostic-cap");
+    // 1000 unknown top-level forms (each its own warning) and 1000 unknown ones after an error.
+    write(
+        &dir,
+        "forms.zrf",
+        &format!("{GAME}{}", "(board)\n".repeat(1000)),
+    );
+    let r = zogkit_measured(&dir, &["check", "--format", "json", "forms.zrf"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    let d = json_diagnostics(&r);
+    assert_eq!(d.len(), 101, "{d:#?}");
+    assert!(
+        d.iter().all(|(c, _)| c == "zrf::unknown-top-level"),
+        "{d:#?}"
+    );
+    assert!(d[..100].iter().all(|(_, m)| m.contains("`(board …)`")));
+    assert!(
+        d[100]
+            .1
+            .starts_with("900 more warnings with code `zrf::unknown-top-level`"),
+        "{}",
+        d[100].1
+    );
+    // Errors stay errors: the summary of capped errors is an error and the exit status is 1.
+    write(
+        &dir,
+        "errors.zrf",
+        &format!("{GAME}{}", "(define)\n".repeat(300)),
+    );
+    let r = zogkit_measured(&dir, &["check", "errors.zrf"]);
+    let out = r.output();
+    assert_eq!(r.code, 1, "{out}");
+    assert_eq!(out.matches("error[zrf::bad-define]").count(), 101, "{out}");
+    assert!(
+        out.contains("error[zrf::bad-define]: 200 more errors with code `zrf::bad-define`"),
+        "{out}"
+    );
+    assert!(out.contains("101 errors, 0 warnings"), "{out}");
+}

@@ -1,13 +1,15 @@
-//! `zogkit check`: read ZRF files and directories, print located diagnostics and a summary.
+//! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, read_input};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
-use zogkit::diag::Severity;
+use zogkit::diag::{Diagnostic, Severity, SourceMap};
+use zogkit::format;
+use zogkit::spec::EntryKind;
 use zogkit::text::Encoding;
-use zogkit::zrf::{self, EntryKind, ReadOptions};
+use zogkit::zrf;
 
 /// Output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -21,9 +23,15 @@ pub enum Format {
 /// Arguments of `zogkit check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Files or directories (searched recursively for .zrf files); `-` reads standard input.
+    /// Files or directories; `-` reads standard input. A file is read in the format its
+    /// extension names (.zrf, .yaml/.yml, .lud, .csm; any other extension is read as ZRF);
+    /// directories are searched recursively for .zrf files (for the --from format's files
+    /// with --from).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Read every input in this format instead of choosing by extension.
+    #[arg(long, value_parser = super::convert::parse_format)]
+    pub from: Option<format::Format>,
     /// Decode every input with this encoding (utf-8, shift_jis, windows-1251, windows-1252).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
@@ -33,7 +41,7 @@ pub struct CheckArgs {
     /// Also show notes (macro arity remarks, encoding choices).
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print only the summary line (and nothing at all for a clean run with --format text... no: the summary is always printed).
+    /// Print only the list of files with errors and the summary line.
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -46,8 +54,10 @@ pub fn parse_encoding(s: &str) -> Result<Encoding, String> {
 }
 
 struct FileReport {
+    /// The rendered diagnostics (only when text output shows them).
     text: String,
-    json: serde_json::Value,
+    /// The file's JSON entry (only for `--format json`).
+    json: Option<serde_json::Value>,
     games: usize,
     variants: usize,
     errors: usize,
@@ -55,13 +65,54 @@ struct FileReport {
     io_error: bool,
 }
 
-fn check_one(input: &InputFile, opts: &ReadOptions, verbose: bool) -> FileReport {
+/// What a report must hold: rendered text, a JSON entry, or only counts.
+#[derive(Debug, Clone, Copy)]
+struct Output {
+    text: bool,
+    json: bool,
+    verbose: bool,
+}
+
+impl Output {
+    /// Renders the diagnostics shown as text.
+    fn render(&self, diags: &[Diagnostic], sources: &SourceMap, file: &str) -> String {
+        let mut text = String::new();
+        if !self.text {
+            return text;
+        }
+        for d in diags {
+            if d.severity == Severity::Note && !self.verbose {
+                continue;
+            }
+            text.push_str(&d.render(sources, file));
+            text.push('\n');
+        }
+        text
+    }
+}
+
+fn diagnostics_json(diags: &[Diagnostic], sources: &SourceMap, file: &str) -> serde_json::Value {
+    diags.iter().map(|d| d.to_json(sources, file)).collect()
+}
+
+fn count(diags: &[Diagnostic], s: Severity) -> usize {
+    diags.iter().filter(|d| d.severity == s).count()
+}
+
+fn check_one(
+    input: &InputFile,
+    from: format::Format,
+    opts: &format::ReadOptions,
+    out: Output,
+) -> FileReport {
     let bytes = match read_input(input) {
         Ok(b) => b,
         Err(e) => {
             let msg = format!("error[io]: cannot read {}: {e}\n", input.display);
             return FileReport {
-                json: serde_json::json!({"file": input.display, "io_error": e.to_string()}),
+                json: out
+                    .json
+                    .then(|| serde_json::json!({"file": input.display, "io_error": e.to_string()})),
                 text: msg,
                 games: 0,
                 variants: 0,
@@ -71,37 +122,40 @@ fn check_one(input: &InputFile, opts: &ReadOptions, verbose: bool) -> FileReport
             };
         }
     };
-    let f = zrf::read(&input.display, &bytes, opts, &mut *super::loader(input));
-    let mut text = String::new();
-    for d in &f.diagnostics {
-        if d.severity == Severity::Note && !verbose {
-            continue;
-        }
-        text.push_str(&d.render(&f.sources, &input.display));
-        text.push('\n');
+    if from != format::Format::Zrf {
+        return check_spec(input, from, &bytes, opts, out);
     }
+    let zopts = zrf::ReadOptions {
+        encoding: opts.encoding,
+        ..opts.zrf
+    };
+    let f = zrf::read(&input.display, &bytes, &zopts, &mut *super::loader(input));
+    let text = out.render(&f.diagnostics, &f.sources, &input.display);
     let games = f
         .expanded
         .entries
         .iter()
-        .filter(|e| e.kind == EntryKind::Game)
+        .filter(|e| e.kind == zrf::EntryKind::Game)
         .count();
     let variants = f
         .expanded
         .entries
         .iter()
-        .filter(|e| matches!(e.kind, EntryKind::Variant { .. }))
+        .filter(|e| matches!(e.kind, zrf::EntryKind::Variant { .. }))
         .count();
-    let json = serde_json::json!({
-        "file": input.display,
-        "encoding": f.decoded.encoding.name(),
-        "encoding_confidence": f.decoded.confidence,
-        "encoding_reason": f.decoded.reason,
-        "line_endings": f.decoded.line_endings,
-        "games": games,
-        "variants": variants,
-        "expanded_nodes": f.expanded.nodes,
-        "diagnostics": f.diagnostics.iter().map(|d| d.to_json(&f.sources, &input.display)).collect::<Vec<_>>(),
+    let json = out.json.then(|| {
+        serde_json::json!({
+            "file": input.display,
+            "format": from.name(),
+            "encoding": f.decoded.encoding.name(),
+            "encoding_confidence": f.decoded.confidence,
+            "encoding_reason": f.decoded.reason,
+            "line_endings": f.decoded.line_endings,
+            "games": games,
+            "variants": variants,
+            "expanded_nodes": f.expanded.nodes,
+            "diagnostics": diagnostics_json(&f.diagnostics, &f.sources, &input.display),
+        })
     });
     FileReport {
         text,
@@ -114,21 +168,77 @@ fn check_one(input: &InputFile, opts: &ReadOptions, verbose: bool) -> FileReport
     }
 }
 
+/// Checks a file in a format other than ZRF: reads it into a spec document with
+/// [`format::read`] and counts the document's games and variants.
+fn check_spec(
+    input: &InputFile,
+    from: format::Format,
+    bytes: &[u8],
+    opts: &format::ReadOptions,
+    out: Output,
+) -> FileReport {
+    let r = format::read(
+        from,
+        &input.display,
+        bytes,
+        opts,
+        &mut *super::loader(input),
+    );
+    let text = out.render(&r.diagnostics, &r.sources, &input.display);
+    // Counted as for ZRF: by entry kind, so menu separators are neither.
+    let count_kind = |k: EntryKind| {
+        r.document
+            .as_ref()
+            .map_or(0, |d| d.games.iter().filter(|g| g.kind == k).count())
+    };
+    let (games, variants) = (count_kind(EntryKind::Game), count_kind(EntryKind::Variant));
+    let json = out.json.then(|| {
+        serde_json::json!({
+            "file": input.display,
+            "format": from.name(),
+            "games": games,
+            "variants": variants,
+            "diagnostics": diagnostics_json(&r.diagnostics, &r.sources, &input.display),
+        })
+    });
+    FileReport {
+        text,
+        json,
+        games,
+        variants,
+        errors: count(&r.diagnostics, Severity::Error),
+        warnings: count(&r.diagnostics, Severity::Warning),
+        io_error: false,
+    }
+}
+
 /// Runs `zogkit check`.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match collect_inputs(&args.paths, &["zrf"]) {
+    let ext = args.from.map_or("zrf", |f| f.extension());
+    let inputs = match collect_inputs(&args.paths, &[ext]) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
     };
-    let opts = super::zrf_options(args.encoding);
+    let opts = super::read_options(args.encoding);
+    let out = Output {
+        text: args.format == Format::Text && !args.quiet,
+        json: args.format == Format::Json,
+        verbose: args.verbose,
+    };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
     let reports: Vec<FileReport> = inputs
         .par_iter()
         .map(|i| {
-            let r = check_one(i, &opts, args.verbose);
+            // A named file with an extension zogkit does not know (`.ZRF` is known) is read as
+            // ZRF, as it always was.
+            let from = args
+                .from
+                .or_else(|| format::Format::of_path(&i.display))
+                .unwrap_or(format::Format::Zrf);
+            let r = check_one(i, from, &opts, out);
             pb.inc(1);
             r
         })
@@ -160,7 +270,7 @@ pub fn run(args: CheckArgs) -> u8 {
     let res = match args.format {
         Format::Json => {
             let doc = serde_json::json!({
-                "files": reports.iter().map(|r| &r.json).collect::<Vec<_>>(),
+                "files": reports.iter().filter_map(|r| r.json.as_ref()).collect::<Vec<_>>(),
                 "summary": {"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed},
             });
             writeln!(out, "{doc:#}")

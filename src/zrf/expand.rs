@@ -276,7 +276,10 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     let mut index: HashMap<Arc<str>, usize> = HashMap::default();
     let mut forms: Vec<&Node> = Vec::new();
     let mut version = None;
-    for n in &top {
+    let mut i = 0;
+    while i < top.len() {
+        let n = &top[i];
+        i += 1;
         match n.head() {
             Some("define") => {
                 let args = n.args();
@@ -324,11 +327,32 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
                 format!("`({h} …)` at top level is not a ZRF form (expected game, variant, define, include or version); it is ignored"),
                 n.span,
             )),
-            None => diags.push(Diagnostic::warning(
-                "zrf::unknown-top-level",
-                "expected a form such as `(game …)` at top level; this is ignored",
-                n.span,
-            )),
+            None => {
+                // A run of items that are not forms (a file in another format, stray text) is
+                // one warning, so such a file cannot flood the output with one per item.
+                let run = top[i..]
+                    .iter()
+                    .take_while(|m| m.head().is_none() && m.span.file == n.span.file)
+                    .count();
+                let last = &top[i - 1 + run];
+                i += run;
+                diags.push(if run == 0 {
+                    Diagnostic::warning(
+                        "zrf::unknown-top-level",
+                        "expected a form such as `(game …)` at top level; this is ignored",
+                        n.span,
+                    )
+                } else {
+                    Diagnostic::warning(
+                        "zrf::unknown-top-level",
+                        format!(
+                            "{} items at top level are not ZRF forms (expected forms such as `(game …)`); they are ignored",
+                            run + 1
+                        ),
+                        n.span.to(last.span),
+                    )
+                });
+            }
         }
     }
 

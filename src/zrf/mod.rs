@@ -117,6 +117,7 @@ pub fn read(
         opts.expand,
     );
     diagnostics.append(&mut ds);
+    crate::diag::cap_repeats(&mut diagnostics, crate::diag::MAX_PER_CODE);
     ZrfFile {
         sources,
         root,
