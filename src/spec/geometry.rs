@@ -12,7 +12,6 @@
 //!   from them (the positions stay listed, flagged, as z2j keeps them and zones name them).
 
 use super::types::{Layout, Link, Opposite, Position};
-use std::collections::BTreeMap;
 
 /// A problem found while computing geometry (the caller attaches a location).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +59,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
             directions.push(n.clone());
         }
     }
-    let dir_index: BTreeMap<&str, usize> = directions
+    let dir_index: rustc_hash::FxHashMap<&str, usize> = directions // lookup only
         .iter()
         .enumerate()
         .map(|(i, d)| (d.as_str(), i))
@@ -95,12 +94,12 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
         );
     }
     let mut positions: Vec<Position> = Vec::with_capacity(total);
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut index: rustc_hash::FxHashMap<String, usize> = Default::default(); // lookup only
     // Per grid: flat index → position index (None when the name collided).
     let mut grid_slots: Vec<Vec<Option<usize>>> = Vec::new();
     let push = |p: Position,
                 positions: &mut Vec<Position>,
-                index: &mut BTreeMap<String, usize>,
+                index: &mut rustc_hash::FxHashMap<String, usize>, // lookup only
                 issues: &mut Vec<GeometryIssue>|
      -> Option<usize> {
         if index.contains_key(&p.name) {
@@ -167,7 +166,11 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
     }
 
     // Links: per position, per direction index → target position index.
-    let mut links: Vec<BTreeMap<usize, usize>> = vec![BTreeMap::new(); positions.len()];
+    // Per position and direction index, the target position (or NONE): a dense table, read in
+    // direction order.
+    const NONE: usize = usize::MAX;
+    let nd = directions.len();
+    let mut links: Vec<usize> = vec![NONE; positions.len() * nd];
     for (gi, g) in layout.grids.iter().enumerate() {
         let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
         for d in &g.directions {
@@ -200,7 +203,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
                     continue;
                 }
                 if let Some(to) = grid_slots[gi][flatten(&target, &dims)] {
-                    links[*from].insert(di, to);
+                    links[*from * nd + di] = to;
                 }
             }
         }
@@ -210,7 +213,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
         for [a, b] in &l.links {
             match (index.get(a), index.get(b)) {
                 (Some(&x), Some(&y)) => {
-                    links[x].insert(di, y);
+                    links[x * nd + di] = y;
                 }
                 _ => issues.push(GeometryIssue {
                     code: "spec::unknown-position",
@@ -225,9 +228,15 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
     for u in &layout.unlink {
         match u {
             super::types::Unlink::Link([a, b]) => match (index.get(a), index.get(b)) {
-                (Some(&x), Some(&y)) => links[x].retain(|_, t| *t != y),
+                (Some(&x), Some(&y)) => {
+                    for t in &mut links[x * nd..(x + 1) * nd] {
+                        if *t == y {
+                            *t = NONE;
+                        }
+                    }
+                }
                 (Some(&x), None) if dir_index.contains_key(b.as_str()) => {
-                    links[x].remove(&dir_index[b.as_str()]);
+                    links[x * nd + dir_index[b.as_str()]] = NONE;
                 }
                 _ => issues.push(GeometryIssue {
                     code: "spec::unknown-position",
@@ -235,7 +244,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
                 }),
             },
             super::types::Unlink::From(a) => match index.get(a) {
-                Some(&x) => links[x].clear(),
+                Some(&x) => links[x * nd..(x + 1) * nd].fill(NONE),
                 None => issues.push(GeometryIssue {
                     code: "spec::unknown-position",
                     message: format!("unlink {a} names a position the board does not have"),
@@ -259,10 +268,11 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
         if p.killed {
             continue;
         }
-        p.links = links[i]
+        p.links = links[i * nd..(i + 1) * nd]
             .iter()
-            .filter(|(_, t)| !killed[**t])
-            .map(|(&d, &t)| Link {
+            .enumerate()
+            .filter(|&(_, &t)| t != NONE && !killed[t])
+            .map(|(d, &t)| Link {
                 direction: directions[d].clone(),
                 to: names[t].clone(),
             })
@@ -298,27 +308,39 @@ fn flatten(coords: &[usize], dims: &[usize]) -> usize {
 /// Opposite directions by link reversal: `d2` is the opposite of `d` when every link
 /// `a -d-> b` has `b -d2-> a` and every `d2` link reverses a `d` link. The first such direction
 /// in direction order is taken.
-pub fn opposites(directions: &[String], positions: &[Position]) -> Vec<Opposite> {
-    use std::collections::BTreeSet;
-    let mut by_dir: Vec<BTreeSet<(&str, &str)>> = vec![BTreeSet::new(); directions.len()];
-    let di: BTreeMap<&str, usize> = directions
+pub fn opposites<'p>(directions: &[String], positions: &'p [Position]) -> Vec<Opposite> {
+    // Links as (from, to) pairs of interned position names, sorted and deduplicated per
+    // direction: comparing sets of such pairs is comparing sets of name pairs.
+    let mut names: rustc_hash::FxHashMap<&'p str, u32> = Default::default(); // lookup only
+    let mut id = |s: &'p str| -> u32 {
+        let next = names.len() as u32;
+        *names.entry(s).or_insert(next)
+    };
+    let di: rustc_hash::FxHashMap<&str, usize> = directions // lookup only
         .iter()
         .enumerate()
         .map(|(i, d)| (d.as_str(), i))
         .collect();
+    let mut by_dir: Vec<Vec<(u32, u32)>> = vec![Vec::new(); directions.len()];
     for p in positions {
+        let from = id(&p.name);
         for l in &p.links {
             if let Some(&i) = di.get(l.direction.as_str()) {
-                by_dir[i].insert((p.name.as_str(), l.to.as_str()));
+                by_dir[i].push((from, id(&l.to)));
             }
         }
+    }
+    for pairs in &mut by_dir {
+        pairs.sort_unstable();
+        pairs.dedup();
     }
     let mut out = Vec::new();
     for (i, d) in directions.iter().enumerate() {
         if by_dir[i].is_empty() {
             continue;
         }
-        let reversed: BTreeSet<(&str, &str)> = by_dir[i].iter().map(|&(a, b)| (b, a)).collect();
+        let mut reversed: Vec<(u32, u32)> = by_dir[i].iter().map(|&(a, b)| (b, a)).collect();
+        reversed.sort_unstable();
         if let Some(j) = (0..directions.len()).find(|&j| by_dir[j] == reversed) {
             out.push(Opposite {
                 direction: d.clone(),

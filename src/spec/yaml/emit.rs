@@ -142,8 +142,18 @@ fn needs_u_escape(c: char) -> bool {
 /// Appends the double-quoted YAML form of `s`.
 fn quote_into(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, c) in s.char_indices() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Printable ASCII other than `"` and `\` is written as it is (the common case).
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            i += 1;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or_default();
+        let len = c.len_utf8();
         let escape = match c {
             '"' => "\\\"",
             '\\' => "\\\\",
@@ -151,10 +161,14 @@ fn quote_into(out: &mut String, s: &str) {
             '\t' => "\\t",
             '\r' => "\\r",
             c if needs_u_escape(c) => "",
-            _ => continue,
+            _ => {
+                i += len;
+                continue;
+            }
         };
         out.push_str(&s[run..i]);
-        run = i + c.len_utf8();
+        run = i + len;
+        i += len;
         if escape.is_empty() {
             use std::fmt::Write as _;
             let _ = write!(out, "\\u{:04X}", c as u32);
