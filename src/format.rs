@@ -74,7 +74,7 @@ impl Format {
     pub fn readable(self) -> bool {
         true
     }
-    /// Whether [`write`] produces this format.
+    /// Whether [`write()`] produces this format.
     pub fn writable(self) -> bool {
         matches!(
             self,

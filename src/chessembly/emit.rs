@@ -1,4 +1,4 @@
-//! Writing a spec piece as a Chessembly script: the inverse of [`super::lower`].
+//! Writing a spec piece as a Chessembly script: the inverse of [`super::lower()`].
 //!
 //! Each move block becomes one chain. The block must be a sequence of the fragments
 //! [`super::lower::lower`] writes (a leap, step or slide of each movement kind, `peek`, a

@@ -15,7 +15,7 @@
 //! `extensions.chessembly` of the piece and a `chessembly::unlowered` warning names the construct.
 //!
 //! The shared vocabulary ([`direction_name`], the canonical condition builders) is public so that
-//! [`super::emit`] recognises exactly what this module writes.
+//! [`super::emit()`] recognises exactly what this module writes.
 
 use super::board::{Square, square_name};
 use super::program::{Op, Program, Symbols, compile};

@@ -3,7 +3,7 @@
 //! Pipeline: [`syntax::parse`] (text → [`syntax::Script`] with spans and diagnostics) →
 //! [`program::compile`] (→ flat [`program::Program`] with resolved jumps and static chain shapes)
 //! → [`interp::Rules`] (programs per piece kind; move generation, attack sets, `check`/`danger`).
-//! [`lower`] turns a script into a portable spec document and [`emit`] writes a spec piece back
+//! [`lower()`] turns a script into a portable spec document and [`emit()`] writes a spec piece back
 //! as a script.
 //! [`perft`] is a small chess engine whose six pieces are all Chessembly scripts.
 

@@ -4,7 +4,7 @@
 //!   [`lower`] (board, pieces and moves, regions, setup, ends).
 //! - [`read_english`]: the sectioned English description ([`english`]) into a partial spec;
 //!   every phrase it cannot map is kept in `extensions.ludii` and reported.
-//! - [`write_lud`]: spec → readable `.lud` for the supported subset ([`write`]).
+//! - [`write_lud`]: spec → readable `.lud` for the supported subset ([`mod@write`]).
 //!
 //! `docs/ludii.md` documents site indexing, direction names and what maps to what.
 

@@ -1,4 +1,4 @@
-//! Spec → ZRF: writes a [`spec::Document`] as a ZRF file that ZoG's grammar accepts and that
+//! Spec → ZRF: writes a [`crate::spec::Document`] as a ZRF file that ZoG's grammar accepts and that
 //! [`super::lower`] reads back to the same spec.
 //!
 //! The writer is the inverse of lowering, form by form:
@@ -12,7 +12,7 @@
 //!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim, at the
 //!   place among their siblings that `extensions.zrf_at` records;
 //! - lists that repeat, exactly or with other atoms (directions, piece names) in the same places,
-//!   become `(define share-N …)` macros with `$k` parameters ([`compact`]).
+//!   become `(define share-N …)` macros with `$k` parameters (`emit::compact`).
 //!
 //! Chessembly-only instructions have no ZRF form; they are left out and named in a diagnostic.
 

@@ -540,13 +540,13 @@ fn section_key(n: &Node) -> Option<(String, String)> {
 ///
 /// * `piece` sections override the game's piece of the same name, in place; new pieces are
 ///   appended [corpus: 250 redefinitions, 84 variants placing game-only pieces].
-/// * `option` sections override the game's option of the same name; others are kept [inferred].
+/// * `option` sections override the game's option of the same name; others are kept \[inferred\].
 /// * Goal conditions (`win-`, `loss-`, `draw-`, `count-condition`) are replaced as one group
 ///   when the variant states any [inferred from "Losing Checkers" and the tutorial].
 /// * `(default)` is the variant's own flag ([`Entry::default`]); it is dropped from merged forms.
 /// * Every other section (`title`, `board`, `board-setup`, `players`, `turn-order`, texts,
 ///   sounds, `move-priorities`, …) replaces all of the game's sections with the same head,
-///   at the position of the first of them [doc].
+///   at the position of the first of them \[doc\].
 /// * Sections the game lacks are appended in the variant's order.
 pub fn resolve_variant(game: &[Node], delta: &[Node]) -> Vec<Node> {
     let variant_has_goal = delta

@@ -86,6 +86,9 @@ pub fn replay(files: &[PathBuf]) -> bool {
 /// Runs one input through read → lower → every writer → render; `Err` describes a panic.
 pub fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
     std::panic::catch_unwind(|| {
+        if fmt == Format::Yaml {
+            yaml_paths_agree(bytes);
+        }
         let r = format::read(
             fmt,
             "fuzz",
@@ -108,6 +111,22 @@ pub fn exercise(fmt: Format, bytes: &[u8]) -> Result<(), String> {
             .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_else(|| "panic".into())
     })
+}
+
+/// The YAML reader's fast path must read whatever it accepts exactly as yaml_serde does: a
+/// disagreement is a finding (reported as a panic).
+fn yaml_paths_agree(bytes: &[u8]) {
+    use zogkit::spec::{Document, yaml};
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let limits = yaml::ReadLimits::default();
+    if let Some(fast) = yaml::from_str_fast::<Document>(text, &limits) {
+        let general = yaml::from_str_general::<Document>(text, zogkit::diag::FileId(0), &limits);
+        if general.as_ref().ok() != Some(&fast) {
+            panic!("the YAML reader's fast path and yaml_serde read this text differently");
+        }
+    }
 }
 
 /// How many inputs reached the renderer (reported, so a campaign shows it exercised it).

@@ -17,7 +17,7 @@
 //! decides whether a document is valid; it only reads documents it can read exactly as
 //! `yaml_serde` (through [`super::enums`]) would. `tests.rs` compares the two on the whole corpus.
 
-use super::ReadLimits;
+use super::{MAX_IMPLICIT_KEY_BYTES, ReadLimits};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
@@ -855,7 +855,13 @@ impl<'a, 't> MapAccess<'a, 't> {
         if self.r.peek() != Some(b'"') {
             return Err(Unfit);
         }
+        let start = self.r.pos;
         let key = self.r.quoted()?;
+        // YAML limits implicit keys to 1024 characters; the emitter writes longer ones (over
+        // MAX_IMPLICIT_KEY_BYTES) in the explicit `? key` form, which is not read here.
+        if self.r.pos - start > MAX_IMPLICIT_KEY_BYTES {
+            return Err(Unfit);
+        }
         self.r.eat(b':')?;
         self.record(key.clone())?;
         Ok(Some(key))

@@ -683,3 +683,52 @@ fn alias_limit_points_at_the_first_alias() {
     let first = text.find("[*a0").unwrap() + 1;
     assert_eq!(e.span.map(|s| s.start as usize), Some(first), "{e:?}");
 }
+
+#[test]
+fn the_fast_path_gives_up_on_text_outside_the_emitters_style() {
+    let long_key = format!("\"{}\"", "k".repeat(600));
+    let cases = [
+        // Implicit keys over YAML's 1024-character limit (yaml_serde: a syntax error); the
+        // emitter writes keys over 512 bytes in the explicit form.
+        format!("{long_key}: 1\n"),
+        format!("\"a\": {{{long_key}: 1, \"b\": 2}}\n"),
+        // A float out of range is a string to yaml_serde, not infinity.
+        "\"a\": 1.0e+999\n".into(),
+        // Comments, plain strings, other nulls, tabs, CRLF, no final line break.
+        "\"a\": 1 # note\n".into(),
+        "\"a\": b\n".into(),
+        "\"a\": ~\n".into(),
+        "\"a\":\t1\n".into(),
+        "\"a\": 1\r\n".into(),
+        "\"a\": 1".into(),
+        // A repeated key, an alias before its anchor, two documents, a tag.
+        "\"a\": 1\n\"a\": 2\n".into(),
+        "\"a\": *x\n\"b\": &x\n  \"c\": 1\n".into(),
+        "\"a\": 1\n---\n\"a\": 2\n".into(),
+        "\"a\": !t 1\n".into(),
+        // A sequence at its key's column, a null value, escapes the emitter does not write.
+        "\"a\":\n- 1\n".into(),
+        "\"a\":\n\"b\": 1\n".into(),
+        "\"a\": \"\\x41\"\n".into(),
+        "\"a\": \"\\é\"\n".into(),
+    ];
+    let limits = ReadLimits::default();
+    for text in &cases {
+        assert!(
+            super::from_str_fast::<serde_json::Value>(text, &limits).is_none(),
+            "the fast path read {text:?}"
+        );
+    }
+    // The same documents in the emitter's style are read by the fast path.
+    for text in [
+        "\"a\": 1\n",
+        "\"a\":\n  - 1\n",
+        "\"a\": {\"b\": 2}\n",
+        "\"a\": \"\\u0041\"\n",
+    ] {
+        assert!(
+            super::from_str_fast::<serde_json::Value>(text, &limits).is_some(),
+            "the fast path gave up on {text:?}"
+        );
+    }
+}
