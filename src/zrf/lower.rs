@@ -1459,17 +1459,22 @@ fn test_of(a: &str) -> Option<Test> {
     })
 }
 
-/// Every `(move-type T)` name in a subtree.
+/// Every `(move-type T)` name in a subtree. Expanded trees share lists (`Arc`), so each shared
+/// list is walked once.
 fn collect_move_types(n: &Node, out: &mut BTreeSet<String>) {
+    let mut seen: rustc_hash::FxHashSet<*const Node> = Default::default();
     let mut stack = vec![n];
     while let Some(n) = stack.pop() {
         if let NodeKind::List(v) = &n.kind {
+            if !seen.insert(v.as_ptr()) {
+                continue;
+            }
             if n.head() == Some("move-type")
                 && let Some(t) = v.get(1).and_then(Node::as_atom)
             {
                 out.insert(t.to_string());
             }
-            stack.extend(v.iter());
+            stack.extend(v.iter().filter(|c| matches!(c.kind, NodeKind::List(_))));
         }
     }
 }
