@@ -732,3 +732,29 @@ fn the_fast_path_gives_up_on_text_outside_the_emitters_style() {
         );
     }
 }
+
+#[test]
+fn billion_laughs_in_the_emitters_own_style_is_rejected_quickly() {
+    // Quoted keys, anchors on block map values and aliases as values: the fast path's style.
+    let mut text = String::from("\"a0\": &a0\n  \"lol\": [\"lol\", \"lol\", \"lol\", \"lol\"]\n");
+    for i in 1..12 {
+        text.push_str(&format!("\"a{i}\": &a{i}\n"));
+        for k in 0..10 {
+            text.push_str(&format!("  \"p{k}\": *a{}\n", i - 1));
+        }
+    }
+    let start = std::time::Instant::now();
+    assert!(super::from_str_fast::<serde_json::Value>(&text, &ReadLimits::default()).is_none());
+    let d = from_str::<serde_json::Value>(&text, FileId(0)).unwrap_err();
+    assert_eq!(d.code, CODE_ALIAS_LIMIT, "{}", d.message);
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+    // The same document with two levels is read, by the fast path.
+    let small: String = text
+        .lines()
+        .take(1 + 1 + 11)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let v = super::from_str_fast::<serde_json::Value>(&small, &ReadLimits::default())
+        .expect("the fast path reads modest aliases");
+    assert_eq!(v["a1"]["p9"]["lol"][3], "lol");
+}
