@@ -67,6 +67,11 @@ pub const LIMITS: &[Limit] = &[
         what: "piece types of one ZRF game, and pieces its setup places",
     },
     Limit {
+        name: "move-blocks",
+        code: "zrf::too-many-move-blocks",
+        what: "move and drop blocks of all pieces of one ZRF game",
+    },
+    Limit {
         name: "yaml-bytes",
         code: "yaml::too-large",
         what: "size of a YAML spec document, in bytes",
@@ -102,6 +107,7 @@ impl ReadOptions {
             "include-depth" => z.expand.max_include_depth as u64,
             "positions" => self.lower.max_positions as u64,
             "pieces" => self.lower.max_pieces as u64,
+            "move-blocks" => self.lower.max_move_blocks as u64,
             "yaml-bytes" => self.yaml.max_bytes as u64,
             "yaml-aliases" => self.yaml.max_alias_nodes,
             "chessembly-steps" => u64::from(self.chessembly_steps),
@@ -134,6 +140,7 @@ impl ReadOptions {
             "include-depth" => z.expand.max_include_depth = size()?,
             "positions" => self.lower.max_positions = size()?,
             "pieces" => self.lower.max_pieces = size()?,
+            "move-blocks" => self.lower.max_move_blocks = size()?,
             "yaml-bytes" => self.yaml.max_bytes = size()?,
             "yaml-aliases" => self.yaml.max_alias_nodes = value,
             "chessembly-steps" => {

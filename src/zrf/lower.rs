@@ -45,6 +45,10 @@ impl Default for Document {
 /// Diagnostic code: a game defines or places more pieces than [`Limits::max_pieces`].
 pub const CODE_TOO_MANY_PIECES: &str = "zrf::too-many-pieces";
 
+/// Diagnostic code: a game's pieces have more move and drop blocks than
+/// [`Limits::max_move_blocks`].
+pub const CODE_TOO_MANY_MOVE_BLOCKS: &str = "zrf::too-many-move-blocks";
+
 /// Lowering limits (configurable; the defaults are far above anything real games need).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -54,6 +58,11 @@ pub struct Limits {
     /// largest real games have under 400). Beyond it, further pieces are dropped with
     /// [`CODE_TOO_MANY_PIECES`].
     pub max_pieces: usize,
+    /// Most move and drop blocks all pieces of one game may have together (the largest real
+    /// games have under 10,000, shared macro bodies included). Beyond it, further blocks are
+    /// dropped with [`CODE_TOO_MANY_MOVE_BLOCKS`]: a macro body repeated into every piece can
+    /// otherwise make a small file lower into hundreds of megabytes.
+    pub max_move_blocks: usize,
 }
 
 impl Default for Limits {
@@ -61,6 +70,7 @@ impl Default for Limits {
         Limits {
             max_positions: geometry::MAX_POSITIONS,
             max_pieces: 100_000,
+            max_move_blocks: 100_000,
         }
     }
 }
@@ -76,6 +86,7 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
     let mut cx = Cx {
         limits,
         over_pieces: false,
+        move_blocks: 0,
         sites: &file.expanded.sites,
         diags: Vec::new(),
         seen: BTreeSet::new(),
@@ -157,6 +168,8 @@ struct Cx<'a> {
     limits: Limits,
     /// The current game went over [`Limits::max_pieces`] (reported once per game).
     over_pieces: bool,
+    /// Move and drop blocks of the current game so far (see [`Limits::max_move_blocks`]).
+    move_blocks: usize,
     sites: &'a Sites,
     diags: Vec<Diagnostic>,
     /// Diagnostics already reported (variants share forms with their game).
@@ -318,6 +331,7 @@ impl<'a> Cx<'a> {
 
     fn game(&mut self, form: &Node, g: &mut Game) {
         self.over_pieces = false;
+        self.move_blocks = 0;
         let root = At::root(form);
         // Names first: boards, pieces and players are needed to read move programs.
         let mut names = Names::default();
@@ -872,6 +886,23 @@ impl<'a> Cx<'a> {
                 move_type = b.args().next().and_then(At::atom).map(String::from);
                 continue;
             }
+            if self.move_blocks >= self.limits.max_move_blocks {
+                // Reported once per game, at the first block over the limit.
+                if self.move_blocks == self.limits.max_move_blocks {
+                    let limit = self.limits.max_move_blocks;
+                    self.report(
+                        Severity::Error,
+                        CODE_TOO_MANY_MOVE_BLOCKS,
+                        format!(
+                            "this game's pieces have more than {limit} move and drop blocks (the limit; `--limit move-blocks=N` changes it); the rest are dropped"
+                        ),
+                        b,
+                    );
+                    self.move_blocks += 1;
+                }
+                break;
+            }
+            self.move_blocks += 1;
             let program = match b.node.as_list() {
                 Some(_) => match self.shared(b) {
                     Some(id) => self.procedure(id, b, names, true),
