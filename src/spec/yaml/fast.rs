@@ -197,6 +197,23 @@ impl<'t> Reader<'t> {
         }
     }
 
+    /// In a flow collection closed by `close`: whether another entry follows (the reader is then
+    /// at it, past the `, ` that separates it from the previous one), or the collection ends here
+    /// (with its line, when `line`).
+    fn flow_next(&mut self, close: u8, line: bool, first: bool) -> Res<bool> {
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            if line {
+                self.eat(b'\n')?;
+            }
+            return Ok(false);
+        }
+        if !first {
+            self.eat_str(b", ")?;
+        }
+        Ok(true)
+    }
+
     /// Index just after the closing quote of the double-quoted scalar starting at `at`.
     fn quoted_end(&self, at: usize) -> Res<usize> {
         let b = self.b;
@@ -729,20 +746,7 @@ impl<'t> SeqAccess<'_, 't> {
                     more
                 }
             }
-            Style::Flow { line } => {
-                if self.r.peek() == Some(b']') {
-                    self.r.pos += 1;
-                    if line {
-                        self.r.eat(b'\n')?;
-                    }
-                    false
-                } else {
-                    if !self.first {
-                        self.r.eat_str(b", ")?;
-                    }
-                    true
-                }
-            }
+            Style::Flow { line } => self.r.flow_next(b']', line, self.first)?,
         };
         self.first = false;
         self.done = !more;
@@ -831,20 +835,7 @@ impl<'a, 't> MapAccess<'a, 't> {
         }
         let more = match self.style {
             Style::Block(col) => self.first || self.r.next_entry(col, b"\"")?,
-            Style::Flow { line } => {
-                if self.r.peek() == Some(b'}') {
-                    self.r.pos += 1;
-                    if line {
-                        self.r.eat(b'\n')?;
-                    }
-                    false
-                } else {
-                    if !self.first {
-                        self.r.eat_str(b", ")?;
-                    }
-                    true
-                }
-            }
+            Style::Flow { line } => self.r.flow_next(b'}', line, self.first)?,
         };
         self.first = false;
         if !more {
