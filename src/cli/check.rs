@@ -7,7 +7,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, Severity, SourceMap};
 use zogkit::format;
-use zogkit::spec::EntryKind;
 use zogkit::text::Encoding;
 use zogkit::zrf;
 
@@ -186,12 +185,10 @@ fn check_spec(
     );
     let text = out.render(&r.diagnostics, &r.sources, &input.display);
     // Counted as for ZRF: by entry kind, so menu separators are neither.
-    let count_kind = |k: EntryKind| {
-        r.document
-            .as_ref()
-            .map_or(0, |d| d.games.iter().filter(|g| g.kind == k).count())
-    };
-    let (games, variants) = (count_kind(EntryKind::Game), count_kind(EntryKind::Variant));
+    let (games, variants) = r
+        .document
+        .as_ref()
+        .map_or((0, 0), |d| d.games_and_variants());
     let json = out.json.then(|| {
         serde_json::json!({
             "file": input.display,

@@ -458,13 +458,10 @@ fn convert_one(
             text.push('\n');
         }
     }
-    let (games, variants) = r.document.as_ref().map_or((0, 0), |d| {
-        let count = |k| d.games.iter().filter(|g| g.kind == k).count();
-        (
-            count(zogkit::spec::EntryKind::Game),
-            count(zogkit::spec::EntryKind::Variant),
-        )
-    });
+    let (games, variants) = r
+        .document
+        .as_ref()
+        .map_or((0, 0), |d| d.games_and_variants());
     let base = Outcome {
         warnings,
         codes,

@@ -149,6 +149,14 @@ pub struct Texts {
     pub source: BTreeMap<String, String>,
 }
 
+impl Document {
+    /// How many entries are games and how many are variants (menu separators are neither).
+    pub fn games_and_variants(&self) -> (usize, usize) {
+        let count = |k: EntryKind| self.games.iter().filter(|g| g.kind == k).count();
+        (count(EntryKind::Game), count(EntryKind::Variant))
+    }
+}
+
 impl Texts {
     /// True when no text is set.
     pub fn is_empty(&self) -> bool {

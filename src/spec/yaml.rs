@@ -199,6 +199,33 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
     file: FileId,
     limits: &ReadLimits,
 ) -> Result<T, Diagnostic> {
+    read_with(text, file, limits, true)
+}
+
+/// [`from_str_with_limits`] without the fast path: every text goes through `yaml_serde`.
+///
+/// [`from_str_with_limits`] returns the same value for every text, only faster for text in the
+/// emitter's style; this exists so tests and the fuzz harness can check exactly that.
+pub fn from_str_general<T: de::DeserializeOwned>(
+    text: &str,
+    file: FileId,
+    limits: &ReadLimits,
+) -> Result<T, Diagnostic> {
+    read_with(text, file, limits, false)
+}
+
+/// The fast path of [`from_str_with_limits`] alone: the value for text in the style
+/// [`to_string`] writes (and that fits `T` within `limits`), `None` for any other text.
+pub fn from_str_fast<T: de::DeserializeOwned>(text: &str, limits: &ReadLimits) -> Option<T> {
+    fast::read(text, limits)
+}
+
+fn read_with<T: de::DeserializeOwned>(
+    text: &str,
+    file: FileId,
+    limits: &ReadLimits,
+    try_fast: bool,
+) -> Result<T, Diagnostic> {
     if text.len() > limits.max_bytes {
         return Err(Diagnostic::error(
             CODE_TOO_LARGE,
@@ -213,31 +240,11 @@ pub fn from_str_with_limits<T: de::DeserializeOwned>(
     let src = read::Source::new(text, file);
     // Text in the emitter's own style is read directly; anything else (and every error) goes
     // through yaml_serde.
-    if let Some(value) = fast::read::<T>(src.body, limits) {
+    if try_fast && let Some(value) = fast::read::<T>(src.body, limits) {
         return Ok(value);
     }
     read::check_nesting(&src)?;
     read_general(&src, limits)
-}
-
-/// [`from_str_with_limits`] without the fast path: every text goes through `yaml_serde`.
-///
-/// [`from_str_with_limits`] returns the same value for every text, only faster for text in the
-/// emitter's style; this exists so tests and the fuzz harness can check exactly that.
-pub fn from_str_general<T: de::DeserializeOwned>(
-    text: &str,
-    file: FileId,
-    limits: &ReadLimits,
-) -> Result<T, Diagnostic> {
-    let src = read::Source::new(text, file);
-    read::check_nesting(&src)?;
-    read_general(&src, limits)
-}
-
-/// The fast path of [`from_str_with_limits`] alone: the value for text in the style
-/// [`to_string`] writes (and that fits `T` within `limits`), `None` for any other text.
-pub fn from_str_fast<T: de::DeserializeOwned>(text: &str, limits: &ReadLimits) -> Option<T> {
-    fast::read(text, limits)
 }
 
 fn read_general<T: de::DeserializeOwned>(
