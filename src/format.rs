@@ -311,7 +311,7 @@ fn size_checked<'a>(bytes: &'a [u8], opts: &ReadOptions) -> (&'a [u8], Option<Di
 /// expressed), or an error diagnostic when nothing can be written.
 pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     match format {
-        Format::Yaml => spec::yaml::to_string(doc)
+        Format::Yaml => spec::yaml::write_document(doc)
             .map(|s| (s.into_bytes(), Vec::new()))
             .map_err(|e| {
                 Diagnostic::new(

@@ -456,7 +456,7 @@ fn lower_emit_round_trip_and_behaviour() {
                     g.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
                 }
             }
-            g.push_str(&yaml::to_string(&doc).unwrap());
+            g.push_str(&yaml::write_document(&doc).unwrap());
             if let Err(e) = common::check_golden(&format!("chessembly/{name}.yaml"), &g) {
                 failures.push(e);
             }

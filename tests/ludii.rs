@@ -62,7 +62,7 @@ fn corpus_matches_goldens() {
             continue;
         }
         let doc = doc.unwrap_or_else(|| panic!("{name}: no document"));
-        let yaml = spec::yaml::to_string(&doc).unwrap();
+        let yaml = spec::yaml::write_document(&doc).unwrap();
         if let Err(e) = common::check_golden(&format!("ludii/{stem}.yaml"), &yaml) {
             failures.push(e);
         }

@@ -622,3 +622,41 @@ fn js_yaml_reads_the_same_data_when_available() {
     }
     assert_eq!(got, want);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Values marked as repeats of equal earlier values (`yaml::Shared`, as spec documents
+    /// mark a variant's unchanged parts) read back as the same data through both reader paths,
+    /// and never make the text longer.
+    #[test]
+    fn shared_repeats_read_back_as_the_same_data(
+        pool in prop::collection::vec(json_value(), 1..4),
+        picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..8),
+    ) {
+        let entries: Vec<BTreeMap<String, serde_json::Value>> = picks
+            .iter()
+            .map(|(a, b)| {
+                BTreeMap::from([
+                    ("a".to_string(), big(a.get(&pool))),
+                    ("b".to_string(), serde_json::json!({"inner": big(b.get(&pool))})),
+                ])
+            })
+            .collect();
+        let mut shared = yaml::Shared::new();
+        for (j, later) in entries.iter().enumerate() {
+            for key in ["a", "b"] {
+                let _ = entries[..j].iter().any(|e| shared.share(&later[key], &e[key]));
+            }
+        }
+        let text = yaml::to_string_shared(&entries, shared).unwrap();
+        prop_assert!(text.len() <= yaml::to_string(&entries).unwrap().len());
+        let limits = yaml::ReadLimits::default();
+        let fast = yaml::from_str_fast::<Vec<BTreeMap<String, serde_json::Value>>>(&text, &limits);
+        prop_assert_eq!(fast.as_ref(), Some(&entries), "{}", text);
+        let general: Vec<BTreeMap<String, serde_json::Value>> =
+            yaml::from_str_general(&text, FileId(0), &limits)
+                .map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(general, entries);
+    }
+}

@@ -166,7 +166,7 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     }
     // YAML → spec → YAML byte stability.
     let y1 = if check_yaml {
-        Some(spec::yaml::to_string(&doc1))
+        Some(spec::yaml::write_document(&doc1))
     } else {
         None
     };
@@ -176,7 +176,7 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
             // The writer is a function of the document, so reading back the same document
             // means writing it again gives the same bytes; only a difference is written out.
             Ok(back) if back == doc1 => {}
-            Ok(back) => match spec::yaml::to_string(&back) {
+            Ok(back) => match spec::yaml::write_document(&back) {
                 Ok(y2) if y2 == y1 => {}
                 Ok(y2) => problems.push(format!(
                     "YAML → spec → YAML is not byte-stable:\n{}",

@@ -22,8 +22,10 @@
 //!   written `[]` and `{}`. Output ends with exactly one `\n`.
 //! - **Repeated collections.** A map value of at least 512 bytes whose text occurs again (a
 //!   variant's unchanged board or move list) is written once with an anchor (`"moves": &a3`)
-//!   and afterwards as an alias (`"moves": *a3`). Every YAML reader expands aliases, so readers
-//!   see complete data; no tags, directives or document markers are written.
+//!   and afterwards as an alias (`"moves": *a3`). Spec documents ([`write_document`]) also
+//!   alias values known to be equal to an earlier one ([`Shared`]) whose text would differ only
+//!   by the aliases inside it. Every YAML reader expands aliases, so readers see complete data;
+//!   no tags, directives or document markers are written.
 //! - **Order.** Struct fields in declaration order; maps in the order the value gives them, so
 //!   callers use `BTreeMap`/`Vec` (never `HashMap`) for deterministic output.
 //! - **Every string is double-quoted**, map keys and struct field names included, so no reader
@@ -91,6 +93,7 @@ use serde::ser::{self, Serialize};
 use std::fmt;
 
 mod emit;
+pub use emit::Shared;
 mod enums;
 mod fast;
 mod read;
@@ -137,9 +140,25 @@ impl ser::Error for YamlError {
 /// and machine. It fails when serde reports an error, when a map key is not a scalar, or when
 /// collections nest deeper than [`MAX_NESTING`] (the reader could not read such a document back).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, YamlError> {
-    let mut out = emit::Out::new();
+    to_string_shared(value, Shared::new())
+}
+
+/// [`to_string`], told which parts of `value` equal earlier parts ([`Shared`]), so it writes
+/// their aliases without serializing them first. It reads back as the same value as
+/// [`to_string`]'s output, with fewer, larger aliases; it is as deterministic.
+pub fn to_string_shared<T: Serialize + ?Sized>(
+    value: &T,
+    shared: Shared<'_>,
+) -> Result<String, YamlError> {
+    let mut out = emit::Out::new(shared);
     value.serialize(emit::Emitter::new(&mut out))?;
     Ok(out.finish())
+}
+
+/// Writes a spec document: [`to_string_shared`] with the parts that variants (and pieces) repeat
+/// from earlier games found by [`crate::spec::Document::repeated_parts`].
+pub fn write_document(doc: &crate::spec::Document) -> Result<String, YamlError> {
+    to_string_shared(doc, doc.repeated_parts())
 }
 
 /// Error code: the text is not well-formed YAML (or holds more than one document).

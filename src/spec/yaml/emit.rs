@@ -4,14 +4,97 @@ use super::{MAX_IMPLICIT_KEY_BYTES, MAX_NESTING, YamlError};
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+/// Values of one document known (by `PartialEq`) to equal an earlier value of the same document,
+/// by address: the emitter writes such a value as an alias of the earlier one's text without
+/// serializing it again. Built with [`Shared::share`]; see [`super::to_string_shared`].
+///
+/// An alias is written only where the earlier value's text is at the same indentation and is
+/// itself an alias or long enough to be anchored, as text anchoring requires. Sharing skips
+/// writing, hashing and discarding the repeated text (variants repeat their game's boards and
+/// move programs: 40 of the 91 MB written for the shared corpus were such text), and it also
+/// aliases equal values whose texts differ because one of them already contains aliases.
+#[derive(Default)]
+pub struct Shared<'a> {
+    /// Address of a later value → (address of the equal earlier value, type name).
+    later: rustc_hash::FxHashMap<usize, (usize, &'static str)>,
+    /// Addresses of earlier values, to record where their text is written.
+    earlier: rustc_hash::FxHashSet<usize>,
+    /// The values stay borrowed (unchanged, alive, at their addresses) while this exists.
+    values: std::marker::PhantomData<&'a ()>,
+}
+
+impl<'a> Shared<'a> {
+    /// An empty set.
+    pub fn new() -> Self {
+        Shared::default()
+    }
+
+    /// Records that `later` may be written as an alias of `earlier` when the two are equal;
+    /// returns whether they are. Both must be fields of the document later written (map
+    /// values); anything else is never met by the emitter and has no effect.
+    pub fn share<T: PartialEq + ?Sized>(&mut self, later: &'a T, earlier: &'a T) -> bool {
+        let (l, e) = (address(later), address(earlier));
+        // Zero-sized values may share an address with another value; a value is not its own
+        // earlier occurrence.
+        if std::mem::size_of_val(later) == 0 || l == e || later != earlier {
+            return false;
+        }
+        self.later.insert(l, (e, std::any::type_name::<T>()));
+        self.earlier.insert(e);
+        true
+    }
+
+    /// True when nothing is shared.
+    pub fn is_empty(&self) -> bool {
+        self.later.is_empty()
+    }
+}
+
+fn address<T: ?Sized>(v: &T) -> usize {
+    v as *const T as *const () as usize
+}
+
+/// Where the text of a value of [`Shared::earlier`] was written.
+struct Written {
+    address: usize,
+    start: usize,
+    end: usize,
+    indent: usize,
+}
+
+/// A finished map-value collection of at least [`MIN_ANCHOR_BYTES`] that may be repeated.
+struct Seen {
+    key: u64,
+    start: usize,
+    end: usize,
+    /// Its anchor number once repeated.
+    anchor: Option<usize>,
+}
+
 /// The output text plus what is needed to anchor repeated collections.
 pub(super) struct Out {
     text: String,
-    /// Finished map-value collections of at least [`MIN_ANCHOR_BYTES`], by a hash of their
-    /// text: (start, end) of the first occurrence and its anchor number once repeated.
-    seen: rustc_hash::FxHashMap<u64, Vec<(usize, usize, Option<usize>)>>,
+    /// Every [`Seen`] collection, in the order they ended. Collections inside text that is
+    /// replaced by an alias are always the last ones, so forgetting them is a truncation.
+    seen: Vec<Seen>,
+    /// Indexes into `seen` by a hash of the collection's text.
+    by_hash: rustc_hash::FxHashMap<u64, Vec<usize>>,
     /// Anchors to insert: (offset right after the `:` of the first occurrence, number).
     anchors: Vec<(usize, usize)>,
+    /// Values known to repeat earlier ones ([`Shared`]).
+    later: rustc_hash::FxHashMap<usize, (usize, &'static str)>,
+    /// For each earlier value of [`Shared`], its index in `written` once written.
+    earlier: rustc_hash::FxHashMap<usize, usize>,
+    /// Where earlier values were written, in text order.
+    written: Vec<Written>,
+    /// The last one-line scalar written: its text without the line break, as a range of `text`
+    /// (the collection being written reads it to decide on flow style).
+    scalar: Range,
+    /// The entries of every open collection that may still be written in flow style, innermost
+    /// last: each entry's key text (maps) and value text, as ranges of `text`.
+    parts: Vec<(Option<Range>, Range)>,
+    /// Where a flow collection is put together.
+    flow: String,
 }
 
 /// Collections at least this long that occur again (same text at the same indentation) are
@@ -19,11 +102,22 @@ pub(super) struct Out {
 const MIN_ANCHOR_BYTES: usize = 512;
 
 impl Out {
-    pub(super) fn new() -> Out {
+    pub(super) fn new(shared: Shared<'_>) -> Out {
         Out {
             text: String::new(),
-            seen: Default::default(),
+            seen: Vec::new(),
+            by_hash: Default::default(),
             anchors: Vec::new(),
+            later: shared.later,
+            earlier: shared
+                .earlier
+                .into_iter()
+                .map(|a| (a, usize::MAX))
+                .collect(),
+            written: Vec::new(),
+            scalar: (0, 0),
+            parts: Vec::new(),
+            flow: String::new(),
         }
     }
     /// The finished document, with anchors inserted.
@@ -36,47 +130,164 @@ impl Out {
         let mut last = 0;
         for (at, n) in self.anchors {
             s.push_str(&self.text[last..at]);
-            s.push_str(&format!(" &a{n}"));
+            s.push_str(" &a");
+            s.push_str(itoa(n, &mut [0; 20]));
             last = at;
         }
         s.push_str(&self.text[last..]);
         s
     }
+
+    /// The [`Seen`] collection at exactly `start..end` whose text hashes to `key`.
+    fn find(&self, key: u64, start: usize, end: usize) -> Option<usize> {
+        let text = &self.text;
+        self.by_hash.get(&key)?.iter().copied().find(|&i| {
+            let s = &self.seen[i];
+            (s.start, s.end) == (start, end) || text[s.start..s.end] == text[start..end]
+        })
+    }
+
+    /// Replaces the text from `start` by an alias of the [`Seen`] collection `i`.
+    fn alias(&mut self, i: usize, start: usize) {
+        let n = match self.seen[i].anchor {
+            Some(n) => n,
+            None => {
+                let n = self.anchors.len();
+                self.seen[i].anchor = Some(n);
+                self.anchors.push((self.seen[i].start, n));
+                n
+            }
+        };
+        self.text.truncate(start);
+        self.text.push_str(" *a");
+        self.text.push_str(itoa(n, &mut [0; 20]));
+        self.text.push('\n');
+        self.scalar = (start + 1, self.text.len() - 1);
+        // Collections inside the replaced text are gone: forget them.
+        while self.seen.last().is_some_and(|s| s.start >= start) {
+            if let Some(v) = self.seen.pop().and_then(|s| self.by_hash.get_mut(&s.key)) {
+                v.pop();
+            }
+        }
+        while self.written.last().is_some_and(|w| w.start >= start) {
+            self.written.pop();
+        }
+        self.anchors.retain(|(a, _)| *a < start);
+    }
+
     /// Replaces the collection just written at `start..` (a map value) by an alias when the same
     /// text was written before.
     fn dedup(&mut self, start: usize) {
         use std::hash::BuildHasher;
-        let len = self.text.len() - start;
-        if len < MIN_ANCHOR_BYTES {
+        let end = self.text.len();
+        if end - start < MIN_ANCHOR_BYTES {
             return;
         }
         let key = rustc_hash::FxBuildHasher.hash_one(&self.text[start..]);
-        let next = self.anchors.len();
-        let text = &self.text;
-        let entries = self.seen.entry(key).or_default();
-        let found = entries
-            .iter_mut()
-            .find(|(a, b, _)| text[*a..*b] == text[start..]);
-        match found {
-            Some((a, _, anchor)) => {
-                let n = match anchor {
-                    Some(n) => *n,
-                    None => {
-                        *anchor = Some(next);
-                        self.anchors.push((*a, next));
-                        next
-                    }
-                };
-                self.text.truncate(start);
-                self.text.push_str(&format!(" *a{n}\n"));
-                // Collections inside the replaced text are gone: forget them.
-                for v in self.seen.values_mut() {
-                    v.retain(|(a, _, _)| *a < start);
-                }
-                self.anchors.retain(|(a, _)| *a < start);
+        match self.find(key, start, end) {
+            Some(i) => self.alias(i, start),
+            None => {
+                self.by_hash.entry(key).or_default().push(self.seen.len());
+                self.seen.push(Seen {
+                    key,
+                    start,
+                    end,
+                    anchor: None,
+                });
             }
-            None => entries.push((start, self.text.len(), None)),
         }
+    }
+
+    /// Writes `value`, a map value about to be written at `start` (right after the `:`) with
+    /// continuation lines at `indent`, as an alias when [`Shared`] says it equals a value
+    /// already written there; returns whether it did.
+    fn alias_shared<T: ?Sized>(&mut self, value: &T, start: usize, indent: usize) -> bool {
+        if self.later.is_empty() {
+            return false;
+        }
+        let Some(&(earlier, ty)) = self.later.get(&address(value)) else {
+            return false;
+        };
+        let Some(w) = self
+            .earlier
+            .get(&earlier)
+            .and_then(|&i| self.written.get(i))
+            .filter(|w| w.address == earlier && w.indent == indent)
+        else {
+            return false;
+        };
+        if ty != std::any::type_name::<T>() {
+            return false;
+        }
+        let (a, b) = (w.start, w.end);
+        let text = &self.text[a..b];
+        let is_alias = text
+            .strip_prefix(" *a")
+            .and_then(|t| t.strip_suffix('\n'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+        if is_alias {
+            // The earlier value is itself an alias: repeat it.
+            self.text.extend_from_within(a..b);
+            self.scalar = (start + 1, self.text.len() - 1);
+            return true;
+        }
+        if b - a < MIN_ANCHOR_BYTES {
+            return false;
+        }
+        use std::hash::BuildHasher;
+        let key = rustc_hash::FxBuildHasher.hash_one(text);
+        match self.find(key, a, b) {
+            Some(i) => {
+                self.alias(i, start);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Records where `value`, a map value just written from `start`, was written, when a later
+    /// value may repeat it.
+    fn record_shared<T: ?Sized>(&mut self, value: &T, start: usize, indent: usize) {
+        if self.earlier.is_empty() {
+            return;
+        }
+        let address = address(value);
+        if let Some(i) = self.earlier.get_mut(&address) {
+            *i = self.written.len();
+            self.written.push(Written {
+                address,
+                start,
+                end: self.text.len(),
+                indent,
+            });
+        }
+    }
+}
+
+/// The decimal digits of `n`, written into `buf`.
+fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
+}
+
+impl Out {
+    /// Writes a one-line scalar at `at` with `write`, then the line break.
+    fn scalar_with(&mut self, at: At, write: impl FnOnce(&mut String)) {
+        if let At::MapValue(_) = at {
+            self.text.push(' ');
+        }
+        let start = self.text.len();
+        write(&mut self.text);
+        self.scalar = (start, self.text.len());
+        self.text.push('\n');
     }
 }
 
@@ -124,12 +335,8 @@ fn push_indent(out: &mut String, mut n: usize) {
 }
 
 /// Writes a scalar (already in its written form) where `at` says.
-fn write_scalar(out: &mut String, at: At, text: &str) {
-    if let At::MapValue(_) = at {
-        out.push(' ');
-    }
-    out.push_str(text);
-    out.push('\n');
+fn write_scalar(out: &mut Out, at: At, text: &str) {
+    out.scalar_with(at, |s| s.push_str(text));
 }
 
 /// True for characters written as `\uXXXX` inside a double-quoted scalar.
@@ -246,11 +453,9 @@ impl<'o> Emitter<'o> {
 
     fn display(self, v: impl fmt::Display) -> Result<(), YamlError> {
         use std::fmt::Write as _;
-        if let At::MapValue(_) = self.at {
-            self.out.push(' ');
-        }
-        let _ = write!(self.out, "{v}");
-        self.out.push('\n');
+        self.out.scalar_with(self.at, |s| {
+            let _ = write!(s, "{v}");
+        });
         Ok(())
     }
 
@@ -259,6 +464,7 @@ impl<'o> Emitter<'o> {
             return Err(too_deep());
         }
         let start = self.out.len();
+        let parts = self.out.parts.len();
         Ok(Collection {
             out: self.out,
             at: self.at,
@@ -267,7 +473,7 @@ impl<'o> Emitter<'o> {
             count: 0,
             key: None,
             start,
-            parts: Vec::new(),
+            parts,
             flow: true,
             seq: true,
         })
@@ -302,8 +508,8 @@ pub(super) struct Collection<'o> {
     key: Option<String>,
     /// Where this collection's text starts in `out`.
     start: usize,
-    /// Each entry's key text (maps) and value text (without the line break), as ranges of `out`.
-    parts: Vec<(Option<Range>, Range)>,
+    /// Where this collection's entries start in [`Out::parts`].
+    parts: usize,
     /// Every entry so far is a one-line scalar (or flow collection).
     flow: bool,
     /// A sequence (`[…]`), not a map (`{…}`).
@@ -315,33 +521,6 @@ type Range = (usize, usize);
 
 /// Longest flow collection (`[1, 2, 3]`, `{"direction": "n", "to": "a2"}`) written on one line.
 const MAX_FLOW_WIDTH: usize = 100;
-
-/// The one-line scalar written at `at` in `text` (a value's whole output), if it is one:
-/// its range within `text`, without the leading space and the line break.
-fn scalar_range(text: &str, at: At) -> Option<(usize, usize)> {
-    let body = text.strip_suffix('\n')?;
-    if body.contains('\n') {
-        return None;
-    }
-    let (from, body) = match at {
-        At::MapValue(_) => (1, body.strip_prefix(' ')?),
-        _ => (0, body),
-    };
-    let b = body.as_bytes();
-    let simple = match b.first()? {
-        b'"' => {
-            // A quoted scalar ends at its closing quote; a map entry has `:` after the key.
-            let mut i = 1;
-            while i < b.len() && b[i] != b'"' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i == b.len() - 1
-        }
-        b'-' => b.get(1) != Some(&b' '),
-        _ => true,
-    };
-    simple.then_some((from, from + body.len()))
-}
 
 impl Collection<'_> {
     /// Moves to where the next entry (its `- ` or key) is written.
@@ -376,9 +555,13 @@ impl Collection<'_> {
         if !self.flow {
             return;
         }
-        match scalar_range(&self.out[before..], at) {
-            Some((a, b)) => self.parts.push((key, (before + a, before + b))),
-            None => self.flow = false,
+        // The value is a one-line scalar when the last scalar written starts where it starts.
+        let start = before + usize::from(matches!(at, At::MapValue(_)));
+        let (a, b) = self.out.scalar;
+        if a == start && b + 1 == self.out.len() {
+            self.out.parts.push((key, (a, b)));
+        } else {
+            self.flow = false;
         }
     }
 
@@ -424,11 +607,14 @@ impl Collection<'_> {
         self.out.push(':');
         let before = self.out.len();
         let at = At::MapValue(self.indent + 2);
-        value.serialize(Emitter {
-            out: self.out,
-            at,
-            depth: self.depth,
-        })?;
+        if !self.out.alias_shared(value, before, at.indent()) {
+            value.serialize(Emitter {
+                out: self.out,
+                at,
+                depth: self.depth,
+            })?;
+            self.out.record_shared(value, before, at.indent());
+        }
         match key {
             Some(k) => self.note(Some(k), before, at),
             None => self.flow = false,
@@ -437,37 +623,49 @@ impl Collection<'_> {
     }
 
     fn end(self, empty: &str) -> Result<(), YamlError> {
+        let out = self.out;
+        let base = self.parts.min(out.parts.len());
         if self.count == 0 {
-            write_scalar(self.out, self.at, empty);
+            out.parts.truncate(base);
+            write_scalar(out, self.at, empty);
             return Ok(());
         }
-        // Short collections of scalars are written in flow style on one line.
-        if !self.flow || matches!(self.at, At::Root) {
+        // Short collections of scalars are written in flow style on one line: `[` or `{`, the
+        // entries (`key: value` in maps) separated by `, `, then `]` or `}`.
+        let parts = &out.parts[base..];
+        let flow = self.flow
+            && !matches!(self.at, At::Root)
+            && 2 * parts.len()
+                + parts
+                    .iter()
+                    .map(|(k, (a, b))| k.map_or(0, |(ka, kb)| kb - ka + 2) + b - a)
+                    .sum::<usize>()
+                <= MAX_FLOW_WIDTH + 1;
+        if !flow {
+            out.parts.truncate(base);
             if let At::MapValue(_) = self.at {
-                self.out.dedup(self.start);
+                out.dedup(self.start);
             }
             return Ok(());
         }
-        let mut text = String::from(if self.seq { "[" } else { "{" });
-        for (i, (key, (a, b))) in self.parts.iter().enumerate() {
+        let mut text = std::mem::take(&mut out.flow);
+        text.clear();
+        text.push(if self.seq { '[' } else { '{' });
+        for (i, (key, (a, b))) in out.parts[base..].iter().enumerate() {
             if i > 0 {
                 text.push_str(", ");
             }
             if let Some((ka, kb)) = key {
-                text.push_str(&self.out[*ka..*kb]);
+                text.push_str(&out.text[*ka..*kb]);
                 text.push_str(": ");
             }
-            text.push_str(&self.out[*a..*b]);
-            if text.len() > MAX_FLOW_WIDTH {
-                if let At::MapValue(_) = self.at {
-                    self.out.dedup(self.start);
-                }
-                return Ok(());
-            }
+            text.push_str(&out.text[*a..*b]);
         }
         text.push(if self.seq { ']' } else { '}' });
-        self.out.truncate(self.start);
-        write_scalar(self.out, self.at, &text);
+        out.parts.truncate(base);
+        out.truncate(self.start);
+        write_scalar(out, self.at, &text);
+        out.flow = text;
         Ok(())
     }
 }
@@ -528,11 +726,7 @@ impl<'o> ser::Serializer for Emitter<'o> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<(), YamlError> {
-        if let At::MapValue(_) = self.at {
-            self.out.push(' ');
-        }
-        quote_into(self.out, v);
-        self.out.push('\n');
+        self.out.scalar_with(self.at, |s| quote_into(s, v));
         Ok(())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), YamlError> {

@@ -758,3 +758,96 @@ fn billion_laughs_in_the_emitters_own_style_is_rejected_quickly() {
         .expect("the fast path reads modest aliases");
     assert_eq!(v["a1"]["p9"]["lol"][3], "lol");
 }
+
+/// A game-like value for the sharing tests: a board with a long position list, and moves.
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct SharedGame {
+    title: String,
+    board: SharedBoard,
+    moves: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct SharedBoard {
+    positions: Vec<String>,
+    size: Vec<u32>,
+}
+
+fn shared_games() -> Vec<SharedGame> {
+    let long = |tag: &str| -> Vec<String> { (0..60).map(|i| format!("{tag} {i}")).collect() };
+    let game = |title: &str, moves: &str| SharedGame {
+        title: title.into(),
+        board: SharedBoard {
+            positions: long("position"),
+            size: vec![8, 8],
+        },
+        moves: long(moves),
+    };
+    vec![
+        game("a", "step"),
+        game("b", "step"),
+        game("c", "jump"),
+        game("d", "step"),
+    ]
+}
+
+#[test]
+fn shared_parts_are_written_as_aliases_of_their_first_occurrence() {
+    let games = shared_games();
+    let mut shared = Shared::new();
+    // Unequal values are not shared; equal ones are, also when the earlier one is itself
+    // written as an alias.
+    assert!(!shared.share(&games[2].moves, &games[0].moves));
+    assert!(shared.share(&games[1].board, &games[0].board));
+    assert!(shared.share(&games[1].moves, &games[0].moves));
+    assert!(shared.share(&games[3].moves, &games[1].moves));
+    assert!(!shared.share(&games[0].moves, &games[0].moves));
+    let text = to_string_shared(&games, shared).unwrap();
+    let plain = to_string(&games).unwrap();
+    // Text anchoring alone aliases game b's positions but not its whole board, whose text then
+    // differs from game a's; sharing aliases the board.
+    assert!(text.contains("\"board\": &a0\n"), "{text}");
+    assert_eq!(text.matches("\"board\": *a0").count(), 1, "{text}");
+    assert!(text.contains("\"moves\": &a1\n"), "{text}");
+    assert_eq!(text.matches("\"moves\": *a1").count(), 2, "{text}");
+    assert!(!plain.contains("\"board\": *a"), "{plain}");
+    assert!(text.len() < plain.len());
+    // Both read back as the same value, here and through the general reader.
+    for t in [&text, &plain] {
+        let back: Vec<SharedGame> = from_str(t, FileId(0)).unwrap();
+        assert_eq!(back, games);
+        let general: Vec<SharedGame> =
+            from_str_general(t, FileId(0), &ReadLimits::default()).unwrap();
+        assert_eq!(general, games);
+    }
+}
+
+#[test]
+fn shared_parts_fall_back_to_writing_when_no_alias_is_possible() {
+    #[derive(Serialize)]
+    struct Nested {
+        top: Vec<String>,
+        inner: Inner,
+    }
+    #[derive(Serialize)]
+    struct Inner {
+        x: Vec<String>,
+    }
+    let games = shared_games();
+    // An earlier value too short to be anchored, or written at another indentation, is not
+    // aliased: the later value is written out, exactly as without sharing.
+    let mut shared = Shared::new();
+    assert!(shared.share(&games[1].board.size, &games[0].board.size));
+    let text = to_string_shared(&games, shared).unwrap();
+    assert_eq!(text, to_string(&games).unwrap());
+    let positions = games[0].board.positions.clone();
+    let nested = Nested {
+        top: positions.clone(),
+        inner: Inner { x: positions },
+    };
+    let mut shared = Shared::new();
+    assert!(shared.share(&nested.inner.x, &nested.top));
+    let text = to_string_shared(&nested, shared).unwrap();
+    assert!(!text.contains('*'), "{text}");
+    assert_eq!(text, to_string(&nested).unwrap());
+}
