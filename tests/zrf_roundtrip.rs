@@ -367,3 +367,45 @@ fn fmt_is_idempotent_and_spec_preserving_on_the_shared_corpus() {
         "fmt changed nothing; the test would prove nothing"
     );
 }
+
+#[test]
+fn variants_lower_like_their_games_with_each_entry_counted() {
+    // Lowering reuses a board or piece form a variant shares with its game; what it lowers to,
+    // and what it counts, must be as if each entry were lowered on its own.
+    let src = r#"
+(game
+  (title "Base")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions "a_c" "3_1") (directions (n 0 -1) (s 0 1))))
+  (piece (name Man) (attribute lonely) (image White "m.bmp" Black "m.bmp")
+    (moves ((verify empty?) n add)))
+  (board-setup (White (Man a1)) (Black (Man c3)))
+  (win-condition (White Black) (pieces-remaining 0))
+)
+(variant (title "Same"))
+(variant (title "Renamed players") (players Red Blue) (turn-order Red Blue))
+(variant (title "Own piece")
+  (piece (name Man) (attribute lonely) (image White "m.bmp" Black "m.bmp")
+    (moves (s add))))
+"#;
+    let r = read(Format::Zrf, "variants.zrf", src.as_bytes());
+    assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+    let doc = r.document.unwrap();
+    let g = &doc.games;
+    assert_eq!(g.len(), 4);
+    assert_eq!(g[1].pieces, g[0].pieces);
+    assert_eq!(g[1].boards, g[0].boards);
+    assert_eq!(g[2].pieces, g[0].pieces);
+    assert_ne!(g[3].pieces[0].moves, g[0].pieces[0].moves);
+    assert_eq!(g[3].boards, g[0].boards);
+    // The malformed attribute is kept in every entry, and counted in every entry.
+    assert_eq!(r.unmodelled.get("attribute (malformed)"), Some(&4));
+    for e in g {
+        assert_eq!(
+            e.pieces[0].extensions, g[0].pieces[0].extensions,
+            "{}",
+            e.title
+        );
+    }
+}

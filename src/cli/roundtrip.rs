@@ -146,6 +146,12 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     let Some(doc1) = first.document else {
         return fail(name, "the file could not be read".into());
     };
+    // First, so that the document read back is gone before the emitted ZRF is read.
+    let yaml_problem = if check_yaml {
+        yaml_stability(&doc1)
+    } else {
+        None
+    };
     let (emitted, ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
     let mut problems = Vec::new();
@@ -164,33 +170,7 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
             }
         }
     }
-    // YAML → spec → YAML byte stability.
-    let y1 = if check_yaml {
-        Some(spec::yaml::write_document(&doc1))
-    } else {
-        None
-    };
-    match y1.unwrap_or_else(|| Ok(String::new())) {
-        Ok(y1) if y1.is_empty() => {}
-        Ok(y1) => match spec::yaml::from_str::<Document>(&y1, FileId(0)) {
-            // The writer is a function of the document, so reading back the same document
-            // means writing it again gives the same bytes; only a difference is written out.
-            Ok(back) if back == doc1 => {}
-            Ok(back) => match spec::yaml::write_document(&back) {
-                Ok(y2) if y2 == y1 => {}
-                Ok(y2) => problems.push(format!(
-                    "YAML → spec → YAML is not byte-stable:\n{}",
-                    unified(&y1, &y2)
-                )),
-                Err(e) => problems.push(format!("cannot write YAML again: {}", e.message())),
-            },
-            Err(d) => problems.push(format!(
-                "the written YAML does not read back: {}",
-                d.message
-            )),
-        },
-        Err(e) => problems.push(format!("cannot write YAML: {}", e.message())),
-    }
+    problems.extend(yaml_problem);
     // Procedures are compared inlined only when the two documents factor them differently.
     let (mut doc1, mut doc2) = (doc1, doc2);
     let mut eq = Eq {
@@ -268,6 +248,31 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
             .iter()
             .map(|d| format!("{}: {}", d.code, d.message))
             .collect(),
+    }
+}
+
+/// Checks YAML → spec → YAML byte stability: what is wrong, if anything.
+fn yaml_stability(doc: &Document) -> Option<String> {
+    let y1 = match spec::yaml::write_document(doc) {
+        Ok(y1) => y1,
+        Err(e) => return Some(format!("cannot write YAML: {}", e.message())),
+    };
+    match spec::yaml::from_str::<Document>(&y1, FileId(0)) {
+        // The writer is a function of the document, so reading back the same document means
+        // writing it again gives the same bytes; only a difference is written out.
+        Ok(back) if back == *doc => None,
+        Ok(back) => match spec::yaml::write_document(&back) {
+            Ok(y2) if y2 == y1 => None,
+            Ok(y2) => Some(format!(
+                "YAML → spec → YAML is not byte-stable:\n{}",
+                unified(&y1, &y2)
+            )),
+            Err(e) => Some(format!("cannot write YAML again: {}", e.message())),
+        },
+        Err(d) => Some(format!(
+            "the written YAML does not read back: {}",
+            d.message
+        )),
     }
 }
 

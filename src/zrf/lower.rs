@@ -96,6 +96,10 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
         procedures: Vec::new(),
         proc_of: rustc_hash::FxHashMap::default(),
         depth: 0,
+        boards_done: rustc_hash::FxHashMap::default(),
+        pieces_done: rustc_hash::FxHashMap::default(),
+        pieces_names: Names::default(),
+        recording: None,
     };
     let mut games = Vec::with_capacity(file.expanded.entries.len());
     for e in &file.expanded.entries {
@@ -126,7 +130,7 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
             engine: None,
         };
         if let (Some(form), spec::EntryKind::Game | spec::EntryKind::Variant) = (&e.form, kind) {
-            cx.game(form, &mut g);
+            cx.game(form, &mut g, &games);
         }
         games.push(g);
     }
@@ -185,6 +189,26 @@ struct Cx<'a> {
     /// Nesting depth of the instruction being lowered (deep programs are split into procedures
     /// so that every YAML reader can read them).
     depth: usize,
+    /// Boards already lowered, by their form's address and macro site: variants share most
+    /// forms with their game, and lowering a form again gives the same value (its diagnostics
+    /// were reported the first time).
+    boards_done: rustc_hash::FxHashMap<(usize, u32), Lowered1>,
+    /// Pieces already lowered, likewise, with the names in [`Cx::pieces_names`].
+    pieces_done: rustc_hash::FxHashMap<(usize, u32), Lowered1>,
+    pieces_names: Names,
+    /// The `unmodelled` keywords met while lowering the form being memoized.
+    recording: Option<Vec<String>>,
+}
+
+/// Where a board or piece was lowered (entry, index in its boards or pieces), with what
+/// lowering it counted.
+struct Lowered1 {
+    entry: usize,
+    index: usize,
+    /// Forms kept verbatim (counted again at each use).
+    unmodelled: Vec<String>,
+    /// Move and drop blocks (counted against [`Limits::max_move_blocks`] at each use).
+    move_blocks: usize,
 }
 
 /// Lists smaller than this are never shared (a call would not be shorter).
@@ -270,7 +294,7 @@ impl<'n> At<'n> {
 }
 
 /// Names a game defines, for classifying atoms in move programs.
-#[derive(Default)]
+#[derive(Default, Clone, PartialEq)]
 struct Names {
     directions: BTreeSet<String>,
     positions: BTreeSet<String>,
@@ -318,6 +342,9 @@ impl<'a> Cx<'a> {
     /// Records a form kept verbatim; reported once per keyword and file.
     fn unmodelled(&mut self, what: &str, at: At<'_>) -> String {
         *self.unmodelled.entry(what.to_string()).or_default() += 1;
+        if let Some(r) = &mut self.recording {
+            r.push(what.to_string());
+        }
         if self.reported_heads.insert(what.to_string()) {
             self.report(
                 Severity::Warning,
@@ -329,7 +356,8 @@ impl<'a> Cx<'a> {
         at.node.to_compact()
     }
 
-    fn game(&mut self, form: &Node, g: &mut Game) {
+    /// Lowers one game or variant into `g`; `done` are the entries before it.
+    fn game(&mut self, form: &Node, g: &mut Game, done: &[Game]) {
         self.over_pieces = false;
         self.move_blocks = 0;
         let root = At::root(form);
@@ -362,7 +390,7 @@ impl<'a> Cx<'a> {
         collect_move_types(form, &mut names.move_types);
         for c in root.args() {
             if c.head() == Some("board") {
-                let b = self.board(c);
+                let b = self.board_once(c, done, &g.boards);
                 names.directions.extend(b.directions.iter().cloned());
                 names
                     .positions
@@ -421,7 +449,7 @@ impl<'a> Cx<'a> {
                         self.too_many_pieces(c, "defines more than", "piece types");
                         continue;
                     }
-                    let p = self.piece(c, &names);
+                    let p = self.piece_once(c, &names, done, &g.pieces);
                     g.pieces.push(p);
                 }
                 "board-setup" => self.setup(c, &mut g.setup, &names),
@@ -469,6 +497,81 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+    }
+
+    /// [`Cx::board`], or a copy of the board this form lowered to before. `boards` are the
+    /// current entry's (number `done.len()`) so far.
+    fn board_once(&mut self, c: At<'_>, done: &[Game], boards: &[Board]) -> Board {
+        let Some(v) = c.node.as_list() else {
+            return self.board(c);
+        };
+        let key = (v.as_ptr() as usize, c.outer);
+        if let Some(d) = self.boards_done.get(&key) {
+            let earlier = done.get(d.entry).map_or(boards, |g| &g.boards);
+            if let Some(b) = earlier.get(d.index) {
+                for what in &d.unmodelled {
+                    *self.unmodelled.entry(what.clone()).or_default() += 1;
+                }
+                return b.clone();
+            }
+        }
+        let (value, unmodelled, _) = self.recorded(|cx| cx.board(c));
+        let (entry, index) = (done.len(), boards.len());
+        let d = Lowered1 {
+            entry,
+            index,
+            unmodelled,
+            move_blocks: 0,
+        };
+        self.boards_done.insert(key, d);
+        value
+    }
+
+    /// [`Cx::piece`], or a copy of the piece this form lowered to before with the same names.
+    /// `pieces` are the current entry's (number `done.len()`) so far.
+    fn piece_once(&mut self, c: At<'_>, names: &Names, done: &[Game], pieces: &[Piece]) -> Piece {
+        let Some(v) = c.node.as_list() else {
+            return self.piece(c, names);
+        };
+        let key = (v.as_ptr() as usize, c.outer);
+        if *names != self.pieces_names {
+            self.pieces_done.clear();
+            self.pieces_names = names.clone();
+        }
+        if let Some(d) = self.pieces_done.get(&key) {
+            let earlier = done.get(d.entry).map_or(pieces, |g| &g.pieces);
+            // Over the limit, lowering again reports it where it happens.
+            let fits = self.move_blocks + d.move_blocks < self.limits.max_move_blocks;
+            if let (Some(p), true) = (earlier.get(d.index), fits) {
+                self.move_blocks += d.move_blocks;
+                for what in &d.unmodelled {
+                    *self.unmodelled.entry(what.clone()).or_default() += 1;
+                }
+                return p.clone();
+            }
+        }
+        let (value, unmodelled, move_blocks) = self.recorded(|cx| cx.piece(c, names));
+        let d = Lowered1 {
+            entry: done.len(),
+            index: pieces.len(),
+            unmodelled,
+            move_blocks,
+        };
+        self.pieces_done.insert(key, d);
+        value
+    }
+
+    /// Runs `lower`, returning its value, the `unmodelled` keywords it met and the move blocks
+    /// it counted.
+    fn recorded<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> (T, Vec<String>, usize) {
+        let saved = self.recording.replace(Vec::new());
+        let blocks = self.move_blocks;
+        let value = lower(self);
+        let met = std::mem::replace(&mut self.recording, saved).unwrap_or_default();
+        if let Some(outer) = &mut self.recording {
+            outer.extend(met.iter().cloned());
+        }
+        (value, met, self.move_blocks - blocks)
     }
 
     fn text(&mut self, field: &str, c: At<'_>, texts: &mut Texts) {
