@@ -2,7 +2,6 @@
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, read_input};
 use clap::{Args, ValueEnum};
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, Severity, SourceMap};
@@ -226,20 +225,17 @@ pub fn run(args: CheckArgs) -> u8 {
         verbose: args.verbose,
     };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
-    let reports: Vec<FileReport> = inputs
-        .par_iter()
-        .map(|i| {
-            // A named file with an extension zogkit does not know (`.ZRF` is known) is read as
-            // ZRF, as it always was.
-            let from = args
-                .from
-                .or_else(|| format::Format::of_path(&i.display))
-                .unwrap_or(format::Format::Zrf);
-            let r = check_one(i, from, &opts, out);
-            pb.inc(1);
-            r
-        })
-        .collect();
+    let reports: Vec<FileReport> = super::par_map_largest_first(&inputs, |_, i| {
+        // A named file with an extension zogkit does not know (`.ZRF` is known) is read as ZRF,
+        // as it always was.
+        let from = args
+            .from
+            .or_else(|| format::Format::of_path(&i.display))
+            .unwrap_or(format::Format::Zrf);
+        let r = check_one(i, from, &opts, out);
+        pb.inc(1);
+        r
+    });
     pb.finish_and_clear();
 
     let files = reports.len();

@@ -5,7 +5,6 @@ use super::{
     interrupted, progress, read_input, remove_stale_temps, write_atomic,
 };
 use clap::Args;
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -135,21 +134,17 @@ pub fn run(args: ConvertArgs) -> u8 {
     }));
     super::catch_interrupts();
     let pb = progress(inputs.len(), args.quiet);
-    let outcomes: Vec<Outcome> = inputs
-        .par_iter()
-        .zip(targets.par_iter())
-        .map(|(input, target)| {
-            if interrupted() {
-                return Outcome {
-                    skipped: true,
-                    ..Default::default()
-                };
-            }
-            let o = convert_one(&args, input, target, &opts);
-            pb.inc(1);
-            o
-        })
-        .collect();
+    let outcomes: Vec<Outcome> = super::par_map_largest_first(&inputs, |i, input| {
+        if interrupted() {
+            return Outcome {
+                skipped: true,
+                ..Default::default()
+            };
+        }
+        let o = convert_one(&args, input, &targets[i], &opts);
+        pb.inc(1);
+        o
+    });
     pb.finish_and_clear();
     let mut err = std::io::stderr().lock();
     for o in &outcomes {

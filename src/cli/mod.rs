@@ -123,6 +123,31 @@ impl InputFile {
     }
 }
 
+/// Runs `f` on every input (with its index) on all cores, largest files first so that a big file
+/// does not run alone at the end of a batch; returns the results in input order.
+pub fn par_map_largest_first<T, F>(inputs: &[InputFile], f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize, &InputFile) -> T + Sync,
+{
+    use rayon::prelude::*;
+    let size = |i: &InputFile| {
+        i.path
+            .as_deref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len())
+    };
+    let mut order: Vec<(u64, usize)> = inputs.iter().map(size).zip(0..).collect();
+    order.sort_by_key(|&(bytes, i)| (std::cmp::Reverse(bytes), i));
+    let mut done: Vec<(usize, T)> = order
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(_, i)| (i, f(i, &inputs[i])))
+        .collect();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, t)| t).collect()
+}
+
 /// Expands the command line's paths: files as given, directories walked recursively (sorted)
 /// for files with one of `exts`; `-` is standard input.
 ///

@@ -5,7 +5,6 @@
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
 use clap::{Args, ValueEnum};
-use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -87,14 +86,11 @@ pub fn run(args: RoundtripArgs) -> u8 {
         inputs.len(),
         args.quiet || args.format != ReportFormat::Text,
     );
-    let results: Vec<FileResult> = inputs
-        .par_iter()
-        .map(|i| {
-            let r = one(i, !args.no_yaml);
-            pb.inc(1);
-            r
-        })
-        .collect();
+    let results: Vec<FileResult> = super::par_map_largest_first(&inputs, |_, i| {
+        let r = one(i, !args.no_yaml);
+        pb.inc(1);
+        r
+    });
     pb.finish_and_clear();
     let failed_files = results.iter().filter(|r| !r.passed).count();
     match args.format {
