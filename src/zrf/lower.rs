@@ -100,6 +100,7 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
         pieces_done: rustc_hash::FxHashMap::default(),
         pieces_names: Names::default(),
         recording: None,
+        move_types_done: rustc_hash::FxHashMap::default(),
     };
     let mut games = Vec::with_capacity(file.expanded.entries.len());
     for e in &file.expanded.entries {
@@ -198,6 +199,8 @@ struct Cx<'a> {
     pieces_names: Names,
     /// The `unmodelled` keywords met while lowering the form being memoized.
     recording: Option<Vec<String>>,
+    /// The `(move-type T)` names in each game section, by the section's address.
+    move_types_done: rustc_hash::FxHashMap<usize, Vec<String>>,
 }
 
 /// Where a board or piece was lowered (entry, index in its boards or pieces), with what
@@ -387,7 +390,20 @@ impl<'a> Cx<'a> {
                 _ => {}
             }
         }
-        collect_move_types(form, &mut names.move_types);
+        // Per section, once: variants share most sections with their game.
+        for c in form.as_list().unwrap_or(&[]) {
+            if let Some(v) = c.as_list() {
+                let types = self
+                    .move_types_done
+                    .entry(v.as_ptr() as usize)
+                    .or_insert_with(|| {
+                        let mut types = BTreeSet::new();
+                        collect_move_types(c, &mut types);
+                        types.into_iter().collect()
+                    });
+                names.move_types.extend(types.iter().cloned());
+            }
+        }
         for c in root.args() {
             if c.head() == Some("board") {
                 let b = self.board_once(c, done, &g.boards);
