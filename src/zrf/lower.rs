@@ -203,6 +203,13 @@ struct Cx<'a> {
     move_types_done: rustc_hash::FxHashMap<usize, Vec<String>>,
 }
 
+/// Counts the forms kept verbatim in a copied board or piece again.
+fn count_again(unmodelled: &mut BTreeMap<String, usize>, met: &[String]) {
+    for what in met {
+        *unmodelled.entry(what.clone()).or_default() += 1;
+    }
+}
+
 /// Where a board or piece was lowered (entry, index in its boards or pieces), with what
 /// lowering it counted.
 struct Lowered1 {
@@ -525,9 +532,7 @@ impl<'a> Cx<'a> {
         if let Some(d) = self.boards_done.get(&key) {
             let earlier = done.get(d.entry).map_or(boards, |g| &g.boards);
             if let Some(b) = earlier.get(d.index) {
-                for what in &d.unmodelled {
-                    *self.unmodelled.entry(what.clone()).or_default() += 1;
-                }
+                count_again(&mut self.unmodelled, &d.unmodelled);
                 return b.clone();
             }
         }
@@ -560,9 +565,7 @@ impl<'a> Cx<'a> {
             let fits = self.move_blocks + d.move_blocks < self.limits.max_move_blocks;
             if let (Some(p), true) = (earlier.get(d.index), fits) {
                 self.move_blocks += d.move_blocks;
-                for what in &d.unmodelled {
-                    *self.unmodelled.entry(what.clone()).or_default() += 1;
-                }
+                count_again(&mut self.unmodelled, &d.unmodelled);
                 return p.clone();
             }
         }
