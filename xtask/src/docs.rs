@@ -33,7 +33,8 @@ it cannot drift from the code; `zogkit schema` prints the same facts as a JSON S
 
 YAML, with every string double-quoted (so YAML 1.1 readers such as PyYAML cannot turn `off`,
 `n` or `01` into booleans or numbers), block style with short flow collections, and YAML
-anchors/aliases for large repeated collections (for example a variant's unchanged board).
+anchors/aliases for large repeated collections (for example a variant's unchanged board or a
+piece whose moves repeat another's).
 Absent optional fields, empty lists and `false` flags are omitted and read back as absent,
 empty and false. `spec_version` is `MAJOR.MINOR`: readers accept documents of their major
 version.
