@@ -62,7 +62,7 @@ fn main() {
         let t = Instant::now();
         let texts: Vec<String> = docs
             .iter()
-            .map(|d| yaml::to_string(d).expect("the corpus documents serialise"))
+            .map(|d| yaml::write_document(d).expect("the corpus documents serialise"))
             .collect();
         write_times.push(t.elapsed().as_secs_f64());
         bytes = texts.iter().map(String::len).sum::<usize>();
