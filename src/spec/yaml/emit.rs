@@ -85,7 +85,8 @@ pub(super) struct Out {
     later: rustc_hash::FxHashMap<usize, (usize, &'static str)>,
     /// For each earlier value of [`Shared`], its index in `written` once written.
     earlier: rustc_hash::FxHashMap<usize, usize>,
-    /// Where earlier values were written, in text order.
+    /// Where earlier values were written, in the order they ended (like `seen`, those inside
+    /// text that is cut are the last ones).
     written: Vec<Written>,
     /// The last one-line scalar written: its text without the line break, as a range of `text`
     /// (the collection being written reads it to decide on flow style).
@@ -158,12 +159,17 @@ impl Out {
                 n
             }
         };
-        self.text.truncate(start);
+        self.cut(start);
         self.text.push_str(" *a");
         self.text.push_str(itoa(n, &mut [0; 20]));
         self.text.push('\n');
         self.scalar = (start + 1, self.text.len() - 1);
-        // Collections inside the replaced text are gone: forget them.
+    }
+
+    /// Removes the text from `start` (to be written again differently), and forgets what was
+    /// recorded about it.
+    fn cut(&mut self, start: usize) {
+        self.text.truncate(start);
         while self.seen.last().is_some_and(|s| s.start >= start) {
             if let Some(v) = self.seen.pop().and_then(|s| self.by_hash.get_mut(&s.key)) {
                 v.pop();
@@ -220,7 +226,9 @@ impl Out {
             return false;
         }
         let (a, b) = (w.start, w.end);
-        let text = &self.text[a..b];
+        let Some(text) = self.text.get(a..b) else {
+            return false;
+        };
         let is_alias = text
             .strip_prefix(" *a")
             .and_then(|t| t.strip_suffix('\n'))
@@ -663,7 +671,7 @@ impl Collection<'_> {
         }
         text.push(if self.seq { ']' } else { '}' });
         out.parts.truncate(base);
-        out.truncate(self.start);
+        out.cut(self.start);
         write_scalar(out, self.at, &text);
         out.flow = text;
         Ok(())

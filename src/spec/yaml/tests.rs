@@ -851,3 +851,32 @@ fn shared_parts_fall_back_to_writing_when_no_alias_is_possible() {
     assert!(!text.contains('*'), "{text}");
     assert_eq!(text, to_string(&nested).unwrap());
 }
+
+#[test]
+fn shared_parts_inside_collections_rewritten_in_flow_style_are_forgotten() {
+    // Row 1's `t` becomes an alias of row 0's, so row 1 is then rewritten on one line; what
+    // was recorded about its block text must not be used for row 2's `t`, which shares it.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Row {
+        name: String,
+        note: String,
+        t: Vec<String>,
+    }
+    let big: Vec<String> = (0..60).map(|i| format!("entry {i}")).collect();
+    for name in ["b", "ëé", "漢字", "a\u{2028}b"] {
+        let rows: Vec<Row> = (0..3)
+            .map(|i| Row {
+                name: name.repeat(i + 1),
+                note: "é".into(),
+                t: big.clone(),
+            })
+            .collect();
+        let mut shared = Shared::new();
+        assert!(shared.share(&rows[2].t, &rows[1].t));
+        let text = to_string_shared(&rows, shared).unwrap();
+        assert!(text.contains("\"t\": *a0}\n"), "{text}");
+        assert_eq!(text, to_string(&rows).unwrap());
+        let back: Vec<Row> = from_str(&text, FileId(0)).unwrap();
+        assert_eq!(back, rows);
+    }
+}
