@@ -487,24 +487,8 @@ const LEGACY: [Encoding; 3] = [
 
 /// Chooses among Shift_JIS, Windows-1251 and Windows-1252 for bytes that are not valid UTF-8.
 pub fn guess_legacy(bytes: &[u8]) -> LegacyGuess {
-    guess_legacy_in(&non_ascii_lines(bytes))
-}
-
-/// The lines of `bytes` (each with its line break) that hold a byte ≥ 0x80. They are all the
-/// evidence there is: a line of ASCII decodes the same in every candidate (no Shift_JIS, 1251
-/// or 1252 byte sequence continues over a line feed), and every score looks at non-ASCII
-/// characters and their neighbours only.
-fn non_ascii_lines(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        if !line.is_ascii() {
-            out.extend_from_slice(line);
-        }
-    }
-    out
-}
-
-fn guess_legacy_in(bytes: &[u8]) -> LegacyGuess {
+    let evidence = non_ascii_lines(bytes);
+    let bytes = evidence.as_slice();
     let non_ascii = bytes.iter().filter(|b| **b >= 0x80).count();
     let mut scored: Vec<(Encoding, i64, String)> = Vec::new();
     for enc in LEGACY {
@@ -576,6 +560,20 @@ fn guess_legacy_in(bytes: &[u8]) -> LegacyGuess {
         runner_up,
         reason: why,
     }
+}
+
+/// The lines of `bytes` (each with its line break) that hold a byte ≥ 0x80. They are all the
+/// evidence there is: a line of ASCII decodes the same in every candidate (no Shift_JIS, 1251
+/// or 1252 byte sequence continues over a line feed), and every score looks at non-ASCII
+/// characters and their neighbours only.
+fn non_ascii_lines(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if !line.is_ascii() {
+            out.extend_from_slice(line);
+        }
+    }
+    out
 }
 
 fn is_cjk(c: char) -> bool {

@@ -580,16 +580,13 @@ impl<'a> Cx<'a> {
         value
     }
 
-    /// Runs `lower`, returning its value, the `unmodelled` keywords it met and the move blocks
-    /// it counted.
+    /// Runs `lower` (a board or a piece: they do not nest), returning its value, the
+    /// `unmodelled` keywords it met and the move blocks it counted.
     fn recorded<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> (T, Vec<String>, usize) {
-        let saved = self.recording.replace(Vec::new());
+        self.recording = Some(Vec::new());
         let blocks = self.move_blocks;
         let value = lower(self);
-        let met = std::mem::replace(&mut self.recording, saved).unwrap_or_default();
-        if let Some(outer) = &mut self.recording {
-            outer.extend(met.iter().cloned());
-        }
+        let met = self.recording.take().unwrap_or_default();
         (value, met, self.move_blocks - blocks)
     }
 
