@@ -9,6 +9,7 @@
 
 pub mod chessembly;
 pub mod diag;
+pub mod engine;
 pub mod format;
 pub mod limits;
 pub mod ludii;

@@ -1,0 +1,476 @@
+//! The move-program interpreter: runs compiled blocks with ZoG's semantics and collects the moves.
+//!
+//! Semantics (see `docs/engine.md`): the board seen by every test is the board before the move;
+//! `add` completes a move (origin → `to` if set, else the current position) and execution goes
+//! on; `cascade` completes the current piece's part and continues with the piece at the
+//! current position; captures, creations and changes are recorded in order and applied when the
+//! move is made. Directions are read through the mover's symmetry, zones are the mover's.
+
+use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
+use super::state::{Action, Move, State};
+
+/// Where generated moves go: collected, or only checked for a hit on one position.
+pub(crate) enum Sink {
+    Collect(Vec<Move>),
+    Hit { pos: u32, found: bool },
+}
+
+/// Runs the programs of one side's pieces on a state.
+pub(crate) struct Gen<'a> {
+    pub rules: &'a Rules,
+    pub st: &'a State,
+    pub player: u32,
+    /// Nesting of attack tests (attack tests inside attack tests are false).
+    pub depth: u8,
+    pub sink: Sink,
+    /// A block ran out of steps (its moves so far are kept).
+    pub overrun: bool,
+    /// Only blocks of this move type run.
+    pub only_type: Option<u32>,
+}
+
+/// The registers of one block run.
+#[derive(Clone)]
+struct Run {
+    cur: u32,
+    from: u32,
+    to: u32,
+    mark: u32,
+    kind: u32,
+    flags: u64,
+    pos_flags: Vec<(u32, u32, bool)>,
+    actions: Vec<Action>,
+    mover_attrs: Vec<(u32, bool)>,
+    states: Vec<(u32, i64)>,
+}
+
+impl<'a> Gen<'a> {
+    pub fn new(rules: &'a Rules, st: &'a State, player: u32, sink: Sink) -> Gen<'a> {
+        Gen {
+            rules,
+            st,
+            player,
+            depth: 0,
+            sink,
+            overrun: false,
+            only_type: None,
+        }
+    }
+
+    fn done(&self) -> bool {
+        matches!(self.sink, Sink::Hit { found: true, .. })
+    }
+
+    /// Runs the move blocks of the piece at `pos` (restricted to `mtype` when given).
+    pub fn piece_moves(&mut self, pos: u32, mtype: Option<u32>) {
+        let Some(p) = self.st.board[pos as usize] else {
+            return;
+        };
+        let kind = &self.rules.kinds[p.kind as usize];
+        for b in &kind.moves {
+            if self.done() {
+                return;
+            }
+            if !self.type_ok(b, mtype) {
+                continue;
+            }
+            self.run(b, pos, pos, p.kind);
+        }
+    }
+
+    /// Runs the drop blocks of `kind` from every position.
+    pub fn drops(&mut self, kind: u32, mtype: Option<u32>) {
+        let k = &self.rules.kinds[kind as usize];
+        for b in &k.drops {
+            if !self.type_ok(b, mtype) {
+                continue;
+            }
+            for pos in 0..self.rules.npos() as u32 {
+                if self.rules.killed[pos as usize] {
+                    continue;
+                }
+                self.run(b, pos, NONE, kind);
+            }
+        }
+    }
+
+    fn type_ok(&self, b: &Block, mtype: Option<u32>) -> bool {
+        (mtype.is_none() || b.move_type == mtype)
+            && (self.only_type.is_none() || b.move_type == self.only_type)
+    }
+
+    fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32) {
+        let mut r = Run {
+            cur: start,
+            from,
+            to: NONE,
+            mark: NONE,
+            kind,
+            flags: 0,
+            pos_flags: Vec::new(),
+            actions: Vec::new(),
+            mover_attrs: Vec::new(),
+            states: Vec::new(),
+        };
+        let ops = &b.ops;
+        let mut pc = 0usize;
+        let mut steps = 0u32;
+        while pc < ops.len() {
+            steps += 1;
+            if steps > self.rules.step_limit {
+                self.overrun = true;
+                return;
+            }
+            let mut next = pc + 1;
+            match &ops[pc] {
+                Op::Step(d) => {
+                    let n = self.rules.link(self.player, r.cur, *d);
+                    if n == NONE {
+                        return;
+                    }
+                    r.cur = n;
+                }
+                Op::Jump(p) => r.cur = *p,
+                Op::Mark => r.mark = r.cur,
+                Op::Back => {
+                    if r.mark == NONE {
+                        return;
+                    }
+                    r.cur = r.mark;
+                }
+                Op::From => {
+                    r.from = r.cur;
+                    if let Some(p) = self.st.board[r.cur as usize] {
+                        r.kind = p.kind;
+                    }
+                }
+                Op::To => r.to = r.cur,
+                Op::GoFrom => {
+                    if r.from == NONE {
+                        return;
+                    }
+                    r.cur = r.from;
+                }
+                Op::GoTo => {
+                    if r.to == NONE {
+                        return;
+                    }
+                    r.cur = r.to;
+                }
+                Op::Verify(c) => {
+                    if !self.eval(c, &r) {
+                        return;
+                    }
+                }
+                Op::IfNot(c, t) => {
+                    if !self.eval(c, &r) {
+                        next = *t;
+                    }
+                }
+                Op::Goto(t) => next = *t,
+                Op::Add {
+                    promote,
+                    partial,
+                    copy,
+                    move_type,
+                } => {
+                    self.emit(
+                        &r,
+                        b.move_type,
+                        promote,
+                        *copy,
+                        partial.then_some(*move_type),
+                    );
+                    if self.done() {
+                        return;
+                    }
+                }
+                Op::Capture(l) => {
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    r.actions.push(Action::Capture { at });
+                }
+                Op::Cascade => {
+                    let to = if r.to != NONE { r.to } else { r.cur };
+                    if r.from != NONE {
+                        r.actions.push(Action::Move {
+                            from: r.from,
+                            to,
+                            promote: None,
+                        });
+                    }
+                    r.from = r.cur;
+                    r.to = NONE;
+                    if let Some(p) = self.st.board[r.cur as usize] {
+                        r.kind = p.kind;
+                    }
+                }
+                Op::Create { owner, kind, at } => {
+                    let at = self.loc(*at, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    r.actions.push(Action::Place {
+                        at,
+                        owner: owner.unwrap_or(self.player),
+                        kind: kind.unwrap_or(r.kind),
+                        from_hand: false,
+                    });
+                }
+                Op::Flip(l) => {
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    if let Some(p) = self.st.board[at as usize] {
+                        let n = self.rules.players.len() as u32;
+                        r.actions.push(Action::ChangeOwner {
+                            at,
+                            owner: (p.owner + 1) % n,
+                        });
+                    }
+                }
+                Op::ChangeOwner(l) => {
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    r.actions.push(Action::ChangeOwner {
+                        at,
+                        owner: self.player,
+                    });
+                }
+                Op::ChangeType(k, l) => {
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    r.actions.push(Action::ChangeType { at, kind: *k });
+                }
+                Op::SetFlag(f, c) => {
+                    let v = self.eval(c, &r);
+                    r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
+                }
+                Op::SetPosFlag(f, c, l) => {
+                    let v = self.eval(c, &r);
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
+                    }
+                    r.pos_flags.retain(|&(p, g, _)| (p, g) != (at, *f));
+                    r.pos_flags.push((at, *f, v));
+                }
+                Op::SetAttr(a, c, l) => {
+                    let v = self.eval(c, &r);
+                    match l {
+                        Loc::Cur => r.mover_attrs.push((*a, v)),
+                        _ => {
+                            let at = self.loc(*l, &r);
+                            if at == NONE {
+                                return;
+                            }
+                            r.actions.push(Action::SetAttr {
+                                at,
+                                attr: *a,
+                                value: v,
+                            });
+                        }
+                    }
+                }
+                Op::SetState(k, v) => r.states.push((*k, *v)),
+                Op::ClearState => r.states.clear(),
+                Op::Fail => return,
+            }
+            pc = next;
+        }
+    }
+
+    fn emit(
+        &mut self,
+        r: &Run,
+        block_type: Option<u32>,
+        promote: &[u32],
+        copy: bool,
+        partial: Option<Option<u32>>,
+    ) {
+        let dest = if r.to != NONE { r.to } else { r.cur };
+        if let Sink::Hit { pos, found } = &mut self.sink {
+            let hit = |a: &Action| matches!(*a, Action::Capture { at } if at == *pos);
+            if r.actions.iter().any(hit)
+                || (dest == *pos && r.from != dest)
+                || r.actions.iter().any(
+                    |a| matches!(*a, Action::Move { from, to, .. } if to == *pos && from != to),
+                )
+            {
+                *found = true;
+            }
+            return;
+        }
+        let choices: Vec<Option<u32>> = if promote.is_empty() {
+            vec![None]
+        } else {
+            promote.iter().map(|&k| Some(k)).collect()
+        };
+        for promote in choices {
+            let mut actions = r.actions.clone();
+            if r.from == NONE {
+                actions.push(Action::Place {
+                    at: dest,
+                    owner: self.player,
+                    kind: promote.unwrap_or(r.kind),
+                    from_hand: true,
+                });
+            } else if copy {
+                actions.push(Action::Copy {
+                    from: r.from,
+                    to: dest,
+                    promote,
+                });
+            } else {
+                actions.push(Action::Move {
+                    from: r.from,
+                    to: dest,
+                    promote,
+                });
+            }
+            for &(attr, value) in &r.mover_attrs {
+                actions.push(Action::SetAttr {
+                    at: dest,
+                    attr,
+                    value,
+                });
+            }
+            for &(key, value) in &r.states {
+                actions.push(Action::SetState { key, value });
+            }
+            let m = Move {
+                player: self.player,
+                kind: r.kind,
+                from: (r.from != NONE).then_some(r.from),
+                to: Some(dest),
+                actions,
+                move_type: block_type,
+                partial,
+            };
+            if let Sink::Collect(v) = &mut self.sink {
+                v.push(m);
+            }
+        }
+    }
+
+    #[inline]
+    fn loc(&self, l: Loc, r: &Run) -> u32 {
+        match l {
+            Loc::Cur => r.cur,
+            Loc::Dir(d) => self.rules.link(self.player, r.cur, d),
+            Loc::Pos(p) => p,
+        }
+    }
+
+    fn eval(&mut self, c: &C, r: &Run) -> bool {
+        match c {
+            C::Const(b) => *b,
+            C::Test(t, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.test(*t, pos, r)
+            }
+            C::Piece(k, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.st.board[pos as usize].is_some_and(|p| p.kind == *k)
+            }
+            C::InZone(z, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.rules.zones[*z as usize][self.player as usize][pos as usize]
+            }
+            C::OnBoard(None) => r.cur != NONE && !self.rules.dummy[r.cur as usize],
+            C::OnBoard(Some(d)) => self.rules.link(self.player, r.cur, *d) != NONE,
+            C::Position(p) => r.cur == *p,
+            C::Flag(f) => r.flags & (1u64 << (f % 64)) != 0,
+            C::PosFlag(f, l) => {
+                let pos = self.loc(*l, r);
+                r.pos_flags
+                    .iter()
+                    .any(|&(p, g, v)| p == pos && g == *f && v)
+            }
+            C::Attr(a, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.st.board[pos as usize].is_some_and(|p| p.attrs & (1 << a) != 0)
+            }
+            C::State(k, v) => {
+                let i = self.player as usize * self.rules.state_keys.len() + *k as usize;
+                self.st.regs.get(i).copied().unwrap_or(0) == *v
+            }
+            C::Not(c) => !self.eval(c, r),
+            C::And(v) => v.iter().all(|c| self.eval(c, r)),
+            C::Or(v) => v.iter().any(|c| self.eval(c, r)),
+        }
+    }
+
+    fn test(&mut self, t: TestKind, pos: u32, r: &Run) -> bool {
+        let here = self.st.board[pos as usize];
+        match t {
+            TestKind::Empty => here.is_none(),
+            TestKind::Friend => here.is_some_and(|p| p.owner == self.player),
+            TestKind::Enemy => here.is_some_and(|p| p.owner != self.player),
+            TestKind::Neutral => false,
+            TestKind::LastFrom => pos == self.st.last_from,
+            TestKind::LastTo => pos == self.st.last_to,
+            TestKind::Marked => pos == r.mark,
+            TestKind::Attacked(mt) => {
+                let me = self.player;
+                self.depth == 0 && attacked(self.rules, self.st, pos, |o| o != me, mt, 1)
+            }
+            TestKind::Defended(mt) => {
+                let me = self.player;
+                self.depth == 0 && attacked(self.rules, self.st, pos, |o| o == me, mt, 1)
+            }
+            TestKind::AdjacentToEnemy => (0..self.rules.ndirs() as u32).any(|d| {
+                let n = self.rules.link(self.player, pos, d);
+                n != NONE && self.st.board[n as usize].is_some_and(|p| p.owner != self.player)
+            }),
+        }
+    }
+}
+
+/// Whether a piece owned by a player that `by` accepts has a move (of type `mtype`, when
+/// given) that removes or replaces what stands at `pos`, or moves onto it.
+pub(crate) fn attacked(
+    rules: &Rules,
+    st: &State,
+    pos: u32,
+    by: impl Fn(u32) -> bool,
+    mtype: Option<u32>,
+    depth: u8,
+) -> bool {
+    let probe = |s: u32, owner: u32| {
+        let mut g = Gen::new(rules, st, owner, Sink::Hit { pos, found: false });
+        g.depth = depth;
+        g.only_type = mtype;
+        g.piece_moves(s, None);
+        matches!(g.sink, Sink::Hit { found: true, .. })
+    };
+    if let Some(index) = rules.reach.as_ref() {
+        for &(s, kind, owner) in index.origins(pos) {
+            if let Some(p) = st.board[s as usize]
+                && p.kind == kind
+                && p.owner == owner
+                && by(owner)
+                && probe(s, owner)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+    for (s, p) in st.board.iter().enumerate() {
+        if let Some(p) = p
+            && by(p.owner)
+            && probe(s as u32, p.owner)
+        {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,21 @@
+//! The move engine: runs the spec's move programs with Zillions of Games' semantics.
+//!
+//! [`Rules::compile`] turns one game of a [`crate::spec::Document`] into resolved tables and
+//! bytecode (refusing, with a message, anything it cannot run); [`State`] holds a position;
+//! [`legal_moves`], [`play`] and [`perft`] run the game. The engine depends only on `spec`.
+//!
+//! Invariants, stated as absences:
+//! - no quietly wrong count: a construct the engine cannot run refuses the whole game;
+//! - no unbounded program: every block stops after [`Rules::step_limit`] steps and says so;
+//! - no board mutation during generation: every test sees the position before the move.
+
+mod generate;
+mod play;
+mod reach;
+mod rules;
+mod state;
+
+pub use play::{Moves, Outcome, legal_moves, outcome, perft, play};
+pub use reach::ReachIndex;
+pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
+pub use state::{Action, Move, Piece, State};

@@ -1,0 +1,253 @@
+//! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
+//! legality filter, ZoG's options, and the goals evaluated after each move.
+
+use super::generate::{Gen, Sink, attacked};
+use super::rules::{G, NONE, Rules};
+use super::state::{Action, Move, State};
+use crate::spec::GoalKind;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The legal moves of a position, and whether some program ran out of steps.
+#[derive(Debug, Clone, Default)]
+pub struct Moves {
+    /// The moves, in generation order (pieces by position, blocks in order, then drops).
+    pub moves: Vec<Move>,
+    /// A block was stopped by the step limit: the list may be incomplete.
+    pub overrun: bool,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Win, loss, draw or count.
+    pub kind: GoalKind,
+    /// The players the goal names.
+    pub players: Vec<u32>,
+}
+
+/// The goals decided by the last move (all but `stalemated`, `checkmated` and `repetition`,
+/// which are decided by the absence of moves or are not tracked).
+pub fn outcome(rules: &Rules, st: &State) -> Option<Outcome> {
+    for g in &rules.goals {
+        for &p in &g.players {
+            if static_goal(rules, st, &g.cond, p) {
+                return Some(Outcome {
+                    kind: g.kind,
+                    players: vec![p],
+                });
+            }
+        }
+    }
+    None
+}
+
+fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
+    let count = |player: Option<u32>, kind: Option<u32>| -> i64 {
+        let on_board = st
+            .board
+            .iter()
+            .flatten()
+            .filter(|q| player.is_none_or(|p| q.owner == p) && kind.is_none_or(|k| q.kind == k))
+            .count() as i64;
+        let in_hand: i64 = (0..rules.players.len() as u32)
+            .filter(|&o| player.is_none_or(|p| o == p))
+            .flat_map(|o| {
+                (0..rules.kinds.len() as u32)
+                    .filter(move |&k| kind.is_none_or(|kk| kk == k))
+                    .map(move |k| (o, k))
+            })
+            .map(|(o, k)| st.in_hand(o, k) as i64)
+            .sum();
+        on_board + in_hand
+    };
+    match c {
+        G::Stalemated | G::Checkmated(_) | G::Repetition => false,
+        G::Captured(kinds) => kinds.iter().any(|&k| st.captured_piece(rules, p, k)),
+        G::PiecesRemaining(n, kind) => count(Some(p), *kind) == *n,
+        G::TotalPieceCount(n, kind) => count(None, *kind) >= *n,
+        G::AbsoluteConfig {
+            kinds,
+            positions,
+            opponent,
+        } => positions.iter().all(|&pos| {
+            let holds = |q: u32| {
+                st.board[q as usize]
+                    .is_some_and(|x| kinds.contains(&x.kind) && ((x.owner == p) != *opponent))
+            };
+            if pos < NONE - 1 - 4096 {
+                holds(pos)
+            } else {
+                let z = (NONE - 1 - pos) as usize;
+                (0..rules.npos() as u32).any(|q| rules.zones[z][p as usize][q as usize] && holds(q))
+            }
+        }),
+        G::Line(len, dirs) => line(rules, st, p, *len, dirs),
+        G::And(v) => v.iter().all(|c| static_goal(rules, st, c, p)),
+        G::Or(v) => v.iter().any(|c| static_goal(rules, st, c, p)),
+        G::Not(c) => !static_goal(rules, st, c, p),
+    }
+}
+
+fn line(rules: &Rules, st: &State, p: u32, len: u32, dirs: &[u32]) -> bool {
+    let all: Vec<u32> = (0..rules.ndirs() as u32).collect();
+    let dirs = if dirs.is_empty() { &all[..] } else { dirs };
+    let mine = |q: u32| q != NONE && st.board[q as usize].is_some_and(|x| x.owner == p);
+    (0..rules.npos() as u32).filter(|&q| mine(q)).any(|q| {
+        dirs.iter().any(|&d| {
+            let (mut n, mut at) = (1, q);
+            while n < len {
+                at = rules.link(0, at, d);
+                if !mine(at) {
+                    return false;
+                }
+                n += 1;
+            }
+            true
+        })
+    })
+}
+
+/// The legal moves of the player to move. A finished game has none.
+pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
+    if outcome(rules, st).is_some() {
+        return Moves::default();
+    }
+    let player = st.to_move(rules);
+    let mut out = pseudo_moves(rules, st, player);
+    if !rules.royal[player as usize].is_empty() {
+        let mut legal = Vec::with_capacity(out.moves.len());
+        for m in out.moves {
+            st.make(rules, &m);
+            let ok = !royal_attacked(rules, st, player);
+            st.unmake();
+            if ok {
+                legal.push(m);
+            }
+        }
+        out.moves = legal;
+    }
+    prioritise(rules, &mut out.moves);
+    if rules.options.maximal_captures > 0 {
+        maximal(rules, st, &mut out.moves);
+    }
+    let partial = st.partial.is_some();
+    if (partial && rules.options.pass_partial)
+        || (!partial && rules.options.pass_turn == 1)
+        || (!partial && rules.options.pass_turn == 2 && out.moves.is_empty())
+    {
+        out.moves.push(Move::pass(player));
+    }
+    out
+}
+
+fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
+    let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
+    if let Some((pos, mt)) = st.partial {
+        if st.board[pos as usize].is_some_and(|p| p.owner == player) {
+            g.only_type = st.turn_type(rules);
+            g.piece_moves(pos, mt);
+        }
+    } else {
+        g.only_type = st.turn_type(rules);
+        for pos in 0..rules.npos() as u32 {
+            if st.board[pos as usize].is_some_and(|p| p.owner == player) {
+                g.piece_moves(pos, None);
+            }
+        }
+        for kind in 0..rules.kinds.len() as u32 {
+            if !rules.kinds[kind as usize].drops.is_empty() && st.in_hand(player, kind) > 0 {
+                g.drops(kind, None);
+            }
+        }
+    }
+    let overrun = g.overrun;
+    let Sink::Collect(moves) = g.sink else {
+        return Moves::default();
+    };
+    Moves { moves, overrun }
+}
+
+/// Whether one of `player`'s royal pieces stands attacked by another player.
+pub(crate) fn royal_attacked(rules: &Rules, st: &State, player: u32) -> bool {
+    let royal = &rules.royal[player as usize];
+    (0..rules.npos() as u32).any(|pos| {
+        st.board[pos as usize].is_some_and(|p| p.owner == player && royal.contains(&p.kind))
+            && attacked(rules, st, pos, |o| o != player, None, 1)
+    })
+}
+
+/// `move-priorities`: when a move of a listed type exists, only moves of the highest such type
+/// are legal.
+fn prioritise(rules: &Rules, moves: &mut Vec<Move>) {
+    if let Some(&best) = rules
+        .priorities
+        .iter()
+        .find(|&&t| moves.iter().any(|m| m.move_type == Some(t)))
+    {
+        moves.retain(|m| m.move_type == Some(best));
+    }
+}
+
+/// `maximal captures`: only the moves that capture the most pieces (with `2`, pieces that
+/// are not the commonest type count double, as ZoG's kings do).
+fn maximal(rules: &Rules, st: &State, moves: &mut Vec<Move>) {
+    let weight = |m: &Move| -> u32 {
+        m.actions
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Capture { at } => st.board[at as usize],
+                Action::Move { from, to, .. } if from != to => st.board[to as usize],
+                _ => None,
+            })
+            .map(|p| {
+                if rules.options.maximal_captures == 2 && p.kind != 0 {
+                    2
+                } else {
+                    1
+                }
+            })
+            .sum()
+    };
+    let best = moves.iter().map(weight).max().unwrap_or(0);
+    if best > 0 {
+        moves.retain(|m| weight(m) == best);
+    }
+}
+
+/// Plays `m`, ending a partial move at once when the piece cannot continue.
+pub fn play(rules: &Rules, st: &mut State, m: &Move) {
+    if m.is_pass() && st.partial.is_some() {
+        st.end_partial(rules);
+        return;
+    }
+    st.make(rules, m);
+    if st.partial.is_some() {
+        let player = m.player;
+        let cont = pseudo_moves(rules, st, player);
+        if cont.moves.is_empty() {
+            st.finish_partial(rules);
+        }
+    }
+}
+
+/// Counts the leaf positions `depth` moves deep (perft). `None` when `stop` was raised.
+pub fn perft(rules: &Rules, st: &mut State, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let moves = legal_moves(rules, st).moves;
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    let mut n = 0;
+    for m in &moves {
+        play(rules, st, m);
+        let sub = perft(rules, st, depth - 1, stop);
+        st.unmake();
+        n += sub?;
+    }
+    Some(n)
+}

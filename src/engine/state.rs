@@ -1,0 +1,416 @@
+//! Game state and moves: the board, pieces in hand, whose turn it is, and making and unmaking moves.
+
+use super::rules::{NONE, Rules};
+
+/// A piece on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Owner (player index).
+    pub owner: u32,
+    /// Piece type (kind index).
+    pub kind: u32,
+    /// Attribute bits.
+    pub attrs: u32,
+}
+
+/// One elementary change of a move, applied in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The piece at `from` goes to `to` (replacing whatever stands there), optionally changing type.
+    Move {
+        /// Origin.
+        from: u32,
+        /// Destination.
+        to: u32,
+        /// New type.
+        promote: Option<u32>,
+    },
+    /// The piece at `from` is copied to `to` (ZRF `add-copy`).
+    Copy {
+        /// Origin.
+        from: u32,
+        /// Destination.
+        to: u32,
+        /// Type of the copy.
+        promote: Option<u32>,
+    },
+    /// The piece at `at` is removed.
+    Capture {
+        /// Where.
+        at: u32,
+    },
+    /// A piece is placed (a drop or `create`); `from_hand` takes it from the owner's hand.
+    Place {
+        /// Where.
+        at: u32,
+        /// Owner.
+        owner: u32,
+        /// Type.
+        kind: u32,
+        /// Taken from the owner's pieces off the board.
+        from_hand: bool,
+    },
+    /// The piece at `at` changes type.
+    ChangeType {
+        /// Where.
+        at: u32,
+        /// New type.
+        kind: u32,
+    },
+    /// The piece at `at` changes owner.
+    ChangeOwner {
+        /// Where.
+        at: u32,
+        /// New owner.
+        owner: u32,
+    },
+    /// An attribute of the piece at `at` is set.
+    SetAttr {
+        /// Where.
+        at: u32,
+        /// Attribute index.
+        attr: u32,
+        /// Value.
+        value: bool,
+    },
+    /// A state register of the mover is set (Chessembly).
+    SetState {
+        /// Register index.
+        key: u32,
+        /// Value.
+        value: i64,
+    },
+}
+
+/// A move: what the player chose, as ZoG lists it, and its elementary changes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Who moves.
+    pub player: u32,
+    /// The moving (or dropped) piece type.
+    pub kind: u32,
+    /// Origin (`None` for drops and passes).
+    pub from: Option<u32>,
+    /// Destination (`None` for passes).
+    pub to: Option<u32>,
+    /// The changes, in order.
+    pub actions: Vec<Action>,
+    /// Move type of the block that made it.
+    pub move_type: Option<u32>,
+    /// A partial move: the same piece may continue, restricted to this move type when given.
+    pub partial: Option<Option<u32>>,
+}
+
+impl Move {
+    /// A pass.
+    pub fn pass(player: u32) -> Move {
+        Move {
+            player,
+            kind: NONE,
+            from: None,
+            to: None,
+            actions: Vec::new(),
+            move_type: None,
+            partial: None,
+        }
+    }
+
+    /// Whether this move is a pass.
+    pub fn is_pass(&self) -> bool {
+        self.to.is_none() && self.actions.is_empty()
+    }
+
+    /// Whether the move removes or replaces a piece at `pos` (an attack on it).
+    pub fn hits(&self, pos: u32) -> bool {
+        self.actions.iter().any(|a| match *a {
+            Action::Move { from, to, .. } => to == pos && from != pos,
+            Action::Capture { at } => at == pos,
+            _ => false,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Undo {
+    Square(u32, Option<Piece>),
+    Hand(usize, u32),
+    Reg(usize, i64),
+    Meta(Meta),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Meta {
+    turn: u32,
+    last_from: u32,
+    last_to: u32,
+    partial: Option<(u32, Option<u32>)>,
+    captured: u128,
+}
+
+/// A position of the game: pieces, hands, turn and what the last move did.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The piece on each position.
+    pub board: Vec<Option<Piece>>,
+    /// Pieces off the board: `hand[player * kinds + kind]`.
+    pub hand: Vec<u32>,
+    /// Index into the turn order.
+    pub(crate) turn: u32,
+    pub(crate) last_from: u32,
+    pub(crate) last_to: u32,
+    /// A partial move in progress: the piece's position and the move type it is restricted to.
+    pub(crate) partial: Option<(u32, Option<u32>)>,
+    /// Pieces captured by the last move, as bit `owner * kinds + kind` (the first 128).
+    pub(crate) captured: u128,
+    pub(crate) regs: Vec<i64>,
+    nkinds: usize,
+    undo: Vec<Undo>,
+    frames: Vec<usize>,
+}
+
+impl State {
+    /// The start position of `rules`.
+    pub fn start(rules: &Rules) -> State {
+        let nk = rules.kinds.len();
+        let mut s = State {
+            board: vec![None; rules.npos()],
+            hand: vec![0; rules.players.len() * nk],
+            turn: 0,
+            last_from: NONE,
+            last_to: NONE,
+            partial: None,
+            captured: 0,
+            regs: vec![0; rules.players.len() * rules.state_keys.len()],
+            nkinds: nk,
+            undo: Vec::new(),
+            frames: Vec::new(),
+        };
+        for &(pos, owner, kind) in &rules.setup {
+            s.board[pos as usize] = Some(Piece {
+                owner,
+                kind,
+                attrs: rules.kinds[kind as usize].attrs,
+            });
+        }
+        for &(owner, kind, n) in &rules.setup_off {
+            s.hand[owner as usize * nk + kind as usize] += n;
+        }
+        s
+    }
+
+    /// The player whose turn it is.
+    pub fn to_move(&self, rules: &Rules) -> u32 {
+        rules.turns[self.turn as usize].player
+    }
+
+    /// The move type the current turn is restricted to.
+    pub(crate) fn turn_type(&self, rules: &Rules) -> Option<u32> {
+        rules.turns[self.turn as usize].move_type
+    }
+
+    /// Pieces of `player` of `kind` off the board.
+    pub fn in_hand(&self, player: u32, kind: u32) -> u32 {
+        self.hand[player as usize * self.nkinds + kind as usize]
+    }
+
+    /// Plays `m`; [`State::unmake`] takes it back.
+    pub fn make(&mut self, rules: &Rules, m: &Move) {
+        self.frames.push(self.undo.len());
+        self.undo.push(Undo::Meta(self.meta()));
+        self.captured = 0;
+        self.apply_all(rules, m.player, &m.actions);
+        if !m.is_pass() {
+            self.last_from = m.from.unwrap_or(NONE);
+            self.last_to = m.to.unwrap_or(NONE);
+        }
+        match (m.partial, m.to) {
+            (Some(mt), Some(to)) => self.partial = Some((to, mt)),
+            _ => {
+                self.partial = None;
+                self.advance(rules);
+            }
+        }
+    }
+
+    /// Ends a partial move without continuing: the turn passes.
+    pub(crate) fn end_partial(&mut self, rules: &Rules) {
+        self.frames.push(self.undo.len());
+        self.undo.push(Undo::Meta(self.meta()));
+        self.partial = None;
+        self.advance(rules);
+    }
+
+    /// Ends the partial move just made (its piece cannot continue), in the same undo frame.
+    pub(crate) fn finish_partial(&mut self, rules: &Rules) {
+        self.undo.push(Undo::Meta(self.meta()));
+        self.partial = None;
+        self.advance(rules);
+    }
+
+    /// Whether the last move captured a piece of `player` of `kind`.
+    pub(crate) fn captured_piece(&self, rules: &Rules, player: u32, kind: u32) -> bool {
+        let bit = player as usize * rules.kinds.len() + kind as usize;
+        bit < 128 && self.captured & (1 << bit) != 0
+    }
+
+    fn advance(&mut self, rules: &Rules) {
+        let next = self.turn as usize + 1;
+        self.turn = if next < rules.turns.len() {
+            next as u32
+        } else {
+            rules.repeat_from as u32
+        };
+    }
+
+    /// Takes back the last [`State::make`] (or [`State::end_partial`]).
+    pub fn unmake(&mut self) {
+        let Some(start) = self.frames.pop() else {
+            return;
+        };
+        while self.undo.len() > start {
+            match self.undo.pop() {
+                Some(Undo::Square(p, v)) => self.board[p as usize] = v,
+                Some(Undo::Hand(i, v)) => self.hand[i] = v,
+                Some(Undo::Reg(i, v)) => self.regs[i] = v,
+                Some(Undo::Meta(m)) => {
+                    self.turn = m.turn;
+                    self.last_from = m.last_from;
+                    self.last_to = m.last_to;
+                    self.partial = m.partial;
+                    self.captured = m.captured;
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn meta(&self) -> Meta {
+        Meta {
+            turn: self.turn,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            partial: self.partial,
+            captured: self.captured,
+        }
+    }
+
+    fn set(&mut self, pos: u32, v: Option<Piece>) {
+        self.undo.push(Undo::Square(pos, self.board[pos as usize]));
+        self.board[pos as usize] = v;
+    }
+
+    fn add_hand(&mut self, owner: u32, kind: u32, delta: i64) {
+        let i = owner as usize * self.nkinds + kind as usize;
+        self.undo.push(Undo::Hand(i, self.hand[i]));
+        self.hand[i] = (self.hand[i] as i64 + delta).max(0) as u32;
+    }
+
+    fn lose(&mut self, rules: &Rules, mover: u32, p: Piece) {
+        let bit = p.owner as usize * self.nkinds + p.kind as usize;
+        if bit < 128 {
+            self.captured |= 1 << bit;
+        }
+        if rules.options.recycle_captures && p.owner != mover {
+            self.add_hand(mover, p.kind, 1);
+        }
+    }
+
+    /// Applies a move's changes as ZoG does: every moving piece is lifted from the position it
+    /// stood on before the move, then captures are made, then the pieces land (replacing what
+    /// stands there), then creations and changes act on whatever stands on their positions.
+    fn apply_all(&mut self, rules: &Rules, mover: u32, actions: &[Action]) {
+        let mut landing: Vec<(u32, Piece, Option<u32>)> = Vec::new();
+        for a in actions {
+            match *a {
+                Action::Move { from, to, promote } => {
+                    if let Some(p) = self.board[from as usize] {
+                        self.set(from, None);
+                        landing.push((to, p, promote));
+                    }
+                }
+                Action::Copy { from, to, promote } => {
+                    if let Some(p) = self.board[from as usize] {
+                        landing.push((to, p, promote));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for a in actions {
+            if let Action::Capture { at } = *a
+                && let Some(old) = self.board[at as usize]
+            {
+                self.lose(rules, mover, old);
+                self.set(at, None);
+            }
+        }
+        for (to, mut p, promote) in landing {
+            if let Some(old) = self.board[to as usize] {
+                self.lose(rules, mover, old);
+            }
+            if let Some(k) = promote {
+                p.kind = k;
+            }
+            self.set(to, Some(p));
+        }
+        for a in actions {
+            self.change(rules, mover, a);
+        }
+    }
+
+    fn change(&mut self, rules: &Rules, mover: u32, a: &Action) {
+        match *a {
+            Action::Move { .. } | Action::Copy { .. } | Action::Capture { .. } => {}
+            Action::Place {
+                at,
+                owner,
+                kind,
+                from_hand,
+            } => {
+                if let Some(old) = self.board[at as usize] {
+                    self.lose(rules, mover, old);
+                }
+                if from_hand {
+                    self.add_hand(owner, kind, -1);
+                }
+                let attrs = rules.kinds[kind as usize].attrs;
+                self.set(at, Some(Piece { owner, kind, attrs }));
+            }
+            Action::ChangeType { at, kind } => {
+                if let Some(mut p) = self.board[at as usize] {
+                    p.kind = kind;
+                    self.set(at, Some(p));
+                }
+            }
+            Action::ChangeOwner { at, owner } => {
+                if let Some(mut p) = self.board[at as usize] {
+                    p.owner = owner;
+                    self.set(at, Some(p));
+                }
+            }
+            Action::SetAttr { at, attr, value } => {
+                if let Some(mut p) = self.board[at as usize] {
+                    p.attrs = (p.attrs & !(1 << attr)) | ((value as u32) << attr);
+                    self.set(at, Some(p));
+                }
+            }
+            Action::SetState { key, value } => {
+                let i = mover as usize * rules.state_keys.len() + key as usize;
+                self.undo.push(Undo::Reg(i, self.regs[i]));
+                self.regs[i] = value;
+            }
+        }
+    }
+
+    /// A hash of everything that decides the legal moves (for repetition and tests).
+    pub fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        self.board.hash(&mut h);
+        self.hand.hash(&mut h);
+        self.turn.hash(&mut h);
+        self.partial.hash(&mut h);
+        self.regs.hash(&mut h);
+        h.finish()
+    }
+}
