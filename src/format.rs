@@ -96,6 +96,8 @@ pub struct ReadOptions {
     pub yaml: spec::yaml::ReadLimits,
     /// Steps one Chessembly chain may run when moves are generated.
     pub chessembly_steps: u32,
+    /// Steps one move block may run in the engine (`perft`, `moves`, `replay`).
+    pub engine_steps: u32,
 }
 
 impl Default for ReadOptions {
@@ -106,6 +108,7 @@ impl Default for ReadOptions {
             lower: zrf::lower::Limits::default(),
             yaml: spec::yaml::ReadLimits::default(),
             chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
+            engine_steps: crate::engine::DEFAULT_STEP_LIMIT,
         }
     }
 }

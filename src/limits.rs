@@ -86,6 +86,11 @@ pub const LIMITS: &[Limit] = &[
         code: "chessembly::step-limit",
         what: "items one Chessembly chain may run (`zogkit moves`)",
     },
+    Limit {
+        name: "engine-steps",
+        code: "engine::step-limit",
+        what: "steps one move block may run in the engine (`perft`, `moves`, `replay`)",
+    },
 ];
 
 /// Looks a limit up by name.
@@ -111,6 +116,7 @@ impl ReadOptions {
             "yaml-bytes" => self.yaml.max_bytes as u64,
             "yaml-aliases" => self.yaml.max_alias_nodes,
             "chessembly-steps" => u64::from(self.chessembly_steps),
+            "engine-steps" => u64::from(self.engine_steps),
             _ => return None,
         })
     }
@@ -146,6 +152,7 @@ impl ReadOptions {
             "chessembly-steps" => {
                 self.chessembly_steps = u32::try_from(value).map_err(|_| too_big())?
             }
+            "engine-steps" => self.engine_steps = u32::try_from(value).map_err(|_| too_big())?,
             _ => unreachable!("every name in LIMITS is handled"),
         }
         Ok(())

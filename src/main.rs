@@ -63,8 +63,7 @@ enum Command {
     Render(cli::render::RenderArgs),
     /// List the moves a Chessembly script gives one piece on a board.
     Moves(cli::moves::MovesArgs),
-    /// Perft of the Chessembly-scripted chess engine (benchmark).
-    #[command(hide = true)]
+    /// Count the positions a game reaches in D moves (perft), per move with --divide.
     Perft(cli::perft::PerftArgs),
 }
 
@@ -113,7 +112,7 @@ fn main() -> ExitCode {
         Command::Schema => cli::inspect::schema(),
         Command::Render(a) => cli::render::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
-        Command::Perft(a) => exit_code(cli::perft::run(&a)),
+        Command::Perft(a) => cli::perft::run(&a),
     };
     if stats {
         eprintln!(

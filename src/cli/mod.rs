@@ -364,6 +364,11 @@ pub fn catch_interrupts() {
     }
 }
 
+/// The flag [`catch_interrupts`] raises, for long computations that poll it.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    Arc::clone(&INTERRUPTED)
+}
+
 /// Whether the user asked to stop (see [`catch_interrupts`]).
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
@@ -509,4 +514,75 @@ pub fn progress(len: usize, quiet: bool) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     pb
+}
+
+/// Writes `s` to standard output. A closed pipe (`| head`) is not an error: the rest is
+/// dropped quietly, as ripgrep does; any other write error is reported (exit 2).
+pub fn print_stdout(s: &str) -> Result<(), u8> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The entry `sel` names (its 1-based menu index or its title; default: the first game), or
+/// a message listing the games.
+pub fn pick_game(doc: &zogkit::spec::Document, sel: Option<&str>) -> Result<usize, String> {
+    use zogkit::spec::EntryKind;
+    let games: Vec<usize> = (0..doc.games.len())
+        .filter(|&i| doc.games[i].kind != EntryKind::Separator)
+        .collect();
+    let pick = match sel {
+        None => games.first().copied(),
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) => games.iter().copied().find(|&i| i + 1 == n),
+            Err(_) => games.iter().copied().find(|&i| doc.games[i].title == s),
+        },
+    };
+    pick.ok_or_else(|| {
+        let list: Vec<String> = games
+            .iter()
+            .map(|&i| format!("{} {:?}", i + 1, doc.games[i].title))
+            .collect();
+        format!("no such game; the file has: {}", list.join(", "))
+    })
+}
+
+/// Reads a rules file and compiles one of its games for the engine; errors are printed and
+/// returned as the exit code (1 for rules the engine cannot run, 2 for usage).
+pub fn load_rules(
+    file: &Path,
+    from: Option<format::Format>,
+    game: Option<&str>,
+) -> Result<(zogkit::engine::Rules, zogkit::spec::Document), u8> {
+    let (doc, _) = load_document(file, from).map_err(|(code, msg)| {
+        if code != EXIT_ERRORS {
+            eprintln!("error: {msg}");
+        }
+        code
+    })?;
+    let index = pick_game(&doc, game).map_err(|m| {
+        eprintln!("error: {m}");
+        EXIT_USAGE
+    })?;
+    match zogkit::engine::Rules::compile(&doc, index) {
+        Ok(mut r) => {
+            r.step_limit = settings().read.engine_steps;
+            Ok((r, doc))
+        }
+        Err(e) => {
+            eprintln!(
+                "error[engine::unsupported]: {}: game {:?} cannot be played: {e}",
+                display_path(file),
+                doc.games[index].title
+            );
+            Err(EXIT_ERRORS)
+        }
+    }
 }

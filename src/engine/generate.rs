@@ -40,7 +40,6 @@ struct Run {
     flags: u64,
     pos_flags: Vec<(u32, u32, bool)>,
     actions: Vec<Action>,
-    mover_attrs: Vec<(u32, bool)>,
     states: Vec<(u32, i64)>,
 }
 
@@ -109,7 +108,6 @@ impl<'a> Gen<'a> {
             flags: 0,
             pos_flags: Vec::new(),
             actions: Vec::new(),
-            mover_attrs: Vec::new(),
             states: Vec::new(),
         };
         let ops = &b.ops;
@@ -264,20 +262,15 @@ impl<'a> Gen<'a> {
                 }
                 Op::SetAttr(a, c, l) => {
                     let v = self.eval(c, &r);
-                    match l {
-                        Loc::Cur => r.mover_attrs.push((*a, v)),
-                        _ => {
-                            let at = self.loc(*l, &r);
-                            if at == NONE {
-                                return;
-                            }
-                            r.actions.push(Action::SetAttr {
-                                at,
-                                attr: *a,
-                                value: v,
-                            });
-                        }
+                    let at = self.loc(*l, &r);
+                    if at == NONE {
+                        return;
                     }
+                    r.actions.push(Action::SetAttr {
+                        at,
+                        attr: *a,
+                        value: v,
+                    });
                 }
                 Op::SetState(k, v) => r.states.push((*k, *v)),
                 Op::ClearState => r.states.clear(),
@@ -333,13 +326,6 @@ impl<'a> Gen<'a> {
                     from: r.from,
                     to: dest,
                     promote,
-                });
-            }
-            for &(attr, value) in &r.mover_attrs {
-                actions.push(Action::SetAttr {
-                    at: dest,
-                    attr,
-                    value,
                 });
             }
             for &(key, value) in &r.states {
@@ -420,11 +406,11 @@ impl<'a> Gen<'a> {
             TestKind::Marked => pos == r.mark,
             TestKind::Attacked(mt) => {
                 let me = self.player;
-                self.depth == 0 && attacked(self.rules, self.st, pos, |o| o != me, mt, 1)
+                self.depth == 0 && attacked(self.rules, self.st, pos, me, |o| o != me, mt, 1)
             }
             TestKind::Defended(mt) => {
                 let me = self.player;
-                self.depth == 0 && attacked(self.rules, self.st, pos, |o| o == me, mt, 1)
+                self.depth == 0 && attacked(self.rules, self.st, pos, me, |o| o == me, mt, 1)
             }
             TestKind::AdjacentToEnemy => (0..self.rules.ndirs() as u32).any(|d| {
                 let n = self.rules.link(self.player, pos, d);
@@ -435,8 +421,31 @@ impl<'a> Gen<'a> {
 }
 
 /// Whether a piece owned by a player that `by` accepts has a move (of type `mtype`, when
-/// given) that removes or replaces what stands at `pos`, or moves onto it.
+/// given) that captures at `pos` or moves onto it, with `pos` occupied by a piece of `owner`:
+/// an empty position is probed with a stand-in piece on it, as Dagaz reads ZoG's `attacked?`,
+/// so moves that need an empty destination do not count.
 pub(crate) fn attacked(
+    rules: &Rules,
+    st: &State,
+    pos: u32,
+    owner: u32,
+    by: impl Fn(u32) -> bool,
+    mtype: Option<u32>,
+    depth: u8,
+) -> bool {
+    if st.board[pos as usize].is_none() {
+        let mut probe = st.clone();
+        probe.board[pos as usize] = Some(super::state::Piece {
+            owner,
+            kind: 0,
+            attrs: 0,
+        });
+        return attacked_on(rules, &probe, pos, by, mtype, depth);
+    }
+    attacked_on(rules, st, pos, by, mtype, depth)
+}
+
+fn attacked_on(
     rules: &Rules,
     st: &State,
     pos: u32,

@@ -10,12 +10,14 @@
 //! - no board mutation during generation: every test sees the position before the move.
 
 mod generate;
+mod notation;
 mod play;
 mod reach;
 mod rules;
 mod state;
 
-pub use play::{Moves, Outcome, legal_moves, outcome, perft, play};
+pub use notation::notation;
+pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, play};
 pub use reach::ReachIndex;
 pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
 pub use state::{Action, Move, Piece, State};

@@ -49,6 +49,9 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
             .flatten()
             .filter(|q| player.is_none_or(|p| q.owner == p) && kind.is_none_or(|k| q.kind == k))
             .count() as i64;
+        if !rules.options.include_off_pieces {
+            return on_board;
+        }
         let in_hand: i64 = (0..rules.players.len() as u32)
             .filter(|&o| player.is_none_or(|p| o == p))
             .flat_map(|o| {
@@ -63,7 +66,7 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
     match c {
         G::Stalemated | G::Checkmated(_) | G::Repetition => false,
         G::Captured(kinds) => kinds.iter().any(|&k| st.captured_piece(rules, p, k)),
-        G::PiecesRemaining(n, kind) => count(Some(p), *kind) == *n,
+        G::PiecesRemaining(n, kind) => count(Some(p), *kind) <= *n,
         G::TotalPieceCount(n, kind) => count(None, *kind) >= *n,
         G::AbsoluteConfig {
             kinds,
@@ -155,7 +158,7 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
             }
         }
         for kind in 0..rules.kinds.len() as u32 {
-            if !rules.kinds[kind as usize].drops.is_empty() && st.in_hand(player, kind) > 0 {
+            if !rules.kinds[kind as usize].drops.is_empty() && st.can_drop(rules, player, kind) {
                 g.drops(kind, None);
             }
         }
@@ -172,7 +175,7 @@ pub(crate) fn royal_attacked(rules: &Rules, st: &State, player: u32) -> bool {
     let royal = &rules.royal[player as usize];
     (0..rules.npos() as u32).any(|pos| {
         st.board[pos as usize].is_some_and(|p| p.owner == player && royal.contains(&p.kind))
-            && attacked(rules, st, pos, |o| o != player, None, 1)
+            && attacked(rules, st, pos, player, |o| o != player, None, 1)
     })
 }
 
@@ -230,24 +233,57 @@ pub fn play(rules: &Rules, st: &mut State, m: &Move) {
     }
 }
 
-/// Counts the leaf positions `depth` moves deep (perft). `None` when `stop` was raised.
-pub fn perft(rules: &Rules, st: &mut State, depth: u32, stop: &AtomicBool) -> Option<u64> {
+/// Raised to stop a long count (Ctrl-C), and told when a program ran out of steps.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set from outside (e.g. by Ctrl-C) to stop; the count then returns `None`.
+    pub stop: std::sync::Arc<AtomicBool>,
+    /// Set when a move block was stopped by the step limit (the count may be too low).
+    pub overrun: AtomicBool,
+}
+
+/// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised.
+pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
-    if stop.load(Ordering::Relaxed) {
+    if ctl.stop.load(Ordering::Relaxed) {
         return None;
     }
-    let moves = legal_moves(rules, st).moves;
+    let found = legal_moves(rules, st);
+    if found.overrun {
+        ctl.overrun.store(true, Ordering::Relaxed);
+    }
     if depth == 1 {
-        return Some(moves.len() as u64);
+        return Some(found.moves.len() as u64);
     }
     let mut n = 0;
-    for m in &moves {
+    for m in &found.moves {
         play(rules, st, m);
-        let sub = perft(rules, st, depth - 1, stop);
+        let sub = perft(rules, st, depth - 1, ctl);
         st.unmake();
         n += sub?;
     }
     Some(n)
+}
+
+/// Perft per legal move of the position (`depth` ≥ 1 counts the move itself).
+pub fn divide(
+    rules: &Rules,
+    st: &mut State,
+    depth: u32,
+    ctl: &Control,
+) -> Option<Vec<(Move, u64)>> {
+    let found = legal_moves(rules, st);
+    if found.overrun {
+        ctl.overrun.store(true, Ordering::Relaxed);
+    }
+    let mut out = Vec::with_capacity(found.moves.len());
+    for m in found.moves {
+        play(rules, st, &m);
+        let sub = perft(rules, st, depth.saturating_sub(1), ctl);
+        st.unmake();
+        out.push((m, sub?));
+    }
+    Some(out)
 }

@@ -173,8 +173,10 @@ pub(crate) struct Options {
     pub pass_partial: bool,
     /// `maximal captures`: 0 false, 1 true, 2 (kings count double).
     pub maximal_captures: u8,
-    /// `recycle captures`: captured pieces go to the capturer's hand.
+    /// `recycle captures`: captured pieces go back to their owner's pieces off the board.
     pub recycle_captures: bool,
+    /// `include off-pieces`: goals count pieces off the board too.
+    pub include_off_pieces: bool,
 }
 
 /// A game compiled for play.
@@ -218,6 +220,9 @@ pub struct Rules {
     /// Start placement: (position, player, kind) and off-board counts (player, kind, n).
     pub(crate) setup: Vec<(u32, u32, u32)>,
     pub(crate) setup_off: Vec<(u32, u32, u32)>,
+    /// `hand_limited[player * kinds + kind]`: drops of this type use up an `off` count; types
+    /// the setup gives no `off` count can be dropped without limit (as ZoG does for Go).
+    pub(crate) hand_limited: Vec<bool>,
     /// Royal piece types per player (from `checkmated` goals), for the legality filter.
     pub(crate) royal: Vec<Vec<u32>>,
     /// Whether any program or goal needs attack tests.
@@ -401,6 +406,7 @@ impl<'a> Builder<'a> {
             options: Options::default(),
             setup: Vec::new(),
             setup_off: Vec::new(),
+            hand_limited: Vec::new(),
             royal: Vec::new(),
             needs_attacks: false,
             step_limit: DEFAULT_STEP_LIMIT,
@@ -864,6 +870,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 "recycle captures" => self.rules.options.recycle_captures = flag(v),
+                "include off pieces" => self.rules.options.include_off_pieces = flag(v),
                 _ => {}
             }
         }
@@ -973,6 +980,14 @@ impl<'a> Builder<'a> {
             if let Some(n) = pl.off {
                 self.rules.setup_off.push((player, kind, n));
             }
+        }
+        let nk = self.rules.kinds.len();
+        self.rules.hand_limited = vec![false; self.rules.players.len() * nk];
+        for &(player, kind, _) in &self.rules.setup_off {
+            self.rules.hand_limited[player as usize * nk + kind as usize] = true;
+        }
+        if self.rules.options.recycle_captures {
+            self.rules.hand_limited.iter_mut().for_each(|l| *l = true);
         }
         Ok(())
     }

@@ -213,6 +213,12 @@ impl State {
         self.hand[player as usize * self.nkinds + kind as usize]
     }
 
+    /// Whether `player` may drop a `kind` (has one off the board, or the type is unlimited).
+    pub(crate) fn can_drop(&self, rules: &Rules, player: u32, kind: u32) -> bool {
+        let i = player as usize * self.nkinds + kind as usize;
+        !rules.hand_limited[i] || self.hand[i] > 0
+    }
+
     /// Plays `m`; [`State::unmake`] takes it back.
     pub fn make(&mut self, rules: &Rules, m: &Move) {
         self.frames.push(self.undo.len());
@@ -305,13 +311,13 @@ impl State {
         self.hand[i] = (self.hand[i] as i64 + delta).max(0) as u32;
     }
 
-    fn lose(&mut self, rules: &Rules, mover: u32, p: Piece) {
+    fn lose(&mut self, rules: &Rules, p: Piece) {
         let bit = p.owner as usize * self.nkinds + p.kind as usize;
         if bit < 128 {
             self.captured |= 1 << bit;
         }
-        if rules.options.recycle_captures && p.owner != mover {
-            self.add_hand(mover, p.kind, 1);
+        if rules.options.recycle_captures {
+            self.add_hand(p.owner, p.kind, 1);
         }
     }
 
@@ -340,13 +346,13 @@ impl State {
             if let Action::Capture { at } = *a
                 && let Some(old) = self.board[at as usize]
             {
-                self.lose(rules, mover, old);
+                self.lose(rules, old);
                 self.set(at, None);
             }
         }
         for (to, mut p, promote) in landing {
             if let Some(old) = self.board[to as usize] {
-                self.lose(rules, mover, old);
+                self.lose(rules, old);
             }
             if let Some(k) = promote {
                 p.kind = k;
@@ -368,9 +374,9 @@ impl State {
                 from_hand,
             } => {
                 if let Some(old) = self.board[at as usize] {
-                    self.lose(rules, mover, old);
+                    self.lose(rules, old);
                 }
-                if from_hand {
+                if from_hand && rules.hand_limited[owner as usize * self.nkinds + kind as usize] {
                     self.add_hand(owner, kind, -1);
                 }
                 let attrs = rules.kinds[kind as usize].attrs;
