@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod inspect;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod render;
 pub mod roundtrip;
 

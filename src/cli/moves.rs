@@ -1,4 +1,5 @@
-//! `zogkit moves`: run a Chessembly script for one piece on a FEN board and list its moves.
+//! `zogkit moves`: the legal moves of a game's position (after `--after` moves), or of one
+//! Chessembly-scripted piece on a FEN board (`--board`, `--at`).
 //!
 //! Exit codes: 0 success (step-limit warnings may be printed), 1 the script has errors (rendered
 //! diagnostics on stderr), 2 usage or I/O problems.
@@ -30,15 +31,26 @@ pub enum OutputFormat {
 /// Arguments of `zogkit moves`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MovesArgs {
-    /// The Chessembly script (`-` reads standard input).
+    /// The game's rules (ZRF, YAML, `.lud`, Chessembly), or with `--board` and `--at` a
+    /// Chessembly script (`-` reads standard input).
     pub script: String,
-    /// FEN placement field (top rank first, any size); KQRBNP are standard pieces, other letters
-    /// are pieces of that name; upper case is white.
+    /// Which game: its 1-based menu index or its title (default: the first game).
     #[arg(long)]
-    pub board: String,
-    /// The square of the moving piece (e.g. `d4`).
+    pub game: Option<String>,
+    /// Input format of the rules (default: from the extension).
+    #[arg(long, value_parser = super::convert::parse_format)]
+    pub from: Option<zogkit::format::Format>,
+    /// Moves played from the start first (repeatable), in ZoG notation (`Pawn e2 - e4`) or as
+    /// `FROM-TO` / `FROMTO` (`e2-e4`, `e2e4`), which must name one legal move.
+    #[arg(long, value_name = "MOVE")]
+    pub after: Vec<String>,
+    /// Chessembly: FEN placement field (top rank first, any size); KQRBNP are standard pieces,
+    /// other letters are pieces of that name; upper case is white.
     #[arg(long)]
-    pub at: String,
+    pub board: Option<String>,
+    /// Chessembly: the square of the moving piece (e.g. `d4`).
+    #[arg(long)]
+    pub at: Option<String>,
     /// The moving piece's colour (default: the colour of the piece on the square, else white).
     #[arg(long, value_enum)]
     pub color: Option<ColorArg>,
@@ -62,8 +74,8 @@ impl MovesArgs {
     /// The library query these arguments describe.
     pub fn query(&self) -> Query {
         Query {
-            board: self.board.clone(),
-            at: self.at.clone(),
+            board: self.board.clone().unwrap_or_default(),
+            at: self.at.clone().unwrap_or_default(),
             color: self.color.map(|c| match c {
                 ColorArg::White => Color::White,
                 ColorArg::Black => Color::Black,
@@ -116,6 +128,14 @@ pub fn moves(args: &MovesArgs, name: &str, text: &str) -> Result<Output, Failure
 
 /// Entry point: reads the script (or stdin), prints results, returns the exit code.
 pub fn run(args: &MovesArgs) -> i32 {
+    match (&args.board, &args.at) {
+        (None, None) => return i32::from(super::play::moves(args)),
+        (Some(_), Some(_)) => {}
+        _ => {
+            eprintln!("error: a Chessembly piece needs both --board and --at");
+            return 2;
+        }
+    }
     let (name, text) = if args.script == "-" {
         let mut s = String::new();
         match std::io::stdin().read_to_string(&mut s) {
