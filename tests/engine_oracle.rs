@@ -12,7 +12,9 @@ use std::process::{Command, Stdio};
 use zogkit::engine::{self, Rules, State};
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf")
+        .join(rel);
     p.exists().then_some(p)
 }
 
@@ -75,13 +77,14 @@ fn uci(rules: &Rules, m: &engine::Move) -> String {
 fn nodes(rules: &Rules, st: &mut State) -> (Vec<serde_json::Value>, u64) {
     let mut out = Vec::new();
     let mut leaves = 0;
-    let mut walk = |path: &[String], st: &mut State, depth: usize, out: &mut Vec<_>| -> Vec<engine::Move> {
-        let moves = engine::legal_moves(rules, st).moves;
-        let list: Vec<String> = moves.iter().map(|m| uci(rules, m)).collect();
-        out.push(serde_json::json!({"path": path, "moves": list}));
-        let _ = depth;
-        moves
-    };
+    let walk =
+        |path: &[String], st: &mut State, depth: usize, out: &mut Vec<_>| -> Vec<engine::Move> {
+            let moves = engine::legal_moves(rules, st).moves;
+            let list: Vec<String> = moves.iter().map(|m| uci(rules, m)).collect();
+            out.push(serde_json::json!({"path": path, "moves": list}));
+            let _ = depth;
+            moves
+        };
     let root = walk(&[], st, 0, &mut out);
     for m1 in &root {
         engine::play(rules, st, m1);
@@ -134,7 +137,11 @@ fn compare(case: &Case) {
         .write_all(job.to_string().as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "fsf_check.py failed for {}", case.file);
+    assert!(
+        out.status.success(),
+        "fsf_check.py failed for {}",
+        case.file
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     eprintln!(
         "{} ({}): {} positions compared, perft(3) zogkit {perft3}, Fairy-Stockfish {}",

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use zogkit::diag::{FileId, Severity};
 use zogkit::format::{self, Format};
-use zogkit::spec::{self, Document, Instr, MoveBlock};
+use zogkit::spec::{self, Document};
 use zogkit::zrf::NoIncludes;
 
 /// Report formats.
@@ -169,15 +169,9 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     problems.extend(yaml_problem);
     // Procedures are compared inlined only when the two documents factor them differently.
     let (mut doc1, mut doc2) = (doc1, doc2);
-    let mut eq = Eq {
-        pa: &[],
-        pb: &[],
-        memo: rustc_hash::FxHashMap::default(),
-    };
     let pa = std::mem::take(&mut doc1.procedures);
     let pb = std::mem::take(&mut doc2.procedures);
-    eq.pa = &pa;
-    eq.pb = &pb;
+    let mut eq = spec::moves::Equality::new(&pa, &pb);
     let same: Vec<bool> = (0..doc1.games.len())
         .map(|i| match doc2.games.get_mut(i) {
             Some(g2) => eq.games(&mut doc1.games[i], g2),
@@ -299,173 +293,6 @@ fn shallow_source(doc: &Document) -> Document {
         d.source.line_endings = None;
     }
     d
-}
-
-/// Semantic equality of games whose move programs may call procedures: calls are expanded
-/// lazily while comparing (never materialised), and pairs of procedures already found equal
-/// are skipped as a whole.
-struct Eq<'p> {
-    pa: &'p [Vec<Instr>],
-    pb: &'p [Vec<Instr>],
-    memo: rustc_hash::FxHashMap<(usize, usize), bool>,
-}
-
-/// A position in a program with calls expanded on the fly.
-struct Cursor<'p> {
-    stack: Vec<&'p [Instr]>,
-    procs: &'p [Vec<Instr>],
-}
-
-impl<'p> Cursor<'p> {
-    fn peek(&mut self) -> Option<&'p Instr> {
-        loop {
-            let top = self.stack.last_mut()?;
-            match top.first() {
-                Some(i) => return Some(i),
-                None => {
-                    self.stack.pop();
-                }
-            }
-        }
-    }
-    fn advance(&mut self) {
-        if let Some(top) = self.stack.last_mut()
-            && !top.is_empty()
-        {
-            *top = &top[1..];
-        }
-    }
-    /// Steps over a call and into its procedure; false when it cannot (bad index, too deep).
-    fn enter(&mut self, n: usize) -> bool {
-        self.advance();
-        match self.procs.get(n) {
-            Some(p) if self.stack.len() < 512 => {
-                self.stack.push(p);
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-impl<'p> Eq<'p> {
-    fn games(&mut self, a: &mut spec::Game, b: &mut spec::Game) -> bool {
-        let take = |g: &mut spec::Game| -> Vec<(Vec<MoveBlock>, Vec<MoveBlock>)> {
-            g.pieces
-                .iter_mut()
-                .map(|p| (std::mem::take(&mut p.moves), std::mem::take(&mut p.drops)))
-                .collect()
-        };
-        let (ma, mb) = (take(a), take(b));
-        let mut same = a == b && ma.len() == mb.len();
-        if same {
-            for ((am, ad), (bm, bd)) in ma.iter().zip(&mb) {
-                if !self.blocks(am, bm) || !self.blocks(ad, bd) {
-                    same = false;
-                    break;
-                }
-            }
-        }
-        for (p, (m, d)) in a.pieces.iter_mut().zip(ma) {
-            p.moves = m;
-            p.drops = d;
-        }
-        for (p, (m, d)) in b.pieces.iter_mut().zip(mb) {
-            p.moves = m;
-            p.drops = d;
-        }
-        same
-    }
-
-    fn blocks(&mut self, a: &[MoveBlock], b: &[MoveBlock]) -> bool {
-        a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| x.move_type == y.move_type && self.seq(&x.program, &y.program))
-    }
-
-    fn seq<'x>(&mut self, a: &'x [Instr], b: &'x [Instr]) -> bool
-    where
-        'p: 'x,
-    {
-        let mut ca = Cursor {
-            stack: vec![a],
-            procs: self.pa,
-        };
-        let mut cb = Cursor {
-            stack: vec![b],
-            procs: self.pb,
-        };
-        loop {
-            match (ca.peek(), cb.peek()) {
-                (None, None) => return true,
-                (Some(Instr::Call(i)), Some(Instr::Call(j))) => {
-                    let (i, j) = (*i, *j);
-                    if self.procs_equal(i, j) {
-                        ca.advance();
-                        cb.advance();
-                    } else if !ca.enter(i) || !cb.enter(j) {
-                        return false;
-                    }
-                }
-                (Some(Instr::Call(i)), _) => {
-                    if !ca.enter(*i) {
-                        return false;
-                    }
-                }
-                (_, Some(Instr::Call(j))) => {
-                    if !cb.enter(*j) {
-                        return false;
-                    }
-                }
-                (Some(x), Some(y)) => {
-                    if !self.instr(x, y) {
-                        return false;
-                    }
-                    ca.advance();
-                    cb.advance();
-                }
-                _ => return false,
-            }
-        }
-    }
-
-    fn procs_equal(&mut self, i: usize, j: usize) -> bool {
-        if let Some(v) = self.memo.get(&(i, j)) {
-            return *v;
-        }
-        self.memo.insert((i, j), false); // a cycle compares unequal
-        let (Some(a), Some(b)) = (self.pa.get(i), self.pb.get(j)) else {
-            return false;
-        };
-        let v = self.seq(a, b);
-        self.memo.insert((i, j), v);
-        v
-    }
-
-    fn instr<'x>(&mut self, x: &'x Instr, y: &'x Instr) -> bool
-    where
-        'p: 'x,
-    {
-        match (x, y) {
-            (
-                Instr::If {
-                    cond: c1,
-                    then_: t1,
-                    else_: e1,
-                },
-                Instr::If {
-                    cond: c2,
-                    then_: t2,
-                    else_: e2,
-                },
-            ) => c1 == c2 && self.seq(t1, t2) && self.seq(e1, e2),
-            (Instr::While { cond: c1, body: b1 }, Instr::While { cond: c2, body: b2 }) => {
-                c1 == c2 && self.seq(b1, b2)
-            }
-            _ => x == y,
-        }
-    }
 }
 
 fn yaml<T: serde::Serialize>(v: &T) -> String {

@@ -39,7 +39,7 @@
 
 use super::ColourClass;
 use super::Side;
-use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr};
+use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, moves};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -512,14 +512,29 @@ impl<'a> PromotionFacts<'a> {
         for p in &g.pieces {
             let mut own = BTreeSet::new();
             let mut special = BTreeSet::new();
-            let mut walker = Walker {
-                doc,
-                own: &mut own,
-                special: &mut special,
-                budget: 1_000_000,
-            };
+            // Instructions visited per piece (procedures may be shared widely).
+            let mut budget = 1_000_000;
             for block in p.moves.iter().chain(&p.drops) {
-                walker.walk(&block.program, false, 0);
+                moves::visit(
+                    &block.program,
+                    &doc.procedures,
+                    &mut budget,
+                    &mut |ins, around| {
+                        let guarded = around
+                            .iter()
+                            .any(|b| matches!(b, moves::Branch::Then(c) if tests_piece(c)));
+                        let set = if guarded { &mut special } else { &mut own };
+                        match ins {
+                            Instr::Add { pieces, .. } => {
+                                set.extend(pieces.iter().map(String::as_str))
+                            }
+                            Instr::ChangeType { piece, at: None } => {
+                                set.insert(piece.as_str());
+                            }
+                            _ => {}
+                        }
+                    },
+                );
             }
             own.remove(p.name.as_str());
             special.remove(p.name.as_str());
@@ -550,56 +565,6 @@ impl<'a> PromotionFacts<'a> {
             self.promoting.contains(piece),
             self.royals.contains(piece),
         )
-    }
-}
-
-struct Walker<'a, 's> {
-    doc: &'a Document,
-    own: &'s mut BTreeSet<&'a str>,
-    special: &'s mut BTreeSet<&'a str>,
-    /// Instructions left to visit (procedures may be shared widely; this bounds the work).
-    budget: usize,
-}
-
-impl<'a> Walker<'a, '_> {
-    fn walk(&mut self, prog: &'a [Instr], guarded: bool, depth: usize) {
-        if depth > 64 {
-            return;
-        }
-        for ins in prog {
-            if self.budget == 0 {
-                return;
-            }
-            self.budget -= 1;
-            match ins {
-                Instr::Add { pieces, .. } => {
-                    let set = if guarded {
-                        &mut *self.special
-                    } else {
-                        &mut *self.own
-                    };
-                    set.extend(pieces.iter().map(String::as_str));
-                }
-                Instr::ChangeType { piece, at: None } => {
-                    if guarded {
-                        self.special.insert(piece);
-                    } else {
-                        self.own.insert(piece);
-                    }
-                }
-                Instr::If { cond, then_, else_ } => {
-                    self.walk(then_, guarded || tests_piece(cond), depth + 1);
-                    self.walk(else_, guarded, depth + 1);
-                }
-                Instr::While { body, .. } => self.walk(body, guarded, depth + 1),
-                Instr::Call(n) => {
-                    if let Some(p) = self.doc.procedures.get(*n) {
-                        self.walk(p, guarded, depth + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
     }
 }
 

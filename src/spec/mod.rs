@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod geometry;
+pub mod moves;
 pub mod types;
 pub mod yaml;
 
@@ -47,7 +48,7 @@ impl Document {
         for g in &mut games {
             for p in &mut g.pieces {
                 for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
-                    b.program = inline(&b.program, &self.procedures, &mut memo, 0);
+                    b.program = moves::inline(&b.program, &self.procedures, &mut memo);
                 }
             }
         }
@@ -71,35 +72,4 @@ fn share_repeats<'a, T: PartialEq + 'a>(
             same_size.push(v);
         }
     }
-}
-
-fn inline(
-    v: &[Instr],
-    procs: &[Vec<Instr>],
-    memo: &mut [Option<Vec<Instr>>],
-    depth: usize,
-) -> Vec<Instr> {
-    let mut out = Vec::with_capacity(v.len());
-    for i in v {
-        match i {
-            Instr::Call(n) if *n < procs.len() && depth < 256 => {
-                if memo[*n].is_none() {
-                    let body = inline(&procs[*n], procs, memo, depth + 1);
-                    memo[*n] = Some(body);
-                }
-                out.extend(memo[*n].iter().flatten().cloned());
-            }
-            Instr::If { cond, then_, else_ } => out.push(Instr::If {
-                cond: cond.clone(),
-                then_: inline(then_, procs, memo, depth + 1),
-                else_: inline(else_, procs, memo, depth + 1),
-            }),
-            Instr::While { cond, body } => out.push(Instr::While {
-                cond: cond.clone(),
-                body: inline(body, procs, memo, depth + 1),
-            }),
-            other => out.push(other.clone()),
-        }
-    }
-    out
 }

@@ -109,25 +109,18 @@ fn is_atom(s: &str) -> bool {
 impl<'d> Writer<'d> {
     fn new(doc: &'d Document) -> Self {
         let mut procs = vec![ProcUse::Unused; doc.procedures.len()];
-        fn mark_instrs(v: &[Instr], procs: &mut [ProcUse]) {
-            for i in v {
-                match i {
-                    Instr::Call(n) => {
-                        if let Some(p) = procs.get_mut(*n) {
-                            *p = ProcUse::Spliced;
-                        }
-                    }
-                    Instr::If { then_, else_, .. } => {
-                        mark_instrs(then_, procs);
-                        mark_instrs(else_, procs);
-                    }
-                    Instr::While { body, .. } => mark_instrs(body, procs),
-                    _ => {}
+        let mut called = Vec::new();
+        let mut mark = |v: &[Instr], procs: &mut [ProcUse]| {
+            called.clear();
+            crate::spec::moves::calls(v, &mut called);
+            for n in &called {
+                if let Some(p) = procs.get_mut(*n) {
+                    *p = ProcUse::Spliced;
                 }
             }
-        }
+        };
         for p in &doc.procedures {
-            mark_instrs(p, &mut procs);
+            mark(p, &mut procs);
         }
         for g in &doc.games {
             for pc in &g.pieces {
@@ -140,7 +133,7 @@ impl<'d> Writer<'d> {
                                 *p = ProcUse::Block;
                             }
                         }
-                        v => mark_instrs(v, &mut procs),
+                        v => mark(v, &mut procs),
                     }
                 }
             }

@@ -167,9 +167,39 @@ fn bench(root: &Path, runs: usize) -> bool {
             "perft(5) with six Chessembly-scripted chess pieces",
             vec!["perft".into(), "--depth".into(), "5".into()],
         ),
+        (
+            "engine perft(5) of chess from dagaz/chess/chess.zrf (4,865,609; target < 5 s)",
+            vec![
+                "perft".into(),
+                corpus.join("dagaz/chess/chess.zrf").display().to_string(),
+                "--depth".into(),
+                "5".into(),
+            ],
+        ),
+        (
+            "engine perft(4) of shogi from dagaz/shogi-family/shogi.zrf (718,566; target < 5 s)",
+            vec![
+                "perft".into(),
+                corpus
+                    .join("dagaz/shogi-family/shogi.zrf")
+                    .display()
+                    .to_string(),
+                "--depth".into(),
+                "4".into(),
+            ],
+        ),
+        (
+            "engine perft(2) of Tai Shogi from corpus/zrf/tai_shogi.zrf (25x25; target < 1 s)",
+            vec![
+                "perft".into(),
+                root.join("corpus/zrf/tai_shogi.zrf").display().to_string(),
+                "--depth".into(),
+                "2".into(),
+            ],
+        ),
     ];
     for (name, args) in cases {
-        let runs = if name.contains("perft(5)") {
+        let runs = if name.contains("perft(5)") || name.contains("perft(4) of shogi") {
             runs.clamp(1, 3)
         } else {
             runs

@@ -1,0 +1,633 @@
+//! The meaning of move programs, in one place: the call-inlining walk, semantic equality of
+//! programs, and the classifier of block shapes (step, slide, leap, hop, …) that writers share.
+//!
+//! A procedure call means exactly "these instructions here" (no parameters, no scoping), so
+//! every consumer sees a program through [`visit`] or [`inline`] and never walks `Call`s itself.
+
+use super::{Cond, Game, Instr, MoveBlock, Test};
+
+/// A branch around an instruction met by [`visit`]: the condition and which way it went.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Branch<'a> {
+    /// Inside the `then` instructions of an `if`.
+    Then(&'a Cond),
+    /// Inside the `else` instructions of an `if`.
+    Else(&'a Cond),
+    /// Inside the body of a `while`.
+    Loop(&'a Cond),
+}
+
+/// Deepest nesting of branches and calls [`visit`] and [`inline`] follow.
+pub const MAX_DEPTH: usize = 256;
+
+/// Calls `f` on every instruction of `program` in order, with the branches around it,
+/// descending into `if`/`while` bodies and into called procedures (a `Call` itself is not
+/// passed to `f`). Visits at most `budget` instructions (decremented) and nests at most
+/// [`MAX_DEPTH`] deep, so shared procedures cannot make the walk exponential or unbounded.
+pub fn visit<'a>(
+    program: &'a [Instr],
+    procedures: &'a [Vec<Instr>],
+    budget: &mut usize,
+    f: &mut impl FnMut(&'a Instr, &[Branch<'a>]),
+) {
+    let mut around = Vec::new();
+    walk(program, procedures, budget, &mut around, f);
+}
+
+fn walk<'a>(
+    program: &'a [Instr],
+    procedures: &'a [Vec<Instr>],
+    budget: &mut usize,
+    around: &mut Vec<Branch<'a>>,
+    f: &mut impl FnMut(&'a Instr, &[Branch<'a>]),
+) {
+    if around.len() > MAX_DEPTH {
+        return;
+    }
+    for ins in program {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        match ins {
+            Instr::Call(n) => {
+                if let Some(p) = procedures.get(*n) {
+                    // A call nests like a branch for the depth bound, without a condition.
+                    around.push(Branch::Loop(&Cond::Const(true)));
+                    walk(p, procedures, budget, around, f);
+                    around.pop();
+                }
+            }
+            Instr::If { cond, then_, else_ } => {
+                f(ins, around);
+                around.push(Branch::Then(cond));
+                walk(then_, procedures, budget, around, f);
+                around.pop();
+                around.push(Branch::Else(cond));
+                walk(else_, procedures, budget, around, f);
+                around.pop();
+            }
+            Instr::While { cond, body } => {
+                f(ins, around);
+                around.push(Branch::Loop(cond));
+                walk(body, procedures, budget, around, f);
+                around.pop();
+            }
+            _ => f(ins, around),
+        }
+    }
+}
+
+/// The procedures `program` calls directly (not through other procedures), in order.
+pub fn calls(program: &[Instr], out: &mut Vec<usize>) {
+    for i in program {
+        match i {
+            Instr::Call(n) => out.push(*n),
+            Instr::If { then_, else_, .. } => {
+                calls(then_, out);
+                calls(else_, out);
+            }
+            Instr::While { body, .. } => calls(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// `program` with every call replaced by the procedure's instructions (calls nested deeper
+/// than [`MAX_DEPTH`] are kept); `memo` caches inlined procedures (one slot per procedure).
+pub fn inline(
+    program: &[Instr],
+    procedures: &[Vec<Instr>],
+    memo: &mut [Option<Vec<Instr>>],
+) -> Vec<Instr> {
+    inline_at(program, procedures, memo, 0)
+}
+
+fn inline_at(
+    v: &[Instr],
+    procs: &[Vec<Instr>],
+    memo: &mut [Option<Vec<Instr>>],
+    depth: usize,
+) -> Vec<Instr> {
+    let mut out = Vec::with_capacity(v.len());
+    for i in v {
+        match i {
+            Instr::Call(n) if *n < procs.len() && depth < MAX_DEPTH => {
+                if memo[*n].is_none() {
+                    let body = inline_at(&procs[*n], procs, memo, depth + 1);
+                    memo[*n] = Some(body);
+                }
+                out.extend(memo[*n].iter().flatten().cloned());
+            }
+            Instr::If { cond, then_, else_ } => out.push(Instr::If {
+                cond: cond.clone(),
+                then_: inline_at(then_, procs, memo, depth + 1),
+                else_: inline_at(else_, procs, memo, depth + 1),
+            }),
+            Instr::While { cond, body } => out.push(Instr::While {
+                cond: cond.clone(),
+                body: inline_at(body, procs, memo, depth + 1),
+            }),
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+/// Semantic equality of games whose move programs may call procedures: calls are expanded
+/// lazily while comparing (never materialised), and pairs of procedures already found equal
+/// are skipped as a whole.
+pub struct Equality<'p> {
+    pa: &'p [Vec<Instr>],
+    pb: &'p [Vec<Instr>],
+    memo: rustc_hash::FxHashMap<(usize, usize), bool>, // lookup only
+}
+
+/// A position in a program with calls expanded on the fly.
+struct Cursor<'p> {
+    stack: Vec<&'p [Instr]>,
+    procs: &'p [Vec<Instr>],
+}
+
+impl<'p> Cursor<'p> {
+    fn peek(&mut self) -> Option<&'p Instr> {
+        loop {
+            let top = self.stack.last_mut()?;
+            match top.first() {
+                Some(i) => return Some(i),
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
+    }
+    fn advance(&mut self) {
+        if let Some(top) = self.stack.last_mut()
+            && !top.is_empty()
+        {
+            *top = &top[1..];
+        }
+    }
+    /// Steps over a call and into its procedure; false when it cannot (bad index, too deep).
+    fn enter(&mut self, n: usize) -> bool {
+        self.advance();
+        match self.procs.get(n) {
+            Some(p) if self.stack.len() < 512 => {
+                self.stack.push(p);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'p> Equality<'p> {
+    /// Compares programs of a document with procedures `pa` against one with `pb`.
+    pub fn new(pa: &'p [Vec<Instr>], pb: &'p [Vec<Instr>]) -> Self {
+        Equality {
+            pa,
+            pb,
+            memo: rustc_hash::FxHashMap::default(),
+        }
+    }
+
+    /// Whether two games are equal, move programs compared by meaning.
+    pub fn games(&mut self, a: &mut Game, b: &mut Game) -> bool {
+        let take = |g: &mut Game| -> Vec<(Vec<MoveBlock>, Vec<MoveBlock>)> {
+            g.pieces
+                .iter_mut()
+                .map(|p| (std::mem::take(&mut p.moves), std::mem::take(&mut p.drops)))
+                .collect()
+        };
+        let (ma, mb) = (take(a), take(b));
+        let mut same = a == b && ma.len() == mb.len();
+        if same {
+            for ((am, ad), (bm, bd)) in ma.iter().zip(&mb) {
+                if !self.blocks(am, bm) || !self.blocks(ad, bd) {
+                    same = false;
+                    break;
+                }
+            }
+        }
+        for (p, (m, d)) in a.pieces.iter_mut().zip(ma) {
+            p.moves = m;
+            p.drops = d;
+        }
+        for (p, (m, d)) in b.pieces.iter_mut().zip(mb) {
+            p.moves = m;
+            p.drops = d;
+        }
+        same
+    }
+
+    /// Whether two lists of blocks mean the same.
+    pub fn blocks(&mut self, a: &[MoveBlock], b: &[MoveBlock]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.move_type == y.move_type && self.seq(&x.program, &y.program))
+    }
+
+    fn seq<'x>(&mut self, a: &'x [Instr], b: &'x [Instr]) -> bool
+    where
+        'p: 'x,
+    {
+        let mut ca = Cursor {
+            stack: vec![a],
+            procs: self.pa,
+        };
+        let mut cb = Cursor {
+            stack: vec![b],
+            procs: self.pb,
+        };
+        loop {
+            match (ca.peek(), cb.peek()) {
+                (None, None) => return true,
+                (Some(Instr::Call(i)), Some(Instr::Call(j))) => {
+                    let (i, j) = (*i, *j);
+                    if self.procs_equal(i, j) {
+                        ca.advance();
+                        cb.advance();
+                    } else if !ca.enter(i) || !cb.enter(j) {
+                        return false;
+                    }
+                }
+                (Some(Instr::Call(i)), _) => {
+                    if !ca.enter(*i) {
+                        return false;
+                    }
+                }
+                (_, Some(Instr::Call(j))) => {
+                    if !cb.enter(*j) {
+                        return false;
+                    }
+                }
+                (Some(x), Some(y)) => {
+                    if !self.instr(x, y) {
+                        return false;
+                    }
+                    ca.advance();
+                    cb.advance();
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    fn procs_equal(&mut self, i: usize, j: usize) -> bool {
+        if let Some(v) = self.memo.get(&(i, j)) {
+            return *v;
+        }
+        self.memo.insert((i, j), false); // a cycle compares unequal
+        let (Some(a), Some(b)) = (self.pa.get(i), self.pb.get(j)) else {
+            return false;
+        };
+        let v = self.seq(a, b);
+        self.memo.insert((i, j), v);
+        v
+    }
+
+    fn instr<'x>(&mut self, x: &'x Instr, y: &'x Instr) -> bool
+    where
+        'p: 'x,
+    {
+        match (x, y) {
+            (
+                Instr::If {
+                    cond: c1,
+                    then_: t1,
+                    else_: e1,
+                },
+                Instr::If {
+                    cond: c2,
+                    then_: t2,
+                    else_: e2,
+                },
+            ) => c1 == c2 && self.seq(t1, t2) && self.seq(e1, e2),
+            (Instr::While { cond: c1, body: b1 }, Instr::While { cond: c2, body: b2 }) => {
+                c1 == c2 && self.seq(b1, b2)
+            }
+            _ => x == y,
+        }
+    }
+}
+
+/// The shape of one move block, as the writers of other formats name movements. Every
+/// condition is the spec's own; `from` is a condition verified on the origin before moving.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub enum Shape {
+    Step {
+        from: Option<Cond>,
+        to: Cond,
+    },
+    Slide {
+        from: Option<Cond>,
+        go: Cond,
+        stop: Option<Cond>,
+    },
+    SlideExact {
+        from: Option<Cond>,
+        go: Cond,
+        land: Cond,
+        n: usize,
+    },
+    Hop {
+        from: Option<Cond>,
+        hurdle: Cond,
+        capture: bool,
+        land: Cond,
+    },
+    Cannon {
+        from: Option<Cond>,
+        hurdle: Cond,
+        go: Cond,
+        stop: Cond,
+    },
+    Leap {
+        from: Option<Cond>,
+        to: Cond,
+        len: usize,
+    },
+    Two {
+        c1: Cond,
+        c2: Cond,
+    },
+}
+
+/// A plain `add` (no promotion, not partial, no copy, no move type).
+pub fn is_add(i: &Instr) -> bool {
+    matches!(i, Instr::Add { pieces, partial: false, copy: false, move_type: None } if pieces.is_empty())
+}
+
+/// `empty?` at the current position.
+pub fn is_empty_test(c: &Cond) -> bool {
+    matches!(
+        c,
+        Cond::Test {
+            test: Test::Empty,
+            at: None,
+            move_type: None
+        }
+    )
+}
+
+/// Recognises one block: its shape and its directions (`None`: none of the shapes, or a
+/// block with a move type).
+pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
+    if b.move_type.is_some() {
+        return None;
+    }
+    let (from, p) = match b.program.as_slice() {
+        [Instr::Verify(c), rest @ ..] if matches!(rest.first(), Some(Instr::Step(_))) => {
+            (Some(c.clone()), rest)
+        }
+        p => (None, p),
+    };
+    use Instr::*;
+    match p {
+        [Step(d), Verify(to), a] if is_add(a) => Some((
+            Shape::Step {
+                from,
+                to: to.clone(),
+            },
+            vec![d.clone()],
+        )),
+        [Step(d), While { cond, body }, rest @ ..] if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d) =>
+        {
+            let stop = match rest {
+                [] => None,
+                [Verify(s), a] if is_add(a) => Some(s.clone()),
+                _ => return None,
+            };
+            Some((
+                Shape::Slide {
+                    from,
+                    go: cond.clone(),
+                    stop,
+                },
+                vec![d.clone()],
+            ))
+        }
+        [
+            Step(d),
+            Verify(h),
+            Capture { at: None },
+            Step(d2),
+            Verify(l),
+            a,
+        ] if d == d2 && is_add(a) => Some((
+            Shape::Hop {
+                from,
+                hurdle: h.clone(),
+                capture: true,
+                land: l.clone(),
+            },
+            vec![d.clone()],
+        )),
+        [
+            Step(d),
+            While { cond: e, body: b1 },
+            Verify(h),
+            Step(d2),
+            While { cond: go, body: b2 },
+            Verify(stop),
+            a,
+        ] if is_empty_test(e)
+            && d == d2
+            && is_add(a)
+            && matches!(b1.as_slice(), [Step(x)] if x == d)
+            && matches!(b2.as_slice(), [Step(x)] if x == d) =>
+        {
+            Some((
+                Shape::Cannon {
+                    from,
+                    hurdle: h.clone(),
+                    go: go.clone(),
+                    stop: stop.clone(),
+                },
+                vec![d.clone()],
+            ))
+        }
+        [Step(d1), Verify(c1), Step(d2), Verify(c2), a] if is_add(a) => {
+            if d1 == d2 {
+                Some((
+                    Shape::SlideExact {
+                        from,
+                        go: c1.clone(),
+                        land: c2.clone(),
+                        n: 2,
+                    },
+                    vec![d1.clone()],
+                ))
+            } else if from.is_none() {
+                Some((
+                    Shape::Two {
+                        c1: c1.clone(),
+                        c2: c2.clone(),
+                    },
+                    vec![d1.clone(), d2.clone()],
+                ))
+            } else {
+                None
+            }
+        }
+        _ => {
+            // Slides of an exact longer distance, and leaps.
+            let n = p.len();
+            if n >= 4
+                && is_add(&p[n - 1])
+                && let Verify(last) = &p[n - 2]
+            {
+                let body = &p[..n - 2];
+                if body.iter().all(|i| matches!(i, Step(_))) {
+                    let dirs: Vec<String> = body
+                        .iter()
+                        .filter_map(|i| match i {
+                            Step(d) => Some(d.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    return Some((
+                        Shape::Leap {
+                            from,
+                            to: last.clone(),
+                            len: dirs.len(),
+                        },
+                        dirs,
+                    ));
+                }
+                // Step d (Verify go, Step d)*k
+                if let Some(Step(d)) = body.first() {
+                    let rest = &body[1..];
+                    if rest.len() % 2 == 0 && !rest.is_empty() {
+                        let go = match &rest[0] {
+                            Verify(g) => g.clone(),
+                            _ => return None,
+                        };
+                        let ok = rest
+                            .chunks(2)
+                            .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
+                        if ok {
+                            return Some((
+                                Shape::SlideExact {
+                                    from,
+                                    go,
+                                    land: last.clone(),
+                                    n: rest.len() / 2 + 1,
+                                },
+                                vec![d.clone()],
+                            ));
+                        }
+                    }
+                }
+            }
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(d: &str) -> Instr {
+        Instr::Step(d.into())
+    }
+
+    fn add() -> Instr {
+        Instr::Add {
+            pieces: vec![],
+            partial: false,
+            copy: false,
+            move_type: None,
+        }
+    }
+
+    #[test]
+    fn visit_enters_calls_and_reports_the_branches_around() {
+        let empty = Cond::Test {
+            test: Test::Empty,
+            at: None,
+            move_type: None,
+        };
+        let procs = vec![vec![step("n"), add()]];
+        let prog = vec![Instr::If {
+            cond: empty.clone(),
+            then_: vec![Instr::Call(0)],
+            else_: vec![step("s")],
+        }];
+        let mut seen = Vec::new();
+        let mut budget = 100;
+        visit(&prog, &procs, &mut budget, &mut |i, around| {
+            let branch = match around.first() {
+                Some(Branch::Then(_)) => "then",
+                Some(Branch::Else(_)) => "else",
+                _ => "-",
+            };
+            seen.push((format!("{i:?}").chars().take(8).collect::<String>(), branch));
+        });
+        let names: Vec<_> = seen.iter().map(|(i, b)| format!("{i}/{b}")).collect();
+        assert_eq!(
+            names,
+            [
+                "If { con/-",
+                "Step(\"n\"/then",
+                "Add { pi/then",
+                "Step(\"s\"/else"
+            ]
+        );
+        assert_eq!(
+            budget,
+            100 - 5,
+            "the call counts as one visited instruction"
+        );
+    }
+
+    #[test]
+    fn a_budget_bounds_a_widely_shared_procedure() {
+        // Procedure k calls procedure k-1 twice: 2^20 instructions if walked naively.
+        let mut procs: Vec<Vec<Instr>> = vec![vec![step("n")]];
+        for k in 1..20 {
+            procs.push(vec![Instr::Call(k - 1), Instr::Call(k - 1)]);
+        }
+        let mut budget = 1000;
+        let mut n = 0;
+        visit(&[Instr::Call(19)], &procs, &mut budget, &mut |_, _| n += 1);
+        assert_eq!(budget, 0);
+        assert!(n < 1000);
+    }
+
+    #[test]
+    fn inlined_and_called_programs_are_equal_and_shapes_are_recognised() {
+        let procs = vec![vec![step("n"), add()]];
+        let called = vec![Instr::Call(0)];
+        let inlined = inline(&called, &procs, &mut [None]);
+        assert_eq!(inlined, procs[0]);
+        let block = |program| MoveBlock {
+            move_type: None,
+            program,
+        };
+        let mut eq = Equality::new(&procs, &[]);
+        assert!(eq.blocks(&[block(called.clone())], &[block(inlined.clone())]));
+        assert!(!eq.blocks(&[block(called)], &[block(vec![step("s"), add()])]));
+        let empty = Cond::Test {
+            test: Test::Empty,
+            at: None,
+            move_type: None,
+        };
+        let (s, dirs) =
+            shape(&block(vec![step("n"), Instr::Verify(empty.clone()), add()])).unwrap();
+        assert_eq!(dirs, ["n"]);
+        assert!(matches!(s, Shape::Step { .. }));
+        let mut calls_seen = Vec::new();
+        calls(
+            &[Instr::While {
+                cond: empty,
+                body: vec![Instr::Call(3)],
+            }],
+            &mut calls_seen,
+        );
+        assert_eq!(calls_seen, [3]);
+    }
+}
