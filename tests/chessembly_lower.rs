@@ -22,6 +22,7 @@ use zogkit::chessembly::perft::{self, Engine};
 use zogkit::chessembly::query::move_text;
 use zogkit::chessembly::{Board, Rules, Square, State};
 use zogkit::diag::{FileId, SourceMap};
+use zogkit::engine;
 use zogkit::spec::{self, Cond, Instr, Test, yaml};
 
 fn corpus() -> Vec<(String, String)> {
@@ -159,166 +160,179 @@ fn same_behaviour(name: &str, original: &str, emitted: &str) -> usize {
     compared
 }
 
-/// A reference interpreter of the spec's move programs (the subset the lowering writes), used to
-/// check that a lowered piece means what its script means. Captures accumulate until the block
-/// ends; `Add` records (destination, captures, promotion, state changes); a failed `Step` or
-/// `Verify` ends the block; a test at a direction without a link is false.
-mod spec_interp {
-    use super::*;
-    use std::collections::HashMap;
-
-    pub struct Ctx<'a> {
-        pub board: &'a Board,
-        pub symbols: &'a zogkit::chessembly::Symbols,
-        pub color: Color,
-        pub origin: usize,
-        pub state: &'a [(&'a str, i32)],
-        pub links: HashMap<(usize, String), usize>,
-        pub squares: Vec<Square>,
-        pub sym: HashMap<String, String>,
+fn fmt_move(dest: Square, caps: Vec<Square>, t: Option<&str>, st: Vec<String>) -> String {
+    let mut s = zogkit::chessembly::square_name(dest);
+    for c in caps {
+        s += &format!(" x{}", zogkit::chessembly::square_name(c));
     }
-
-    struct St {
-        cur: usize,
-        mark: usize,
-        captures: Vec<usize>,
-        state: Vec<(String, i64)>,
+    if let Some(t) = t {
+        s += &format!(" ={t}");
     }
-
-    impl Ctx<'_> {
-        fn dir(&self, d: &str) -> String {
-            match self.color {
-                Color::White => d.to_string(),
-                Color::Black => self.sym[d].clone(),
-            }
-        }
-        fn link(&self, from: usize, d: &str) -> Option<usize> {
-            self.links.get(&(from, self.dir(d))).copied()
-        }
-        fn piece(&self, pos: usize) -> Option<Piece> {
-            self.board.get(self.squares[pos])
-        }
-        fn target(&self, st: &St, at: &Option<String>) -> Option<usize> {
-            match at {
-                None => Some(st.cur),
-                Some(d) => self.link(st.cur, d),
-            }
-        }
-        fn eval(&self, c: &Cond, st: &St) -> bool {
-            match c {
-                Cond::Const(b) => *b,
-                Cond::Test { test, at, .. } => self.target(st, at).is_some_and(|p| {
-                    let pc = self.piece(p);
-                    match test {
-                        Test::Empty => pc.is_none(),
-                        Test::Friend => pc.is_some_and(|x| x.color == self.color),
-                        Test::Enemy => pc.is_some_and(|x| x.color != self.color),
-                        t => panic!("test {t:?}"),
-                    }
-                }),
-                Cond::Piece { piece, at } => self.target(st, at).is_some_and(|p| {
-                    self.piece(p)
-                        .is_some_and(|x| self.symbols.name(x.kind) == piece)
-                }),
-                Cond::OnBoard {
-                    direction: Some(direction),
-                } => self.link(st.cur, direction).is_some(),
-                Cond::OnBoard { direction: None } => true,
-                Cond::Not(x) => !self.eval(x, st),
-                Cond::And(v) => v.iter().all(|x| self.eval(x, st)),
-                Cond::Or(v) => v.iter().any(|x| self.eval(x, st)),
-                Cond::State { key, value } => {
-                    self.state
-                        .iter()
-                        .find(|(k, _)| k == key)
-                        .map_or(0, |(_, v)| *v as i64)
-                        == *value
-                }
-                c => panic!("condition {c:?}"),
-            }
-        }
-        fn run(&self, prog: &[Instr], st: &mut St, out: &mut BTreeSet<String>) -> bool {
-            for i in prog {
-                match i {
-                    Instr::Step(d) => match self.link(st.cur, d) {
-                        Some(t) => st.cur = t,
-                        None => return false,
-                    },
-                    Instr::Verify(c) => {
-                        if !self.eval(c, st) {
-                            return false;
-                        }
-                    }
-                    Instr::If { cond, then_, else_ } => {
-                        let b = if self.eval(cond, st) { then_ } else { else_ };
-                        if !self.run(b, st, out) {
-                            return false;
-                        }
-                    }
-                    Instr::While { cond, body } => {
-                        let mut n = 0;
-                        while self.eval(cond, st) {
-                            n += 1;
-                            assert!(n < 10_000, "endless while");
-                            if !self.run(body, st, out) {
-                                return false;
-                            }
-                        }
-                    }
-                    Instr::Add { pieces, .. } => {
-                        out.insert(fmt_move(
-                            self.squares[st.cur],
-                            st.captures.iter().map(|&c| self.squares[c]).collect(),
-                            pieces.first().map(String::as_str),
-                            st.state.iter().map(|(k, v)| format!("{k}={v}")).collect(),
-                        ));
-                    }
-                    Instr::Capture { at: None } => st.captures.push(st.cur),
-                    Instr::Mark => st.mark = st.cur,
-                    Instr::Back => st.cur = st.mark,
-                    Instr::From { go: false } => st.cur = self.origin,
-                    Instr::SetState { key, value } => st.state.push((key.clone(), *value)),
-                    Instr::ClearState => st.state.clear(),
-                    i => panic!("instruction {i:?}"),
-                }
-            }
-            true
-        }
-        pub fn moves(&self, blocks: &[spec::MoveBlock]) -> BTreeSet<String> {
-            let mut out = BTreeSet::new();
-            for b in blocks {
-                let mut st = St {
-                    cur: self.origin,
-                    mark: self.origin,
-                    captures: vec![],
-                    state: vec![],
-                };
-                self.run(&b.program, &mut st, &mut out);
-            }
-            out
-        }
+    for x in st {
+        s += &format!(" {x}");
     }
-
-    pub fn fmt_move(dest: Square, caps: Vec<Square>, t: Option<&str>, st: Vec<String>) -> String {
-        let mut s = zogkit::chessembly::square_name(dest);
-        for c in caps {
-            s += &format!(" x{}", zogkit::chessembly::square_name(c));
-        }
-        if let Some(t) = t {
-            s += &format!(" ={t}");
-        }
-        for x in st {
-            s += &format!(" {x}");
-        }
-        s
-    }
+    s
 }
 
-/// The lowered spec programs generate the script's moves, on every square of every test board,
-/// for both colours (a reference interpreter of the spec against the Chessembly interpreter).
+/// `n` random 8×8 placements (fixed seed) with standard pieces of both colours, about a
+/// quarter of the squares occupied.
+fn random_boards(n: usize) -> Vec<String> {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..n)
+        .map(|_| {
+            let rows: Vec<String> = (0..8)
+                .map(|_| {
+                    let mut row = String::new();
+                    let mut empty = 0;
+                    for _ in 0..8 {
+                        let r = next();
+                        if r % 4 == 0 {
+                            if empty > 0 {
+                                row += &empty.to_string();
+                                empty = 0;
+                            }
+                            row.push(b"KQRBNPkqrbnp"[(r >> 8) as usize % 12] as char);
+                        } else {
+                            empty += 1;
+                        }
+                    }
+                    if empty > 0 {
+                        row += &empty.to_string();
+                    }
+                    row
+                })
+                .collect();
+            rows.join("/")
+        })
+        .collect()
+}
+
+/// The lowered document with a piece type for every name the board holds or the programs
+/// name, so the engine can run it on the same position as the Chessembly interpreter; the
+/// `scripted` kinds move as the script's piece does (the interpreter's default script).
+fn playable(
+    mut doc: spec::Document,
+    names: &BTreeSet<String>,
+    scripted: &[&str],
+) -> spec::Document {
+    let mut wanted = names.clone();
+    let mut budget = 1_000_000;
+    for p in &doc.games[0].pieces {
+        for b in &p.moves {
+            spec::moves::visit(&b.program, &doc.procedures, &mut budget, &mut |i, _| {
+                if let Instr::Add { pieces, .. } = i {
+                    wanted.extend(pieces.iter().cloned());
+                }
+            });
+        }
+    }
+    let g = &mut doc.games[0];
+    g.pieces[0].extensions = Default::default();
+    let moves = g.pieces[0].moves.clone();
+    for n in wanted {
+        if !g.pieces.iter().any(|p| p.name == n) {
+            let scripted = scripted.contains(&n.as_str());
+            g.pieces.push(spec::Piece {
+                moves: if scripted { moves.clone() } else { Vec::new() },
+                name: n,
+                ..Default::default()
+            });
+        }
+    }
+    doc
+}
+
+/// The moves the engine gives the piece on `at`, formatted as the interpreter's are.
+fn engine_moves(
+    rules: &engine::Rules,
+    board: &Board,
+    symbols: &zogkit::chessembly::Symbols,
+    at: Square,
+    state: &[(&str, i32)],
+) -> BTreeSet<String> {
+    let mut st = engine::State::start(rules);
+    let pos_of = |sq: Square| {
+        rules
+            .position(&zogkit::chessembly::square_name(sq))
+            .unwrap()
+    };
+    let sq_of = |p: u32| board.parse_square(&rules.positions[p as usize]).unwrap();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let sq = Square::new(x as u16, y as u16);
+            if let Some(p) = board.get(sq) {
+                st.board[pos_of(sq) as usize] = Some(engine::Piece {
+                    owner: (p.color == Color::Black) as u32,
+                    kind: rules.kind(symbols.name(p.kind)).unwrap(),
+                    attrs: 0,
+                });
+            }
+        }
+    }
+    let mover = board.get(at).unwrap().color == Color::Black;
+    for (k, v) in state {
+        st.set_register(rules, mover as u32, k, i64::from(*v));
+    }
+    let found = engine::piece_moves(rules, &st, pos_of(at));
+    assert!(!found.overrun, "the engine ran out of steps");
+    found
+        .moves
+        .iter()
+        .map(|m| {
+            let mut caps = Vec::new();
+            let mut promote = None;
+            let mut states = Vec::new();
+            for a in &m.actions {
+                match *a {
+                    engine::Action::Capture { at } => caps.push(sq_of(at)),
+                    engine::Action::Move {
+                        from,
+                        to,
+                        promote: p,
+                    } => {
+                        if from != to
+                            && st.board[to as usize].is_some()
+                            && !caps.contains(&sq_of(to))
+                        {
+                            caps.push(sq_of(to));
+                        }
+                        promote = p;
+                    }
+                    engine::Action::SetState { key, value } => {
+                        states.push(format!("{}={value}", rules.state_key(key)))
+                    }
+                    _ => {}
+                }
+            }
+            fmt_move(
+                sq_of(m.to.unwrap()),
+                caps,
+                promote.map(|k| rules.kinds[k as usize].name.as_str()),
+                states,
+            )
+        })
+        .collect()
+}
+
+/// The engine running the lowered spec gives the script's moves, on every square of the test
+/// boards and of 30 random placements, for both colours, every kind and state the scripts test
+/// (the Chessembly interpreter against the engine; unlowered chains keep running as Chessembly).
 #[test]
 fn lowered_programs_mean_what_the_script_means() {
     let mut compared = 0usize;
+    let mut positions = 0usize;
+    let randoms = random_boards(30);
+    let boards: Vec<&str> = BOARDS
+        .iter()
+        .copied()
+        .chain(randoms.iter().map(String::as_str))
+        .collect();
     for (name, text) in corpus().into_iter().chain(standard()) {
         let kinds: Vec<&str> = match name.as_str() {
             "windmill-transition" => vec!["test", "windmill-bishop", "windmill-rook"],
@@ -326,7 +340,7 @@ fn lowered_programs_mean_what_the_script_means() {
             _ => vec![name.as_str()],
         };
         let states: Vec<Vec<(&str, i32)>> = vec![vec![], vec![("mode", 1), ("a", 1)]];
-        for fen in BOARDS {
+        for fen in &boards {
             let mut rules = Rules::new();
             let id = rules.compile(&text, FileId(0)).unwrap();
             rules.set_default(id);
@@ -343,49 +357,39 @@ fn lowered_programs_mean_what_the_script_means() {
                 },
             );
             let doc = doc.unwrap();
-            let g = &doc.games[0];
-            let sb = &g.boards[0];
-            let piece = &g.pieces[0];
             // Unlowered chains keep running as Chessembly.
             let mut ext_rules = Rules::new();
-            let ext_text = piece.extensions.chessembly.join("\n");
+            let ext_text = doc.games[0].pieces[0].extensions.chessembly.join("\n");
             let ext_id = ext_rules.compile(&ext_text, FileId(1)).unwrap();
             ext_rules.set_default(ext_id);
-            let index: std::collections::HashMap<&str, usize> = sb
-                .positions
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.name.as_str(), i))
-                .collect();
-            let mut links = std::collections::HashMap::new();
-            let mut squares = Vec::new();
-            for (i, p) in sb.positions.iter().enumerate() {
-                let c = &p.grid.as_ref().unwrap().coords;
-                squares.push(Square::new(c[0] as u16, c[1] as u16));
-                for l in &p.links {
-                    links.insert((i, l.direction.clone()), index[l.to.as_str()]);
+            let mut names: BTreeSet<String> = kinds.iter().map(|k| k.to_string()).collect();
+            for y in 0..h {
+                for x in 0..w {
+                    if let Some(p) = board.get(Square::new(x as u16, y as u16)) {
+                        names.insert(rules.symbols.name(p.kind).to_string());
+                    }
                 }
             }
-            let sym: std::collections::HashMap<String, String> = sb.symmetries[0]
-                .map
-                .iter()
-                .map(|[a, b]| (a.clone(), b.clone()))
-                .collect();
-            for (origin, &at) in squares.clone().iter().enumerate() {
-                let saved = board.get(at);
-                for color in [Color::White, Color::Black] {
-                    for kind in &kinds {
-                        for st in &states {
-                            let k = rules.symbols.intern(kind);
-                            board.set(at, Some(Piece { color, kind: k }));
-                            let mut regs = State::new();
-                            for (key, v) in st {
-                                let s = rules.symbols.intern(key);
-                                regs.set(color, s, *v);
-                            }
-                            let fmt =
-                                |m: &zogkit::chessembly::Move, sy: &zogkit::chessembly::Symbols| {
-                                    spec_interp::fmt_move(
+            let doc = playable(doc, &names, &kinds);
+            let engine_rules = engine::Rules::compile(&doc, 0)
+                .unwrap_or_else(|e| panic!("{name}: the engine refuses the lowered piece: {e}"));
+            for y in 0..h {
+                for x in 0..w {
+                    let at = Square::new(x as u16, y as u16);
+                    let saved = board.get(at);
+                    for color in [Color::White, Color::Black] {
+                        for kind in &kinds {
+                            for st in &states {
+                                let k = rules.symbols.intern(kind);
+                                board.set(at, Some(Piece { color, kind: k }));
+                                let mut regs = State::new();
+                                for (key, v) in st {
+                                    let s = rules.symbols.intern(key);
+                                    regs.set(color, s, *v);
+                                }
+                                let fmt = |m: &zogkit::chessembly::Move,
+                                           sy: &zogkit::chessembly::Symbols| {
+                                    fmt_move(
                                         m.destination(),
                                         m.take.into_iter().collect(),
                                         m.transition.map(|t| sy.name(t)),
@@ -395,45 +399,39 @@ fn lowered_programs_mean_what_the_script_means() {
                                             .collect(),
                                     )
                                 };
-                            let (ms, _) = rules.moves(&board, &regs, at);
-                            let expected: BTreeSet<String> =
-                                ms.iter().map(|m| fmt(m, &rules.symbols)).collect();
-                            let ctx = spec_interp::Ctx {
-                                board: &board,
-                                symbols: &rules.symbols,
-                                color,
-                                origin,
-                                state: st,
-                                links: links.clone(),
-                                squares: squares.clone(),
-                                sym: sym.clone(),
-                            };
-                            let mut got = ctx.moves(&piece.moves);
-                            // The extension chains, on a board with the same pieces.
-                            let mut eb = Board::from_fen(fen, &mut ext_rules.symbols).unwrap();
-                            let ek = ext_rules.symbols.intern(kind);
-                            eb.set(at, Some(Piece { color, kind: ek }));
-                            let mut eregs = State::new();
-                            for (key, v) in st {
-                                let s = ext_rules.symbols.intern(key);
-                                eregs.set(color, s, *v);
+                                let (ms, _) = rules.moves(&board, &regs, at);
+                                let expected: BTreeSet<String> =
+                                    ms.iter().map(|m| fmt(m, &rules.symbols)).collect();
+                                let mut got =
+                                    engine_moves(&engine_rules, &board, &rules.symbols, at, st);
+                                // The extension chains, on a board with the same pieces.
+                                let mut eb = Board::from_fen(fen, &mut ext_rules.symbols).unwrap();
+                                let ek = ext_rules.symbols.intern(kind);
+                                eb.set(at, Some(Piece { color, kind: ek }));
+                                let mut eregs = State::new();
+                                for (key, v) in st {
+                                    let s = ext_rules.symbols.intern(key);
+                                    eregs.set(color, s, *v);
+                                }
+                                let (ems, _) = ext_rules.moves(&eb, &eregs, at);
+                                got.extend(ems.iter().map(|m| fmt(m, &ext_rules.symbols)));
+                                assert_eq!(
+                                    expected,
+                                    got,
+                                    "{name} on {fen} at {} ({color:?}, {kind}, {st:?})",
+                                    zogkit::chessembly::square_name(at)
+                                );
+                                compared += expected.len();
+                                positions += 1;
                             }
-                            let (ems, _) = ext_rules.moves(&eb, &eregs, at);
-                            got.extend(ems.iter().map(|m| fmt(m, &ext_rules.symbols)));
-                            assert_eq!(
-                                expected,
-                                got,
-                                "{name} on {fen} at {} ({color:?}, {kind}, {st:?})",
-                                zogkit::chessembly::square_name(at)
-                            );
-                            compared += expected.len();
                         }
                     }
+                    board.set(at, saved);
                 }
-                board.set(at, saved);
             }
         }
     }
+    eprintln!("{positions} positions, {compared} moves compared");
     assert!(compared > 100_000, "only {compared} moves compared");
 }
 

@@ -403,7 +403,8 @@ impl Writer<'_> {
                         [
                             Instr::Capture { at: None },
                             Instr::Mark,
-                            Instr::From { go: false },
+                            // `(go from)`; documents of spec 0.1 wrote a bare `from` here.
+                            Instr::From { .. },
                             add @ Instr::Add { .. },
                             Instr::Back,
                         ] => self.mv(add, "catch", d, "")?,

@@ -478,7 +478,7 @@ impl Lowerer<'_> {
                                     vec![
                                         Instr::Capture { at: None },
                                         Instr::Mark,
-                                        Instr::From { go: false },
+                                        Instr::From { go: true },
                                         a,
                                         Instr::Back,
                                     ]

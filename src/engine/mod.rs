@@ -17,7 +17,7 @@ mod rules;
 mod state;
 
 pub use notation::notation;
-pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, play};
+pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;
 pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
 pub use state::{Action, Move, Piece, State};

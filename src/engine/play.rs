@@ -143,6 +143,21 @@ pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
     out
 }
 
+/// The moves of the piece at `pos` for its owner, before the legality filter, priorities and
+/// options: what its programs generate (used to compare one piece with other interpreters).
+pub fn piece_moves(rules: &Rules, st: &State, pos: u32) -> Moves {
+    let Some(p) = st.board.get(pos as usize).copied().flatten() else {
+        return Moves::default();
+    };
+    let mut g = Gen::new(rules, st, p.owner, Sink::Collect(Vec::new()));
+    g.piece_moves(pos, None);
+    let overrun = g.overrun;
+    match g.sink {
+        Sink::Collect(moves) => Moves { moves, overrun },
+        Sink::Hit { .. } => Moves::default(),
+    }
+}
+
 fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
     let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
     if let Some((pos, mt)) = st.partial {

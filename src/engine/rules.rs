@@ -292,6 +292,11 @@ impl Rules {
             .map(|i| i as u32)
     }
 
+    /// The name of state register `key` (Chessembly `set-state`).
+    pub fn state_key(&self, key: u32) -> &str {
+        self.state_keys.get(key as usize).map_or("", String::as_str)
+    }
+
     /// The index of a player by name.
     pub fn player(&self, name: &str) -> Option<u32> {
         self.players
@@ -462,9 +467,9 @@ impl<'a> Builder<'a> {
                     attrs |= 1 << ai;
                 }
             }
-            if let Some(x) = p.extensions.zrf.first() {
+            if let Some(x) = first_extension(&p.extensions) {
                 return refuse(format!(
-                    "piece `{}` has a form the spec does not type: {x}",
+                    "piece `{}` has content the spec does not type: {x}",
                     p.name
                 ));
             }
@@ -723,9 +728,11 @@ impl<'a> Builder<'a> {
                 };
                 C::Test(t, self.loc(piece, at.as_deref())?)
             }
-            Cond::Piece { piece: p, at } => {
-                C::Piece(self.kind_of(piece, p)?, self.loc(piece, at.as_deref())?)
-            }
+            Cond::Piece { piece: p, at } => match self.kind_ix.get(p.as_str()) {
+                // A type the game does not define never stands anywhere.
+                None => C::Const(false),
+                Some(&k) => C::Piece(k, self.loc(piece, at.as_deref())?),
+            },
             Cond::InZone { zone, at } => {
                 let z = intern(&mut self.rules.zone_names, zone);
                 if z as usize == self.rules.zones.len() {
@@ -839,9 +846,9 @@ impl<'a> Builder<'a> {
                 cond,
             });
         }
-        if let Some(x) = g.extensions.zrf.first() {
+        if let Some(x) = first_extension(&g.extensions) {
             return refuse(format!(
-                "`{}` has a form the spec does not type: {x}",
+                "`{}` has content the spec does not type: {x}",
                 g.title
             ));
         }
@@ -991,6 +998,12 @@ impl<'a> Builder<'a> {
         }
         Ok(())
     }
+}
+
+/// The first piece of content kept verbatim (any format), shortened for a message.
+fn first_extension(x: &spec::Extensions) -> Option<String> {
+    let text = x.zrf.first().or(x.ludii.first()).or(x.chessembly.first())?;
+    Some(crate::text::shorten(text, 80))
 }
 
 fn patch(op: &Op, target: usize) -> Op {

@@ -213,6 +213,16 @@ impl State {
         self.hand[player as usize * self.nkinds + kind as usize]
     }
 
+    /// Sets `player`'s state register `key` (Chessembly `set-state`); false when no program of
+    /// the game uses that register.
+    pub fn set_register(&mut self, rules: &Rules, player: u32, key: &str, value: i64) -> bool {
+        let Some(k) = rules.state_keys.iter().position(|s| s == key) else {
+            return false;
+        };
+        self.regs[player as usize * rules.state_keys.len() + k] = value;
+        true
+    }
+
     /// Whether `player` may drop a `kind` (has one off the board, or the type is unlimited).
     pub(crate) fn can_drop(&self, rules: &Rules, player: u32, kind: u32) -> bool {
         let i = player as usize * self.nkinds + kind as usize;

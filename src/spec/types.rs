@@ -674,15 +674,17 @@ pub enum Instr {
     Mark,
     /// Return to the remembered position.
     Back,
-    /// Go to the move's origin (ZRF `from`; with `(go from)` `go: true`).
+    /// ZRF `from` (`go: false`): the piece at the current position becomes the moving piece,
+    /// its position the origin. ZRF `(go from)` (`go: true`): go to the origin.
     From {
-        /// Written `(go from)`.
+        /// Written `(go from)`: move the current position, not the origin.
         #[serde(default, skip_serializing_if = "is_false")]
         go: bool,
     },
-    /// Go to the move's destination (ZRF `to` / `(go to)`).
+    /// ZRF `to` (`go: false`): the current position becomes the destination of the moving
+    /// piece, whatever later navigation does. ZRF `(go to)` (`go: true`): go to the destination.
     To {
-        /// Written `(go to)`.
+        /// Written `(go to)`: move the current position, not the destination.
         #[serde(default, skip_serializing_if = "is_false")]
         go: bool,
     },
