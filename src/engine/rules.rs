@@ -1003,7 +1003,10 @@ impl<'a> Builder<'a> {
 /// The first piece of content kept verbatim (any format), shortened for a message.
 fn first_extension(x: &spec::Extensions) -> Option<String> {
     let text = x.zrf.first().or(x.ludii.first()).or(x.chessembly.first())?;
-    Some(crate::text::shorten(text, 80))
+    Some(match text.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.clone(),
+    })
 }
 
 fn patch(op: &Op, target: usize) -> Op {
