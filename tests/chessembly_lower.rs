@@ -280,7 +280,7 @@ fn engine_moves(
         st.set_register(rules, mover as u32, k, i64::from(*v));
     }
     let found = engine::piece_moves(rules, &st, pos_of(at));
-    assert!(!found.overrun, "the engine ran out of steps");
+    assert!(found.overrun.is_none(), "the engine ran out of steps");
     found
         .moves
         .iter()

@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 use zogkit::chessembly::perft::{Engine, START_FEN};
 use zogkit::engine::{self, Control, State};
@@ -105,14 +104,10 @@ pub fn run(args: &PerftArgs) -> u8 {
         }
         json["perft"] = rows.into();
     }
-    let overrun = ctl.overrun.load(Ordering::Relaxed);
+    let overrun = ctl.overrun.get().is_some();
     json["complete"] = (!overrun).into();
-    if overrun {
-        eprintln!(
-            "warning[engine::step-limit]: a move block ran out of steps (--limit engine-steps={}); \
-             the counts may be too low",
-            rules.step_limit
-        );
+    if let Some(o) = ctl.overrun.get() {
+        super::play::warn_overrun(&rules, o, "the counts may be too low");
     }
     let text = match args.format {
         PerftFormat::Text => out,

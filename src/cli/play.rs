@@ -22,12 +22,8 @@ pub fn moves(args: &MovesArgs) -> u8 {
         }
     }
     let found = engine::legal_moves(&rules, &mut st);
-    if found.overrun {
-        eprintln!(
-            "warning[engine::step-limit]: a move block ran out of steps (--limit engine-steps={}); \
-             the list may be incomplete",
-            rules.step_limit
-        );
+    if let Some(o) = &found.overrun {
+        warn_overrun(&rules, o, "the list may be incomplete");
     }
     let text = match args.format {
         OutputFormat::Text => found
@@ -45,10 +41,21 @@ pub fn moves(args: &MovesArgs) -> u8 {
         }
     };
     match super::print_stdout(&text) {
-        Ok(()) if found.overrun => super::EXIT_ERRORS,
+        Ok(()) if found.overrun.is_some() => super::EXIT_ERRORS,
         Ok(()) => super::EXIT_OK,
         Err(code) => code,
     }
+}
+
+/// Prints the `engine::step-limit` warning for a block stopped by the step limit.
+pub fn warn_overrun(rules: &Rules, o: &engine::Overrun, consequence: &str) {
+    eprintln!(
+        "warning[engine::step-limit]: {} of `{}` ran more than {} steps and was stopped \
+         (--limit engine-steps=N); {consequence}",
+        o.describe(rules),
+        rules.title,
+        rules.step_limit
+    );
 }
 
 /// The legal move `text` names: ZoG notation, or `FROM-TO` / `FROMTO` naming exactly one move.

@@ -9,6 +9,30 @@
 use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
 use super::state::{Action, Move, State};
 
+/// A move block stopped by the step limit: the piece type and the block's index among its
+/// moves (or drops).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overrun {
+    /// Piece type.
+    pub kind: u32,
+    /// Index of the block (0-based).
+    pub block: usize,
+    /// A drop block rather than a move block.
+    pub drop: bool,
+}
+
+impl Overrun {
+    /// `piece `X`, move block 2` (1-based), for messages.
+    pub fn describe(&self, rules: &Rules) -> String {
+        format!(
+            "piece `{}`, {} block {}",
+            rules.kinds[self.kind as usize].name,
+            if self.drop { "drop" } else { "move" },
+            self.block + 1
+        )
+    }
+}
+
 /// Where generated moves go: collected, or only checked for a hit on one position.
 pub(crate) enum Sink {
     Collect(Vec<Move>),
@@ -23,8 +47,8 @@ pub(crate) struct Gen<'a> {
     /// Nesting of attack tests (attack tests inside attack tests are false).
     pub depth: u8,
     pub sink: Sink,
-    /// A block ran out of steps (its moves so far are kept).
-    pub overrun: bool,
+    /// The first block that ran out of steps (its moves so far are kept).
+    pub overrun: Option<Overrun>,
     /// Only blocks of this move type run.
     pub only_type: Option<u32>,
 }
@@ -51,7 +75,7 @@ impl<'a> Gen<'a> {
             player,
             depth: 0,
             sink,
-            overrun: false,
+            overrun: None,
             only_type: None,
         }
     }
@@ -66,21 +90,21 @@ impl<'a> Gen<'a> {
             return;
         };
         let kind = &self.rules.kinds[p.kind as usize];
-        for b in &kind.moves {
+        for (i, b) in kind.moves.iter().enumerate() {
             if self.done() {
                 return;
             }
             if !self.type_ok(b, mtype) {
                 continue;
             }
-            self.run(b, pos, pos, p.kind);
+            self.run(b, pos, pos, p.kind, (i, false));
         }
     }
 
     /// Runs the drop blocks of `kind` from every position.
     pub fn drops(&mut self, kind: u32, mtype: Option<u32>) {
         let k = &self.rules.kinds[kind as usize];
-        for b in &k.drops {
+        for (i, b) in k.drops.iter().enumerate() {
             if !self.type_ok(b, mtype) {
                 continue;
             }
@@ -88,7 +112,7 @@ impl<'a> Gen<'a> {
                 if self.rules.killed[pos as usize] {
                     continue;
                 }
-                self.run(b, pos, NONE, kind);
+                self.run(b, pos, NONE, kind, (i, true));
             }
         }
     }
@@ -98,7 +122,7 @@ impl<'a> Gen<'a> {
             && (self.only_type.is_none() || b.move_type == self.only_type)
     }
 
-    fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32) {
+    fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32, (block, drop): (usize, bool)) {
         let mut r = Run {
             cur: start,
             from,
@@ -116,7 +140,7 @@ impl<'a> Gen<'a> {
         while pc < ops.len() {
             steps += 1;
             if steps > self.rules.step_limit {
-                self.overrun = true;
+                self.overrun.get_or_insert(Overrun { kind, block, drop });
                 return;
             }
             let mut next = pc + 1;

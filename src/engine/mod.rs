@@ -16,6 +16,7 @@ mod reach;
 mod rules;
 mod state;
 
+pub use generate::Overrun;
 pub use notation::notation;
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;

@@ -1,7 +1,7 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Gen, Sink, attacked};
+use super::generate::{Gen, Overrun, Sink, attacked};
 use super::rules::{G, NONE, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct Moves {
     /// The moves, in generation order (pieces by position, blocks in order, then drops).
     pub moves: Vec<Move>,
-    /// A block was stopped by the step limit: the list may be incomplete.
-    pub overrun: bool,
+    /// A block was stopped by the step limit (the first one): the list may be incomplete.
+    pub overrun: Option<Overrun>,
 }
 
 /// How a game ended.
@@ -253,8 +253,8 @@ pub fn play(rules: &Rules, st: &mut State, m: &Move) {
 pub struct Control {
     /// Set from outside (e.g. by Ctrl-C) to stop; the count then returns `None`.
     pub stop: std::sync::Arc<AtomicBool>,
-    /// Set when a move block was stopped by the step limit (the count may be too low).
-    pub overrun: AtomicBool,
+    /// The first move block stopped by the step limit (the count may then be too low).
+    pub overrun: std::sync::OnceLock<Overrun>,
 }
 
 /// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised.
@@ -266,8 +266,8 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         return None;
     }
     let found = legal_moves(rules, st);
-    if found.overrun {
-        ctl.overrun.store(true, Ordering::Relaxed);
+    if let Some(o) = found.overrun {
+        let _ = ctl.overrun.set(o);
     }
     if depth == 1 {
         return Some(found.moves.len() as u64);
@@ -290,8 +290,8 @@ pub fn divide(
     ctl: &Control,
 ) -> Option<Vec<(Move, u64)>> {
     let found = legal_moves(rules, st);
-    if found.overrun {
-        ctl.overrun.store(true, Ordering::Relaxed);
+    if let Some(o) = found.overrun {
+        let _ = ctl.overrun.set(o);
     }
     let mut out = Vec::with_capacity(found.moves.len());
     for m in found.moves {
