@@ -116,8 +116,9 @@ fn main() -> ExitCode {
     };
     if stats {
         eprintln!(
-            "stats: wall {:.4} s, peak {} KB",
+            "stats: wall {:.4} s, cpu {} s, peak {} KB",
             start.elapsed().as_secs_f64(),
+            cpu_seconds().map_or("?".into(), |c| format!("{c:.4}")),
             peak_rss_kb().map_or("?".into(), |k| k.to_string())
         );
     }
@@ -127,6 +128,18 @@ fn main() -> ExitCode {
 /// Converts an `i32` status from subcommands that return one.
 fn exit_code(code: i32) -> u8 {
     u8::try_from(code).unwrap_or(cli::EXIT_USAGE)
+}
+
+/// User plus system CPU time of this process so far (Linux `/proc/self/stat`, all threads), in
+/// seconds: tests budget CPU time, which a loaded machine does not inflate as it does wall time.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at the state, field 3;
+    // utime and stime are fields 14 and 15, in clock ticks of 1/100 s on Linux.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if the platform reports it.

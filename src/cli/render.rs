@@ -10,7 +10,7 @@ use zogkit::render::game::PlanOptions;
 use zogkit::render::images::{FRAGMENT_FILE, MANIFEST_FILE};
 use zogkit::render::set::{FileKind, SetOptions, render_set};
 use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
-use zogkit::spec::{Document, EntryKind};
+use zogkit::spec::Document;
 use zogkit::text::Encoding;
 
 /// Output image format.
@@ -230,26 +230,7 @@ fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>
 
 /// The game selected by `--game` (1-based index or title), or the first game.
 fn pick_game(doc: &Document, sel: Option<&str>) -> Result<usize, (u8, String)> {
-    let games: Vec<usize> = (0..doc.games.len())
-        .filter(|&i| doc.games[i].kind != EntryKind::Separator)
-        .collect();
-    let pick = match sel {
-        None => games.first().copied(),
-        Some(s) => match s.parse::<usize>() {
-            Ok(n) => games.iter().copied().find(|&i| i + 1 == n),
-            Err(_) => games.iter().copied().find(|&i| doc.games[i].title == s),
-        },
-    };
-    pick.ok_or_else(|| {
-        let list: Vec<String> = games
-            .iter()
-            .map(|&i| format!("{} {:?}", i + 1, doc.games[i].title))
-            .collect();
-        (
-            EXIT_USAGE,
-            format!("no such game; the file has: {}", list.join(", ")),
-        )
-    })
+    super::pick_game(doc, sel).map_err(|m| (EXIT_USAGE, m))
 }
 
 /// `zogkit convert --with-images DIR`: rewrites `doc`'s image paths to the set `zogkit render`

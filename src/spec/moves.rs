@@ -187,7 +187,7 @@ impl<'p> Equality<'p> {
         Equality {
             pa,
             pb,
-            memo: rustc_hash::FxHashMap::default(),
+            memo: rustc_hash::FxHashMap::default(), // lookup only
         }
     }
 

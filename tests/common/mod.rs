@@ -115,6 +115,9 @@ pub struct Measured {
     pub stderr: String,
     /// Wall time from spawn to exit.
     pub wall: Duration,
+    /// The child's CPU time (user + system, all threads), as it reports it through `--stats`;
+    /// the wall time when it does not. Budgets use this: load on the machine does not inflate it.
+    pub cpu: Duration,
     /// The child's peak resident memory (`VmHWM`, reported by the child itself through the
     /// hidden `--stats` option), in KiB.
     pub peak_kib: u64,
@@ -145,8 +148,17 @@ pub fn zogkit_measured(dir: &Path, args: &[&str]) -> Measured {
     let wall = start.elapsed();
     let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let mut peak_kib = u64::MAX;
+    let mut cpu = wall;
     if let Some(at) = stderr.rfind("stats: wall ") {
         let line = stderr[at..].lines().next().unwrap_or("").to_string();
+        if let Some(c) = line
+            .split("cpu ")
+            .nth(1)
+            .and_then(|c| c.split(" s").next())
+            .and_then(|c| c.parse::<f64>().ok())
+        {
+            cpu = Duration::from_secs_f64(c);
+        }
         peak_kib = line
             .split("peak ")
             .nth(1)
@@ -159,6 +171,7 @@ pub fn zogkit_measured(dir: &Path, args: &[&str]) -> Measured {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr,
         wall,
+        cpu,
         peak_kib,
     }
 }

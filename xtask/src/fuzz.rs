@@ -272,8 +272,8 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 /// Runs a campaign; returns false when findings remain.
 pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
     // The slowest real corpus file takes about 0.3 s through the whole pipeline (`--replay`);
-    // work is linear in the expanded size, which the limits bound. Over 2 s means a limit is
-    // missing or something is worse than linear.
+    // work is linear in the expanded size, which the limits bound. Over 2 s of CPU time means a
+    // limit is missing or something is worse than linear.
     let budget = Duration::from_secs(2);
     std::panic::set_hook(Box::new(|_| {}));
     let mut clean = true;
@@ -300,9 +300,10 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             // A stack overflow aborts the process before any handler runs: the input being
             // tried is on disk, so the crash can be replayed (`--replay`).
             let _ = std::fs::write(&in_flight, &input);
-            let t = Instant::now();
+            let (wall, cpu) = (Instant::now(), crate::thread_cpu(Instant::now()));
             let result = exercise(fmt, &input);
-            let took = t.elapsed();
+            // CPU time, not wall time: a loaded machine cannot turn an input into a finding.
+            let took = crate::thread_cpu(wall).saturating_sub(cpu);
             execs += 1;
             let kind = match (&result, took > budget) {
                 (Err(msg), _) => Some(format!("panic: {msg}")),

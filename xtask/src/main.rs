@@ -440,8 +440,18 @@ fn roundtrip_markdown(json: &str) -> String {
     md
 }
 
-/// Reads every shared corpus file cut at `offsets` evenly spaced points; any panic or read
-/// slower than a second is a finding.
+/// CPU time this thread has run (Linux `/proc/thread-self/schedstat`, nanoseconds), or the wall
+/// time since `wall` where the platform does not report it. Budgets count CPU time, so a
+/// loaded machine cannot make a check fail.
+pub fn thread_cpu(wall: Instant) -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or_else(|| wall.elapsed(), Duration::from_nanos)
+}
+
+/// Reads every shared corpus file cut at `offsets` evenly spaced points; any panic, or a read
+/// that uses more than a second of CPU time (not wall time: load cannot trip it), is a finding.
 fn truncate(root: &Path, offsets: usize) -> bool {
     let mut files = Vec::new();
     collect(&shared_corpus(root), &mut files);
@@ -455,10 +465,10 @@ fn truncate(root: &Path, offsets: usize) -> bool {
         };
         for k in 0..offsets {
             let at = bytes.len() * k / offsets.max(1);
-            let t = Instant::now();
+            let (wall, cpu) = (Instant::now(), thread_cpu(Instant::now()));
             let r = fuzz::exercise(zogkit::format::Format::Zrf, &bytes[..at]);
             reads += 1;
-            let took = t.elapsed();
+            let took = thread_cpu(wall).saturating_sub(cpu);
             if let Err(msg) = r {
                 findings.push(format!("PANIC {} cut at {at}: {msg}", p.display()));
             } else if took > Duration::from_secs(1) {
