@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod moves;
 pub mod perft;
 pub mod render;
+pub mod replay;
 pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};

@@ -222,13 +222,7 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
-                    if let Some(p) = self.st.board[at as usize] {
-                        let n = self.rules.players.len() as u32;
-                        r.actions.push(Action::ChangeOwner {
-                            at,
-                            owner: (p.owner + 1) % n,
-                        });
-                    }
+                    r.actions.push(Action::Flip { at });
                 }
                 Op::ChangeOwner(l) => {
                     let at = self.loc(*l, &r);

@@ -127,6 +127,8 @@ pub struct Kind {
     pub(crate) drops: Vec<Block>,
     /// Initial attribute bits.
     pub(crate) attrs: u32,
+    /// The attributes the piece declares, in declaration order.
+    pub(crate) declared: Vec<u32>,
 }
 
 /// A compiled goal condition.
@@ -453,11 +455,13 @@ impl<'a> Builder<'a> {
         }
         for p in &self.game.pieces {
             let mut attrs = 0u32;
+            let mut declared = Vec::new();
             for a in &p.attributes {
                 let ai = intern(&mut self.rules.attributes, &a.name);
                 if ai >= 32 {
                     return refuse("more than 32 piece attributes");
                 }
+                declared.push(ai);
                 if a.value == "true" {
                     attrs |= 1 << ai;
                 }
@@ -476,6 +480,7 @@ impl<'a> Builder<'a> {
                 moves,
                 drops,
                 attrs,
+                declared,
             });
         }
         Ok(())

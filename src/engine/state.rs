@@ -64,6 +64,12 @@ pub enum Action {
         /// New owner.
         owner: u32,
     },
+    /// The piece at `at` (once the move's pieces have landed) passes to the next player in
+    /// player order (ZRF `flip`).
+    Flip {
+        /// Where.
+        at: u32,
+    },
     /// An attribute of the piece at `at` is set.
     SetAttr {
         /// Where.
@@ -196,6 +202,16 @@ impl State {
             s.hand[owner as usize * nk + kind as usize] += n;
         }
         s
+    }
+
+    /// Puts a new piece of `owner` and `kind` on `pos` before play (a hand-placed setup piece of
+    /// a saved game), replacing what stands there; it cannot be unmade.
+    pub fn put(&mut self, rules: &Rules, pos: u32, owner: u32, kind: u32) {
+        self.board[pos as usize] = Some(Piece {
+            owner,
+            kind,
+            attrs: rules.kinds[kind as usize].attrs,
+        });
     }
 
     /// The player whose turn it is.
@@ -391,6 +407,12 @@ impl State {
             Action::ChangeOwner { at, owner } => {
                 if let Some(mut p) = self.board[at as usize] {
                     p.owner = owner;
+                    self.set(at, Some(p));
+                }
+            }
+            Action::Flip { at } => {
+                if let Some(mut p) = self.board[at as usize] {
+                    p.owner = (p.owner + 1) % rules.players.len() as u32;
                     self.set(at, Some(p));
                 }
             }
