@@ -29,6 +29,9 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
+    /// On an error, also print the position before the record that could not be played.
+    #[arg(long)]
+    pub show_position: bool,
 }
 
 /// Runs `zogkit replay`; returns the exit code.
@@ -70,6 +73,9 @@ pub fn run(args: &ReplayArgs) -> u8 {
             Ok(r) => format!("replayed {} moves of {shown}\n", r.moves),
             Err(e) => {
                 eprint!("{}", text_error(&shown, e));
+                if args.show_position {
+                    eprint!("{}", position_before(&rules, &game, e.played));
+                }
                 String::new()
             }
         },
@@ -105,6 +111,31 @@ pub fn run(args: &ReplayArgs) -> u8 {
         Ok(()) => super::EXIT_ERRORS,
         Err(code) => code,
     }
+}
+
+/// The pieces on the board and in hand after the first `played` records.
+fn position_before(rules: &engine::Rules, game: &zsg::SavedGame, played: usize) -> String {
+    let mut head = game.clone();
+    head.records.truncate(played);
+    let Ok(r) = engine::replay(rules, &head) else {
+        return String::new();
+    };
+    let mut s = format!(
+        "  position ({} to move):\n",
+        rules.players[r.state.to_move(rules) as usize]
+    );
+    for (i, p) in r.state.board.iter().enumerate() {
+        if let Some(p) = p {
+            s.push_str(&format!(
+                "    {} {} {} attrs={:b}\n",
+                rules.positions[i],
+                rules.players[p.owner as usize],
+                rules.kinds[p.kind as usize].name,
+                p.attrs
+            ));
+        }
+    }
+    s
 }
 
 fn text_error(shown: &str, e: &ReplayError) -> String {

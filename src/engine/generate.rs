@@ -249,7 +249,10 @@ impl<'a> Gen<'a> {
                     let v = self.eval(c, &r);
                     let at = self.loc(*l, &r);
                     if at == NONE {
-                        return;
+                        // Off the board: nothing to mark, and the move goes on (Bolotoudou's
+                        // `check-side` marks both neighbours of an edge square).
+                        pc = next;
+                        continue;
                     }
                     r.pos_flags.retain(|&(p, g, _)| (p, g) != (at, *f));
                     r.pos_flags.push((at, *f, v));

@@ -82,13 +82,17 @@ impl Segment {
     }
 }
 
-/// ZoG's index of attribute `attr` of the piece type `kind`: the piece's attributes are
+/// ZoG's index of attribute `attr` for a piece of type `kind`: a piece's attributes are
 /// numbered in reverse declaration order (YoninShogi declares South West North East and saves
-/// South as 3). A type that does not declare it falls back to the game's whole list.
+/// South as 3; Bolotoudou's Man declares `in-line?` then `is-capturing?`, saved as 1 and 0).
+/// When `kind` does not declare it, the first type that does decides; else the game's list.
 pub fn attr_index(rules: &Rules, kind: Option<u32>, attr: u32) -> u32 {
+    let declares = |k: &&super::rules::Kind| k.declared.contains(&attr);
     let list = kind
-        .map(|k| &rules.kinds[k as usize].declared)
-        .filter(|l| l.contains(&attr));
+        .map(|k| &rules.kinds[k as usize])
+        .filter(declares)
+        .or_else(|| rules.kinds.iter().find(declares))
+        .map(|k| &k.declared);
     match list {
         Some(l) => (l.len() - 1 - l.iter().position(|&a| a == attr).unwrap_or(0)) as u32,
         None => (rules.attributes.len() as u32).saturating_sub(attr + 1),
@@ -97,10 +101,10 @@ pub fn attr_index(rules: &Rules, kind: Option<u32>, attr: u32) -> u32 {
 
 /// The segments of `m` read against `st`, the position it is played from: movements first, in
 /// program order (a promotion right after its movement), then the other changes in the order
-/// the program made them. Captures of empty positions are left out, as ZoG records none.
+/// the program made them. Captures of positions where no piece stands or lands are left out,
+/// as ZoG records none.
 pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
     let mut out = Vec::new();
-    let mut landing: Vec<(u32, u32)> = Vec::new();
     for a in &m.actions {
         match *a {
             Action::Move { from, to, promote } | Action::Copy { from, to, promote } => {
@@ -114,7 +118,6 @@ pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
                     to,
                     capture,
                 });
-                landing.push((to, promote.unwrap_or(p.kind)));
                 if let Some(kind) = promote {
                     out.push(Segment::Type { kind, at: to });
                 }
@@ -126,22 +129,14 @@ pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
                 from_hand: true,
             } => {
                 out.push(Segment::Place { owner, kind, at });
-                landing.push((at, kind));
             }
             _ => {}
         }
     }
-    let kind_at = |at: u32| {
-        landing
-            .iter()
-            .rev()
-            .find(|l| l.0 == at)
-            .map(|l| l.1)
-            .or_else(|| st.board[at as usize].map(|p| p.kind))
-    };
+    let landed: Vec<u32> = out.iter().filter_map(Segment::lands).collect();
     for a in &m.actions {
         match *a {
-            Action::Capture { at } if st.board[at as usize].is_some() => {
+            Action::Capture { at } if st.board[at as usize].is_some() || landed.contains(&at) => {
                 out.push(Segment::Capture { at })
             }
             Action::Place {
@@ -155,13 +150,43 @@ pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
             Action::Flip { at } => out.push(Segment::Flip { at }),
             Action::SetAttr { at, attr, value } => out.push(Segment::Attr {
                 at,
-                index: attr_index(rules, kind_at(at), attr),
+                index: attr_index(rules, final_kind(st, m, at), attr),
                 value,
             }),
             _ => {}
         }
     }
     out
+}
+
+/// The type of the piece on `at` once `m`'s pieces have moved, landed and been captured
+/// (before creations and changes), or `None` when nothing stands there.
+fn final_kind(st: &State, m: &Move, at: u32) -> Option<u32> {
+    let mut kind = st.board[at as usize].map(|p| p.kind);
+    for a in &m.actions {
+        match *a {
+            Action::Move { from, .. } if from == at => kind = None,
+            _ => {}
+        }
+    }
+    for a in &m.actions {
+        match *a {
+            Action::Move { from, to, promote } | Action::Copy { from, to, promote } if to == at => {
+                kind = promote.or(st.board[from as usize].map(|p| p.kind))
+            }
+            Action::Place {
+                at: p,
+                kind: k,
+                from_hand: true,
+                ..
+            } if p == at => kind = Some(k),
+            _ => {}
+        }
+    }
+    if m.actions.contains(&Action::Capture { at }) {
+        kind = None;
+    }
+    kind
 }
 
 /// Writes segments as ZoG does: `on pos` is left out when the change is at the position the

@@ -66,7 +66,7 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
     match c {
         G::Stalemated | G::Checkmated(_) | G::Repetition => false,
         G::Captured(kinds) => kinds.iter().any(|&k| st.captured_piece(rules, p, k)),
-        G::PiecesRemaining(n, kind) => count(Some(p), *kind) <= *n,
+        G::PiecesRemaining(n, kind) => count(Some(p), *kind) == *n,
         G::TotalPieceCount(n, kind) => count(None, *kind) >= *n,
         G::AbsoluteConfig {
             kinds,

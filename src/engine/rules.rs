@@ -222,8 +222,8 @@ pub struct Rules {
     /// Start placement: (position, player, kind) and off-board counts (player, kind, n).
     pub(crate) setup: Vec<(u32, u32, u32)>,
     pub(crate) setup_off: Vec<(u32, u32, u32)>,
-    /// `hand_limited[player * kinds + kind]`: drops of this type use up an `off` count; types
-    /// the setup gives no `off` count can be dropped without limit (as ZoG does for Go).
+    /// `hand_limited[player * kinds + kind]`: drops of this type use up an `off` count. In a
+    /// game whose setup gives no `off` count at all (Go) types are dropped without limit.
     pub(crate) hand_limited: Vec<bool>,
     /// Royal piece types per player (from `checkmated` goals), for the legality filter.
     pub(crate) royal: Vec<Vec<u32>>,
@@ -986,14 +986,11 @@ impl<'a> Builder<'a> {
                 self.rules.setup_off.push((player, kind, n));
             }
         }
-        let nk = self.rules.kinds.len();
-        self.rules.hand_limited = vec![false; self.rules.players.len() * nk];
-        for &(player, kind, _) in &self.rules.setup_off {
-            self.rules.hand_limited[player as usize * nk + kind as usize] = true;
-        }
-        if self.rules.options.recycle_captures {
-            self.rules.hand_limited.iter_mut().for_each(|l| *l = true);
-        }
+        // A game that counts pieces off the board lets no type be dropped without a count
+        // (ZoG's Luzhanqi save never drops the uncounted LandmineFlag, whose drops outrank the
+        // move it made); a game that counts none (Go) drops without limit.
+        let limited = self.rules.options.recycle_captures || !self.rules.setup_off.is_empty();
+        self.rules.hand_limited = vec![limited; self.rules.players.len() * self.rules.kinds.len()];
         Ok(())
     }
 }

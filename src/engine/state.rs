@@ -338,8 +338,10 @@ impl State {
     }
 
     /// Applies a move's changes as ZoG does: every moving piece is lifted from the position it
-    /// stood on before the move, then captures are made, then the pieces land (replacing what
-    /// stands there), then creations and changes act on whatever stands on their positions.
+    /// stood on before the move, then the pieces land (replacing what stands there) and
+    /// dropped pieces are placed, then captures are made (a capture where a piece landed removes
+    /// it: Bolotoudou's `White Lock 2d x 2d`, Luzhanqi's `South Start c5 x c5`), then creations
+    /// and changes act on whatever stands on their positions.
     fn apply_all(&mut self, rules: &Rules, mover: u32, actions: &[Action]) {
         let mut landing: Vec<(u32, Piece, Option<u32>)> = Vec::new();
         for a in actions {
@@ -358,14 +360,6 @@ impl State {
                 _ => {}
             }
         }
-        for a in actions {
-            if let Action::Capture { at } = *a
-                && let Some(old) = self.board[at as usize]
-            {
-                self.lose(rules, old);
-                self.set(at, None);
-            }
-        }
         for (to, mut p, promote) in landing {
             if let Some(old) = self.board[to as usize] {
                 self.lose(rules, old);
@@ -376,8 +370,38 @@ impl State {
             self.set(to, Some(p));
         }
         for a in actions {
+            if let Action::Place {
+                at,
+                owner,
+                kind,
+                from_hand: true,
+            } = *a
+            {
+                self.place(rules, at, owner, kind, true);
+            }
+        }
+        for a in actions {
+            if let Action::Capture { at } = *a
+                && let Some(old) = self.board[at as usize]
+            {
+                self.lose(rules, old);
+                self.set(at, None);
+            }
+        }
+        for a in actions {
             self.change(rules, mover, a);
         }
+    }
+
+    fn place(&mut self, rules: &Rules, at: u32, owner: u32, kind: u32, from_hand: bool) {
+        if let Some(old) = self.board[at as usize] {
+            self.lose(rules, old);
+        }
+        if from_hand && rules.hand_limited[owner as usize * self.nkinds + kind as usize] {
+            self.add_hand(owner, kind, -1);
+        }
+        let attrs = rules.kinds[kind as usize].attrs;
+        self.set(at, Some(Piece { owner, kind, attrs }));
     }
 
     fn change(&mut self, rules: &Rules, mover: u32, a: &Action) {
@@ -387,17 +411,9 @@ impl State {
                 at,
                 owner,
                 kind,
-                from_hand,
-            } => {
-                if let Some(old) = self.board[at as usize] {
-                    self.lose(rules, old);
-                }
-                if from_hand && rules.hand_limited[owner as usize * self.nkinds + kind as usize] {
-                    self.add_hand(owner, kind, -1);
-                }
-                let attrs = rules.kinds[kind as usize].attrs;
-                self.set(at, Some(Piece { owner, kind, attrs }));
-            }
+                from_hand: false,
+            } => self.place(rules, at, owner, kind, false),
+            Action::Place { .. } => {}
             Action::ChangeType { at, kind } => {
                 if let Some(mut p) = self.board[at as usize] {
                     p.kind = kind;
