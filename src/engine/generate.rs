@@ -188,7 +188,11 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
-                    r.actions.push(Action::Capture { at });
+                    // Capturing a position twice captures once (a flying king's loop repeats
+                    // its capture; ZoG records `x pos` once).
+                    if !r.actions.contains(&Action::Capture { at }) {
+                        r.actions.push(Action::Capture { at });
+                    }
                 }
                 Op::Cascade => {
                     let to = if r.to != NONE { r.to } else { r.cur };

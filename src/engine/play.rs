@@ -147,7 +147,13 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
     let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
-            g.only_type = st.turn_type(rules);
+            // The continuation's own type overrides the turn's (Jotunheimr: `(Light
+            // normal-type)` turns continue with `first-type` jumps).
+            g.only_type = if mt.is_some() {
+                None
+            } else {
+                st.turn_type(rules)
+            };
             g.piece_moves(pos, mt);
         }
     } else {
