@@ -461,7 +461,7 @@ fn attacked_on(
         g.piece_moves(s, None);
         matches!(g.sink, Sink::Hit { found: true, .. })
     };
-    if let Some(index) = rules.reach.as_ref() {
+    if let Some(index) = rules.reach() {
         for &(s, kind, owner) in index.origins(pos) {
             if let Some(p) = st.board[s as usize]
                 && p.kind == kind

@@ -227,12 +227,11 @@ pub struct Rules {
     pub(crate) hand_limited: Vec<bool>,
     /// Royal piece types per player (from `checkmated` goals), for the legality filter.
     pub(crate) royal: Vec<Vec<u32>>,
-    /// Whether any program or goal needs attack tests.
-    pub(crate) needs_attacks: bool,
     /// Steps one block may run before it is stopped.
     pub step_limit: u32,
-    /// Which origins may attack each position (built when attacks are needed).
-    pub(crate) reach: Option<super::reach::ReachIndex>,
+    /// Which origins may attack each position: built on the first attack test, so a game
+    /// that never tests attacks never pays for it.
+    pub(crate) reach: std::sync::OnceLock<Option<super::reach::ReachIndex>>,
 }
 
 /// Most bytecode operations one game may compile to (after inlining procedure calls).
@@ -254,11 +253,7 @@ impl Rules {
         let mut b = Builder::new(doc, game)?;
         b.pieces()?;
         b.rest()?;
-        let mut rules = b.rules;
-        if rules.needs_attacks {
-            rules.reach = super::reach::ReachIndex::build(&rules);
-        }
-        Ok(rules)
+        Ok(b.rules)
     }
 
     /// Number of positions.
@@ -268,6 +263,13 @@ impl Rules {
 
     pub(crate) fn ndirs(&self) -> usize {
         self.directions.len()
+    }
+
+    /// The attack index, built on first use (`None` when the game is too large for one).
+    pub(crate) fn reach(&self) -> Option<&super::reach::ReachIndex> {
+        self.reach
+            .get_or_init(|| super::reach::ReachIndex::build(self))
+            .as_ref()
     }
 
     /// The position linked from `pos` in `dir` as `player` reads directions.
@@ -410,9 +412,8 @@ impl<'a> Builder<'a> {
             setup_off: Vec::new(),
             hand_limited: Vec::new(),
             royal: Vec::new(),
-            needs_attacks: false,
             step_limit: DEFAULT_STEP_LIMIT,
-            reach: None,
+            reach: std::sync::OnceLock::new(),
         };
         let mut b = Builder {
             doc,
@@ -711,14 +712,8 @@ impl<'a> Builder<'a> {
                     Test::LastFrom => TestKind::LastFrom,
                     Test::LastTo => TestKind::LastTo,
                     Test::Marked => TestKind::Marked,
-                    Test::Attacked => {
-                        self.rules.needs_attacks = true;
-                        TestKind::Attacked(mt)
-                    }
-                    Test::Defended => {
-                        self.rules.needs_attacks = true;
-                        TestKind::Defended(mt)
-                    }
+                    Test::Attacked => TestKind::Attacked(mt),
+                    Test::Defended => TestKind::Defended(mt),
                     Test::AdjacentToEnemy => TestKind::AdjacentToEnemy,
                     Test::GoalPosition => {
                         return refuse(format!(
@@ -833,7 +828,6 @@ impl<'a> Builder<'a> {
                 .filter_map(|p| self.rules.player(p))
                 .collect();
             if let G::Checkmated(kinds) = &cond {
-                self.rules.needs_attacks = true;
                 for &p in &players {
                     self.rules.royal[p as usize].extend(kinds.iter().copied());
                 }
