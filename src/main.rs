@@ -65,6 +65,8 @@ enum Command {
     Moves(cli::moves::MovesArgs),
     /// Count the positions a game reaches in D moves (perft), per move with --divide.
     Perft(cli::perft::PerftArgs),
+    /// Replay a ZoG saved game (.zsg) against the engine: every record must be a legal move.
+    Replay(cli::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +115,7 @@ fn main() -> ExitCode {
         Command::Render(a) => cli::render::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => cli::perft::run(&a),
+        Command::Replay(a) => cli::replay::run(&a),
     };
     if stats {
         eprintln!(

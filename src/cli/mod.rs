@@ -11,6 +11,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod render;
+pub mod replay;
 pub mod roundtrip;
 
 use indicatif::{ProgressBar, ProgressStyle};

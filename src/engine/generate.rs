@@ -212,7 +212,11 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
-                    r.actions.push(Action::Capture { at });
+                    // Capturing a position twice captures once (a flying king's loop repeats
+                    // its capture; ZoG records `x pos` once).
+                    if !r.actions.contains(&Action::Capture { at }) {
+                        r.actions.push(Action::Capture { at });
+                    }
                 }
                 Op::Cascade => {
                     let to = if r.to != NONE { r.to } else { r.cur };
@@ -246,13 +250,7 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
-                    if let Some(p) = self.st.board[at as usize] {
-                        let n = self.rules.players.len() as u32;
-                        r.actions.push(Action::ChangeOwner {
-                            at,
-                            owner: (p.owner + 1) % n,
-                        });
-                    }
+                    r.actions.push(Action::Flip { at });
                 }
                 Op::ChangeOwner(l) => {
                     let at = self.loc(*l, &r);
@@ -279,7 +277,10 @@ impl<'a> Gen<'a> {
                     let v = self.eval(c, &r);
                     let at = self.loc(*l, &r);
                     if at == NONE {
-                        return;
+                        // Off the board: nothing to mark, and the move goes on (Bolotoudou's
+                        // `check-side` marks both neighbours of an edge square).
+                        pc = next;
+                        continue;
                     }
                     r.pos_flags.retain(|&(p, g, _)| (p, g) != (at, *f));
                     r.pos_flags.push((at, *f, v));
@@ -484,7 +485,7 @@ fn attacked_on(
         g.piece_moves(s, None);
         matches!(g.sink, Sink::Hit { found: true, .. })
     };
-    if let Some(index) = rules.reach.as_ref() {
+    if let Some(index) = rules.reach() {
         for &(s, kind, owner) in index.origins(pos) {
             if let Some(p) = st.board[s as usize]
                 && p.kind == kind

@@ -13,12 +13,15 @@ mod generate;
 mod notation;
 mod play;
 mod reach;
+mod replay;
 mod rules;
 mod state;
+pub mod zsg;
 
 pub use generate::Overrun;
-pub use notation::notation;
+pub use notation::{Segment, attr_index, notation, segments, write};
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;
+pub use replay::{ReplayError, Replayed, read_segments, replay};
 pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
 pub use state::{Action, Move, Piece, State};

@@ -1,37 +1,126 @@
 //! Moves written as Zillions of Games writes them in saved games (`.zsg`): `Pawn e2 - e4`,
 //! `Rook c1 x c3 Rook c3 - x3`, `Checker g4 - g6 x g5`, `White Man d3`, `= Queen`, `Pass`.
+//!
+//! [`segments`] gives a move's parts as structured [`Segment`]s (what the replay of saved games
+//! compares); [`write`] and [`notation`] turn them into ZoG's text.
 
 use super::rules::Rules;
 use super::state::{Action, Move, State};
 
-/// The move as ZoG writes it, read against the position it is played from. Movements come
-/// first (`Piece from - to`, `x` when the destination is occupied), then the other changes in
-/// order: `x pos` captures, `Player Piece pos` drops and creations, `= Piece [on pos]` type
-/// changes, `= Player on pos` owner changes, `@ pos attribute value` attributes.
-pub fn notation(rules: &Rules, st: &State, m: &Move) -> String {
-    if m.is_pass() {
-        return "Pass".to_string();
+/// One part of a move as ZoG writes it. Positions are always resolved: `= Queen` (no `on`)
+/// stands for a [`Segment::Type`] at the position of the preceding segment's piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Segment {
+    /// `Piece from - to`, or `Piece from x to` when `to` is occupied before the move.
+    Move {
+        /// The moving piece's type (as it stands on `from` before the move).
+        kind: u32,
+        /// Origin.
+        from: u32,
+        /// Destination.
+        to: u32,
+        /// The destination is occupied (written `x`).
+        capture: bool,
+    },
+    /// `Player Piece pos`: a drop, a `create` or a hand placement.
+    Place {
+        /// Owner.
+        owner: u32,
+        /// Type.
+        kind: u32,
+        /// Where.
+        at: u32,
+    },
+    /// `x pos`: a piece is removed.
+    Capture {
+        /// Where.
+        at: u32,
+    },
+    /// `= Piece [on pos]`: a type change.
+    Type {
+        /// New type.
+        kind: u32,
+        /// Where.
+        at: u32,
+    },
+    /// `= Player [on pos]`: an owner change.
+    Owner {
+        /// New owner.
+        owner: u32,
+        /// Where.
+        at: u32,
+    },
+    /// `flip pos`.
+    Flip {
+        /// Where.
+        at: u32,
+    },
+    /// `@ pos index value`: an attribute set (index as ZoG numbers the piece's attributes).
+    Attr {
+        /// Where.
+        at: u32,
+        /// ZoG's attribute index.
+        index: u32,
+        /// Value.
+        value: bool,
+    },
+}
+
+impl Segment {
+    /// Whether this is a piece movement (these come first, in program order).
+    pub fn is_movement(&self) -> bool {
+        matches!(self, Segment::Move { .. })
     }
-    let pos = |p: u32| rules.positions[p as usize].as_str();
-    let mut parts: Vec<String> = Vec::new();
-    let mut last_to = None;
+
+    /// The position a following `= …` without `on` refers to: where this segment's piece lands.
+    pub fn lands(&self) -> Option<u32> {
+        match *self {
+            Segment::Move { to, .. } => Some(to),
+            Segment::Place { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+}
+
+/// ZoG's index of attribute `attr` for a piece of type `kind`: a piece's attributes are
+/// numbered in reverse declaration order (YoninShogi declares South West North East and saves
+/// South as 3; Bolotoudou's Man declares `in-line?` then `is-capturing?`, saved as 1 and 0).
+/// When `kind` does not declare it, the first type that does decides; else the game's list.
+pub fn attr_index(rules: &Rules, kind: Option<u32>, attr: u32) -> u32 {
+    let declares = |k: &&super::rules::Kind| k.declared.contains(&attr);
+    let list = kind
+        .map(|k| &rules.kinds[k as usize])
+        .filter(declares)
+        .or_else(|| rules.kinds.iter().find(declares))
+        .map(|k| &k.declared);
+    match list {
+        Some(l) => (l.len() - 1 - l.iter().position(|&a| a == attr).unwrap_or(0)) as u32,
+        None => (rules.attributes.len() as u32).saturating_sub(attr + 1),
+    }
+}
+
+/// The segments of `m` read against `st`, the position it is played from: movements first, in
+/// program order (a promotion right after its movement), then the other changes in the order
+/// the program made them. Captures of positions where no piece stands or lands are left out,
+/// as ZoG records none.
+pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
+    let mut out = Vec::new();
     for a in &m.actions {
         match *a {
             Action::Move { from, to, promote } | Action::Copy { from, to, promote } => {
                 let Some(p) = st.board[from as usize] else {
                     continue;
                 };
-                let sep = if st.board[to as usize].is_some() && from != to {
-                    "x"
-                } else {
-                    "-"
-                };
-                let kind = &rules.kinds[p.kind as usize].name;
-                parts.push(format!("{kind} {} {sep} {}", pos(from), pos(to)));
-                if let Some(k) = promote {
-                    parts.push(format!("= {}", rules.kinds[k as usize].name));
+                let capture = st.board[to as usize].is_some() && from != to;
+                out.push(Segment::Move {
+                    kind: p.kind,
+                    from,
+                    to,
+                    capture,
+                });
+                if let Some(kind) = promote {
+                    out.push(Segment::Type { kind, at: to });
                 }
-                last_to = Some(to);
             }
             Action::Place {
                 at,
@@ -39,49 +128,113 @@ pub fn notation(rules: &Rules, st: &State, m: &Move) -> String {
                 kind,
                 from_hand: true,
             } => {
-                parts.push(format!(
-                    "{} {} {}",
-                    rules.players[owner as usize],
-                    rules.kinds[kind as usize].name,
-                    pos(at)
-                ));
-                last_to = Some(at);
+                out.push(Segment::Place { owner, kind, at });
             }
             _ => {}
         }
     }
+    let landed: Vec<u32> = out.iter().filter_map(Segment::lands).collect();
     for a in &m.actions {
-        let on = |at: u32| {
-            if Some(at) == last_to {
-                String::new()
-            } else {
-                format!(" on {}", pos(at))
-            }
-        };
         match *a {
-            Action::Capture { at } => parts.push(format!("x {}", pos(at))),
+            Action::Capture { at } if st.board[at as usize].is_some() || landed.contains(&at) => {
+                out.push(Segment::Capture { at })
+            }
             Action::Place {
                 at,
                 owner,
                 kind,
                 from_hand: false,
-            } => parts.push(format!(
-                "{} {} {}",
-                rules.players[owner as usize],
-                rules.kinds[kind as usize].name,
-                pos(at)
-            )),
-            Action::ChangeType { at, kind } => {
-                parts.push(format!("= {}{}", rules.kinds[kind as usize].name, on(at)))
-            }
-            Action::ChangeOwner { at, owner } => {
-                parts.push(format!("= {}{}", rules.players[owner as usize], on(at)))
-            }
-            Action::SetAttr { at, attr, value } => {
-                parts.push(format!("@ {} {attr} {}", pos(at), value as u8))
-            }
+            } => out.push(Segment::Place { owner, kind, at }),
+            Action::ChangeType { at, kind } => out.push(Segment::Type { kind, at }),
+            Action::ChangeOwner { at, owner } => out.push(Segment::Owner { owner, at }),
+            Action::Flip { at } => out.push(Segment::Flip { at }),
+            Action::SetAttr { at, attr, value } => out.push(Segment::Attr {
+                at,
+                index: attr_index(rules, final_kind(st, m, at), attr),
+                value,
+            }),
             _ => {}
         }
     }
+    out
+}
+
+/// The type of the piece on `at` once `m`'s pieces have moved, landed and been captured
+/// (before creations and changes), or `None` when nothing stands there.
+fn final_kind(st: &State, m: &Move, at: u32) -> Option<u32> {
+    let mut kind = st.board[at as usize].map(|p| p.kind);
+    for a in &m.actions {
+        match *a {
+            Action::Move { from, .. } if from == at => kind = None,
+            _ => {}
+        }
+    }
+    for a in &m.actions {
+        match *a {
+            Action::Move { from, to, promote } | Action::Copy { from, to, promote } if to == at => {
+                kind = promote.or(st.board[from as usize].map(|p| p.kind))
+            }
+            Action::Place {
+                at: p,
+                kind: k,
+                from_hand: true,
+                ..
+            } if p == at => kind = Some(k),
+            _ => {}
+        }
+    }
+    if m.actions.contains(&Action::Capture { at }) {
+        kind = None;
+    }
+    kind
+}
+
+/// Writes segments as ZoG does: `on pos` is left out when the change is at the position the
+/// preceding segment's piece landed on.
+pub fn write(rules: &Rules, segs: &[Segment]) -> String {
+    let pos = |p: u32| rules.positions[p as usize].as_str();
+    let kind = |k: u32| rules.kinds[k as usize].name.as_str();
+    let player = |p: u32| rules.players[p as usize].as_str();
+    let mut parts: Vec<String> = Vec::with_capacity(segs.len());
+    let mut prev: Option<u32> = None;
+    for s in segs {
+        let on = |at: u32| {
+            if prev == Some(at) {
+                String::new()
+            } else {
+                format!(" on {}", pos(at))
+            }
+        };
+        parts.push(match *s {
+            Segment::Move {
+                kind: k,
+                from,
+                to,
+                capture,
+            } => {
+                let sep = if capture { "x" } else { "-" };
+                format!("{} {} {sep} {}", kind(k), pos(from), pos(to))
+            }
+            Segment::Place { owner, kind: k, at } => {
+                format!("{} {} {}", player(owner), kind(k), pos(at))
+            }
+            Segment::Capture { at } => format!("x {}", pos(at)),
+            Segment::Type { kind: k, at } => format!("= {}{}", kind(k), on(at)),
+            Segment::Owner { owner, at } => format!("= {}{}", player(owner), on(at)),
+            Segment::Flip { at } => format!("flip {}", pos(at)),
+            Segment::Attr { at, index, value } => {
+                format!("@ {} {index} {}", pos(at), value as u8)
+            }
+        });
+        prev = s.lands();
+    }
     parts.join(" ")
+}
+
+/// The move as ZoG writes it, read against the position it is played from (see [`segments`]).
+pub fn notation(rules: &Rules, st: &State, m: &Move) -> String {
+    if m.is_pass() {
+        return "Pass".to_string();
+    }
+    write(rules, &segments(rules, st, m))
 }

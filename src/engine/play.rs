@@ -66,7 +66,7 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
     match c {
         G::Stalemated | G::Checkmated(_) | G::Repetition => false,
         G::Captured(kinds) => kinds.iter().any(|&k| st.captured_piece(rules, p, k)),
-        G::PiecesRemaining(n, kind) => count(Some(p), *kind) <= *n,
+        G::PiecesRemaining(n, kind) => count(Some(p), *kind) == *n,
         G::TotalPieceCount(n, kind) => count(None, *kind) >= *n,
         G::AbsoluteConfig {
             kinds,
@@ -162,7 +162,13 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
     let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
-            g.only_type = st.turn_type(rules);
+            // The continuation's own type overrides the turn's (Jotunheimr: `(Light
+            // normal-type)` turns continue with `first-type` jumps).
+            g.only_type = if mt.is_some() {
+                None
+            } else {
+                st.turn_type(rules)
+            };
             g.piece_moves(pos, mt);
         }
     } else {

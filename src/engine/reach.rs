@@ -31,6 +31,7 @@ impl ReachIndex {
         };
         let mut entries = 0usize;
         let mut hits = FxHashSet::default();
+        let mut scratch = Scratch::default();
         for owner in 0..rules.players.len() as u32 {
             for (k, kind) in rules.kinds.iter().enumerate() {
                 if kind.moves.is_empty() {
@@ -43,7 +44,7 @@ impl ReachIndex {
                     hits.clear();
                     let mut everywhere = false;
                     for b in &kind.moves {
-                        everywhere |= !abstract_hits(rules, owner, b, s, &mut hits);
+                        everywhere |= !abstract_hits(rules, owner, b, s, &mut hits, &mut scratch);
                     }
                     let e = (s, k as u32, owner);
                     if everywhere {
@@ -69,12 +70,30 @@ impl ReachIndex {
     }
 }
 
+/// An abstract state: (pc, cur, mark, to, from).
+type AState = (usize, u32, u32, u32, u32);
+
+/// Sets reused from one block to the next, so their tables are grown once, not per block.
+#[derive(Default)]
+struct Scratch {
+    seen: FxHashSet<AState>,
+    work: Vec<AState>,
+}
+
 /// Adds to `hits` every position the block could capture at or move a piece onto, starting at
 /// `s`; false when the block visits too many states to tell.
-fn abstract_hits(rules: &Rules, owner: u32, b: &Block, s: u32, hits: &mut FxHashSet<u32>) -> bool {
-    // (pc, cur, mark, to, from)
-    let mut seen: FxHashSet<(usize, u32, u32, u32, u32)> = FxHashSet::default();
-    let mut work = vec![(0usize, s, NONE, NONE, s)];
+fn abstract_hits(
+    rules: &Rules,
+    owner: u32,
+    b: &Block,
+    s: u32,
+    hits: &mut FxHashSet<u32>,
+    scratch: &mut Scratch,
+) -> bool {
+    let Scratch { seen, work } = scratch;
+    seen.clear();
+    work.clear();
+    work.push((0usize, s, NONE, NONE, s));
     while let Some(st) = work.pop() {
         if !seen.insert(st) {
             continue;

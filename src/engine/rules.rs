@@ -127,6 +127,8 @@ pub struct Kind {
     pub(crate) drops: Vec<Block>,
     /// Initial attribute bits.
     pub(crate) attrs: u32,
+    /// The attributes the piece declares, in declaration order.
+    pub(crate) declared: Vec<u32>,
 }
 
 /// A compiled goal condition.
@@ -220,17 +222,16 @@ pub struct Rules {
     /// Start placement: (position, player, kind) and off-board counts (player, kind, n).
     pub(crate) setup: Vec<(u32, u32, u32)>,
     pub(crate) setup_off: Vec<(u32, u32, u32)>,
-    /// `hand_limited[player * kinds + kind]`: drops of this type use up an `off` count; types
-    /// the setup gives no `off` count can be dropped without limit (as ZoG does for Go).
+    /// `hand_limited[player * kinds + kind]`: drops of this type use up an `off` count. In a
+    /// game whose setup gives no `off` count at all (Go) types are dropped without limit.
     pub(crate) hand_limited: Vec<bool>,
     /// Royal piece types per player (from `checkmated` goals), for the legality filter.
     pub(crate) royal: Vec<Vec<u32>>,
-    /// Whether any program or goal needs attack tests.
-    pub(crate) needs_attacks: bool,
     /// Steps one block may run before it is stopped.
     pub step_limit: u32,
-    /// Which origins may attack each position (built when attacks are needed).
-    pub(crate) reach: Option<super::reach::ReachIndex>,
+    /// Which origins may attack each position: built on the first attack test, so a game
+    /// that never tests attacks never pays for it.
+    pub(crate) reach: std::sync::OnceLock<Option<super::reach::ReachIndex>>,
 }
 
 /// Most bytecode operations one game may compile to (after inlining procedure calls).
@@ -252,11 +253,7 @@ impl Rules {
         let mut b = Builder::new(doc, game)?;
         b.pieces()?;
         b.rest()?;
-        let mut rules = b.rules;
-        if rules.needs_attacks {
-            rules.reach = super::reach::ReachIndex::build(&rules);
-        }
-        Ok(rules)
+        Ok(b.rules)
     }
 
     /// Number of positions.
@@ -266,6 +263,13 @@ impl Rules {
 
     pub(crate) fn ndirs(&self) -> usize {
         self.directions.len()
+    }
+
+    /// The attack index, built on first use (`None` when the game is too large for one).
+    pub(crate) fn reach(&self) -> Option<&super::reach::ReachIndex> {
+        self.reach
+            .get_or_init(|| super::reach::ReachIndex::build(self))
+            .as_ref()
     }
 
     /// The position linked from `pos` in `dir` as `player` reads directions.
@@ -413,9 +417,8 @@ impl<'a> Builder<'a> {
             setup_off: Vec::new(),
             hand_limited: Vec::new(),
             royal: Vec::new(),
-            needs_attacks: false,
             step_limit: DEFAULT_STEP_LIMIT,
-            reach: None,
+            reach: std::sync::OnceLock::new(),
         };
         let mut b = Builder {
             doc,
@@ -458,11 +461,13 @@ impl<'a> Builder<'a> {
         }
         for p in &self.game.pieces {
             let mut attrs = 0u32;
+            let mut declared = Vec::new();
             for a in &p.attributes {
                 let ai = intern(&mut self.rules.attributes, &a.name);
                 if ai >= 32 {
                     return refuse("more than 32 piece attributes");
                 }
+                declared.push(ai);
                 if a.value == "true" {
                     attrs |= 1 << ai;
                 }
@@ -481,6 +486,7 @@ impl<'a> Builder<'a> {
                 moves,
                 drops,
                 attrs,
+                declared,
             });
         }
         Ok(())
@@ -711,14 +717,8 @@ impl<'a> Builder<'a> {
                     Test::LastFrom => TestKind::LastFrom,
                     Test::LastTo => TestKind::LastTo,
                     Test::Marked => TestKind::Marked,
-                    Test::Attacked => {
-                        self.rules.needs_attacks = true;
-                        TestKind::Attacked(mt)
-                    }
-                    Test::Defended => {
-                        self.rules.needs_attacks = true;
-                        TestKind::Defended(mt)
-                    }
+                    Test::Attacked => TestKind::Attacked(mt),
+                    Test::Defended => TestKind::Defended(mt),
                     Test::AdjacentToEnemy => TestKind::AdjacentToEnemy,
                     Test::GoalPosition => {
                         return refuse(format!(
@@ -835,7 +835,6 @@ impl<'a> Builder<'a> {
                 .filter_map(|p| self.rules.player(p))
                 .collect();
             if let G::Checkmated(kinds) = &cond {
-                self.rules.needs_attacks = true;
                 for &p in &players {
                     self.rules.royal[p as usize].extend(kinds.iter().copied());
                 }
@@ -988,14 +987,11 @@ impl<'a> Builder<'a> {
                 self.rules.setup_off.push((player, kind, n));
             }
         }
-        let nk = self.rules.kinds.len();
-        self.rules.hand_limited = vec![false; self.rules.players.len() * nk];
-        for &(player, kind, _) in &self.rules.setup_off {
-            self.rules.hand_limited[player as usize * nk + kind as usize] = true;
-        }
-        if self.rules.options.recycle_captures {
-            self.rules.hand_limited.iter_mut().for_each(|l| *l = true);
-        }
+        // A game that counts pieces off the board lets no type be dropped without a count
+        // (ZoG's Luzhanqi save never drops the uncounted LandmineFlag, whose drops outrank the
+        // move it made); a game that counts none (Go) drops without limit.
+        let limited = self.rules.options.recycle_captures || !self.rules.setup_off.is_empty();
+        self.rules.hand_limited = vec![limited; self.rules.players.len() * self.rules.kinds.len()];
         Ok(())
     }
 }

@@ -64,6 +64,12 @@ pub enum Action {
         /// New owner.
         owner: u32,
     },
+    /// The piece at `at` (once the move's pieces have landed) passes to the next player in
+    /// player order (ZRF `flip`).
+    Flip {
+        /// Where.
+        at: u32,
+    },
     /// An attribute of the piece at `at` is set.
     SetAttr {
         /// Where.
@@ -196,6 +202,16 @@ impl State {
             s.hand[owner as usize * nk + kind as usize] += n;
         }
         s
+    }
+
+    /// Puts a new piece of `owner` and `kind` on `pos` before play (a hand-placed setup piece of
+    /// a saved game), replacing what stands there; it cannot be unmade.
+    pub fn put(&mut self, rules: &Rules, pos: u32, owner: u32, kind: u32) {
+        self.board[pos as usize] = Some(Piece {
+            owner,
+            kind,
+            attrs: rules.kinds[kind as usize].attrs,
+        });
     }
 
     /// The player whose turn it is.
@@ -332,8 +348,10 @@ impl State {
     }
 
     /// Applies a move's changes as ZoG does: every moving piece is lifted from the position it
-    /// stood on before the move, then captures are made, then the pieces land (replacing what
-    /// stands there), then creations and changes act on whatever stands on their positions.
+    /// stood on before the move, then the pieces land (replacing what stands there) and
+    /// dropped pieces are placed, then captures are made (a capture where a piece landed removes
+    /// it: Bolotoudou's `White Lock 2d x 2d`, Luzhanqi's `South Start c5 x c5`), then creations
+    /// and changes act on whatever stands on their positions.
     fn apply_all(&mut self, rules: &Rules, mover: u32, actions: &[Action]) {
         let mut landing: Vec<(u32, Piece, Option<u32>)> = Vec::new();
         for a in actions {
@@ -352,14 +370,6 @@ impl State {
                 _ => {}
             }
         }
-        for a in actions {
-            if let Action::Capture { at } = *a
-                && let Some(old) = self.board[at as usize]
-            {
-                self.lose(rules, old);
-                self.set(at, None);
-            }
-        }
         for (to, mut p, promote) in landing {
             if let Some(old) = self.board[to as usize] {
                 self.lose(rules, old);
@@ -370,8 +380,38 @@ impl State {
             self.set(to, Some(p));
         }
         for a in actions {
+            if let Action::Place {
+                at,
+                owner,
+                kind,
+                from_hand: true,
+            } = *a
+            {
+                self.place(rules, at, owner, kind, true);
+            }
+        }
+        for a in actions {
+            if let Action::Capture { at } = *a
+                && let Some(old) = self.board[at as usize]
+            {
+                self.lose(rules, old);
+                self.set(at, None);
+            }
+        }
+        for a in actions {
             self.change(rules, mover, a);
         }
+    }
+
+    fn place(&mut self, rules: &Rules, at: u32, owner: u32, kind: u32, from_hand: bool) {
+        if let Some(old) = self.board[at as usize] {
+            self.lose(rules, old);
+        }
+        if from_hand && rules.hand_limited[owner as usize * self.nkinds + kind as usize] {
+            self.add_hand(owner, kind, -1);
+        }
+        let attrs = rules.kinds[kind as usize].attrs;
+        self.set(at, Some(Piece { owner, kind, attrs }));
     }
 
     fn change(&mut self, rules: &Rules, mover: u32, a: &Action) {
@@ -381,17 +421,9 @@ impl State {
                 at,
                 owner,
                 kind,
-                from_hand,
-            } => {
-                if let Some(old) = self.board[at as usize] {
-                    self.lose(rules, old);
-                }
-                if from_hand && rules.hand_limited[owner as usize * self.nkinds + kind as usize] {
-                    self.add_hand(owner, kind, -1);
-                }
-                let attrs = rules.kinds[kind as usize].attrs;
-                self.set(at, Some(Piece { owner, kind, attrs }));
-            }
+                from_hand: false,
+            } => self.place(rules, at, owner, kind, false),
+            Action::Place { .. } => {}
             Action::ChangeType { at, kind } => {
                 if let Some(mut p) = self.board[at as usize] {
                     p.kind = kind;
@@ -401,6 +433,12 @@ impl State {
             Action::ChangeOwner { at, owner } => {
                 if let Some(mut p) = self.board[at as usize] {
                     p.owner = owner;
+                    self.set(at, Some(p));
+                }
+            }
+            Action::Flip { at } => {
+                if let Some(mut p) = self.board[at as usize] {
+                    p.owner = (p.owner + 1) % rules.players.len() as u32;
                     self.set(at, Some(p));
                 }
             }

@@ -1,0 +1,374 @@
+//! Zillions of Games saved games (`.zsg`): a pure parser from text to header, hand-placed setup
+//! lines and move records, each with its line and byte span, and errors located by line and column.
+//!
+//! The grammar (see `docs/engine.md`, "Replay of ZoG saved games"):
+//! ```text
+//! Zillions Save Game File Version 0.02 <H|C per player>
+//! RulesFile=<file>
+//! VariantName=<title>
+//! (Player Piece pos)            hand-placed setup, before any move
+//! NUM. [partial K] segment …    one line per move part
+//! NUM. Pass
+//! ```
+//! Segments are kept as tokens: which token is a player, a piece or a position depends on the
+//! rules, so the replay classifies them.
+
+/// A place in the saved game's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    /// Byte offset of the start in the text.
+    pub start: usize,
+    /// Byte offset of the end in the text.
+    pub end: usize,
+}
+
+/// One whitespace-separated word of a record, with where it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The word.
+    pub text: String,
+    /// Where it stands.
+    pub span: Span,
+}
+
+/// A hand-placed piece `(Player Piece pos)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The owner.
+    pub player: Token,
+    /// The piece type.
+    pub piece: Token,
+    /// The position.
+    pub pos: Token,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// What a move record says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// `Pass`: the player passes, or ends a partial move.
+    Pass,
+    /// A move part: `partial K` when made with `add-partial`, then its segments as tokens.
+    Move {
+        /// `K` of `partial K` (ZoG's move-type number; not needed to replay).
+        partial: Option<u32>,
+        /// The segments' words.
+        tokens: Vec<Token>,
+    },
+}
+
+/// One line `NUM. …` of a saved game: one move part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The turn number (shared by every part and every player of one round).
+    pub number: u32,
+    /// What the record says.
+    pub body: Body,
+    /// The text after `NUM. `.
+    pub span: Span,
+    /// The whole line, without its line break.
+    pub text: String,
+}
+
+/// A parsed saved game.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SavedGame {
+    /// One letter per player from the first line (`H` human, `C` computer).
+    pub player_kinds: String,
+    /// `RulesFile=` (as written, e.g. `.\Chess.zrf`).
+    pub rules_file: Option<String>,
+    /// `VariantName=`: the title of the game played.
+    pub variant: Option<String>,
+    /// Hand-placed pieces, in order, placed before move 1.
+    pub setup: Vec<Placement>,
+    /// The move records, in order.
+    pub records: Vec<Record>,
+}
+
+/// A located parse error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZsgError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl std::fmt::Display for ZsgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+const MAGIC: &str = "Zillions Save Game File";
+
+/// A line of the text with its number and byte offset.
+struct Line<'a> {
+    no: usize,
+    start: usize,
+    text: &'a str,
+}
+
+impl Line<'_> {
+    fn span(&self, from: usize, to: usize) -> Span {
+        Span {
+            line: self.no,
+            col: self.text[..from].chars().count() + 1,
+            start: self.start + from,
+            end: self.start + to,
+        }
+    }
+
+    fn error(&self, at: usize, message: impl Into<String>) -> ZsgError {
+        ZsgError {
+            line: self.no,
+            col: self.text[..at.min(self.text.len())].chars().count() + 1,
+            message: message.into(),
+        }
+    }
+
+    /// The words of `self.text[from..]` with their spans.
+    fn tokens(&self, from: usize) -> Vec<Token> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in self.text[from..].char_indices() {
+            let i = i + from;
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    out.push(self.token(s, i));
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            out.push(self.token(s, self.text.len()));
+        }
+        out
+    }
+
+    fn token(&self, s: usize, e: usize) -> Token {
+        Token {
+            text: self.text[s..e].to_string(),
+            span: self.span(s, e),
+        }
+    }
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (no, raw) in text.split_inclusive('\n').enumerate() {
+        let body = raw.trim_end_matches(['\n', '\r']);
+        out.push(Line {
+            no: no + 1,
+            start,
+            text: body,
+        });
+        start += raw.len();
+    }
+    out
+}
+
+/// Parses a saved game's text. Blank lines are skipped; anything else that is not a header
+/// line, a setup line before the first move, or a move record is an error.
+pub fn parse(text: &str) -> Result<SavedGame, ZsgError> {
+    let all = lines(text);
+    let mut it = all.iter().filter(|l| !l.text.trim().is_empty());
+    let Some(first) = it.next() else {
+        return Err(ZsgError {
+            line: 1,
+            col: 1,
+            message: format!("empty file: expected `{MAGIC} Version …`"),
+        });
+    };
+    let mut game = SavedGame::default();
+    let Some(rest) = first.text.trim_start().strip_prefix(MAGIC) else {
+        return Err(first.error(0, format!("expected `{MAGIC} Version …`")));
+    };
+    game.player_kinds = rest
+        .split_whitespace()
+        .last()
+        .filter(|w| w.chars().all(|c| c.is_ascii_uppercase() || c == '?'))
+        .unwrap_or_default()
+        .to_string();
+    for line in it {
+        let t = line.text.trim_start();
+        let indent = line.text.len() - t.len();
+        if let Some(v) = t.strip_prefix("RulesFile=") {
+            game.rules_file = Some(v.trim().to_string());
+        } else if let Some(v) = t.strip_prefix("VariantName=") {
+            game.variant = Some(v.trim().to_string());
+        } else if t.starts_with('(') {
+            if !game.records.is_empty() {
+                return Err(line.error(indent, "a setup line `(Player Piece pos)` after a move"));
+            }
+            game.setup.push(placement(line, indent)?);
+        } else if t.starts_with(|c: char| c.is_ascii_digit()) {
+            game.records.push(record(line, indent)?);
+        } else if t.contains('=') && game.records.is_empty() && game.setup.is_empty() {
+            // Another header line (`Key=value`): nothing a replay needs.
+        } else {
+            return Err(line.error(
+                indent,
+                "expected a move record `NUM. …`, a setup line `(Player Piece pos)` or a header `Key=value`",
+            ));
+        }
+    }
+    Ok(game)
+}
+
+fn placement(line: &Line, at: usize) -> Result<Placement, ZsgError> {
+    let t = line.text.trim_end();
+    let Some(close) = t.rfind(')').filter(|&c| c == t.len() - 1) else {
+        return Err(line.error(t.len(), "expected `)` closing the setup line"));
+    };
+    let inner: Vec<Token> = line
+        .tokens(at + 1)
+        .into_iter()
+        .filter_map(|mut tok| {
+            if tok.span.start - line.start >= close {
+                return None;
+            }
+            if let Some(s) = tok.text.strip_suffix(')') {
+                tok.text = s.to_string();
+                tok.span.end -= 1;
+            }
+            (!tok.text.is_empty()).then_some(tok)
+        })
+        .collect();
+    match <[Token; 3]>::try_from(inner) {
+        Ok([player, piece, pos]) => Ok(Placement {
+            player,
+            piece,
+            pos,
+            span: line.span(at, t.len()),
+        }),
+        Err(v) => Err(line.error(
+            v.get(3).map_or(close, |t| t.span.start - line.start),
+            format!(
+                "expected three words `(Player Piece pos)`, found {}",
+                v.len()
+            ),
+        )),
+    }
+}
+
+fn record(line: &Line, at: usize) -> Result<Record, ZsgError> {
+    let t = line.text;
+    let digits = t[at..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(t.len(), |i| at + i);
+    let number: u32 = t[at..digits]
+        .parse()
+        .map_err(|_| line.error(at, "the move number is too large"))?;
+    if !t[digits..].starts_with('.') {
+        return Err(line.error(digits, "expected `.` after the move number"));
+    }
+    let body_at = digits + 1;
+    let mut tokens = line.tokens(body_at);
+    let text = t.trim_end().to_string();
+    let span_start = tokens
+        .first()
+        .map_or(t.len(), |k| k.span.start - line.start);
+    let span = line.span(span_start, t.trim_end().len());
+    if tokens.is_empty() {
+        return Err(line.error(t.len(), "expected a move or `Pass` after the move number"));
+    }
+    if tokens.len() == 1 && tokens[0].text == "Pass" {
+        return Ok(Record {
+            number,
+            body: Body::Pass,
+            span,
+            text,
+        });
+    }
+    let mut partial = None;
+    if tokens[0].text == "partial" {
+        let Some(k) = tokens.get(1) else {
+            return Err(line.error(t.len(), "expected a number after `partial`"));
+        };
+        let n = k.text.parse::<u32>().map_err(|_| {
+            line.error(
+                k.span.start - line.start,
+                format!("expected a number after `partial`, found `{}`", k.text),
+            )
+        })?;
+        partial = Some(n);
+        tokens.drain(..2);
+        if tokens.is_empty() {
+            return Err(line.error(t.len(), "expected the move after `partial K`"));
+        }
+    }
+    Ok(Record {
+        number,
+        body: Body::Move { partial, tokens },
+        span,
+        text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "Zillions Save Game File Version 0.02 HC\r\nRulesFile=.\\Chess.zrf\r\n\
+        VariantName=Chess\r\n(White King e1)\r\n1. Pawn e2 - e4\r\n1. partial 3 Pawn e7 - e5\r\n2. Pass\r\n";
+
+    #[test]
+    fn header_setup_and_records() {
+        let g = parse(GAME).unwrap();
+        assert_eq!(g.player_kinds, "HC");
+        assert_eq!(g.rules_file.as_deref(), Some(".\\Chess.zrf"));
+        assert_eq!(g.variant.as_deref(), Some("Chess"));
+        assert_eq!(g.setup.len(), 1);
+        assert_eq!(g.setup[0].piece.text, "King");
+        assert_eq!(g.setup[0].pos.text, "e1");
+        assert_eq!(g.setup[0].pos.span.col, 13);
+        assert_eq!(g.records.len(), 3);
+        let r = &g.records[1];
+        assert_eq!((r.number, r.span.line, r.span.col), (1, 6, 4));
+        assert_eq!(&GAME[r.span.start..r.span.end], "partial 3 Pawn e7 - e5");
+        match &r.body {
+            Body::Move { partial, tokens } => {
+                assert_eq!(*partial, Some(3));
+                let words: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+                assert_eq!(words, ["Pawn", "e7", "-", "e5"]);
+                assert_eq!(tokens[1].span.col, 19);
+            }
+            Body::Pass => panic!("expected a move"),
+        }
+        assert_eq!(g.records[2].body, Body::Pass);
+    }
+
+    #[test]
+    fn located_errors() {
+        let e = parse("").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 1));
+        let e = parse("Hello\n").unwrap_err();
+        assert!(e.message.contains(MAGIC), "{e}");
+        let e = parse("Zillions Save Game File Version 0.02 C\n1 Pawn e2 - e4\n").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 2));
+        let e = parse("Zillions Save Game File Version 0.02 C\n1. partial x Pawn\n").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 12));
+        let e = parse("Zillions Save Game File Version 0.02 C\n(White King)\n").unwrap_err();
+        assert!(e.message.contains("found 2"), "{e}");
+        let e = parse("Zillions Save Game File Version 0.02 C\n(White King e1\n").unwrap_err();
+        assert!(e.message.contains("`)`"), "{e}");
+        let e = parse("Zillions Save Game File Version 0.02 C\n1.\n").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 3));
+        let e = parse("Zillions Save Game File Version 0.02 C\n1. Pass\n(White King e1)\n")
+            .unwrap_err();
+        assert_eq!(e.line, 3);
+        let e = parse("Zillions Save Game File Version 0.02 C\n99999999999. Pass\n").unwrap_err();
+        assert!(e.message.contains("too large"), "{e}");
+    }
+}
