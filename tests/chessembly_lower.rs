@@ -502,7 +502,8 @@ fn piece_of(doc: &spec::Document) -> &spec::Piece {
     &doc.games[0].pieces[0]
 }
 
-/// A leap: step, refuse a friend, capture an enemy, add.
+/// A leap: step, refuse a friend, add (which replaces an enemy there; an explicit `capture`
+/// where the piece lands would, in ZoG, remove the landing piece itself).
 #[test]
 fn take_move_leap_shape() {
     let (doc, d) = lower_ok("alfil", "take-move(2, 2);");
@@ -519,11 +520,6 @@ fn take_move_leap_shape() {
         vec![
             Instr::Step("d+2+2".into()),
             Instr::Verify(Cond::Not(Box::new(here(Test::Friend)))),
-            Instr::If {
-                cond: here(Test::Enemy),
-                then_: vec![Instr::Capture { at: None }],
-                else_: vec![],
-            },
             Instr::Add {
                 pieces: vec![],
                 partial: false,
@@ -918,4 +914,35 @@ fn long_chains_are_bounded() {
         diags[0].message
     );
     assert_eq!(piece_of(&doc.unwrap()).extensions.chessembly.len(), 1);
+}
+
+/// Played by the engine, a lowered capture leaves the capturing piece on the captured square
+/// (ZoG applies captures after pieces land, so the lowering uses `add`'s own replacement).
+#[test]
+fn a_lowered_capture_keeps_the_capturing_piece() {
+    for (name, text) in standard().into_iter().filter(|(n, _)| n == "rook") {
+        let (doc, _) = lower_ok(&name, &text);
+        let rules = engine::Rules::compile(&doc, 0).unwrap();
+        let mut st = engine::State::start(&rules);
+        let at = |n: &str| rules.position(n).unwrap() as usize;
+        let rook = engine::Piece {
+            owner: 0,
+            kind: 0,
+            attrs: 0,
+        };
+        st.board[at("d4")] = Some(rook);
+        st.board[at("d6")] = Some(engine::Piece { owner: 1, ..rook });
+        let moves = engine::piece_moves(&rules, &st, at("d4") as u32).moves;
+        let take = moves
+            .iter()
+            .find(|m| m.to == Some(at("d6") as u32))
+            .expect("the rook captures on d6");
+        engine::play(&rules, &mut st, take);
+        assert_eq!(
+            st.board[at("d6")],
+            Some(rook),
+            "{name}: the rook stands on d6"
+        );
+        assert_eq!(st.board[at("d4")], None);
+    }
 }

@@ -300,6 +300,13 @@ impl Writer<'_> {
                         [Instr::Step(s), add @ Instr::Add { .. }] if s == dn => {
                             let enemy_at = |c: &Cond| is_test(c, Test::Enemy, &Some(dn.clone()));
                             match &rest[1..] {
+                                [Instr::Verify(c), Instr::Step(s2), add2]
+                                    if enemy_at(c) && s2 == dn && add2 == add =>
+                                {
+                                    self.mv(add, "take-move", d, " repeat(1)")?;
+                                    i += 4;
+                                }
+                                // Spec 0.1 documents wrote a `capture` before the `add`.
                                 [
                                     Instr::Verify(c),
                                     Instr::Step(s2),
@@ -312,7 +319,7 @@ impl Writer<'_> {
                                 [Instr::If { cond, then_, else_ }, ..]
                                     if enemy_at(cond)
                                         && else_.is_empty()
-                                        && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] if s2 == dn && a2 == add) =>
+                                        && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] | [Instr::Step(s2), a2] if s2 == dn && a2 == add) =>
                                 {
                                     self.add(add)?;
                                     self.items
@@ -397,7 +404,8 @@ impl Writer<'_> {
                 ] if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() => {
                     let d = self.delta(s)?;
                     match &then_[..] {
-                        [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
+                        [add @ Instr::Add { .. }]
+                        | [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
                             self.mv(add, "take", d, "")?
                         }
                         [

@@ -414,7 +414,8 @@ impl Lowerer<'_> {
                                     if kind == MoveKind::TakeMove {
                                         p.instrs.push(Instr::Verify(test_at(Test::Enemy, d)));
                                         p.instrs.push(Instr::Step(dir));
-                                        p.instrs.push(Instr::Capture { at: None });
+                                        // `add` replaces the enemy there: in ZoG a `capture`
+                                        // where the piece lands would remove the piece itself.
                                         p.instrs.push(self.add(&p, pc)?);
                                     }
                                 }
@@ -453,11 +454,8 @@ impl Lowerer<'_> {
                                     Test::Friend,
                                     Delta::default(),
                                 ))));
-                                p.instrs.push(Instr::If {
-                                    cond: test_at(Test::Enemy, Delta::default()),
-                                    then_: vec![Instr::Capture { at: None }],
-                                    else_: vec![],
-                                });
+                                // `add` replaces an enemy there (no `capture`: in ZoG it would
+                                // remove the landing piece itself).
                                 p.instrs.push(a);
                                 p.val = Val::Cond {
                                     base: test_at(Test::Empty, Delta::default()),
@@ -473,7 +471,7 @@ impl Lowerer<'_> {
                                     Delta::default(),
                                 ))));
                                 let then_ = if kind == MoveKind::Take {
-                                    vec![Instr::Capture { at: None }, a]
+                                    vec![a]
                                 } else {
                                     vec![
                                         Instr::Capture { at: None },
@@ -599,7 +597,7 @@ impl Lowerer<'_> {
                             let a = self.add(&p, pc)?;
                             p.instrs.push(Instr::If {
                                 cond: test_at(Test::Enemy, d),
-                                then_: vec![Instr::Step(dir), Instr::Capture { at: None }, a],
+                                then_: vec![Instr::Step(dir), a],
                                 else_: vec![],
                             });
                             p.taint = Taint::Maybe { stepped: false };
