@@ -1,0 +1,403 @@
+//! Honest outcomes, with the real binary: `check` is `convert` without the writing (same
+//! diagnostics, same failures, same exit status on every input of `corpus/` and the shared
+//! corpus); an error-severity diagnostic fails a file in every subcommand and report format;
+//! `--deny warnings` fails warnings too; `roundtrip` fails inputs it could not read.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+fn run_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run zogkit")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Per file: errors, warnings, diagnostics by code, failed.
+type Facts = BTreeMap<String, (u64, u64, BTreeMap<String, u64>, bool)>;
+
+/// `check --format json` over `inputs`: its exit status and per-file facts.
+fn check_facts(cwd: &Path, inputs: &[&str], extra: &[&str]) -> (i32, Facts) {
+    let mut args = vec!["check", "--format", "json"];
+    args.extend(extra);
+    args.extend(inputs);
+    let o = run_in(cwd, &args);
+    let code = o.status.code().unwrap_or(-1);
+    let mut facts = Facts::new();
+    if o.stdout.is_empty() {
+        return (code, facts); // refused before reading: no report
+    }
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("check json");
+    let failed: Vec<&str> = doc["summary"]["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    for f in doc["files"].as_array().unwrap() {
+        let name = f["file"].as_str().unwrap().to_string();
+        let (mut e, mut w) = (0, 0);
+        let mut codes = BTreeMap::new();
+        if f.get("io_error").is_some() {
+            e = 1;
+        }
+        for d in f["diagnostics"].as_array().into_iter().flatten() {
+            *codes
+                .entry(d["code"].as_str().unwrap().to_string())
+                .or_default() += 1;
+            match d["severity"].as_str().unwrap() {
+                "error" => e += 1,
+                "warning" => w += 1,
+                _ => {}
+            }
+        }
+        let fail = failed.contains(&name.as_str());
+        facts.insert(name, (e, w, codes, fail));
+    }
+    (code, facts)
+}
+
+/// `convert --to yaml --report` over `inputs` into a scratch directory: exit status and facts.
+fn convert_facts(cwd: &Path, inputs: &[&str], extra: &[&str], scratch: &Path) -> (i32, Facts) {
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch).unwrap();
+    let out = scratch.join("out");
+    let report = scratch.join("report.json");
+    let single = inputs.len() == 1 && !cwd.join(inputs[0]).is_dir();
+    let out_arg = if single {
+        scratch.join("out.yaml")
+    } else {
+        out.clone()
+    };
+    let (out_s, report_s) = (out_arg.to_str().unwrap(), report.to_str().unwrap());
+    let mut args = vec![
+        "convert", "-q", "--to", "yaml", "-o", out_s, "--report", report_s,
+    ];
+    args.extend(extra);
+    args.extend(inputs);
+    let o = run_in(cwd, &args);
+    let code = o.status.code().unwrap_or(-1);
+    let mut facts = Facts::new();
+    let Ok(bytes) = std::fs::read(&report) else {
+        return (code, facts); // refused before reading: no report
+    };
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).expect("report json");
+    for f in doc["files"].as_array().unwrap() {
+        let codes = f["diagnostics"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+            .collect();
+        facts.insert(
+            f["input"].as_str().unwrap().to_string(),
+            (
+                f["errors"].as_u64().unwrap(),
+                f["warnings"].as_u64().unwrap(),
+                codes,
+                f["failed"].as_bool().unwrap(),
+            ),
+        );
+    }
+    (code, facts)
+}
+
+/// Runs both on the same inputs and asserts they agree; returns check's facts.
+fn agree(cwd: &Path, inputs: &[&str], extra: &[&str], scratch: &Path) -> (i32, Facts) {
+    let (cc, cf) = check_facts(cwd, inputs, extra);
+    let (vc, vf) = convert_facts(cwd, inputs, extra, scratch);
+    assert_eq!(
+        cc, vc,
+        "exit status of check and convert differ on {inputs:?}"
+    );
+    for (file, c) in &cf {
+        assert_eq!(Some(c), vf.get(file), "check and convert differ on {file}");
+    }
+    assert_eq!(
+        cf.keys().collect::<Vec<_>>(),
+        vf.keys().collect::<Vec<_>>(),
+        "{inputs:?}"
+    );
+    (cc, cf)
+}
+
+fn totals(f: &Facts) -> (u64, u64, usize) {
+    (
+        f.values().map(|v| v.0).sum(),
+        f.values().map(|v| v.1).sum(),
+        f.values().filter(|v| v.3).count(),
+    )
+}
+
+#[test]
+fn check_and_convert_agree_on_every_file_of_the_corpus() {
+    let root = Path::new(REPO);
+    let scratch = common::scratch_dir("agree-corpus");
+    // Each directory as a batch …
+    for dir in ["corpus/zrf", "corpus/ludii", "corpus/chessembly", "corpus"] {
+        let (code, facts) = agree(root, &[dir], &[], &scratch);
+        assert_eq!(code, 1, "{dir} holds `_err_` cases");
+        assert!(!facts.is_empty(), "{dir}");
+    }
+    // … and every file on its own, whatever its extension (YAML, English text, `.cases`).
+    let files = common::walk(&root.join("corpus"));
+    assert!(files.len() > 60, "{}", files.len());
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_str().unwrap();
+        let (code, facts) = agree(root, &[rel], &[], &scratch);
+        let (errors, warnings, failed) = totals(&facts);
+        assert_eq!(code, if failed > 0 { 1 } else { 0 }, "{rel}");
+        assert_eq!(failed > 0, errors > 0, "{rel}");
+        // Strict mode fails warnings as well, in both.
+        let (code, _) = agree(root, &[rel], &["--deny", "warnings"], &scratch);
+        assert_eq!(code, i32::from(errors + warnings > 0), "{rel}");
+    }
+}
+
+#[test]
+fn check_and_convert_agree_on_the_shared_corpus() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let scratch = common::scratch_dir("agree-shared");
+    let (code, facts) = agree(Path::new(REPO), &[dir.to_str().unwrap()], &[], &scratch);
+    assert_eq!(code, 0);
+    let (errors, warnings, failed) = totals(&facts);
+    assert_eq!((facts.len(), errors, failed), (434, 0, 0));
+    // The README's figure: the authors' own mistakes, `varify` among them.
+    assert_eq!(warnings, 29);
+    let evoluchess = facts
+        .iter()
+        .find(|(f, _)| f.ends_with("dagaz/chess/evoluchess.zrf"))
+        .expect("evoluchess.zrf");
+    assert!(
+        evoluchess.1.2.contains_key("zrf::unknown-instruction"),
+        "{evoluchess:?}"
+    );
+}
+
+/// A scratch directory with the inputs every subcommand used to pass without reading.
+fn unreadable_inputs(name: &str) -> PathBuf {
+    let dir = common::scratch_dir(name);
+    std::fs::write(dir.join("empty.zrf"), "").unwrap();
+    std::fs::write(dir.join("blank.zrf"), "  \n\n").unwrap();
+    let binary: Vec<u8> = (0..16384u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(dir.join("binary.zrf"), binary).unwrap();
+    let mut utf16 = vec![0xFF, 0xFE];
+    for u in "(game (title \"x\"))\r\n".encode_utf16() {
+        utf16.extend(u.to_le_bytes());
+    }
+    std::fs::write(dir.join("utf16.zrf"), &utf16).unwrap();
+    std::fs::write(dir.join("utf16-nobom.zrf"), &utf16[2..]).unwrap();
+    let full = std::fs::read(Path::new(REPO).join("corpus/zrf/variant_001.zrf")).unwrap();
+    std::fs::write(dir.join("truncated.zrf"), &full[..full.len() / 2]).unwrap();
+    std::fs::copy(
+        Path::new(REPO).join("corpus/zrf/board_err_too_large.zrf"),
+        dir.join("huge.zrf"),
+    )
+    .unwrap();
+    dir
+}
+
+const UNREADABLE: [(&str, &str); 7] = [
+    ("binary.zrf", "error[text::binary]"),
+    ("blank.zrf", "error[text::empty]"),
+    ("empty.zrf", "error[text::empty]"),
+    ("huge.zrf", "error[spec::board-too-large]"),
+    ("truncated.zrf", "error[zrf::"),
+    ("utf16-nobom.zrf", "error[text::utf-16]"),
+    ("utf16.zrf", "error[text::utf-16]"),
+];
+
+#[test]
+fn unreadable_inputs_fail_check_and_convert_alike() {
+    let dir = unreadable_inputs("unreadable-cc");
+    let scratch = dir.join("scratch");
+    for (file, code) in UNREADABLE {
+        let (status, facts) = agree(&dir, &[file], &[], &scratch);
+        assert_eq!(status, 1, "{file}");
+        assert_eq!(totals(&facts).2, 1, "{file}");
+        let o = run_in(&dir, &["check", file]);
+        let out = text(&o);
+        let at = out.find(code).unwrap_or_else(|| panic!("{file}: {out}"));
+        // Located: the line after the message names file:line:col.
+        let arrow = out[at..].lines().nth(1).unwrap_or_default();
+        assert!(
+            arrow.trim_start().starts_with(&format!("--> {file}:")),
+            "{file}: {out}"
+        );
+    }
+    // The byte that makes a file binary is where the arrow points.
+    let out = text(&run_in(&dir, &["check", "binary.zrf"]));
+    assert!(
+        out.contains("byte 0 is the control character 0x00: binary data, not a rule file; it is not read\n --> binary.zrf:1:1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn directories_without_inputs_are_refused_by_check_and_convert() {
+    let dir = common::scratch_dir("no-inputs");
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    std::fs::create_dir_all(dir.join("ludii")).unwrap();
+    std::fs::copy(
+        Path::new(REPO).join("corpus/ludii/chess.lud"),
+        dir.join("ludii/chess.lud"),
+    )
+    .unwrap();
+    let scratch = dir.join("scratch");
+    let (code, facts) = agree(&dir, &["empty"], &[], &scratch);
+    assert_eq!((code, facts.len()), (2, 0));
+    let out = text(&run_in(&dir, &["check", "empty"]));
+    assert!(out.contains("error: no input files found"), "{out}");
+    // A directory of Ludii files is searched for them by both.
+    let (code, facts) = agree(&dir, &["ludii"], &[], &scratch);
+    assert_eq!((code, facts.len()), (0, 1), "{facts:?}");
+}
+
+#[test]
+fn roundtrip_fails_inputs_it_could_not_read_in_every_report_format() {
+    let dir = unreadable_inputs("unreadable-rt");
+    for (file, code) in UNREADABLE {
+        let o = run_in(&dir, &["roundtrip", file]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{file}: {out}");
+        assert!(out.contains(&format!("FAIL {file}")), "{file}: {out}");
+        assert!(!out.contains("ok ("), "{file}: {out}");
+        // The input's own errors are reported, located.
+        let code = &code["error[".len()..code.len() - 1];
+        assert!(
+            out.contains(&format!("{file}:")) && out.contains(code),
+            "{file}: {out}"
+        );
+        let o = run_in(&dir, &["roundtrip", "--format", "json", file]);
+        assert_eq!(o.status.code(), Some(1), "{file}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["files"][0]["passed"], false, "{file}");
+        assert_eq!(v["summary"]["failed_files"], 1, "{file}");
+        let o = run_in(&dir, &["roundtrip", "--format", "junit", file]);
+        assert_eq!(o.status.code(), Some(1), "{file}");
+        let xml = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            xml.contains("<failure message=\"the input does not read cleanly"),
+            "{file}: {xml}"
+        );
+    }
+    // The truncated file's syntax errors are named with their lines.
+    let out = text(&run_in(&dir, &["roundtrip", "truncated.zrf"]));
+    assert!(
+        out.contains("truncated.zrf:") && out.contains("error[zrf::"),
+        "{out}"
+    );
+}
+
+/// A YAML spec whose source encoding cannot hold one of its titles.
+fn unencodable_spec(dir: &Path) -> PathBuf {
+    let o = run_in(
+        Path::new(REPO),
+        &["convert", "corpus/zrf/variant_001.zrf", "--to", "yaml"],
+    );
+    assert!(o.status.success());
+    let yaml = String::from_utf8(o.stdout).unwrap();
+    assert!(yaml.contains("\"encoding\": \"utf-8\""), "{yaml}");
+    let yaml = yaml
+        .replacen(
+            "\"encoding\": \"utf-8\"",
+            "\"encoding\": \"windows-1252\"",
+            1,
+        )
+        .replacen("\"title\": \"", "\"title\": \"将棋 ", 1);
+    let p = dir.join("spec.yaml");
+    std::fs::write(&p, yaml).unwrap();
+    p
+}
+
+#[test]
+fn a_writer_error_fails_convert_in_its_status_summary_and_report() {
+    let dir = common::scratch_dir("emit-error");
+    unencodable_spec(&dir);
+    let o = run_in(
+        &dir,
+        &[
+            "convert",
+            "spec.yaml",
+            "--to",
+            "zrf",
+            "-o",
+            "out.zrf",
+            "--report",
+            "r.json",
+        ],
+    );
+    let err = text(&o);
+    assert!(err.contains("error[zrf::emit-encoding]"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("0 of 1 file to zrf, 1 failed"), "{err}");
+    assert!(
+        !dir.join("out.zrf").exists(),
+        "a failed file is not written"
+    );
+    let r: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(r["files"][0]["failed"], true);
+    assert_eq!(r["files"][0]["errors"], 1);
+    assert_eq!(r["summary"]["failed"], 1);
+}
+
+#[test]
+fn deny_warnings_fails_check_convert_and_roundtrip() {
+    // macro_001.zrf reads with warnings and no error.
+    let root = Path::new(REPO);
+    let file = "corpus/zrf/macro_001.zrf";
+    let o = run_in(root, &["check", file]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run_in(root, &["check", "--deny", "warnings", file]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(
+            "files with warnings (denied by --deny warnings):\n  corpus/zrf/macro_001.zrf"
+        ),
+        "{out}"
+    );
+    let dir = common::scratch_dir("deny");
+    let out_file = dir.join("m.yaml");
+    let o = run_in(
+        root,
+        &[
+            "convert",
+            file,
+            "--to",
+            "yaml",
+            "--deny",
+            "warnings",
+            "-o",
+            out_file.to_str().unwrap(),
+        ],
+    );
+    let err = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("(--deny warnings); nothing written"), "{err}");
+    assert!(!out_file.exists());
+    let o = run_in(root, &["roundtrip", file]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run_in(root, &["roundtrip", "--deny", "warnings", file]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("warning[zrf::unknown-instruction]"), "{out}");
+}
