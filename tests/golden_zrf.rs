@@ -38,7 +38,7 @@ fn transcript(rel: &str) -> String {
         let out = common::zogkit(&["board", rel]);
         t.push_str(&format!("\n$ zogkit board {rel}\n"));
         t.push_str(&String::from_utf8_lossy(&out.stdout));
-        // Lowering diagnostics (a board too large to build) are only seen here.
+        // `board` prints its lowering diagnostics on standard error.
         t.push_str(&String::from_utf8_lossy(&out.stderr));
         t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
     }
