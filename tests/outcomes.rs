@@ -401,3 +401,30 @@ fn deny_warnings_fails_check_convert_and_roundtrip() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("warning[zrf::unknown-instruction]"), "{out}");
 }
+
+#[test]
+fn expand_and_fmt_refuse_what_is_not_text() {
+    let dir = unreadable_inputs("unreadable-other");
+    for (file, code) in [
+        ("binary.zrf", "error[text::binary]"),
+        ("utf16.zrf", "error[text::utf-16]"),
+        ("utf16-nobom.zrf", "error[text::utf-16]"),
+        ("empty.zrf", "error[text::empty]"),
+    ] {
+        let o = run_in(&dir, &["expand", file]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "expand {file}: {out}");
+        assert!(out.contains(code), "expand {file}: {out}");
+        assert!(
+            out.contains(&format!("--> {file}:1:")),
+            "expand {file}: {out}"
+        );
+        if file != "empty.zrf" {
+            // An empty file is already formatted; data that is not text is an error.
+            let o = run_in(&dir, &["fmt", "--check", file]);
+            let out = text(&o);
+            assert_eq!(o.status.code(), Some(1), "fmt {file}: {out}");
+            assert!(out.contains(code), "fmt {file}: {out}");
+        }
+    }
+}
