@@ -25,8 +25,8 @@ fn check_reads_every_shared_file_without_errors() {
     assert_eq!(s["errors"], 0, "failed: {}", s["failed"]);
     assert_eq!(s["games"], 435);
     assert_eq!(s["variants"], 674); // plus 56 `(title "-")` separators = the 730 variant forms
-    // The authors' own mistakes (the README's 29 warnings: a misspelt `verify`, undefined
-    // names and positions) are warnings at the right places, and nothing else warns. `check`
+    // The authors' own mistakes (the README's 40 warnings: a misspelt `verify`, undefined
+    // names, positions and symmetry directions) are warnings at the right places, and nothing else warns. `check`
     // lowers as `convert` does, so it reports all of them.
     let mut warnings = Vec::new();
     for f in doc["files"].as_array().unwrap() {
@@ -48,6 +48,8 @@ fn check_reads_every_shared_file_without_errors() {
         warnings,
         [
             "CheckersCollection.zrf:567:1 zrf::macro-redefined",
+            "cubic-chess.zrf:1258:134 spec::unknown-direction",
+            "cubic-chess.zrf:1258:142 spec::unknown-direction",
             "evoluchess.zrf:135:10 zrf::unknown-instruction",
             "evoluchess.zrf:135:21 zrf::unknown-instruction",
             "evoluchess.zrf:135:32 zrf::unknown-instruction",
@@ -76,6 +78,15 @@ fn check_reads_every_shared_file_without_errors() {
             "swap-chess.zrf:48:32 zrf::unknown-name",
             "swap-chess.zrf:48:43 zrf::unknown-name",
             "terrace.zrf:46:3 spec::unknown-position",
+            "traverse.zrf:78:47 spec::unknown-direction",
+            "traverse.zrf:78:55 spec::unknown-direction",
+            "traverse.zrf:78:55 spec::unknown-direction",
+            "traverse.zrf:81:47 spec::unknown-direction",
+            "traverse.zrf:81:55 spec::unknown-direction",
+            "traverse.zrf:81:55 spec::unknown-direction",
+            "traverse.zrf:84:47 spec::unknown-direction",
+            "traverse.zrf:84:55 spec::unknown-direction",
+            "traverse.zrf:84:55 spec::unknown-direction",
         ]
     );
 }

@@ -120,6 +120,10 @@ fn every_diagnostic_code_has_an_err_case() {
         "zrf::variant-without-game",
         "text::weak-encoding-guess",
         "text::not-reencodable",
+        "text::utf-16",
+        "text::empty",
+        "spec::unknown-direction",
+        "spec::board-too-large",
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/zrf");
     let all: String = std::fs::read_dir(&root)
