@@ -124,6 +124,7 @@ fn every_diagnostic_code_has_an_err_case() {
         "text::empty",
         "spec::unknown-direction",
         "spec::board-too-large",
+        "zrf::duplicate-text",
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/zrf");
     let all: String = std::fs::read_dir(&root)

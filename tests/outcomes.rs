@@ -428,3 +428,64 @@ fn expand_and_fmt_refuse_what_is_not_text() {
         }
     }
 }
+
+#[test]
+fn a_second_text_form_is_reported_where_it_replaces_the_first() {
+    let dir = common::scratch_dir("duplicate-text");
+    std::fs::write(
+        dir.join("hist.zrf"),
+        "(game (title \"G\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n  (piece (name P) (moves (n add))) (board-setup (A (P a1))))\n(variant (title \"V\")\n  (history \"one\")\n  (history \"two\"))\n",
+    )
+    .unwrap();
+    for args in [
+        &["check", "hist.zrf"][..],
+        &["convert", "hist.zrf", "--to", "zrf"],
+    ] {
+        let out = text(&run_in(&dir, args));
+        assert!(
+            out.contains("warning[zrf::duplicate-text]: a second `(history …)` in the same form: the spec holds one history, so this one is kept and the earlier \"one\" is dropped\n --> hist.zrf:6:3"),
+            "{args:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn the_zrf_writer_warns_when_a_source_string_is_left_out() {
+    let dir = common::scratch_dir("lost-source");
+    let yaml =
+        std::fs::read_to_string(Path::new(REPO).join("golden/zrf/lineendings_crlf_001.yaml"))
+            .unwrap();
+    let edited = yaml.replacen(
+        "\"description\": \"line one\\nline two",
+        "\"description\": \"line 1\\nline two",
+        1,
+    );
+    assert_ne!(edited, yaml);
+    std::fs::write(dir.join("edited.yaml"), edited).unwrap();
+    let o = run_in(&dir, &["convert", "edited.yaml", "--to", "zrf"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("warning[zrf::emit-lost-source]: game \"CRLF\": the description text differs from its exact source string (texts.source)"),
+        "{out}"
+    );
+    // Unchanged, the source string is written as it was: no warning.
+    std::fs::write(dir.join("same.yaml"), yaml).unwrap();
+    let out = text(&run_in(&dir, &["convert", "same.yaml", "--to", "zrf"]));
+    assert!(!out.contains("emit-lost-source"), "{out}");
+    assert!(out.contains("0 failed, 0 warnings"), "{out}");
+}
+
+#[test]
+fn writer_diagnostics_are_capped_like_reader_diagnostics() {
+    let o = common::zogkit(&["convert", "corpus/zrf/tai_shogi.zrf", "--to", "lud"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let listed = err.matches("warning[ludii::not-expressible]").count();
+    assert_eq!(listed, 101, "100 listed and one that counts the rest");
+    assert!(
+        err.contains(
+            "more warnings with code `ludii::not-expressible` from here on are not listed"
+        ),
+        "{err}"
+    );
+}

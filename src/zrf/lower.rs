@@ -603,7 +603,17 @@ impl<'a> Cx<'a> {
             "solution" => &mut texts.solution,
             _ => &mut texts.help,
         };
-        *slot = Some(shown);
+        // The spec holds one text per field: a second form replaces the first, never silently.
+        if let Some(earlier) = slot.replace(shown) {
+            self.warn(
+                "zrf::duplicate-text",
+                format!(
+                    "a second `({field} …)` in the same form: the spec holds one {field}, so this one is kept and the earlier {:?} is dropped",
+                    crate::text::shorten(&earlier, 40)
+                ),
+                c,
+            );
+        }
     }
 
     fn turn_order(&mut self, c: At<'_>) -> TurnOrder {
