@@ -489,3 +489,60 @@ fn writer_diagnostics_are_capped_like_reader_diagnostics() {
         "{err}"
     );
 }
+
+/// The `source` block of `convert FILE --to yaml`, as `key: value` lines.
+fn source_block(dir: &Path, file: &str) -> String {
+    let o = run_in(dir, &["convert", file, "--to", "yaml"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let yaml = String::from_utf8(o.stdout).unwrap();
+    yaml.lines()
+        .skip_while(|l| *l != "\"source\":")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().replace('"', ""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn ludii_and_chessembly_sources_record_the_bytes_read() {
+    let dir = common::scratch_dir("source-facts");
+    // A Windows-1252 `.lud` file with classic Mac (CR) line endings and a comment.
+    let lud = std::fs::read_to_string(Path::new(REPO).join("corpus/ludii/tictactoe.lud"))
+        .unwrap()
+        .replace("\r\n", "\n")
+        .replace('\n', "\r");
+    let mut bytes = b"// Morpion, caf\xE9 et th\xE9\r".to_vec();
+    bytes.extend(lud.as_bytes());
+    std::fs::write(dir.join("w1252.lud"), &bytes).unwrap();
+    assert_eq!(
+        source_block(&dir, "w1252.lud"),
+        format!(
+            "format: lud\nfile: w1252.lud\nencoding: windows-1252\nline_endings: cr\nsha256: {}",
+            sha256_hex(&bytes)
+        )
+    );
+    // A Chessembly script with a UTF-8 byte-order mark and CRLF line endings.
+    let csm = std::fs::read_to_string(Path::new(REPO).join("corpus/chessembly/rook.csm"))
+        .unwrap()
+        .replace("\r\n", "\n")
+        .replace('\n', "\r\n");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(csm.as_bytes());
+    std::fs::write(dir.join("rook.csm"), &bytes).unwrap();
+    assert_eq!(
+        source_block(&dir, "rook.csm"),
+        format!(
+            "format: chessembly\nfile: rook.csm\nencoding: utf-8\nline_endings: crlf\nsha256: {}",
+            sha256_hex(&bytes)
+        )
+    );
+}
