@@ -116,8 +116,9 @@ fn check_board(bi: usize, b: &Board, push: &mut impl FnMut(&'static str, String)
     }
     // Symmetries and opposites rename directions: every name they use must be one.
     for s in &b.symmetries {
+        let mut reported = BTreeSet::new();
         for d in s.map.iter().flatten() {
-            if !dirs.contains(d.as_str()) {
+            if !dirs.contains(d.as_str()) && reported.insert(d.as_str()) {
                 push(
                     CODE_UNKNOWN_DIRECTION,
                     format!(
