@@ -184,7 +184,8 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     } else {
         None
     };
-    let (emitted, ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    zogkit::diag::cap_repeats(&mut ediags, zogkit::diag::MAX_PER_CODE);
     let no_games = doc1.games.is_empty();
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
     let mut problems = Vec::new();
