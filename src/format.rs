@@ -124,7 +124,39 @@ pub struct ReadResult {
     pub sources: SourceMap,
     /// Forms kept verbatim because the spec has no typed form yet, by keyword.
     pub unmodelled: BTreeMap<String, usize>,
+    /// How the input was decoded, when it was (for reports).
+    pub facts: Option<ReadFacts>,
 }
+
+/// How a text input was decoded and, for ZRF, how large its expansion was.
+#[derive(Debug, Clone)]
+pub struct ReadFacts {
+    /// The encoding used.
+    pub encoding: Encoding,
+    /// How sure the choice is.
+    pub confidence: text::Confidence,
+    /// Why this encoding was chosen.
+    pub reason: String,
+    /// Line-ending style of the decoded text.
+    pub line_endings: text::LineEndings,
+    /// Nodes of the expanded games and variants (ZRF only).
+    pub expanded_nodes: Option<u64>,
+}
+
+impl ReadFacts {
+    fn of(d: &text::Decoded, expanded_nodes: Option<u64>) -> ReadFacts {
+        ReadFacts {
+            encoding: d.encoding,
+            confidence: d.confidence,
+            reason: d.reason.clone(),
+            line_endings: d.line_endings,
+            expanded_nodes,
+        }
+    }
+}
+
+/// Diagnostic code: an input holds nothing but white space.
+pub const CODE_EMPTY: &str = "text::empty";
 
 impl ReadResult {
     /// Number of errors.
@@ -147,11 +179,44 @@ pub fn read(
     opts: &ReadOptions,
     loader: &mut dyn IncludeLoader,
 ) -> ReadResult {
+    if let Some((d, shown)) = text::not_text(bytes, FileId(0)) {
+        let mut sources = SourceMap::new();
+        sources.add(name, shown);
+        return ReadResult {
+            diagnostics: vec![d],
+            sources,
+            ..Default::default()
+        };
+    }
     let (mut result, capped) = read_uncapped(format, name, bytes, opts, loader);
     let mut rest = result.diagnostics.split_off(capped);
     diag::cap_repeats(&mut rest, diag::MAX_PER_CODE);
     result.diagnostics.append(&mut rest);
+    // A file of only definitions reads (as a spec without games); an empty one is a mistake.
+    let no_games = result.document.as_ref().is_none_or(|d| d.games.is_empty());
+    if result.errors() == 0 && no_games && bytes.iter().all(u8::is_ascii_whitespace) {
+        if result.sources.is_empty() {
+            result.sources.add(name, "");
+        }
+        result.diagnostics.push(Diagnostic::error(
+            CODE_EMPTY,
+            "the file is empty: it holds no game",
+            diag::Span::new(FileId(0), 0, 0),
+        ));
+    }
     result
+}
+
+/// Records the input's own facts in a document read from decoded text: the SHA-256 of its
+/// bytes (not of the decoded text), the encoding detected and its line endings.
+fn record_source(doc: &mut Document, bytes: &[u8], decoded: &text::Decoded) {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(bytes);
+    doc.source.sha256 = hash.iter().map(|b| format!("{b:02x}")).collect();
+    doc.source.encoding = Some(decoded.encoding.name().to_string());
+    doc.source.line_endings = serde_json::to_value(decoded.line_endings)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from));
 }
 
 /// [`read`] before capping: the result and how many of its leading diagnostics are capped
@@ -181,6 +246,7 @@ fn read_uncapped(
                 diagnostics,
                 sources: f.sources,
                 unmodelled: lowered.unmodelled,
+                facts: Some(ReadFacts::of(&f.decoded, Some(f.expanded.nodes))),
             };
             return (result, capped);
         }
@@ -195,11 +261,16 @@ fn read_uncapped(
                 crate::ludii::read_english(name, &decoded.text, id)
             };
             diagnostics.append(&mut ds);
+            let document = document.map(|mut d| {
+                record_source(&mut d, bytes, &decoded);
+                d
+            });
             ReadResult {
                 document,
                 diagnostics,
                 sources,
                 unmodelled: BTreeMap::new(),
+                facts: Some(ReadFacts::of(&decoded, None)),
             }
         }
         Format::Chessembly => {
@@ -216,6 +287,7 @@ fn read_uncapped(
             diagnostics.append(&mut ds);
             let document = document.map(|mut d| {
                 d.source.file = file_name.to_string();
+                record_source(&mut d, bytes, &decoded);
                 d
             });
             ReadResult {
@@ -223,6 +295,7 @@ fn read_uncapped(
                 diagnostics,
                 sources,
                 unmodelled: BTreeMap::new(),
+                facts: Some(ReadFacts::of(&decoded, None)),
             }
         }
         Format::Yaml => {
@@ -272,6 +345,7 @@ fn read_uncapped(
                 diagnostics,
                 sources,
                 unmodelled: BTreeMap::new(),
+                facts: Some(ReadFacts::of(&decoded, None)),
             }
         }
     };
@@ -312,7 +386,19 @@ fn size_checked<'a>(bytes: &'a [u8], opts: &ReadOptions) -> (&'a [u8], Option<Di
 
 /// Writes a document in `format`. Returns the bytes and diagnostics (what could not be
 /// expressed), or an error diagnostic when nothing can be written.
+///
+/// Repeated diagnostics are capped with [`diag::cap_repeats`], as on reading.
 pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    write_uncapped(format, doc).map(|(bytes, mut diags)| {
+        diag::cap_repeats(&mut diags, diag::MAX_PER_CODE);
+        (bytes, diags)
+    })
+}
+
+fn write_uncapped(
+    format: Format,
+    doc: &Document,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     match format {
         Format::Yaml => spec::yaml::write_document(doc)
             .map(|s| (s.into_bytes(), Vec::new()))

@@ -190,6 +190,55 @@ pub const MAX_INPUT_BYTES: usize = 8 << 20;
 /// Diagnostic code: an input file is larger than the input size limit.
 pub const CODE_TOO_LARGE: &str = "text::too-large";
 
+/// Diagnostic code: an input holds control bytes (NUL, …): binary data, not text.
+pub const CODE_BINARY: &str = "text::binary";
+/// Diagnostic code: an input is UTF-16 text (by its byte-order mark or its NUL pattern).
+pub const CODE_UTF16: &str = "text::utf-16";
+
+/// Why `bytes` cannot be a rule file at all, if they cannot: UTF-16 text or binary data (a
+/// control byte other than tab, line breaks, form feed and DOS end-of-file). Every reader takes
+/// 8-bit text; without this, such bytes read as a few ignored atoms and convert to an empty
+/// document. Returns the error and the text its span points into: the bytes up to and
+/// including the offending one, each non-ASCII or control byte shown as `?`, so that byte
+/// offsets, lines and columns are those of the file.
+pub fn not_text(bytes: &[u8], file: FileId) -> Option<(Diagnostic, String)> {
+    let shown = |end: usize| -> String {
+        bytes[..end.min(bytes.len())]
+            .iter()
+            .map(|&b| match b {
+                b'\n' | b'\r' | b'\t' | 0x20..=0x7e => b as char,
+                _ => '?',
+            })
+            .collect()
+    };
+    let utf16_bom = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    // ASCII text in UTF-16 without a BOM: every other byte of the first ones is NUL.
+    let head = &bytes[..bytes.len().min(64) & !1];
+    let nul_pattern = head.len() >= 4
+        && (head.chunks(2).all(|c| c[0] == 0 && c[1] != 0)
+            || head.chunks(2).all(|c| c[1] == 0 && c[0] != 0));
+    if utf16_bom || nul_pattern {
+        let d = Diagnostic::error(
+            CODE_UTF16,
+            "this file is UTF-16 text; zogkit reads UTF-8, Shift_JIS, Windows-1251 and Windows-1252 (save it as UTF-8); it is not read",
+            Span::new(file, 0, 0),
+        );
+        return Some((d, shown(0)));
+    }
+    let at = bytes
+        .iter()
+        .position(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))?;
+    let d = Diagnostic::error(
+        CODE_BINARY,
+        format!(
+            "byte {at} is the control character 0x{:02X}: binary data, not a rule file; it is not read",
+            bytes[at]
+        ),
+        Span::new(file, at, at + 1),
+    );
+    Some((d, shown(at + 1)))
+}
+
 /// The error for an input of `len` bytes over `max`, located at the start of `file`; `None`
 /// when it fits. Callers then read the input as empty.
 pub fn too_large(len: usize, max: usize, file: FileId) -> Option<Diagnostic> {

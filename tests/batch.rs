@@ -587,14 +587,26 @@ fn failures_do_not_stop_the_batch_and_are_listed_last() {
         "{tail}"
     );
     assert!(
-        err.contains("error: in/empty.zrf: the file is empty"),
+        err.contains(
+            "error[text::empty]: the file is empty: it holds no game\n --> in/empty.zrf:1:1"
+        ),
         "{err}"
     );
     assert!(err.contains("error: cannot read in/dangling.zrf"), "{err}");
     assert!(
-        err.contains("error: in/garbage.zrf: byte 0 is the control character 0x00: binary data"),
+        err.contains("error[text::binary]: byte 0 is the control character 0x00: binary data, not a rule file; it is not read\n --> in/garbage.zrf:1:1"),
         "{err}"
     );
+    // `check` fails the same files with the same exit status.
+    let (code, out, _) = run(&root, &["check", "-q", "in"]);
+    assert_eq!(code, 1, "{out}");
+    let listed: Vec<&str> = out[out.find("files with errors:\n").expect(&out)..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(listed, bad, "{out}");
     make_writable(&root);
 }
 

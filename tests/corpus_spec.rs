@@ -119,8 +119,19 @@ fn shared_corpus_yaml_reads_back_here_and_in_pyyaml_and_validates() {
     assert_eq!(
         dangling,
         [
+            // Symmetries naming directions the boards do not define (`sn` for `s`, …).
+            "cubic-chess.yaml boards[0]: the symmetry for Black names `sn`, which is not a direction of the board",
             "kalah.yaml setup places `Seed` on `g1`, which the board does not have",
             "kalah.yaml setup places `Seed` on `g2`, which the board does not have",
+            "traverse.yaml boards[0]: the symmetry for North names `nx`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for North names `sr`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for North names `nr`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for West names `nx`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for West names `sr`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for West names `wr`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for East names `nx`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for East names `sr`, which is not a direction of the board",
+            "traverse.yaml boards[0]: the symmetry for East names `er`, which is not a direction of the board",
             // ikusa-shogi labels its off-board files `X/Y/…/Z/T` but places pieces on `y1`…
             "ikusa-shogi.yaml setup places `Lance` on `y1`, which the board does not have",
             "ikusa-shogi.yaml setup places `Knight` on `z1`, which the board does not have",

@@ -38,7 +38,7 @@ fn transcript(rel: &str) -> String {
         let out = common::zogkit(&["board", rel]);
         t.push_str(&format!("\n$ zogkit board {rel}\n"));
         t.push_str(&String::from_utf8_lossy(&out.stdout));
-        // Lowering diagnostics (a board too large to build) are only seen here.
+        // `board` prints its lowering diagnostics on standard error.
         t.push_str(&String::from_utf8_lossy(&out.stderr));
         t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
     }
@@ -120,6 +120,11 @@ fn every_diagnostic_code_has_an_err_case() {
         "zrf::variant-without-game",
         "text::weak-encoding-guess",
         "text::not-reencodable",
+        "text::utf-16",
+        "text::empty",
+        "spec::unknown-direction",
+        "spec::board-too-large",
+        "zrf::duplicate-text",
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/zrf");
     let all: String = std::fs::read_dir(&root)

@@ -1,13 +1,13 @@
 //! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, read_input};
+use super::outcome::{self, Deny, Policy, count};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, Severity, SourceMap};
 use zogkit::format;
 use zogkit::text::Encoding;
-use zogkit::zrf;
 
 /// Output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -23,8 +23,8 @@ pub enum Format {
 pub struct CheckArgs {
     /// Files or directories; `-` reads standard input. A file is read in the format its
     /// extension names (.zrf, .yaml/.yml, .lud, .csm; any other extension is read as ZRF);
-    /// directories are searched recursively for .zrf files (for the --from format's files
-    /// with --from).
+    /// directories are searched recursively for .zrf, .csm and .lud files (for the --from
+    /// format's files with --from), as `convert` searches them.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Read every input in this format instead of choosing by extension.
@@ -42,6 +42,9 @@ pub struct CheckArgs {
     /// Print only the list of files with errors and the summary line.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Fail on these too (`--deny warnings`: a file with a warning fails, for CI).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
 }
 
 /// Parses an encoding name for clap.
@@ -60,7 +63,6 @@ struct FileReport {
     variants: usize,
     errors: usize,
     warnings: usize,
-    io_error: bool,
 }
 
 /// What a report must hold: rendered text, a JSON entry, or only counts.
@@ -93,10 +95,9 @@ fn diagnostics_json(diags: &[Diagnostic], sources: &SourceMap, file: &str) -> se
     diags.iter().map(|d| d.to_json(sources, file)).collect()
 }
 
-fn count(diags: &[Diagnostic], s: Severity) -> usize {
-    diags.iter().filter(|d| d.severity == s).count()
-}
-
+/// Checks one input exactly as `convert` reads it, without writing: [`format::read`] in the
+/// format [`outcome::format_of`] chooses, so both report the same diagnostics (decoding,
+/// parsing, expansion, lowering and [`zogkit::spec::check`]) and fail on the same files.
 fn check_one(
     input: &InputFile,
     from: format::Format,
@@ -116,86 +117,40 @@ fn check_one(
                 variants: 0,
                 errors: 1,
                 warnings: 0,
-                io_error: true,
             };
         }
     };
-    if from != format::Format::Zrf {
-        return check_spec(input, from, &bytes, opts, out);
-    }
-    let zopts = zrf::ReadOptions {
-        encoding: opts.encoding,
-        ..opts.zrf
-    };
-    let f = zrf::read(&input.display, &bytes, &zopts, &mut *super::loader(input));
-    let text = out.render(&f.diagnostics, &f.sources, &input.display);
-    let games = f
-        .expanded
-        .entries
-        .iter()
-        .filter(|e| e.kind == zrf::EntryKind::Game)
-        .count();
-    let variants = f
-        .expanded
-        .entries
-        .iter()
-        .filter(|e| matches!(e.kind, zrf::EntryKind::Variant { .. }))
-        .count();
-    let json = out.json.then(|| {
-        serde_json::json!({
-            "file": input.display,
-            "format": from.name(),
-            "encoding": f.decoded.encoding.name(),
-            "encoding_confidence": f.decoded.confidence,
-            "encoding_reason": f.decoded.reason,
-            "line_endings": f.decoded.line_endings,
-            "games": games,
-            "variants": variants,
-            "expanded_nodes": f.expanded.nodes,
-            "diagnostics": diagnostics_json(&f.diagnostics, &f.sources, &input.display),
-        })
-    });
-    FileReport {
-        text,
-        json,
-        games,
-        variants,
-        errors: f.errors(),
-        warnings: f.warnings(),
-        io_error: false,
-    }
-}
-
-/// Checks a file in a format other than ZRF: reads it into a spec document with
-/// [`format::read`] and counts the document's games and variants.
-fn check_spec(
-    input: &InputFile,
-    from: format::Format,
-    bytes: &[u8],
-    opts: &format::ReadOptions,
-    out: Output,
-) -> FileReport {
     let r = format::read(
         from,
         &input.display,
-        bytes,
+        &bytes,
         opts,
         &mut *super::loader(input),
     );
     let text = out.render(&r.diagnostics, &r.sources, &input.display);
-    // Counted as for ZRF: by entry kind, so menu separators are neither.
+    // Counted by entry kind, so menu separators are neither.
     let (games, variants) = r
         .document
         .as_ref()
         .map_or((0, 0), |d| d.games_and_variants());
     let json = out.json.then(|| {
-        serde_json::json!({
+        let mut j = serde_json::json!({
             "file": input.display,
             "format": from.name(),
-            "games": games,
-            "variants": variants,
-            "diagnostics": diagnostics_json(&r.diagnostics, &r.sources, &input.display),
-        })
+        });
+        if let Some(f) = &r.facts {
+            j["encoding"] = f.encoding.name().into();
+            j["encoding_confidence"] = serde_json::json!(f.confidence);
+            j["encoding_reason"] = f.reason.clone().into();
+            j["line_endings"] = serde_json::json!(f.line_endings);
+            if let Some(n) = f.expanded_nodes {
+                j["expanded_nodes"] = n.into();
+            }
+        }
+        j["games"] = games.into();
+        j["variants"] = variants.into();
+        j["diagnostics"] = diagnostics_json(&r.diagnostics, &r.sources, &input.display);
+        j
     });
     FileReport {
         text,
@@ -204,20 +159,16 @@ fn check_spec(
         variants,
         errors: count(&r.diagnostics, Severity::Error),
         warnings: count(&r.diagnostics, Severity::Warning),
-        io_error: false,
     }
 }
 
-/// Runs `zogkit check`.
+/// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let ext = args.from.map_or("zrf", |f| f.extension());
-    let inputs = match collect_inputs(&args.paths, &[ext]) {
+    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from)) {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
+    let policy = Policy::new(&args.deny);
     let opts = super::read_options(args.encoding);
     let out = Output {
         text: args.format == Format::Text && !args.quiet,
@@ -226,13 +177,8 @@ pub fn run(args: CheckArgs) -> u8 {
     };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
     let reports: Vec<FileReport> = super::par_map_largest_first(&inputs, |_, i| {
-        // A named file with an extension zogkit does not know (`.ZRF` is known) is read as ZRF,
-        // as it always was.
-        let from = args
-            .from
-            .or_else(|| format::Format::of_path(&i.display))
-            .unwrap_or(format::Format::Zrf);
-        let r = check_one(i, from, &opts, out);
+        // A named file with an extension zogkit does not know (`.ZRF` is known) is read as ZRF.
+        let r = check_one(i, outcome::format_of(args.from, i), &opts, out);
         pb.inc(1);
         r
     });
@@ -249,7 +195,13 @@ pub fn run(args: CheckArgs) -> u8 {
         .filter(|(r, _)| r.errors > 0)
         .map(|(_, i)| i.display.as_str())
         .collect();
-    let io_errors = reports.iter().filter(|r| r.io_error).count();
+    // Files that fail only because their warnings are denied.
+    let denied: Vec<&str> = reports
+        .iter()
+        .zip(&inputs)
+        .filter(|(r, _)| r.errors == 0 && policy.fails(0, r.warnings))
+        .map(|(_, i)| i.display.as_str())
+        .collect();
     let summary = format!(
         "checked {files} file{}: {games} game{}, {variants} variant{}, {errors} error{}, {warnings} warning{}",
         plural(files),
@@ -264,7 +216,7 @@ pub fn run(args: CheckArgs) -> u8 {
         Format::Json => {
             let doc = serde_json::json!({
                 "files": reports.iter().filter_map(|r| r.json.as_ref()).collect::<Vec<_>>(),
-                "summary": {"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed},
+                "summary": {"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()},
             });
             writeln!(out, "{doc:#}")
         }
@@ -280,18 +232,22 @@ pub fn run(args: CheckArgs) -> u8 {
                     writeln!(out, "  {f}")?;
                 }
             }
+            if !denied.is_empty() {
+                writeln!(out, "files with warnings (denied by --deny warnings):")?;
+                for f in &denied {
+                    writeln!(out, "  {f}")?;
+                }
+            }
             writeln!(out, "{summary}")
         })(),
     };
     if res.is_err() {
         return EXIT_USAGE; // broken pipe or similar
     }
-    if io_errors > 0 && io_errors == files {
-        EXIT_USAGE
-    } else if errors > 0 {
-        EXIT_ERRORS
-    } else {
+    if failed.is_empty() && denied.is_empty() {
         EXIT_OK
+    } else {
+        EXIT_ERRORS
     }
 }
 

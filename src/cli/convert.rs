@@ -1,14 +1,15 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
+use super::outcome::{self, Deny, Policy};
 use super::{
-    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, display_path,
-    interrupted, progress, read_input, remove_stale_temps, write_atomic,
+    EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, interrupted,
+    progress, read_input, remove_stale_temps, write_atomic,
 };
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use zogkit::diag::Severity;
+use zogkit::diag::{Diagnostic, Severity};
 use zogkit::format::{self, Format};
 use zogkit::text::Encoding;
 
@@ -49,6 +50,9 @@ pub struct ConvertArgs {
     /// relative to DIR, so put the written rule file there.
     #[arg(long, value_name = "DIR")]
     pub with_images: Option<PathBuf>,
+    /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
 }
 
 /// Parses a format name for clap.
@@ -72,6 +76,7 @@ struct Outcome {
     failed: bool,
     /// Not started: the run was interrupted first.
     skipped: bool,
+    errors: usize,
     warnings: usize,
     unmodelled: BTreeMap<String, usize>,
     /// Diagnostics by code.
@@ -100,24 +105,9 @@ pub fn run(args: ConvertArgs) -> u8 {
         eprintln!("error: writing {} is not available yet", args.to.name());
         return EXIT_USAGE;
     }
-    let exts: Vec<&str> = match args.from {
-        Some(f) => vec![f.extension()],
-        None => Format::ALL
-            .iter()
-            .filter(|f| f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish))
-            .map(|f| f.extension())
-            .collect(),
-    };
-    let inputs = match collect_inputs(&args.inputs, &exts) {
-        Ok(v) if !v.is_empty() => v,
-        Ok(_) => {
-            eprintln!("error: no input files found");
-            return EXIT_USAGE;
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
+    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from)) {
+        Ok(v) => v,
+        Err(code) => return code,
     };
     let single = inputs.len() == 1 && args.inputs.iter().all(|p| !p.is_dir());
     let targets = match plan_targets(&args, &inputs, single) {
@@ -206,6 +196,7 @@ pub fn run(args: ConvertArgs) -> u8 {
                         Target::File(p) => display_path(p),
                     },
                     "failed": o.failed,
+                    "errors": o.errors,
                     "warnings": o.warnings,
                     "diagnostics": o.codes,
                     "unmodelled": o.unmodelled,
@@ -222,6 +213,7 @@ pub fn run(args: ConvertArgs) -> u8 {
             "summary": {
                 "files": inputs.len(),
                 "failed": failed.len(),
+                "errors": outcomes.iter().map(|o| o.errors).sum::<usize>(),
                 "warnings": warnings,
                 "unmodelled": unmodelled,
             },
@@ -376,25 +368,12 @@ fn convert_one(
         Outcome {
             text,
             failed: true,
+            errors: 1,
             ..Default::default()
         }
     };
-    let from = match args
-        .from
-        .or_else(|| Format::of_path(&input.display))
-        .filter(|f| f.readable())
-    {
-        Some(f) => f,
-        None => {
-            return fail(
-                text,
-                format!(
-                    "error: {}: unknown input format (use --from)\n",
-                    input.display
-                ),
-            );
-        }
-    };
+    // As `check` reads it: by extension, any other one as ZRF.
+    let from = outcome::format_of(args.from, input);
     if let Target::File(p) = target {
         if input.path.as_deref() == Some(p.as_path()) {
             return fail(
@@ -420,20 +399,6 @@ fn convert_one(
         Ok(b) => b,
         Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
     };
-    // Every reader takes text; control bytes (NUL, …) mean binary data, which would otherwise
-    // read as a few ignored top-level atoms and convert to an empty document.
-    if let Some(at) = bytes
-        .iter()
-        .position(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))
-    {
-        return fail(
-            text,
-            format!(
-                "error: {}: byte {at} is the control character 0x{:02X}: binary data, not a rule file; nothing written\n",
-                input.display, bytes[at]
-            ),
-        );
-    }
     let r = format::read(
         from,
         &input.display,
@@ -441,42 +406,34 @@ fn convert_one(
         opts,
         &mut *super::loader(input),
     );
-    let mut warnings = 0;
-    let mut codes: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for d in &r.diagnostics {
-        *codes.entry(d.code).or_default() += 1;
-        if d.severity == Severity::Warning {
-            warnings += 1;
+    let policy = Policy::new(&args.deny);
+    let mut base = Outcome {
+        bytes_in: bytes.len(),
+        ..Default::default()
+    };
+    // Every diagnostic is counted and (notes with -v) shown, read and write alike.
+    let record = |d: &Diagnostic, text: &mut String, base: &mut Outcome| {
+        *base.codes.entry(d.code).or_default() += 1;
+        match d.severity {
+            Severity::Error => base.errors += 1,
+            Severity::Warning => base.warnings += 1,
+            Severity::Note => {}
         }
         if d.severity > Severity::Note || args.verbose {
             text.push_str(&d.render(&r.sources, &input.display));
             text.push('\n');
         }
+    };
+    for d in &r.diagnostics {
+        record(d, &mut text, &mut base);
     }
-    let (games, variants) = r
+    (base.games, base.variants) = r
         .document
         .as_ref()
         .map_or((0, 0), |d| d.games_and_variants());
-    let base = Outcome {
-        warnings,
-        codes,
-        games,
-        variants,
-        bytes_in: bytes.len(),
-        ..Default::default()
-    };
-    let Some(doc) = r.document.as_ref().filter(|_| r.errors() == 0) else {
+    let Some(doc) = r.document.as_ref().filter(|_| base.errors == 0) else {
         return base.failed(text, r.unmodelled);
     };
-    // A file of only definitions converts (to a spec without games); an empty one is a mistake.
-    if doc.games.is_empty() && bytes.iter().all(u8::is_ascii_whitespace) {
-        text.push_str(&format!(
-            "error: {}: the file is empty; nothing written\n",
-            input.display
-        ));
-        return base.failed(text, r.unmodelled);
-    }
-    let mut base = base;
     let mut imaged;
     let doc = match &args.with_images {
         None => doc,
@@ -497,16 +454,29 @@ fn convert_one(
     let (out, wdiags) = match format::write(args.to, doc) {
         Ok(x) => x,
         Err(d) => {
-            text.push_str(&d.render(&r.sources, &input.display));
+            record(&d, &mut text, &mut base);
             return base.failed(text, r.unmodelled);
         }
     };
     for d in &wdiags {
-        *base.codes.entry(d.code).or_default() += 1;
-        if d.severity == Severity::Warning {
-            base.warnings += 1;
-        }
-        text.push_str(&d.render(&r.sources, &input.display));
+        record(d, &mut text, &mut base);
+    }
+    // An error (the writer's too) or a denied warning fails the file: nothing is written.
+    if policy.fails(base.errors, base.warnings) {
+        let why = if base.errors > 0 {
+            format!("{} error{}", base.errors, plural(base.errors))
+        } else {
+            format!(
+                "{} warning{} (--deny warnings)",
+                base.warnings,
+                plural(base.warnings)
+            )
+        };
+        text.push_str(&format!(
+            "error: {}: failed with {why}; nothing written\n",
+            input.display
+        ));
+        return base.failed(text, r.unmodelled);
     }
     let written = match target {
         Target::Stdout => std::io::stdout().lock().write_all(&out),
@@ -526,4 +496,8 @@ fn convert_one(
         bytes_out: out.len(),
         ..base
     }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -4,7 +4,7 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
-use zogkit::diag::Severity;
+use zogkit::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
 use zogkit::text::Encoding;
 use zogkit::zrf::{self, EntryKind};
 
@@ -31,6 +31,23 @@ pub fn run(args: ExpandArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    // Binary data, UTF-16 text and empty files are refused as `check` refuses them.
+    let refused = zogkit::text::not_text(&bytes, FileId(0)).or_else(|| {
+        bytes.iter().all(u8::is_ascii_whitespace).then(|| {
+            let d = Diagnostic::error(
+                zogkit::format::CODE_EMPTY,
+                "the file is empty: it holds no game",
+                Span::new(FileId(0), 0, 0),
+            );
+            (d, String::new())
+        })
+    });
+    if let Some((d, shown)) = refused {
+        let mut sources = SourceMap::new();
+        sources.add(input.display.as_str(), shown);
+        eprint!("{}", d.render(&sources, &input.display));
+        return EXIT_ERRORS;
+    }
     let opts = super::zrf_options(args.encoding);
     let f = zrf::read(&input.display, &bytes, &opts, &mut *super::loader(&input));
     for d in f.diagnostics.iter().filter(|d| d.severity > Severity::Note) {

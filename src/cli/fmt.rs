@@ -86,6 +86,14 @@ pub fn run(args: FmtArgs) -> u8 {
                 continue;
             }
         };
+        // Binary data and UTF-16 text are not ZRF: an error, as in every other subcommand.
+        if let Some((d, shown)) = text::not_text(&bytes, FileId(0)) {
+            let mut sources = zogkit::diag::SourceMap::new();
+            sources.add(input.display.as_str(), shown);
+            eprint!("{}", d.render(&sources, &input.display));
+            code = code.max(EXIT_ERRORS);
+            continue;
+        }
         let result = match format_bytes(&bytes) {
             Ok(r) => r,
             Err(e) => {

@@ -8,6 +8,7 @@ pub mod expand;
 pub mod fmt;
 pub mod inspect;
 pub mod moves;
+pub mod outcome;
 pub mod perft;
 pub mod play;
 pub mod render;

@@ -3,12 +3,13 @@
 //! re-read with no errors and no new warnings, and the spec's YAML must be byte-stable
 //! (YAML → spec → YAML).
 
+use super::outcome::{Deny, Policy};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
 use clap::{Args, ValueEnum};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use zogkit::diag::{FileId, Severity};
+use zogkit::diag::{Diagnostic, FileId, Severity, SourceMap};
 use zogkit::format::{self, Format};
 use zogkit::spec::{self, Document};
 use zogkit::zrf::NoIncludes;
@@ -39,6 +40,9 @@ pub struct RoundtripArgs {
     /// Skip the YAML → spec → YAML byte-stability check (it costs more than the ZRF round trip).
     #[arg(long)]
     pub no_yaml: bool,
+    /// Fail on these too (`--deny warnings`: a file whose reading or writing warns fails).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
 }
 
 /// The outcome for one game or variant.
@@ -87,7 +91,7 @@ pub fn run(args: RoundtripArgs) -> u8 {
         args.quiet || args.format != ReportFormat::Text,
     );
     let results: Vec<FileResult> = super::par_map_largest_first(&inputs, |_, i| {
-        let r = one(i, !args.no_yaml);
+        let r = one(i, !args.no_yaml, Policy::new(&args.deny));
         pb.inc(1);
         r
     });
@@ -131,7 +135,16 @@ fn diag_keys(ds: &[zogkit::diag::Diagnostic], sev: Severity) -> BTreeSet<(String
         .collect()
 }
 
-fn one(input: &InputFile, check_yaml: bool) -> FileResult {
+/// `file:line:col: severity[code]: message` (the file alone when there is no location).
+fn located(d: &Diagnostic, sources: &SourceMap, file: &str) -> String {
+    let at = match d.location(sources) {
+        Some((f, l, c)) => format!("{f}:{l}:{c}"),
+        None => file.to_string(),
+    };
+    format!("{at}: {}[{}]: {}", d.severity.as_str(), d.code, d.message)
+}
+
+fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     let name = input.display.as_str();
     let bytes = match read_input(input) {
         Ok(b) => b,
@@ -139,6 +152,29 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     };
     let opts = super::read_options(None);
     let first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
+    // A file that does not read cleanly proves nothing: it fails with its own errors (and its
+    // warnings, when they are denied).
+    let own: Vec<String> = first
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.severity == Severity::Error
+                || (policy.deny_warnings && d.severity == Severity::Warning)
+        })
+        .map(|d| located(d, &first.sources, name))
+        .collect();
+    if !own.is_empty() {
+        let mut r = fail(
+            name,
+            format!(
+                "the input does not read cleanly ({} problem{}):",
+                own.len(),
+                if own.len() == 1 { "" } else { "s" }
+            ),
+        );
+        r.problems.extend(own);
+        return r;
+    }
     let Some(doc1) = first.document else {
         return fail(name, "the file could not be read".into());
     };
@@ -148,7 +184,9 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     } else {
         None
     };
-    let (emitted, ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    zogkit::diag::cap_repeats(&mut ediags, zogkit::diag::MAX_PER_CODE);
+    let no_games = doc1.games.is_empty();
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
     let mut problems = Vec::new();
     let Some(doc2) = second.document else {
@@ -158,7 +196,9 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
     for sev in [Severity::Error, Severity::Warning] {
         let before = diag_keys(&first.diagnostics, sev);
         for (code, msg) in diag_keys(&second.diagnostics, sev) {
-            if !before.contains(&(code.clone(), msg.clone())) {
+            // A file of only definitions holds no game, so nothing is written for it.
+            let expected = code == format::CODE_EMPTY && no_games;
+            if !expected && !before.contains(&(code.clone(), msg.clone())) {
                 problems.push(format!(
                     "the emitted ZRF reads with a new {}: {code}: {msg}",
                     sev.as_str()
@@ -167,6 +207,17 @@ fn one(input: &InputFile, check_yaml: bool) -> FileResult {
         }
     }
     problems.extend(yaml_problem);
+    // What the writer reports as an error (or a denied warning) fails the file too.
+    for d in &ediags {
+        if d.severity == Severity::Error
+            || (policy.deny_warnings && d.severity == Severity::Warning)
+        {
+            problems.push(format!(
+                "the ZRF writer reported: {}",
+                located(d, &first.sources, name)
+            ));
+        }
+    }
     // Procedures are compared inlined only when the two documents factor them differently.
     let (mut doc1, mut doc2) = (doc1, doc2);
     let pa = std::mem::take(&mut doc1.procedures);

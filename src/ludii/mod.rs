@@ -30,18 +30,10 @@ pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
         format: format.to_string(),
         file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
         encoding: Some("utf-8".into()),
-        line_endings: Some(
-            match (
-                text.contains("\r\n"),
-                text.replace("\r\n", "").contains('\n'),
-            ) {
-                (true, true) => "mixed",
-                (true, false) => "crlf",
-                (false, true) => "lf",
-                (false, false) => "none",
-            }
-            .into(),
-        ),
+        // `format::read` replaces the encoding and hash with those of the input's bytes.
+        line_endings: serde_json::to_value(crate::text::LineEndings::detect(text))
+            .ok()
+            .and_then(|v| v.as_str().map(String::from)),
         sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
         version: None,
     }

@@ -306,7 +306,7 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
             continue;
         }
         if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
+            while i < b.len() && !matches!(b[i], b'\n' | b'\r') {
                 i += 1;
             }
             continue;

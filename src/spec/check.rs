@@ -86,6 +86,9 @@ fn check_game(gi: usize, g: &Game, doc: &Document, out: &mut Vec<Issue>) {
     }
 }
 
+/// Diagnostic code: a link, symmetry or opposite names a direction the board does not define.
+pub const CODE_UNKNOWN_DIRECTION: &str = "spec::unknown-direction";
+
 fn check_board(bi: usize, b: &Board, push: &mut impl FnMut(&'static str, String)) {
     let names: BTreeSet<&str> = b.positions.iter().map(|p| p.name.as_str()).collect();
     let dirs: BTreeSet<&str> = b.directions.iter().map(String::as_str).collect();
@@ -102,10 +105,37 @@ fn check_board(bi: usize, b: &Board, push: &mut impl FnMut(&'static str, String)
             }
             if !dirs.contains(l.direction.as_str()) {
                 push(
-                    "spec::unknown-direction",
+                    CODE_UNKNOWN_DIRECTION,
                     format!(
                         "boards[{bi}]: `{}` uses direction `{}`, which is not in directions",
                         p.name, l.direction
+                    ),
+                );
+            }
+        }
+    }
+    // Symmetries and opposites rename directions: every name they use must be one.
+    for s in &b.symmetries {
+        let mut reported = BTreeSet::new();
+        for d in s.map.iter().flatten() {
+            if !dirs.contains(d.as_str()) && reported.insert(d.as_str()) {
+                push(
+                    CODE_UNKNOWN_DIRECTION,
+                    format!(
+                        "boards[{bi}]: the symmetry for {} names `{d}`, which is not a direction of the board",
+                        s.player
+                    ),
+                );
+            }
+        }
+    }
+    for o in &b.opposites {
+        for d in [&o.direction, &o.opposite] {
+            if !dirs.contains(d.as_str()) {
+                push(
+                    CODE_UNKNOWN_DIRECTION,
+                    format!(
+                        "boards[{bi}]: opposites name `{d}`, which is not a direction of the board"
                     ),
                 );
             }
@@ -246,6 +276,31 @@ mod tests {
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].code, "spec::layout-mismatch");
         assert!(issues[0].message.contains("`a1`"), "{}", issues[0].message);
+    }
+
+    #[test]
+    fn symmetries_and_opposites_name_only_directions_of_the_board() {
+        let mut b = layout_board();
+        b.symmetries = vec![Symmetry {
+            player: "A".into(),
+            map: vec![["e".into(), "e".into()], ["n".into(), "sn".into()]],
+        }];
+        b.opposites = vec![Opposite {
+            direction: "e".into(),
+            opposite: "w".into(),
+        }];
+        let messages: Vec<_> = check(&doc_with(b))
+            .into_iter()
+            .map(|i| format!("{} {}", i.code, i.message))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "spec::unknown-direction boards[0]: the symmetry for A names `n`, which is not a direction of the board",
+                "spec::unknown-direction boards[0]: the symmetry for A names `sn`, which is not a direction of the board",
+                "spec::unknown-direction boards[0]: opposites name `w`, which is not a direction of the board",
+            ]
+        );
     }
 
     #[test]

@@ -366,7 +366,8 @@ impl<'d> Writer<'d> {
         if g.default {
             push("default", "", "(default)".into());
         }
-        for (field, text) in self.texts(&g.texts, true) {
+        let whose = format!("game {:?}", g.title);
+        for (field, text) in self.texts(&g.texts, true, &whose) {
             push(field, "", text);
         }
         if !g.players.is_empty() {
@@ -437,7 +438,8 @@ impl<'d> Writer<'d> {
         v
     }
 
-    fn texts(&mut self, t: &Texts, game: bool) -> Vec<(&'static str, String)> {
+    /// The text sections of a game or piece (`whose` names it in warnings).
+    fn texts(&mut self, t: &Texts, game: bool, whose: &str) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         let fields: [(&'static str, &Option<String>); 5] = [
             ("description", &t.description),
@@ -446,6 +448,16 @@ impl<'d> Writer<'d> {
             ("help", &t.help),
             ("solution", &t.solution),
         ];
+        // An exact source string that names no text of these is not written anywhere.
+        for field in t.source.keys() {
+            let known = fields.iter().any(|(f, v)| f == field && v.is_some());
+            if !known {
+                self.warn(
+                    "zrf::emit-lost-source",
+                    format!("{whose}: texts.source holds a `{field}` string but there is no {field} text to write it for; it is left out"),
+                );
+            }
+        }
         for (field, value) in fields {
             let Some(value) = value else { continue };
             if field == "solution" && !game {
@@ -457,7 +469,13 @@ impl<'d> Writer<'d> {
             }
             let raw = match t.source.get(field) {
                 Some(src) if strings::display(src) == *value => src.clone(),
-                _ => {
+                other => {
+                    if other.is_some() {
+                        self.warn(
+                            "zrf::emit-lost-source",
+                            format!("{whose}: the {field} text differs from its exact source string (texts.source), so the text is written and the source's own line wrapping is lost"),
+                        );
+                    }
                     if value.contains('"') {
                         self.warn(
                             "zrf::emit-quote",
@@ -617,7 +635,8 @@ impl<'d> Writer<'d> {
         let mut parts = Vec::new();
         let n = self.name(&p.name);
         parts.push(format!("(name {n})"));
-        for (_, t) in self.texts(&p.texts, false) {
+        let whose = format!("piece {:?}", p.name);
+        for (_, t) in self.texts(&p.texts, false, &whose) {
             parts.push(t);
         }
         for (head, list) in [("image", &p.images), ("glyph", &p.glyphs)] {

@@ -603,7 +603,17 @@ impl<'a> Cx<'a> {
             "solution" => &mut texts.solution,
             _ => &mut texts.help,
         };
-        *slot = Some(shown);
+        // The spec holds one text per field: a second form replaces the first, never silently.
+        if let Some(earlier) = slot.replace(shown) {
+            self.warn(
+                "zrf::duplicate-text",
+                format!(
+                    "a second `({field} …)` in the same form: the spec holds one {field}, so this one is kept and the earlier {:?} is dropped",
+                    crate::text::shorten(&earlier, 40)
+                ),
+                c,
+            );
+        }
     }
 
     fn turn_order(&mut self, c: At<'_>) -> TurnOrder {
@@ -656,6 +666,8 @@ impl<'a> Cx<'a> {
         let mut layout = Layout::default();
         let mut zones = Vec::new();
         let mut symmetries: Vec<(String, Vec<[String; 2]>)> = Vec::new();
+        // Where each symmetry pair was written, to locate names the board does not define.
+        let mut symmetry_pairs: Vec<(At<'_>, String, [String; 2])> = Vec::new();
         for (at, item) in c.args().enumerate() {
             match item.head() {
                 Some("image") => b
@@ -784,17 +796,19 @@ impl<'a> Cx<'a> {
                 Some("symmetry") => {
                     let mut a = item.args();
                     let player = a.next().and_then(At::atom).unwrap_or("").to_string();
-                    let pairs = a
+                    let pairs: Vec<[String; 2]> = a
                         .filter_map(|p| {
-                            match p
+                            let pair = match p
                                 .items()
                                 .filter_map(At::atom)
                                 .collect::<Vec<_>>()
                                 .as_slice()
                             {
-                                [x, y] => Some([x.to_string(), y.to_string()]),
-                                _ => None,
-                            }
+                                [x, y] => [x.to_string(), y.to_string()],
+                                _ => return None,
+                            };
+                            symmetry_pairs.push((p, player.clone(), pair.clone()));
+                            Some(pair)
                         })
                         .collect();
                     symmetries.push((player, pairs));
@@ -822,6 +836,20 @@ impl<'a> Cx<'a> {
         b.directions = computed.directions;
         b.positions = computed.positions;
         b.opposites = geometry::opposites(&b.directions, &b.positions);
+        // A symmetry is kept as written, but a name the board does not define is a mistake
+        // (`(symmetry Black (n sn) (sn n))`): reported where the pair is, as `spec::check`
+        // reports it in a YAML document.
+        for (at, player, pair) in &symmetry_pairs {
+            for d in pair.iter().filter(|d| !b.directions.contains(d)) {
+                self.warn(
+                    crate::spec::check::CODE_UNKNOWN_DIRECTION,
+                    format!(
+                        "the symmetry for {player} names `{d}`, which is not a direction of the board"
+                    ),
+                    *at,
+                );
+            }
+        }
         b.zones = zones;
         b.symmetries = symmetries
             .into_iter()

@@ -1,0 +1,77 @@
+//! What `check`, `convert` and `roundtrip` share about outcomes: which inputs a run reads, in which format, and when a file fails (every error; warnings too under `--deny warnings`).
+
+use super::{EXIT_USAGE, InputFile, collect_inputs};
+use clap::ValueEnum;
+use std::path::PathBuf;
+use zogkit::diag::{Diagnostic, Severity};
+use zogkit::format::Format;
+
+/// What `--deny` can turn into failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// A file with a warning fails, as one with an error does (strict mode for CI).
+    Warnings,
+}
+
+/// When a file fails: always on an error-severity diagnostic; on a warning too when denied.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Policy {
+    /// `--deny warnings` was given.
+    pub deny_warnings: bool,
+}
+
+impl Policy {
+    /// The policy of a command line's `--deny` values.
+    pub fn new(deny: &[Deny]) -> Policy {
+        Policy {
+            deny_warnings: deny.contains(&Deny::Warnings),
+        }
+    }
+    /// Whether a file with these counts fails.
+    pub fn fails(self, errors: usize, warnings: usize) -> bool {
+        errors > 0 || (self.deny_warnings && warnings > 0)
+    }
+}
+
+/// Number of diagnostics of severity `s`.
+pub fn count(diags: &[Diagnostic], s: Severity) -> usize {
+    diags.iter().filter(|d| d.severity == s).count()
+}
+
+/// The extensions a directory is searched for: those of `from`, or every readable format's
+/// except YAML (outputs often sit beside inputs) and Ludii's English text (plain `.txt`).
+pub fn extensions(from: Option<Format>) -> Vec<&'static str> {
+    match from {
+        Some(f) => vec![f.extension()],
+        None => Format::ALL
+            .iter()
+            .filter(|f| f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish))
+            .map(|f| f.extension())
+            .collect(),
+    }
+}
+
+/// The inputs of a run, or the exit status after the error is printed: a path that does not
+/// exist, or no input file at all (an empty directory, one without files of `exts`).
+pub fn inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, u8> {
+    match collect_inputs(paths, exts) {
+        Ok(v) if !v.is_empty() => Ok(v),
+        Ok(_) => {
+            eprintln!(
+                "error: no input files found (directories are searched for .{} files)",
+                exts.join(", .")
+            );
+            Err(EXIT_USAGE)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The format an input is read in: `from`, else the one its extension names, else ZRF.
+pub fn format_of(from: Option<Format>, input: &InputFile) -> Format {
+    from.or_else(|| Format::of_path(&input.display))
+        .unwrap_or(Format::Zrf)
+}

@@ -1,0 +1,322 @@
+//! Tidy checks in the style of rust-analyzer's `tidy.rs`: the module import graph, where the
+//! file system is touched, that documented paths exist, that every golden file has its input,
+//! and that every module says what it is in a `//!` line. Exceptions are listed here, each with
+//! its reason.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The library's top-level modules.
+const MODULES: [&str; 12] = [
+    "chessembly",
+    "diag",
+    "engine",
+    "format",
+    "limits",
+    "ludii",
+    "render",
+    "sexpr",
+    "spec",
+    "text",
+    "zrf",
+    "cli",
+];
+
+/// Every `.rs` file under `dir`, sorted, relative to the repository.
+fn rust_files(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(REPO).join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p.strip_prefix(REPO).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(rel: &Path) -> String {
+    std::fs::read_to_string(Path::new(REPO).join(rel)).unwrap()
+}
+
+/// The module a library file belongs to (`src/spec/yaml/fast.rs` → `spec`).
+fn module_of(rel: &Path) -> String {
+    let mut c = rel.components().skip(1); // `src`
+    let first = c.next().unwrap().as_os_str().to_string_lossy().into_owned();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// A file's code without comments and without its test code: a `tests.rs` file is all test
+/// code; elsewhere everything from the first `#[cfg(test)]` on (test modules close the files).
+fn production_code(rel: &Path) -> String {
+    if rel.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
+    let text = read(rel);
+    let text = match text.find("#[cfg(test)]") {
+        Some(at) => &text[..at],
+        None => &text[..],
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            // `//` inside a string literal is rare in imports; strings are kept whole otherwise.
+            Some(at) if !l[..at].contains('"') => &l[..at],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules a file's code names through `crate::` (`use crate::{a, b::c}` too).
+fn crate_deps(code: &str) -> BTreeSet<String> {
+    let mut deps = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                deps.insert(name);
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            deps.insert(name);
+        }
+    }
+    deps.retain(|d| MODULES.contains(&d.as_str()));
+    deps
+}
+
+/// What each module may import from the others (itself always).
+fn allowed(module: &str) -> Option<&'static [&'static str]> {
+    Some(match module {
+        // The spec is the hub: no reader, writer, renderer, engine or CLI code.
+        "spec" => &["diag", "text", "sexpr", "limits"],
+        // Format modules build on the spec and the text layers, never on each other. `zrf`
+        // uses `sexpr` (its syntax); the others have their own.
+        "zrf" => &["spec", "diag", "text", "sexpr", "limits"],
+        "ludii" => &["spec", "diag", "text", "limits"],
+        "chessembly" => &["spec", "diag", "text", "limits"],
+        // Exception: `render` shortens piece names for its messages with `text::shorten`, a
+        // pure string helper (moving it would put a text utility into the spec).
+        "render" => &["spec", "text"],
+        "engine" => &["spec", "diag", "text"],
+        _ => return None,
+    })
+}
+
+#[test]
+fn the_import_graph_has_only_the_allowed_edges() {
+    let mut bad = Vec::new();
+    for f in rust_files("src") {
+        let m = module_of(&f);
+        let Some(ok) = allowed(&m) else { continue };
+        for dep in crate_deps(&production_code(&f)) {
+            if dep != m && !ok.contains(&dep.as_str()) {
+                bad.push(format!("{} ({m}) imports crate::{dep}", f.display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "forbidden imports:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_import_graph_check_sees_imports() {
+    // The parser behind the graph check finds grouped and plain paths, and skips comments
+    // and test code.
+    let deps = crate_deps("use crate::{spec::Doc, zrf};\nlet x = crate::ludii::read();");
+    assert_eq!(
+        deps.into_iter().collect::<Vec<_>>(),
+        ["ludii", "spec", "zrf"]
+    );
+    let src = production_code(Path::new("src/render/game.rs"));
+    assert!(
+        !src.contains("crate::zrf"),
+        "test code is not production code"
+    );
+    assert!(read(Path::new("src/render/game.rs")).contains("crate::zrf"));
+}
+
+#[test]
+fn only_the_cli_touches_the_file_system() {
+    let mut bad = Vec::new();
+    for f in rust_files("src") {
+        let under_cli = f.starts_with("src/cli") || f == Path::new("src/main.rs");
+        let code = production_code(&f);
+        let uses_fs = code.contains("std::fs")
+            || code
+                .split("use std::{")
+                .skip(1)
+                .any(|g| g[..g.find('}').unwrap_or(g.len())].contains("fs"));
+        if uses_fs && !under_cli {
+            bad.push(f.display().to_string());
+        }
+    }
+    assert!(bad.is_empty(), "std::fs outside cli/ and main.rs: {bad:?}");
+}
+
+/// Repository paths a text names: words that start with one of the repository's top-level
+/// directories, cut at the first character that cannot be in such a path.
+fn named_paths(text: &str) -> Vec<String> {
+    const ROOTS: [&str; 9] = [
+        "src/", "docs/", "tests/", "golden/", "corpus/", "notes/", "xtask/", "benches/", "assets/",
+    ];
+    let mut out = Vec::new();
+    for (i, _) in text.char_indices() {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-')) {
+            continue;
+        }
+        let rest = &text[i..];
+        if !ROOTS.iter().any(|r| rest.starts_with(r)) {
+            continue;
+        }
+        let p: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-'))
+            .collect();
+        let p = p.trim_end_matches(['.', '/']).to_string();
+        if p.contains('/') {
+            out.push(p); // not a bare root such as `notes`
+        }
+    }
+    out
+}
+
+/// Whether a named path is a pattern or an example rather than a file (`golden/zrf/<name>.txt`,
+/// `src/cli/`).
+fn is_pattern(p: &str) -> bool {
+    p.contains("NAME") || p.ends_with('-') || p.contains("..")
+}
+
+#[test]
+fn every_documented_path_exists() {
+    let mut texts: Vec<PathBuf> = ["README.md", "ARCHITECTURE.md"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    for e in std::fs::read_dir(Path::new(REPO).join("docs"))
+        .unwrap()
+        .flatten()
+    {
+        texts.push(e.path().strip_prefix(REPO).unwrap().to_path_buf());
+    }
+    texts.extend(rust_files("src"));
+    // This file names paths as examples and exceptions.
+    texts.extend(
+        rust_files("tests")
+            .into_iter()
+            .filter(|f| f != Path::new("tests/tidy.rs")),
+    );
+    texts.extend(rust_files("xtask"));
+    // `notes/` is the design notes beside the repository (with the shared corpus).
+    let notes = Path::new(REPO).join("../shared");
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for t in &texts {
+        let text = read(t);
+        for p in named_paths(&text) {
+            if is_pattern(&p) {
+                continue;
+            }
+            let base = if p.starts_with("notes/") {
+                if !notes.is_dir() {
+                    continue;
+                }
+                notes.clone()
+            } else {
+                PathBuf::from(REPO)
+            };
+            seen += 1;
+            if !base.join(&p).exists() {
+                missing.push(format!("{}: {p}", t.display()));
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(seen > 50, "only {seen} paths found: is the scan broken?");
+    assert!(
+        missing.is_empty(),
+        "documented paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_golden_file_has_its_input() {
+    // golden directory → (corpus directory, input extensions)
+    let pairs: [(&str, &str, &[&str]); 4] = [
+        ("golden/zrf", "corpus/zrf", &["zrf"]),
+        ("golden/chessembly", "corpus/chessembly", &["csm"]),
+        ("golden/ludii", "corpus/ludii", &["lud", "txt"]),
+        ("golden/yaml", "corpus/yaml", &["yaml"]),
+    ];
+    let mut orphans = Vec::new();
+    let mut checked = 0;
+    for (golden, corpus, exts) in pairs {
+        for e in std::fs::read_dir(Path::new(REPO).join(golden))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            // `chess.written.lud` is the written form of `chess.lud`: the stem ends at the
+            // first dot.
+            let stem = name.split('.').next().unwrap();
+            checked += 1;
+            let found = exts.iter().any(|x| {
+                Path::new(REPO)
+                    .join(corpus)
+                    .join(format!("{stem}.{x}"))
+                    .is_file()
+            });
+            if !found {
+                orphans.push(format!("{golden}/{name}"));
+            }
+        }
+    }
+    // Not checked, by design: `golden/render/` holds images of scenes the render tests build in
+    // code (no input file), and `golden/corpus-report.md` is the report on the shared corpus
+    // outside the repository.
+    assert!(checked > 100, "{checked}");
+    assert!(
+        orphans.is_empty(),
+        "golden files without an input: {orphans:?}"
+    );
+}
+
+#[test]
+fn every_module_starts_with_a_doc_line() {
+    let mut bad = Vec::new();
+    for dir in ["src", "tests", "xtask", "benches"] {
+        for f in rust_files(dir) {
+            let text = read(&f);
+            let first = text.lines().next().unwrap_or_default();
+            if !first.starts_with("//! ") || first.len() < 10 {
+                bad.push(f.display().to_string());
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "modules without a `//!` line first: {bad:?}"
+    );
+}
