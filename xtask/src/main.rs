@@ -241,7 +241,75 @@ fn bench(root: &Path, runs: usize) -> bool {
             peak as f64 / 1024.0
         );
     }
+    bench_replays(root, &exe, runs);
     true
+}
+
+/// Times `zogkit replay` of every ZoG saved game of the shared corpus (one process each, with
+/// the rules file of the same folder), in total per run.
+fn bench_replays(root: &Path, exe: &Path, runs: usize) {
+    let saves = root.join("../shared/corpus/zsg/dagazproject");
+    let mut jobs = Vec::new();
+    collect_ext(&saves, "zsg", &mut jobs);
+    jobs.sort();
+    let jobs: Vec<(PathBuf, PathBuf)> = jobs
+        .into_iter()
+        .filter_map(|zsg| {
+            let rel = zsg.parent()?.strip_prefix(&saves).ok()?.to_path_buf();
+            let text = std::fs::read(&zsg).ok()?;
+            let text = String::from_utf8_lossy(&text);
+            let name = text.lines().find_map(|l| l.strip_prefix("RulesFile="))?;
+            let name = name.trim().trim_start_matches(".\\").to_string();
+            let rules = root
+                .join("../shared/corpus/zrf/dagazproject")
+                .join(rel)
+                .join(name);
+            Some((zsg, rules))
+        })
+        .collect();
+    if jobs.is_empty() {
+        return;
+    }
+    let mut times = Vec::new();
+    let mut replayed = 0;
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        replayed = 0;
+        for (zsg, rules) in &jobs {
+            let ok = Command::new(exe)
+                .arg("replay")
+                .arg(zsg)
+                .arg("--rules")
+                .arg(rules)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            replayed += usize::from(ok);
+        }
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "replay of the {} shared-corpus ZoG saved games, one process each ({replayed} replay completely; target < 2 s): min {:.0} ms, median {:.0} ms, max {:.0} ms over {} runs",
+        jobs.len(),
+        times[0].as_secs_f64() * 1000.0,
+        times[times.len() / 2].as_secs_f64() * 1000.0,
+        times[times.len() - 1].as_secs_f64() * 1000.0,
+        times.len()
+    );
+}
+
+fn collect_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_ext(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+            out.push(p);
+        }
+    }
 }
 
 /// Converts the shared corpus with `--report` and summarises it as markdown.
