@@ -294,7 +294,7 @@ impl State {
         };
     }
 
-    /// Takes back the last [`State::make`] (or [`State::end_partial`]).
+    /// Takes back the last [`State::make`] (or the end of a partial move).
     pub fn unmake(&mut self) {
         let Some(start) = self.frames.pop() else {
             return;
