@@ -63,10 +63,6 @@ const EXCEPTIONS: &[(&str, &str)] = &[
 /// cause is not found yet (see docs/engine.md, "Open").
 const OPEN: &[(&str, &str)] = &[
     (
-        "CheckersCollection/Northern Checkers.zsg",
-        "line 73 `35. King a1 - e5`",
-    ),
-    (
         "CheckersCollection/Northern Kings.zsg",
         "line 7 `2. partial 3 King d6 - g3 = Checker on e5 @ e5 0 1`",
     ),
@@ -79,36 +75,12 @@ const OPEN: &[(&str, &str)] = &[
         "line 33 `15. Cannon b7 x b1 = Horse` (engine: only the General may move)",
     ),
     (
-        "CirceAndAndernach/CirceAndAndernach.zsg",
-        "line 19 `8. Rook-h8 h7 x h2 @ h2 0 0`",
-    ),
-    (
-        "Focus/Focus.zsg",
-        "line 28 `13. w z8 x g4 White w z7 = wbwbw on g4`",
-    ),
-    (
         "KoShogi/KoShogi.zsg",
         "line 70 `6. partial 7 EC 11E - 12F @ 12F 4 1 White EC pass-flag`",
     ),
     (
-        "Mana/Mana.zsg",
-        "line 59 `13. Ronin aX - d1 = Ronin on c2 = RoninMana on d1`",
-    ),
-    (
         "Ragnarok/Bifrost.zsg",
         "line 26 `12. SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`",
-    ),
-    (
-        "Ragnarok/Helheim.zsg",
-        "line 24 `11. HelA f4 x f2 Dark HelR f4 = WarriorR on f2`",
-    ),
-    (
-        "ShafranCheckers/shafran.zsg",
-        "line 47 `22. partial 4 King a1 - a4 @ a2 0 1` (engine also captures a2)",
-    ),
-    (
-        "TransportChess/TransportChess.zsg",
-        "line 53 `25. Rook a8 - c8 @ c8 0 0`",
     ),
 ];
 

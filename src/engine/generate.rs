@@ -2,7 +2,7 @@
 //!
 //! Semantics (see `docs/engine.md`): the board seen by every test is the board before the move;
 //! `add` completes a move (origin → `to` if set, else the current position) and execution goes
-//! on; `cascade` completes the current piece's part and continues with the piece at the
+//! on without the captures and changes made so far (they went with that move); `cascade` completes the current piece's part and continues with the piece at the
 //! current position; captures, creations and changes are recorded in order and applied when the
 //! move is made. Directions are read through the mover's symmetry, zones are the mover's.
 
@@ -206,6 +206,12 @@ impl<'a> Gen<'a> {
                     if self.done() {
                         return;
                     }
+                    // The program goes on from the board as it was, but the captures,
+                    // creations and changes made before this `add` belong to the move it
+                    // completed: later moves start without them (Shafran's Checkers
+                    // `King a1 - a4 @ a2 0 1`, Focus `White w z7` once, Mana `= Ronin on c2`
+                    // once). Piece movements (`cascade`) stay.
+                    r.actions.retain(|a| matches!(a, Action::Move { .. }));
                 }
                 Op::Capture(l) => {
                     let at = self.loc(*l, &r);
