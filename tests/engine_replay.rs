@@ -68,7 +68,8 @@ const OPEN: &[(&str, &str)] = &[
     ),
     (
         "CheckersCollection/Northern Kings.zsg",
-        "line 7 `2. partial 3 King d6 - g3 = Checker on e5 @ e5 0 1`",
+        "line 10 `3. partial 3 King b6 - f2 = Checker on e3 …` (engine: maximal captures keeps only \
+         `King c7 - f4 x e5`)",
     ),
     (
         "Chessence/Chessence.zsg",
@@ -89,10 +90,6 @@ const OPEN: &[(&str, &str)] = &[
     (
         "KoShogi/KoShogi.zsg",
         "line 70 `6. partial 7 EC 11E - 12F @ 12F 4 1 White EC pass-flag`",
-    ),
-    (
-        "Mana/Mana.zsg",
-        "line 59 `13. Ronin aX - d1 = Ronin on c2 = RoninMana on d1`",
     ),
     (
         "Ragnarok/Bifrost.zsg",
