@@ -96,10 +96,6 @@ const OPEN: &[(&str, &str)] = &[
         "line 26 `12. SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`",
     ),
     (
-        "Ragnarok/Helheim.zsg",
-        "line 24 `11. HelA f4 x f2 Dark HelR f4 = WarriorR on f2`",
-    ),
-    (
         "ShafranCheckers/shafran.zsg",
         "line 47 `22. partial 4 King a1 - a4 @ a2 0 1` (engine also captures a2)",
     ),

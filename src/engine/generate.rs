@@ -238,6 +238,11 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
+                    // Creating on a position twice creates once, the later piece (Helheim's
+                    // `create-hel` runs for every frozen enemy; ZoG writes `Dark HelR f4` once).
+                    r.actions.retain(
+                        |a| !matches!(a, Action::Place { at: p, from_hand: false, .. } if *p == at),
+                    );
                     r.actions.push(Action::Place {
                         at,
                         owner: owner.unwrap_or(self.player),
