@@ -64,7 +64,8 @@ const EXCEPTIONS: &[(&str, &str)] = &[
 const OPEN: &[(&str, &str)] = &[
     (
         "CheckersCollection/Northern Kings.zsg",
-        "line 7 `2. partial 3 King d6 - g3 = Checker on e5 @ e5 0 1`",
+        "line 10 `3. partial 3 King b6 - f2 = Checker on e3 …` (engine: maximal captures keeps only \
+         `King c7 - f4 x e5`)",
     ),
     (
         "Chessence/Chessence.zsg",

@@ -244,6 +244,11 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
+                    // Creating on a position twice creates once, the later piece (Helheim's
+                    // `create-hel` runs for every frozen enemy; ZoG writes `Dark HelR f4` once).
+                    r.actions.retain(
+                        |a| !matches!(a, Action::Place { at: p, from_hand: false, .. } if *p == at),
+                    );
                     r.actions.push(Action::Place {
                         at,
                         owner: owner.unwrap_or(self.player),
@@ -263,6 +268,9 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
+                    // A position changed twice in one move is changed once (see `ChangeType`).
+                    r.actions
+                        .retain(|a| !matches!(a, Action::ChangeOwner { at: p, .. } if *p == at));
                     r.actions.push(Action::ChangeOwner {
                         at,
                         owner: self.player,
@@ -273,6 +281,11 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
+                    // A position changed twice in one move is changed once, by the later change
+                    // (Northern Kings: a flying king's loop repeats `change-type` at the jumped
+                    // square; ZoG writes `= Checker on e5 @ e5 0 1` once).
+                    r.actions
+                        .retain(|a| !matches!(a, Action::ChangeType { at: p, .. } if *p == at));
                     r.actions.push(Action::ChangeType { at, kind: *k });
                 }
                 Op::SetFlag(f, c) => {
@@ -297,6 +310,9 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
+                    r.actions.retain(
+                        |x| !matches!(x, Action::SetAttr { at: p, attr, .. } if (*p, *attr) == (at, *a)),
+                    );
                     r.actions.push(Action::SetAttr {
                         at,
                         attr: *a,
