@@ -255,7 +255,8 @@ fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+/// Every file below `dir` whose extension is `ext` (any letter case), into `out`.
+pub fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };

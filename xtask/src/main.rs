@@ -250,7 +250,7 @@ fn bench(root: &Path, runs: usize) -> bool {
 fn bench_replays(root: &Path, exe: &Path, runs: usize) {
     let saves = root.join("../shared/corpus/zsg/dagazproject");
     let mut jobs = Vec::new();
-    collect_ext(&saves, "zsg", &mut jobs);
+    fuzz::collect(&saves, "zsg", &mut jobs);
     jobs.sort();
     let jobs: Vec<(PathBuf, PathBuf)> = jobs
         .into_iter()
@@ -296,20 +296,6 @@ fn bench_replays(root: &Path, exe: &Path, runs: usize) {
         times[times.len() - 1].as_secs_f64() * 1000.0,
         times.len()
     );
-}
-
-fn collect_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_ext(&p, ext, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
-            out.push(p);
-        }
-    }
 }
 
 /// Converts the shared corpus with `--report` and summarises it as markdown.
