@@ -138,7 +138,9 @@ fn ctrl_c_stops_a_long_perft_cleanly() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Long enough for the process to start and install its handler even on a loaded machine;
+    // depth 9 runs for hours, so the count cannot finish first.
+    std::thread::sleep(Duration::from_secs(2));
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();

@@ -49,11 +49,11 @@ pub fn run(args: &PerftArgs) -> u8 {
     let Some(file) = &args.file else {
         return native(args);
     };
+    super::catch_interrupts();
     let (rules, _) = match super::load_rules(file, args.from, args.game.as_deref()) {
         Ok(r) => r,
         Err(code) => return code,
     };
-    super::catch_interrupts();
     let ctl = Control {
         stop: super::interrupt_flag(),
         ..Control::default()
