@@ -476,7 +476,9 @@ impl IncludeLoader for FsIncludes {
     }
 }
 
-fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
+/// `name` (components separated by `\` or `/`) below `base`, each component matched exactly
+/// or else case-insensitively, as Windows resolves it; `None` unless it is a file.
+pub fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
     let mut cur = base.to_path_buf();
     for comp in name
         .split(['/', '\\'])

@@ -162,40 +162,15 @@ fn find_rules(zsg: &Path, named: Option<&str>) -> Result<PathBuf, String> {
     let Some(named) = named.filter(|n| !n.trim().is_empty()) else {
         return Err("the saved game names no rules file (`RulesFile=`)".into());
     };
-    let mut dir = zsg
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
-    for part in named
-        .split(['\\', '/'])
-        .filter(|p| !p.is_empty() && *p != ".")
-    {
-        if part == ".." {
-            dir.push("..");
-            continue;
-        }
-        let exact = dir.join(part);
-        if exact.exists() {
-            dir = exact;
-            continue;
-        }
-        let found = std::fs::read_dir(&dir).ok().and_then(|entries| {
-            entries.flatten().map(|e| e.path()).find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.eq_ignore_ascii_case(part))
+    let dir = zsg.parent().unwrap_or(Path::new(""));
+    super::find_case_insensitive(dir, named).ok_or_else(|| {
+        format!(
+            "the rules file `{named}` is not in {}",
+            super::display_path(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
             })
-        });
-        match found {
-            Some(p) => dir = p,
-            None => {
-                return Err(format!(
-                    "the rules file `{named}` is not in {}",
-                    super::display_path(&dir)
-                ));
-            }
-        }
-    }
-    Ok(dir)
+        )
+    })
 }
