@@ -17,4 +17,5 @@ pub mod render;
 pub mod sexpr;
 pub mod spec;
 pub mod text;
+pub mod verify;
 pub mod zrf;

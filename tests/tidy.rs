@@ -119,6 +119,8 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         // pure string helper (moving it would put a text utility into the spec).
         "render" => &["spec", "text"],
         "engine" => &["spec", "diag", "text"],
+        // Verification sits above the registry: it writes, reads back and plays.
+        "verify" => &["format", "engine", "spec", "diag", "zrf"],
         _ => return None,
     })
 }

@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use zogkit::diag::{Diagnostic, Severity};
 use zogkit::format::{self, Format};
 use zogkit::text::Encoding;
+use zogkit::verify::Verdict;
 
 /// Arguments of `zogkit convert`.
 #[derive(Debug, Args)]
@@ -53,6 +54,14 @@ pub struct ConvertArgs {
     /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
+    /// Prove the port: read the written output back, play it and the source, and give a verdict
+    /// per game (equal, partial, failed, unverified). A failed game fails the file and nothing
+    /// is written; a partial or unverified one is a warning. Verdicts go into `--report`.
+    #[arg(long)]
+    pub verify: bool,
+    /// Positions compared per game by `--verify` (seeded random playouts).
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "verify")]
+    pub verify_positions: usize,
 }
 
 /// Parses a format name for clap.
@@ -83,6 +92,8 @@ struct Outcome {
     codes: BTreeMap<&'static str, usize>,
     games: usize,
     variants: usize,
+    /// `--verify`: one verdict per game.
+    verdicts: Vec<zogkit::verify::GameVerdict>,
     bytes_in: usize,
     bytes_out: usize,
 }
@@ -183,6 +194,13 @@ pub fn run(args: ConvertArgs) -> u8 {
         warnings,
         if warnings == 1 { "" } else { "s" }
     );
+    if args.verify {
+        let counts: Vec<String> = verdict_counts(&outcomes)
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        let _ = writeln!(err, "verdicts: {}", counts.join(", "));
+    }
     if let Some(path) = &args.report {
         let files: Vec<serde_json::Value> = outcomes
             .iter()
@@ -202,6 +220,7 @@ pub fn run(args: ConvertArgs) -> u8 {
                     "unmodelled": o.unmodelled,
                     "games": o.games,
                     "variants": o.variants,
+                    "verdicts": o.verdicts,
                     "bytes_in": o.bytes_in,
                     "bytes_out": o.bytes_out,
                 })
@@ -216,6 +235,7 @@ pub fn run(args: ConvertArgs) -> u8 {
                 "errors": outcomes.iter().map(|o| o.errors).sum::<usize>(),
                 "warnings": warnings,
                 "unmodelled": unmodelled,
+                "verdicts": verdict_counts(&outcomes),
             },
         });
         let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -461,6 +481,26 @@ fn convert_one(
     for d in &wdiags {
         record(d, &mut text, &mut base);
     }
+    if args.verify {
+        let vopts = zogkit::verify::Options {
+            positions: args.verify_positions,
+            engine_steps: opts.engine_steps,
+            ..Default::default()
+        };
+        let (verdicts, vdiags) = zogkit::verify::verify(doc, args.to, &out, &wdiags, &vopts);
+        for d in &vdiags {
+            record(d, &mut text, &mut base);
+        }
+        for v in verdicts.iter().filter(|v| v.verdict == Verdict::Equal) {
+            if !args.quiet {
+                text.push_str(&format!(
+                    "verified: {}: {:?} plays the same on {} positions\n",
+                    input.display, v.game, v.positions
+                ));
+            }
+        }
+        base.verdicts = verdicts;
+    }
     // An error (the writer's too) or a denied warning fails the file: nothing is written.
     if policy.fails(base.errors, base.warnings) {
         let why = if base.errors > 0 {
@@ -496,6 +536,19 @@ fn convert_one(
         bytes_out: out.len(),
         ..base
     }
+}
+
+/// How many games got each `--verify` verdict (empty without `--verify`).
+fn verdict_counts(outcomes: &[Outcome]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for v in outcomes.iter().flat_map(|o| &o.verdicts) {
+        let name = serde_json::to_value(v.verdict)
+            .ok()
+            .and_then(|j| j.as_str().map(str::to_string))
+            .unwrap_or_default();
+        *counts.entry(name).or_default() += 1;
+    }
+    counts
 }
 
 fn plural(n: usize) -> &'static str {

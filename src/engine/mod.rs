@@ -9,6 +9,7 @@
 //! - no unbounded program: every block stops after [`Rules::step_limit`] steps and says so;
 //! - no board mutation during generation: every test sees the position before the move.
 
+mod fidelity;
 mod generate;
 mod notation;
 mod play;
@@ -18,6 +19,7 @@ mod rules;
 mod state;
 pub mod zsg;
 
+pub use fidelity::{Difference, Fidelity, compare};
 pub use generate::Overrun;
 pub use notation::{Segment, attr_index, notation, segments, write};
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};

@@ -1,0 +1,269 @@
+//! Fidelity of a port: the written file is read back and both are played; a verdict per game.
+//!
+//! [`verify`] takes the source document, the bytes a writer produced and the writer's own
+//! diagnostics. It reads the bytes back with the target format's reader, compiles each source
+//! game and its counterpart with the engine, and compares their legal moves on seeded random
+//! playouts ([`crate::engine::compare`]). The verdict is:
+//! - [`Verdict::Equal`]: same moves on every compared position and nothing reported lost;
+//! - [`Verdict::Partial`]: the writer reported constructs it could not express (listed), or the
+//!   format holds fewer games than the source;
+//! - [`Verdict::Failed`]: the output does not read back, cannot be played, or plays differently
+//!   although the writer reported no loss;
+//! - [`Verdict::Unverified`]: the engine cannot run the source game, so nothing can be proved.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::engine::{self, Rules};
+use crate::format::{self, Format, ReadOptions};
+use crate::spec::{Document, EntryKind};
+use serde::Serialize;
+
+/// Diagnostic code: a written game plays differently from its source, or cannot be read back
+/// or played.
+pub const CODE_FAILED: &str = "verify::failed";
+/// Diagnostic code: a written game is a partial port (what was lost is listed).
+pub const CODE_PARTIAL: &str = "verify::partial";
+/// Diagnostic code: the engine cannot run the source game, so the port is not proved.
+pub const CODE_UNVERIFIED: &str = "verify::unverified";
+
+/// How faithful one written game is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Plays the same on every compared position; nothing was lost.
+    Equal,
+    /// Something was lost (listed).
+    Partial,
+    /// Plays differently, or does not read back or play.
+    Failed,
+    /// The source cannot be run, so the port is not proved either way.
+    Unverified,
+}
+
+/// The verdict for one game of the source.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameVerdict {
+    /// The game's title.
+    pub game: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Positions compared and found equal.
+    pub positions: usize,
+    /// What the writer reported lost (`code: message`), for a partial port.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<String>,
+    /// Why the verdict is not `equal`: the first difference, or what could not be done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// How hard to look.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Positions compared per game.
+    pub positions: usize,
+    /// Seed of the random playouts.
+    pub seed: u64,
+    /// The engine's step limit per move block.
+    pub engine_steps: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            positions: 200,
+            seed: 1,
+            engine_steps: engine::DEFAULT_STEP_LIMIT,
+        }
+    }
+}
+
+/// Verifies `written` (what the `to` writer produced from `source`, with its diagnostics
+/// `write_diags`): one verdict per game of the source, and one diagnostic per verdict that is
+/// not equal (an error for `failed`, a warning otherwise).
+pub fn verify(
+    source: &Document,
+    to: Format,
+    written: &[u8],
+    write_diags: &[Diagnostic],
+    opts: &Options,
+) -> (Vec<GameVerdict>, Vec<Diagnostic>) {
+    let lost: Vec<String> = write_diags
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect();
+    let read_opts = ReadOptions {
+        engine_steps: opts.engine_steps,
+        ..ReadOptions::default()
+    };
+    let back = format::read(
+        to,
+        &format!("written.{}", to.name()),
+        written,
+        &read_opts,
+        &mut crate::zrf::NoIncludes,
+    );
+    let back_errors: Vec<String> = back
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.render(&back.sources, "written"))
+        .collect();
+    let mut verdicts = Vec::new();
+    let mut taken = vec![false; back.document.as_ref().map_or(0, |d| d.games.len())];
+    for (i, g) in source.games.iter().enumerate() {
+        if g.kind == EntryKind::Separator {
+            continue;
+        }
+        let v = match (&back.document, back_errors.is_empty()) {
+            (Some(doc), true) => {
+                let twin = counterpart(source, i, doc, &mut taken);
+                one_game(source, i, doc, twin, opts)
+            }
+            _ => GameVerdict {
+                game: g.title.clone(),
+                verdict: Verdict::Failed,
+                positions: 0,
+                lost: Vec::new(),
+                detail: Some(format!(
+                    "the written {} does not read back: {}",
+                    to.name(),
+                    back_errors.first().map_or("no document", |s| s.as_str())
+                )),
+            },
+        };
+        verdicts.push(v);
+    }
+    for v in &mut verdicts {
+        if !lost.is_empty() && v.verdict == Verdict::Equal {
+            v.verdict = Verdict::Partial;
+            v.detail = Some(format!(
+                "plays the same on {} positions, but the writer reported losses",
+                v.positions
+            ));
+        }
+        if matches!(v.verdict, Verdict::Partial | Verdict::Failed) && !lost.is_empty() {
+            v.lost = lost.clone();
+            if v.verdict == Verdict::Failed && v.detail.as_deref().is_some_and(plays_differently) {
+                // The writer said what it lost; a different game is then expected.
+                v.verdict = Verdict::Partial;
+            }
+        }
+    }
+    let diags = verdicts.iter().filter_map(diagnostic).collect();
+    (verdicts, diags)
+}
+
+fn plays_differently(detail: &str) -> bool {
+    detail.starts_with("plays differently")
+}
+
+/// The game of `back` that stands for source game `i`: the next unused one with its title,
+/// else the one at the same place when the titles were not kept.
+fn counterpart(source: &Document, i: usize, back: &Document, taken: &mut [bool]) -> Option<usize> {
+    let title = &source.games[i].title;
+    let found = (0..back.games.len())
+        .find(|&j| !taken[j] && back.games[j].title == *title)
+        .or_else(|| {
+            let playable = |d: &Document, k: usize| d.games[k].kind != EntryKind::Separator;
+            let nth = (0..i).filter(|&k| playable(source, k)).count();
+            (0..back.games.len())
+                .filter(|&j| playable(back, j))
+                .nth(nth)
+                .filter(|&j| !taken[j] && back.games.len() == source.games.len())
+        })?;
+    taken[found] = true;
+    Some(found)
+}
+
+fn one_game(
+    source: &Document,
+    i: usize,
+    back: &Document,
+    twin: Option<usize>,
+    opts: &Options,
+) -> GameVerdict {
+    let title = source.games[i].title.clone();
+    let verdict = |verdict, positions, detail: String| GameVerdict {
+        game: title.clone(),
+        verdict,
+        positions,
+        lost: Vec::new(),
+        detail: Some(detail),
+    };
+    let mut a = match Rules::compile(source, i) {
+        Ok(r) => r,
+        Err(e) => {
+            return verdict(
+                Verdict::Unverified,
+                0,
+                format!("the engine cannot run the source: {e}"),
+            );
+        }
+    };
+    let Some(j) = twin else {
+        return verdict(
+            Verdict::Partial,
+            0,
+            "the written file does not hold this game".into(),
+        );
+    };
+    let mut b = match Rules::compile(back, j) {
+        Ok(r) => r,
+        Err(e) => {
+            return verdict(
+                Verdict::Failed,
+                0,
+                format!("the written game cannot be played: {e}"),
+            );
+        }
+    };
+    a.step_limit = opts.engine_steps;
+    b.step_limit = opts.engine_steps;
+    let f = engine::compare(&a, &b, opts.positions, opts.seed);
+    match f.difference {
+        None => GameVerdict {
+            game: title,
+            verdict: Verdict::Equal,
+            positions: f.positions,
+            lost: Vec::new(),
+            detail: None,
+        },
+        Some(d) => {
+            let mut text = format!(
+                "plays differently after {} equal positions: {}",
+                f.positions, d.what
+            );
+            text.push_str(&format!("; after [{}]", d.line.join(", ")));
+            if !d.only_first.is_empty() {
+                text.push_str(&format!("; only the original: {}", d.only_first.join(", ")));
+            }
+            if !d.only_second.is_empty() {
+                text.push_str(&format!("; only the port: {}", d.only_second.join(", ")));
+            }
+            verdict(Verdict::Failed, f.positions, text)
+        }
+    }
+}
+
+fn diagnostic(v: &GameVerdict) -> Option<Diagnostic> {
+    let (severity, code, head) = match v.verdict {
+        Verdict::Equal => return None,
+        Verdict::Failed => (Severity::Error, CODE_FAILED, "failed"),
+        Verdict::Partial => (Severity::Warning, CODE_PARTIAL, "partial"),
+        Verdict::Unverified => (Severity::Warning, CODE_UNVERIFIED, "unverified"),
+    };
+    let mut msg = format!("{:?}: {head}", v.game);
+    if let Some(d) = &v.detail {
+        msg.push_str(": ");
+        msg.push_str(d);
+    }
+    let mut d = Diagnostic::new(severity, code, msg, None);
+    if !v.lost.is_empty() {
+        d = d.with_note(
+            None,
+            format!("{} construct(s) reported lost by the writer", v.lost.len()),
+        );
+    }
+    Some(d)
+}

@@ -1,0 +1,176 @@
+//! Fidelity verification (`convert --verify`, `zogkit::verify`): a faithful port is `equal`, a
+//! port that plays differently is `failed` (and fails the file), a declared loss is `partial`.
+
+use std::path::Path;
+use std::process::Command;
+use zogkit::diag::{Diagnostic, Severity};
+use zogkit::format::{self, Format};
+use zogkit::spec::Document;
+use zogkit::verify::{self, Verdict};
+
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+/// A small game with drops and promotion (mini-shogi).
+const GAME: &str = "corpus/zrf/render_minishogi.zrf";
+
+fn read(format: Format, rel: &str) -> Document {
+    let bytes = std::fs::read(Path::new(REPO).join(rel)).unwrap();
+    let r = format::read(
+        format,
+        rel,
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    assert_eq!(r.errors(), 0, "{rel} reads");
+    r.document.unwrap()
+}
+
+fn yaml(doc: &Document) -> Vec<u8> {
+    format::write(Format::Yaml, doc).unwrap().0
+}
+
+fn opts() -> verify::Options {
+    verify::Options {
+        positions: 150,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_faithful_port_is_equal_on_every_position() {
+    let doc = read(Format::Zrf, GAME);
+    for to in [Format::Yaml, Format::Zrf] {
+        let (bytes, diags) = format::write(to, &doc).unwrap();
+        let (verdicts, vdiags) = verify::verify(&doc, to, &bytes, &diags, &opts());
+        assert_eq!(verdicts.len(), doc.games.len());
+        assert_eq!(verdicts[0].verdict, Verdict::Equal, "{to:?}: {verdicts:?}");
+        assert_eq!(verdicts[0].positions, 150);
+        assert!(vdiags.is_empty());
+    }
+}
+
+#[test]
+fn a_port_that_loses_a_move_fails_and_names_the_missing_moves() {
+    let doc = read(Format::Zrf, GAME);
+    let mut broken = doc.clone();
+    let piece = broken.games[0]
+        .pieces
+        .iter_mut()
+        .find(|p| p.moves.len() > 1)
+        .unwrap();
+    piece.moves.remove(0);
+    let (verdicts, diags) = verify::verify(&doc, Format::Yaml, &yaml(&broken), &[], &opts());
+    let v = &verdicts[0];
+    assert_eq!(v.verdict, Verdict::Failed, "{v:?}");
+    let detail = v.detail.as_deref().unwrap();
+    assert!(detail.contains("only the original"), "{detail}");
+    assert!(!detail.contains("only the port"), "{detail}");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].severity, Severity::Error);
+    assert_eq!(diags[0].code, verify::CODE_FAILED);
+}
+
+#[test]
+fn a_different_start_position_fails_before_any_move() {
+    let doc = read(Format::Zrf, GAME);
+    let mut broken = doc.clone();
+    let p = broken.games[0]
+        .setup
+        .iter_mut()
+        .find(|p| !p.positions.is_empty())
+        .unwrap();
+    p.positions.pop();
+    let (verdicts, _) = verify::verify(&doc, Format::Yaml, &yaml(&broken), &[], &opts());
+    assert_eq!(verdicts[0].verdict, Verdict::Failed);
+    assert_eq!(verdicts[0].positions, 0);
+    assert!(
+        verdicts[0]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("start positions differ")
+    );
+}
+
+#[test]
+fn a_declared_loss_makes_the_port_partial_and_lists_it() {
+    let doc = read(Format::Zrf, GAME);
+    let mut broken = doc.clone();
+    let piece = broken.games[0]
+        .pieces
+        .iter_mut()
+        .find(|p| p.moves.len() > 1)
+        .unwrap();
+    piece.moves.remove(0);
+    let lost = Diagnostic::new(
+        Severity::Warning,
+        "test::not-expressible",
+        "a move block".to_string(),
+        None,
+    );
+    let (verdicts, diags) = verify::verify(&doc, Format::Yaml, &yaml(&broken), &[lost], &opts());
+    assert_eq!(verdicts[0].verdict, Verdict::Partial);
+    assert_eq!(verdicts[0].lost, ["test::not-expressible: a move block"]);
+    assert_eq!(diags[0].code, verify::CODE_PARTIAL);
+    assert_eq!(diags[0].severity, Severity::Warning);
+}
+
+#[test]
+fn output_that_does_not_read_back_fails() {
+    let doc = read(Format::Zrf, GAME);
+    let (verdicts, diags) = verify::verify(&doc, Format::Yaml, b"games: [", &[], &opts());
+    assert_eq!(verdicts[0].verdict, Verdict::Failed);
+    assert!(
+        verdicts[0]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("does not read back")
+    );
+    assert_eq!(diags[0].severity, Severity::Error);
+}
+
+#[test]
+fn convert_verify_reports_verdicts_and_gates_on_them() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify-cli");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, report) = (dir.join("game.yaml"), dir.join("report.json"));
+    let o = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .current_dir(REPO)
+        .args(["convert", GAME, "--to", "yaml", "--verify"])
+        .args(["--verify-positions", "50", "-o"])
+        .arg(&out)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("plays the same on 50 positions"),
+        "{stderr}"
+    );
+    assert!(out.exists());
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(json["files"][0]["verdicts"][0]["verdict"], "equal");
+    assert_eq!(json["summary"]["verdicts"]["equal"], 1);
+    // A source the engine cannot run is unverified: a warning, which --deny warnings fails.
+    let o = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .current_dir(REPO)
+        .args([
+            "convert",
+            "corpus/ludii/chess.lud",
+            "--to",
+            "yaml",
+            "--verify",
+        ])
+        .args(["--deny", "warnings", "-o"])
+        .arg(dir.join("chess.yaml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("verify::unverified"), "{stderr}");
+    assert!(!dir.join("chess.yaml").exists());
+}
