@@ -410,60 +410,7 @@ fn write_uncapped(
                     None,
                 )
             }),
-        Format::Chessembly => {
-            // A script describes one piece: the first piece of the first game that has pieces.
-            let found = doc
-                .games
-                .iter()
-                .enumerate()
-                .find_map(|(gi, g)| g.pieces.iter().find(|p| !p.dummy).map(|p| (gi, g, p)));
-            let Some((gi, g, piece)) = found else {
-                return Err(Diagnostic::new(
-                    Severity::Error,
-                    "chessembly::unemittable",
-                    "the document has no piece to write as a Chessembly script",
-                    None,
-                ));
-            };
-            let (script, mut diags) = crate::chessembly::emit(doc, gi, &piece.name);
-            let others: Vec<&str> = g
-                .pieces
-                .iter()
-                .filter(|p| p.name != piece.name)
-                .map(|p| p.name.as_str())
-                .collect();
-            if !others.is_empty() {
-                diags.push(Diagnostic::new(
-                    Severity::Warning,
-                    "chessembly::one-piece",
-                    format!(
-                        "a Chessembly script holds one piece: wrote `{}`, not {}",
-                        piece.name,
-                        others.join(", ")
-                    ),
-                    None,
-                ));
-            }
-            match script {
-                Some(mut s) => {
-                    if !s.ends_with('\n') {
-                        s.push('\n');
-                    }
-                    Ok((s.into_bytes(), diags))
-                }
-                None => Err(diags
-                    .into_iter()
-                    .find(|d| d.severity == Severity::Error)
-                    .unwrap_or_else(|| {
-                        Diagnostic::new(
-                            Severity::Error,
-                            "chessembly::unemittable",
-                            "the piece cannot be written as Chessembly",
-                            None,
-                        )
-                    })),
-            }
-        }
+        Format::Chessembly => crate::chessembly::emit::emit_game(doc),
         Format::Lud => {
             let (text, diags) = crate::ludii::write_lud(doc);
             Ok((text.into_bytes(), diags))

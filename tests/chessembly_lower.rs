@@ -656,7 +656,11 @@ fn emit_zrf_idioms_and_refusals() {
     let (script, d) = emit(&doc, 0, "k");
     assert!(script.is_none());
     assert_eq!(d[0].code, "chessembly::unemittable");
-    assert!(d[0].message.contains("`Flip`"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains(r#"`{"flip":{}}`"#),
+        "{}",
+        d[0].message
+    );
 }
 
 /// A 1 MB script lowers in one pass (no quadratic work across chains).
@@ -826,7 +830,10 @@ fn emit_from_zrf_style_board() {
         ],
         "disjunction",
     );
-    refuse(vec![Instr::Jump("a1".into()), add.clone()], "`Jump`");
+    refuse(
+        vec![Instr::Jump("a1".into()), add.clone()],
+        r#"`{"jump":"a1"}`"#,
+    );
     refuse(
         vec![Instr::Step("x".into()), empty.clone(), add.clone()],
         "`x`, which is not a direction",

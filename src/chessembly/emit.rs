@@ -169,7 +169,7 @@ impl Writer<'_> {
                     Test::Empty => "observe",
                     Test::Friend => "friendly",
                     Test::Enemy => "enemy",
-                    other => return Err(format!("the position test `{other:?}`")),
+                    other => return Err(format!("the position test {}", spec_text(other))),
                 };
                 one(format!("{word}({})", fmt_delta(d)))
             }
@@ -229,7 +229,7 @@ impl Writer<'_> {
                     _ => Err("a disjunction (`or`) of conditions".into()),
                 }
             }
-            other => Err(format!("the condition {other:?}")),
+            other => Err(format!("the condition {}", spec_text(other))),
         }
     }
 
@@ -515,9 +515,17 @@ fn promotion_lists<'a>(i: &'a Instr, out: &mut Vec<&'a [String]>) {
 }
 
 fn describe(i: &Instr) -> String {
-    let s = format!("{i:?}");
-    let end = s.find([' ', '(', '{']).unwrap_or(s.len());
-    format!("`{}`", &s[..end])
+    spec_text(i)
+}
+
+/// A spec construct as the spec's YAML/JSON names it (`{"in-zone":{"zone":"promotion"}}`),
+/// shortened, for messages.
+fn spec_text<T: serde::Serialize>(x: &T) -> String {
+    let s = serde_json::to_string(x).unwrap_or_default();
+    match s.char_indices().nth(100) {
+        Some((i, _)) => format!("`{}…`", &s[..i]),
+        None => format!("`{s}`"),
+    }
 }
 
 /// Writes piece `piece` of game `game` as a Chessembly script (one chain per move block, then the
@@ -538,10 +546,15 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
     let Some(board) = g.boards.first() else {
         return (None, vec![err(format!("game `{}` has no board", g.title))]);
     };
-    let dirs = match direction_deltas(board) {
+    let mut dirs = match direction_deltas(board) {
         Ok(d) => d,
         Err(m) => return (None, vec![err(m)]),
     };
+    let programs: Vec<Vec<Instr>> = p
+        .moves
+        .iter()
+        .map(|b| merge_steps(&b.program, &mut dirs))
+        .collect();
     if let Some(second) = g.players.get(1) {
         let rotated = board
             .symmetries
@@ -583,14 +596,23 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
             .for_each(|i| promotion_lists(i, &mut lists));
         let choices = lists.first().map_or(1, |l| l.len());
         for c in 0..choices {
-            let mut w = Writer {
+            let writer = || Writer {
                 dirs: &dirs,
                 items: Vec::new(),
                 transition: None,
                 at_origin: true,
                 choice: lists.first().map(|l| (*l, c)),
             };
-            match w.block(&block.program) {
+            // The block as it is, else with its runs of steps read as leaps.
+            let mut w = writer();
+            let mut written = w.block(&block.program);
+            if written.is_err() && programs[bi] != block.program {
+                let mut merged = writer();
+                if merged.block(&programs[bi]).is_ok() {
+                    (w, written) = (merged, Ok(()));
+                }
+            }
+            match written {
                 Ok(()) if w.items.is_empty() => {}
                 Ok(()) => {
                     out.push_str(&w.items.join(" "));
@@ -625,4 +647,157 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
     }
     let failed = diags.iter().any(|d| d.severity == Severity::Error);
     (if failed { None } else { Some(out) }, diags)
+}
+
+/// Consecutive steps whose path stays inside the box from start to end (a ZRF knight's `n ne`)
+/// are one leap: on a rectangular board the squares passed exist whenever the last one does.
+/// Each such run becomes one step in a direction named after its parts, added to `dirs`.
+fn merge_steps(program: &[Instr], dirs: &mut HashMap<String, Delta>) -> Vec<Instr> {
+    let mut out: Vec<Instr> = Vec::with_capacity(program.len());
+    let mut i = 0;
+    while i < program.len() {
+        let mut j = i;
+        while matches!(program.get(j), Some(Instr::Step(d)) if dirs.contains_key(d)) {
+            j += 1;
+        }
+        if j - i < 2 {
+            out.push(program[i].clone());
+            i += 1;
+            continue;
+        }
+        let names: Vec<&str> = program[i..j]
+            .iter()
+            .filter_map(|x| match x {
+                Instr::Step(d) => Some(d.as_str()),
+                _ => None,
+            })
+            .collect();
+        let parts: Vec<Delta> = names.iter().map(|n| dirs[*n]).collect();
+        let total = parts.iter().fold((0i32, 0i32), |(x, y), d| {
+            (x + i32::from(d.dx), y + i32::from(d.dy))
+        });
+        let inside = |v: i32, end: i32| v >= end.min(0) && v <= end.max(0);
+        let mut at = (0i32, 0i32);
+        let monotone = parts.iter().all(|d| {
+            at = (at.0 + i32::from(d.dx), at.1 + i32::from(d.dy));
+            inside(at.0, total.0) && inside(at.1, total.1)
+        });
+        let (Ok(dx), Ok(dy)) = (i16::try_from(total.0), i16::try_from(total.1)) else {
+            out.extend(program[i..j].iter().cloned());
+            i = j;
+            continue;
+        };
+        if !monotone {
+            out.extend(program[i..j].iter().cloned());
+        } else {
+            let name = format!("\u{1}{}", names.join("\u{1}"));
+            dirs.insert(name.clone(), Delta::new(dx, dy));
+            out.push(Instr::Step(name));
+        }
+        i = j;
+    }
+    out
+}
+
+/// Writes every piece of the first game that has pieces as one Chessembly script. A game of one
+/// piece is written as that piece's chains; with several, each piece's chains are guarded by
+/// `piece(NAME)` (the seed's Windmill idiom), so one script moves them all. Procedure calls are
+/// inlined first. A piece that cannot be written is left out with a warning naming the
+/// construct; only when no piece can be written is the result an error.
+pub fn emit_game(doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    let err = |m: String| diag(Severity::Error, CODE_UNEMITTABLE, m);
+    let Some(gi) = doc
+        .games
+        .iter()
+        .position(|g| g.pieces.iter().any(|p| !p.dummy))
+    else {
+        return Err(err(
+            "the document has no piece to write as a Chessembly script".into(),
+        ));
+    };
+    let inlined = Document {
+        games: vec![doc.games_inlined().swap_remove(gi)],
+        procedures: Vec::new(),
+        ..doc.clone()
+    };
+    let game = &inlined.games[0];
+    let pieces: Vec<&str> = game
+        .pieces
+        .iter()
+        .filter(|p| !p.dummy)
+        .map(|p| p.name.as_str())
+        .collect();
+    let mut diags = Vec::new();
+    if doc.games.len() > 1 {
+        diags.push(diag(
+            Severity::Warning,
+            "chessembly::one-game",
+            format!(
+                "a Chessembly script holds the pieces of one game: wrote `{}`, not the {} other games and variants",
+                game.title,
+                doc.games.len() - 1
+            ),
+        ));
+    }
+    if let [only] = pieces.as_slice() {
+        let (script, d) = emit(&inlined, 0, only);
+        diags.extend(d);
+        return match script {
+            Some(s) => Ok((s.into_bytes(), diags)),
+            None => Err(diags
+                .into_iter()
+                .find(|d| d.severity == Severity::Error)
+                .unwrap_or_else(|| err("the piece cannot be written as Chessembly".into()))),
+        };
+    }
+    let mut out = format!(
+        "# {}: {};\n",
+        game.title.replace([';', '\n', '\r'], " "),
+        pieces.join(", ")
+    );
+    let mut written = 0;
+    for name in pieces {
+        if !name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            diags.push(diag(
+                Severity::Warning,
+                CODE_UNEMITTABLE,
+                format!("piece `{name}` is left out: its name is not a Chessembly name, so no `piece(…)` guard can select it"),
+            ));
+            continue;
+        }
+        let (script, d) = emit(&inlined, 0, name);
+        let failed = script.is_none();
+        // A piece that cannot be written is skipped, never the whole file.
+        diags.extend(d.into_iter().map(|mut d| {
+            if failed && d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+                d.message = format!("{}; piece `{name}` is left out", d.message);
+            }
+            d
+        }));
+        let Some(script) = script else { continue };
+        written += 1;
+        for line in script.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                out.push_str(line);
+            } else {
+                out.push_str(&format!("piece({name}) {line}"));
+            }
+            out.push('\n');
+        }
+    }
+    // The board's orientation warning is the same for every piece: say it once.
+    let mut seen = std::collections::HashSet::new(); // lookup only
+    diags.retain(|d| d.code != CODE_ORIENTATION || seen.insert(d.message.clone()));
+    if written == 0 {
+        return Err(err(format!(
+            "no piece of `{}` can be written as Chessembly",
+            game.title
+        )));
+    }
+    Ok((out.into_bytes(), diags))
 }
