@@ -21,16 +21,19 @@ pub enum Format {
     Lud,
     /// The English rules text Ludii generates (read only).
     LudiiEnglish,
+    /// A Fairy-Stockfish `variants.ini` (write only).
+    Fsf,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Zrf,
         Format::Yaml,
         Format::Chessembly,
         Format::Lud,
         Format::LudiiEnglish,
+        Format::Fsf,
     ];
 
     /// The name used on the command line (`--from`, `--to`).
@@ -41,6 +44,7 @@ impl Format {
             Format::Chessembly => "chessembly",
             Format::Lud => "lud",
             Format::LudiiEnglish => "ludii-english",
+            Format::Fsf => "fsf",
         }
     }
     /// Parses a command-line name.
@@ -57,6 +61,7 @@ impl Format {
             Format::Chessembly => "csm",
             Format::Lud => "lud",
             Format::LudiiEnglish => "txt",
+            Format::Fsf => "ini",
         }
     }
     /// The format of a file name, by extension.
@@ -72,13 +77,13 @@ impl Format {
     }
     /// Whether [`read`] accepts this format.
     pub fn readable(self) -> bool {
-        true
+        self != Format::Fsf
     }
     /// Whether [`write()`] produces this format.
     pub fn writable(self) -> bool {
         matches!(
             self,
-            Format::Yaml | Format::Chessembly | Format::Lud | Format::Zrf
+            Format::Yaml | Format::Chessembly | Format::Lud | Format::Zrf | Format::Fsf
         )
     }
 }
@@ -230,6 +235,20 @@ fn read_uncapped(
 ) -> (ReadResult, usize) {
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let result = match format {
+        Format::Fsf => {
+            let mut sources = SourceMap::new();
+            sources.add(name, "");
+            ReadResult {
+                diagnostics: vec![Diagnostic::new(
+                    Severity::Error,
+                    "format::unsupported",
+                    "zogkit writes Fairy-Stockfish variants.ini files but does not read them",
+                    None,
+                )],
+                sources,
+                ..Default::default()
+            }
+        }
         Format::Zrf => {
             let zopts = zrf::ReadOptions {
                 encoding: opts.encoding.or(opts.zrf.encoding),
@@ -475,5 +494,6 @@ fn write_uncapped(
             None,
         )),
         Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
+        Format::Fsf => crate::fsf::write(doc).map(|(t, d)| (t.into_bytes(), d)),
     }
 }
