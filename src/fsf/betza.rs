@@ -195,10 +195,7 @@ pub fn write(atoms: &BTreeSet<Atom>) -> Result<String, Atom> {
     let mut groups: Vec<((i32, i32), Travel, bool, Modality, BTreeSet<Vector>)> = Vec::new();
     for a in atoms {
         let key = (base(a.v), a.travel, a.initial, a.modality);
-        match groups
-            .iter_mut()
-            .find(|g| (g.0, g.1, g.2, g.3) == key)
-        {
+        match groups.iter_mut().find(|g| (g.0, g.1, g.2, g.3) == key) {
             Some(g) => {
                 g.4.insert(a.v);
             }

@@ -40,8 +40,14 @@ fn screen(board: &Board) -> Result<BTreeMap<String, (i64, i64)>, String> {
     if grid.dimensions.len() != 2 {
         return Err("the board's grid is not two-dimensional".into());
     }
-    let h = grid.dimensions.iter().position(|d| d.offset[1] == 0 && d.offset[0] != 0);
-    let v = grid.dimensions.iter().position(|d| d.offset[0] == 0 && d.offset[1] != 0);
+    let h = grid
+        .dimensions
+        .iter()
+        .position(|d| d.offset[1] == 0 && d.offset[0] != 0);
+    let v = grid
+        .dimensions
+        .iter()
+        .position(|d| d.offset[0] == 0 && d.offset[1] != 0);
     let (Some(h), Some(v)) = (h, v) else {
         return Err("the board's grid is not laid out in rows and columns".into());
     };
@@ -73,8 +79,11 @@ pub fn geometry(game: &Game, dirs: &BTreeSet<String>) -> Result<Geometry, String
         return Err("the game does not have exactly one board".into());
     };
     let xy = screen(board)?;
-    let links: BTreeMap<&str, &crate::spec::Position> =
-        board.positions.iter().map(|p| (p.name.as_str(), p)).collect(); // lookup only
+    let links: BTreeMap<&str, &crate::spec::Position> = board
+        .positions
+        .iter()
+        .map(|p| (p.name.as_str(), p))
+        .collect(); // lookup only
     // The area: setup squares and what the moving directions reach from them.
     let mut area: BTreeSet<String> = BTreeSet::new();
     let mut todo: Vec<String> = game
@@ -84,7 +93,9 @@ pub fn geometry(game: &Game, dirs: &BTreeSet<String>) -> Result<Geometry, String
         .collect();
     while let Some(p) = todo.pop() {
         if !xy.contains_key(&p) {
-            return Err(format!("position `{p}` is not a square of the board's grid"));
+            return Err(format!(
+                "position `{p}` is not a square of the board's grid"
+            ));
         }
         if !area.insert(p.clone()) {
             continue;
@@ -102,8 +113,14 @@ pub fn geometry(game: &Game, dirs: &BTreeSet<String>) -> Result<Geometry, String
     }
     let cols: Vec<i64> = area.iter().map(|p| xy[p].0).collect();
     let rows: Vec<i64> = area.iter().map(|p| xy[p].1).collect();
-    let (c0, c1) = (*cols.iter().min().unwrap_or(&0), *cols.iter().max().unwrap_or(&0));
-    let (r0, r1) = (*rows.iter().min().unwrap_or(&0), *rows.iter().max().unwrap_or(&0));
+    let (c0, c1) = (
+        *cols.iter().min().unwrap_or(&0),
+        *cols.iter().max().unwrap_or(&0),
+    );
+    let (r0, r1) = (
+        *rows.iter().min().unwrap_or(&0),
+        *rows.iter().max().unwrap_or(&0),
+    );
     let (files, ranks) = ((c1 - c0 + 1) as i32, (r1 - r0 + 1) as i32);
     if files > MAX_FILES || ranks > MAX_RANKS {
         return Err(format!(

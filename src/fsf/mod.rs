@@ -68,7 +68,11 @@ pub fn write(doc: &Document) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
             CODE_REFUSED,
             format!(
                 "no game of the document can be written as a Fairy-Stockfish variant: {}",
-                if why.is_empty() { "it has no game".to_string() } else { why.join("; ") }
+                if why.is_empty() {
+                    "it has no game".to_string()
+                } else {
+                    why.join("; ")
+                }
             ),
             None,
         ));

@@ -40,7 +40,14 @@ fn modalities(c: &Cond) -> Option<&'static [Modality]> {
     const BOTH: &[Modality] = &[Modality::Move, Modality::Capture];
     match c {
         Cond::Not(inner)
-            if matches!(**inner, Cond::Test { test: Test::Friend, at: None, move_type: None }) =>
+            if matches!(
+                **inner,
+                Cond::Test {
+                    test: Test::Friend,
+                    at: None,
+                    move_type: None
+                }
+            ) =>
         {
             Some(BOTH)
         }
@@ -113,7 +120,13 @@ fn strip_destination_zone(p: &mut Vec<Instr>) -> Option<String> {
 /// Takes the zone test after the first step of a double step off:
 /// `step d, verify c, verify (in-zone? z), step …`.
 fn strip_initial_zone(p: &mut Vec<Instr>) -> Option<(String, String)> {
-    if let [Instr::Step(d), Instr::Verify(_), Instr::Verify(z), Instr::Step(_), ..] = p.as_slice()
+    if let [
+        Instr::Step(d),
+        Instr::Verify(_),
+        Instr::Verify(z),
+        Instr::Step(_),
+        ..,
+    ] = p.as_slice()
         && let Some(z) = in_zone(z)
     {
         let out = (z.to_string(), d.clone());
@@ -162,8 +175,7 @@ fn split_slide(p: &[Instr]) -> Option<(Vec<Instr>, Vec<Instr>)> {
     let [Instr::Step(d), Instr::While { cond, body }, rest @ ..] = p else {
         return None;
     };
-    if rest.is_empty() || !matches!(body.as_slice(), [a, Instr::Step(d2)] if is_add(a) && d2 == d)
-    {
+    if rest.is_empty() || !matches!(body.as_slice(), [a, Instr::Step(d2)] if is_add(a) && d2 == d) {
         return None;
     }
     if matches!(rest, [Instr::Verify(_), a] if is_add(a)) {
@@ -227,8 +239,10 @@ pub fn classify(
     let mut memo = vec![None; procedures.len()];
     for (bi, b) in blocks.iter().enumerate() {
         if b.move_type.is_some() && !ignore_move_types {
-            out.unexpressible
-                .push((bi + 1, "it has a move type that decides when it may be played".into()));
+            out.unexpressible.push((
+                bi + 1,
+                "it has a move type that decides when it may be played".into(),
+            ));
             continue;
         }
         let mut p = moves::inline(&b.program, procedures, &mut memo);
@@ -259,9 +273,10 @@ pub fn classify(
                     });
                     out.en_passant.push(piece);
                 }
-                _ => out
-                    .unexpressible
-                    .push((bi + 1, "en passant along a direction without a vector".into())),
+                _ => out.unexpressible.push((
+                    bi + 1,
+                    "en passant along a direction without a vector".into(),
+                )),
             }
             continue;
         }
@@ -314,7 +329,10 @@ fn atom_set(travel: Travel, v: Vector, to: &Cond) -> Result<Vec<Atom>, String> {
 
 /// A path of steps as one leap: its vector, when the steps are monotone on each axis (so
 /// every intermediate square is on a rectangular board whenever the target is).
-fn path_vector(dirs: &[String], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Vector>, String> {
+fn path_vector(
+    dirs: &[String],
+    vec: &dyn Fn(&str) -> Option<Vector>,
+) -> Result<Vec<Vector>, String> {
     let mut pts = Vec::new();
     let mut at = (0, 0);
     for d in dirs {
@@ -378,7 +396,8 @@ fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Ato
             let v = v1(&dirs[0])?;
             let mut out = atom_set(Travel::Ride(0), v, &go)?;
             if let Some(stop) = stop {
-                let m = modalities(&stop).ok_or("its last square's test is not enemy/not-friend")?;
+                let m =
+                    modalities(&stop).ok_or("its last square's test is not enemy/not-friend")?;
                 if m.contains(&Modality::Capture) {
                     out.extend(atom_set(
                         Travel::Ride(0),

@@ -78,7 +78,10 @@ pub fn variant_name(title: &str) -> String {
 fn letters(pieces: &[&Piece], royal: Option<&str>) -> BTreeMap<String, char> {
     let mut used = BTreeSet::new();
     let mut out = BTreeMap::new();
-    let mut order: Vec<&&Piece> = pieces.iter().filter(|p| Some(p.name.as_str()) == royal).collect();
+    let mut order: Vec<&&Piece> = pieces
+        .iter()
+        .filter(|p| Some(p.name.as_str()) == royal)
+        .collect();
     order.extend(pieces.iter().filter(|p| Some(p.name.as_str()) != royal));
     for p in order {
         let mut cands: Vec<char> = Vec::new();
@@ -117,13 +120,18 @@ fn step_directions(doc: &Document, game: &Game) -> BTreeSet<String> {
             let mut steps = BTreeSet::new();
             let mut jumps = false;
             let mut budget = 100_000;
-            moves::visit(&b.program, &doc.procedures, &mut budget, &mut |i, _| match i {
-                Instr::Step(d) | Instr::StepOpposite(d) => {
-                    steps.insert(d.clone());
-                }
-                Instr::Jump(_) => jumps = true,
-                _ => {}
-            });
+            moves::visit(
+                &b.program,
+                &doc.procedures,
+                &mut budget,
+                &mut |i, _| match i {
+                    Instr::Step(d) | Instr::StepOpposite(d) => {
+                        steps.insert(d.clone());
+                    }
+                    Instr::Jump(_) => jumps = true,
+                    _ => {}
+                },
+            );
             if !jumps {
                 out.extend(steps);
             }
@@ -142,7 +150,12 @@ fn step_directions(doc: &Document, game: &Game) -> BTreeSet<String> {
 }
 
 /// The squares of zone `name` for `player`, as Fairy-Stockfish names them.
-fn zone_squares(game: &Game, geo: &Geometry, name: &str, player: &str) -> Option<BTreeSet<(i32, i32)>> {
+fn zone_squares(
+    game: &Game,
+    geo: &Geometry,
+    name: &str,
+    player: &str,
+) -> Option<BTreeSet<(i32, i32)>> {
     let z = game
         .boards
         .first()?
@@ -196,7 +209,13 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
         },
     };
     if game.players.len() != 2 {
-        return refused(cx, format!("it has {} players; Fairy-Stockfish games have two", game.players.len()));
+        return refused(
+            cx,
+            format!(
+                "it has {} players; Fairy-Stockfish games have two",
+                game.players.len()
+            ),
+        );
     }
     let dirs = step_directions(doc, game);
     let geo = match board::geometry(game, &dirs) {
@@ -221,7 +240,10 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
     turn_order(&mut cx);
     let fen = start_fen(&mut cx, &geo, &letters, &keys);
     let mut text = String::new();
-    text.push_str(&format!("# {} (written by zogkit from {})\n", game.title, doc.source.file));
+    text.push_str(&format!(
+        "# {} (written by zogkit from {})\n",
+        game.title, doc.source.file
+    ));
     let status = if cx.gaps.is_empty() {
         Status::Full
     } else {
@@ -232,7 +254,10 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
         Status::Partial
     };
     text.push_str(&format!("[{name}]\n"));
-    text.push_str(&format!("maxFile = {}\nmaxRank = {}\n", geo.files, geo.ranks));
+    text.push_str(&format!(
+        "maxFile = {}\nmaxRank = {}\n",
+        geo.files, geo.ranks
+    ));
     for l in lines {
         text.push_str(&l);
         text.push('\n');
@@ -265,8 +290,7 @@ fn turn_order(cx: &mut Cx) {
                 })));
     if !plain {
         cx.not_expressible(
-            "its turn order is not the two players alternating (Fairy-Stockfish alternates)"
-                .into(),
+            "its turn order is not the two players alternating (Fairy-Stockfish alternates)".into(),
         );
     }
 }
@@ -320,9 +344,10 @@ fn piece_lines(
             },
             _ => return None,
         };
-        let all = game.players.iter().all(|pl| {
-            zone_squares(game, geo, zone, pl).is_some_and(|z| z.is_superset(&area))
-        });
+        let all = game
+            .players
+            .iter()
+            .all(|pl| zone_squares(game, geo, zone, pl).is_some_and(|z| z.is_superset(&area)));
         all.then_some(want)
     };
     let mut lines = Vec::new();
@@ -386,7 +411,10 @@ fn piece_lines(
             }
         } else {
             if c1.castling > 0 {
-                cx.not_expressible(format!("piece `{}`: castles but is not the royal piece", p.name));
+                cx.not_expressible(format!(
+                    "piece `{}`: castles but is not the royal piece",
+                    p.name
+                ));
             }
             custom += 1;
             if custom > 25 {
@@ -519,7 +547,10 @@ fn soldier(
         return None;
     }
     let _ = l;
-    Some(vec![("soldierPromotionRank".into(), (from + 1).to_string())])
+    Some(vec![(
+        "soldierPromotionRank".into(),
+        (from + 1).to_string(),
+    )])
 }
 
 /// A mobility region when every move of the piece ends in one zone.
@@ -539,7 +570,10 @@ fn zone_key(
         zone_squares(game, geo, &z, &game.players[0]),
         zone_squares(game, geo, &z, &game.players[1]),
     ) else {
-        cx.not_expressible(format!("piece `{}`: zone `{z}` is not defined for both players", p.name));
+        cx.not_expressible(format!(
+            "piece `{}`: zone `{z}` is not defined for both players",
+            p.name
+        ));
         return None;
     };
     Some(vec![
@@ -566,7 +600,9 @@ fn goals(cx: &mut Cx, letters: &BTreeMap<String, char>) -> (Option<String>, Vec<
         let both = cx.game.players.iter().all(|p| g.players.contains(p));
         let what = format!("{:?} goal {:?}", g.kind, g.condition);
         let Some(v) = value(g.kind).filter(|_| both) else {
-            cx.not_expressible(format!("the {what} (only goals that hold for both players, and no counting)"));
+            cx.not_expressible(format!(
+                "the {what} (only goals that hold for both players, and no counting)"
+            ));
             continue;
         };
         let mut ext = |cx: &mut Cx, types: String, count: &'static str| {
@@ -611,7 +647,9 @@ fn letters_of(cx: &mut Cx, letters: &BTreeMap<String, char>, names: &[String]) -
     for n in names {
         match letters.get(n) {
             Some(l) => s.push(*l),
-            None => cx.not_expressible(format!("promotion to `{n}`, which is not a piece of the game")),
+            None => cx.not_expressible(format!(
+                "promotion to `{n}`, which is not a piece of the game"
+            )),
         }
     }
     if s.is_empty() { "-".into() } else { s }
@@ -656,13 +694,22 @@ fn specials(
             };
             push("doubleStep", "true".into());
             push("doubleStepRegionWhite", bitboard(&origins(&p1, *v)));
-            push("doubleStepRegionBlack", bitboard(&origins(&p2, (v.0, -v.1))));
+            push(
+                "doubleStepRegionBlack",
+                bitboard(&origins(&p2, (v.0, -v.1))),
+            );
         }
         None => push("doubleStep", "false".into()),
     }
     let mut pawns: BTreeSet<char> = sp.promo_pawns.iter().copied().collect();
     pawns.extend(sp.ep.iter().copied());
-    let set = |s: &BTreeSet<char>| if s.is_empty() { "-".to_string() } else { s.iter().collect() };
+    let set = |s: &BTreeSet<char>| {
+        if s.is_empty() {
+            "-".to_string()
+        } else {
+            s.iter().collect()
+        }
+    };
     push("pawnTypes", set(&pawns));
     push("enPassantTypes", set(&sp.ep.iter().copied().collect()));
     match &sp.castling {
@@ -697,10 +744,17 @@ fn start_fen(
     let mut hand = String::new();
     for pl in &game.setup {
         let Some(&l) = letters.get(&pl.piece) else {
-            cx.not_expressible(format!("setup of `{}`, which is not a written piece", pl.piece));
+            cx.not_expressible(format!(
+                "setup of `{}`, which is not a written piece",
+                pl.piece
+            ));
             continue;
         };
-        let l = if pl.player == game.players[0] { l.to_ascii_uppercase() } else { l };
+        let l = if pl.player == game.players[0] {
+            l.to_ascii_uppercase()
+        } else {
+            l
+        };
         for p in &pl.positions {
             if let Some(s) = geo.square.get(p) {
                 grid.insert(*s, l);
@@ -733,13 +787,18 @@ fn start_fen(
         }
     }
     if !hand.is_empty() {
-        cx.not_expressible(format!("pieces held off the board at the start ({hand}) are left out"));
+        cx.not_expressible(format!(
+            "pieces held off the board at the start ({hand}) are left out"
+        ));
     }
     let key = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let mut rights = String::new();
     if key("castling") == Some("true") {
         let (k, r) = (key("castlingKingPiece"), key("castlingRookPieces"));
-        if let (Some(k), Some(r)) = (k.and_then(|s| s.chars().next()), r.and_then(|s| s.chars().next())) {
+        if let (Some(k), Some(r)) = (
+            k.and_then(|s| s.chars().next()),
+            r.and_then(|s| s.chars().next()),
+        ) {
             for (rank, up) in [(0, true), (geo.ranks - 1, false)] {
                 let c = |x: char| if up { x.to_ascii_uppercase() } else { x };
                 if grid.values().filter(|&&x| x == c(k)).count() == 1
