@@ -249,3 +249,118 @@ fsf_case!(
     None,
     false
 );
+
+/// Janggi is written partially, and the section says what is missing: its placement phase
+/// (pieces in hand, a turn order of four moves each), the palace diagonals (blocks that test
+/// their starting square) and the cannon (whose screen may not be a cannon). No comparison:
+/// the left-out moves would differ.
+#[test]
+fn janggi_is_partial_and_names_what_is_missing() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("dagaz/xiangqi/janggi.zrf")).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "janggi.zrf",
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.unwrap();
+    let sec = zogkit::fsf::write_game(&doc, 0, "janggi");
+    assert_eq!(sec.status, Status::Partial);
+    let said: Vec<&str> = sec.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    for want in [
+        "turn order",
+        "held off the board",
+        "piece `Cannon`, move block 1",
+        "piece `General`, move block 3: it tests its starting square",
+    ] {
+        assert!(
+            said.iter().any(|m| m.contains(want)),
+            "no {want:?} in {said:#?}"
+        );
+    }
+    assert!(sec.text.contains("# PARTIAL:") && sec.text.contains("turn order"));
+}
+
+fn write_zrf(
+    text: &str,
+) -> Result<(Vec<u8>, Vec<zogkit::diag::Diagnostic>), zogkit::diag::Diagnostic> {
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "t.zrf",
+        text.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    zogkit::format::write(zogkit::format::Format::Fsf, &r.document.unwrap())
+}
+
+const BOARD: &str = r#"(board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+  (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))"#;
+
+/// A crooked move (north, east, south) is left out with `fsf::not-expressible`, and the
+/// section says it is partial; the piece's other moves are written.
+#[test]
+fn a_crooked_move_is_left_out_and_reported() {
+    let zrf = format!(
+        r#"(game (title "Crook") (players White Black) (turn-order White Black) {BOARD}
+  (piece (name King) (moves (n (verify not-friend?) add) (s (verify not-friend?) add)))
+  (piece (name Crook) (moves (n e s (verify not-friend?) add) (e (verify empty?) add)))
+  (board-setup (White (King a1) (Crook b1)) (Black (King d4)))
+  (loss-condition (White Black) (checkmated King)))"#
+    );
+    let (bytes, diags) = write_zrf(&zrf).expect("written");
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(
+        diags.iter().any(|d| d.code == "fsf::not-expressible"
+            && d.message.contains("piece `Crook`, move block 1")
+            && d.message.contains("crooked")),
+        "{diags:#?}"
+    );
+    assert!(text.contains("# PARTIAL:"), "{text}");
+    assert!(
+        text.contains(":mrW"),
+        "the eastward step is written: {text}"
+    );
+    assert!(text.contains("king = k:vW"), "{text}");
+}
+
+/// A game of three players is refused (`fsf::refused`), and a document with nothing writable
+/// is an error.
+#[test]
+fn a_three_player_game_is_refused() {
+    let zrf = format!(
+        r#"(game (title "Three") (players A B C) (turn-order A B C) {BOARD}
+  (piece (name Man) (moves (n add)))
+  (board-setup (A (Man a1)) (B (Man b1)) (C (Man c1))))"#
+    );
+    let err = write_zrf(&zrf).expect_err("nothing to write");
+    assert_eq!(err.code, "fsf::refused");
+    assert!(err.message.contains("3 players"), "{}", err.message);
+}
+
+/// Chess castling is written as Fairy-Stockfish's castling and reported as approximated.
+#[test]
+fn castling_is_reported_as_approximated() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("dagaz/chess/chess.zrf")).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "chess.zrf",
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let sec = zogkit::fsf::write_game(&r.document.unwrap(), 0, "chess");
+    assert!(
+        sec.diagnostics
+            .iter()
+            .any(|d| d.code == "fsf::approximated" && d.message.contains("castling"))
+    );
+    assert!(sec.text.contains("castling = true") && sec.text.contains(" w KQkq - 0 1"));
+}

@@ -317,8 +317,13 @@ fn piece_lines(
 ) -> Vec<String> {
     let game = cx.game;
     let (royal, ends) = goals(cx, letters);
-    let ignore_mt = game.move_priorities.is_empty()
-        && game.turn_order.turns.iter().all(|t| t.move_type.is_none());
+    // Move types decide nothing among the moves when every move block has the same one and no
+    // turn names one (janggi: normal moves below the placement drops, which are reported).
+    let types: BTreeSet<Option<&String>> = pieces
+        .iter()
+        .flat_map(|p| p.moves.iter().map(|b| b.move_type.as_ref()))
+        .collect();
+    let ignore_mt = types.len() <= 1 && game.turn_order.turns.iter().all(|t| t.move_type.is_none());
     let second = &game.players[1];
     let sym: BTreeMap<&str, &str> = game
         .boards
