@@ -1,6 +1,8 @@
 //! The format registry: which formats exist, how to recognise them, and one `read`/`write` for each.
 //!
-//! Adding a format means one reader or writer module and one arm in each `match` here.
+//! Adding a format means one reader or writer module and one arm in each `match` here. A
+//! format may be read only (`LudiiEnglish`: `write` refuses it) or write only (`Fsf`, the
+//! Fairy-Stockfish `variants.ini`: `read` refuses it and [`Format::readable`] is false).
 
 use crate::diag::{self, Diagnostic, FileId, Severity, SourceMap};
 use crate::spec::{self, Document};

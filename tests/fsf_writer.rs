@@ -38,6 +38,13 @@ struct Case {
     stop_at_end: bool,
 }
 
+/// Special moves among the engine's lists (to show the comparison reached them).
+#[derive(Default)]
+struct Seen {
+    promotions: usize,
+    en_passant: usize,
+}
+
 /// splitmix64: a seeded, platform-independent sequence.
 struct Rng(u64);
 impl Rng {
@@ -104,6 +111,7 @@ fn compare(case: &Case) {
     let rules = Rules::compile(&doc, gi).unwrap_or_else(|e| panic!("{}: {e}", case.file));
     let mut rng = Rng(0x5EED_F00D ^ case.title.len() as u64);
     let mut nodes = Vec::new();
+    let mut seen = Seen::default();
     while nodes.len() < POSITIONS {
         let mut st = State::start(&rules);
         let mut path: Vec<String> = Vec::new();
@@ -120,6 +128,17 @@ fn compare(case: &Case) {
                 break;
             }
             let list: Vec<String> = moves.iter().map(|m| uci(&rules, &sec, m)).collect();
+            for m in &moves {
+                for a in &m.actions {
+                    match a {
+                        engine::Action::Move {
+                            promote: Some(_), ..
+                        } => seen.promotions += 1,
+                        engine::Action::Capture { at } if Some(*at) != m.to => seen.en_passant += 1,
+                        _ => {}
+                    }
+                }
+            }
             nodes.push(serde_json::json!({"path": path.clone(), "moves": list}));
             let m = &moves[rng.below(moves.len())];
             path.push(uci(&rules, &sec, m));
@@ -156,8 +175,13 @@ fn compare(case: &Case) {
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     eprintln!(
-        "{} ({}): {} positions compared, {} mismatches",
-        case.file, case.title, report["nodes"], report["mismatch_count"]
+        "{} ({}): {} positions compared, {} mismatches; legal moves compared include {} promotions and {} en passant captures",
+        case.file,
+        case.title,
+        report["nodes"],
+        report["mismatch_count"],
+        seen.promotions,
+        seen.en_passant
     );
     assert_eq!(report["nodes"], POSITIONS);
     assert_eq!(

@@ -232,10 +232,10 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
         return refused(cx, "it has more piece types than letters".into());
     }
     let mut keys: Vec<(String, String)> = Vec::new();
-    let mut ok = true;
+    let mut ok = Ok(());
     let lines = piece_lines(doc, &mut cx, &geo, &pieces, &letters, &mut keys, &mut ok);
-    if !ok {
-        return refused(cx, "no piece of it could be written".into());
+    if let Err(why) = ok {
+        return refused(cx, why);
     }
     turn_order(&mut cx);
     let fen = start_fen(&mut cx, &geo, &letters, &keys);
@@ -313,7 +313,7 @@ fn piece_lines(
     pieces: &[&Piece],
     letters: &BTreeMap<String, char>,
     keys: &mut Vec<(String, String)>,
-    ok: &mut bool,
+    ok: &mut Result<(), String>,
 ) -> Vec<String> {
     let game = cx.game;
     let (royal, ends) = goals(cx, letters);
@@ -359,6 +359,8 @@ fn piece_lines(
     let mut sp = Specials::default();
     let mut custom = 0;
     let mut written = 0;
+    let total: usize = pieces.iter().map(|p| p.moves.len()).sum();
+    let mut lost = 0;
     for p in pieces {
         let l = letters[&p.name];
         let c1 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v1, &holds);
@@ -368,8 +370,15 @@ fn piece_lines(
                 "piece `{}`: the second player's moves are not the first player's mirrored front to back (Fairy-Stockfish mirrors them); write it in Chessembly",
                 p.name
             ));
+            lost += p.moves.len();
             continue;
         }
+        lost += c1
+            .unexpressible
+            .iter()
+            .map(|u| u.0)
+            .collect::<BTreeSet<_>>()
+            .len();
         for (b, why) in &c1.unexpressible {
             cx.not_expressible(format!(
                 "piece `{}`, move block {b}: {why}; this block is left out (Chessembly can state it: `--to chessembly`)",
@@ -385,10 +394,13 @@ fn piece_lines(
         }
         let zoned = c1.moves.iter().any(|m| m.zone.is_some());
         if zoned && c1.moves.iter().any(|m| m.zone.is_none()) {
-            if let Some(k) = soldier(cx, geo, p, l, &c1) {
-                lines.push(format!("soldier = {l}"));
-                keys.extend(k);
-                written += 1;
+            match soldier(cx, geo, p, l, &c1) {
+                Some(k) => {
+                    lines.push(format!("soldier = {l}"));
+                    keys.extend(k);
+                    written += 1;
+                }
+                None => lost += p.moves.len(),
             }
             continue;
         }
@@ -399,13 +411,16 @@ fn piece_lines(
             Ok(t) => t,
             Err(a) => {
                 cx.not_expressible(format!(
-                    "piece `{}`: the movement {a:?} has no Betza form in Fairy-Stockfish; write it in Chessembly",
-                    p.name
+                    "piece `{}`: the {:?} movement by ({}, {}) has no Betza form in Fairy-Stockfish; write it in Chessembly",
+                    p.name, a.travel, a.v.0, a.v.1
                 ));
+                lost += p.moves.len();
                 continue;
             }
         };
-        written += 1;
+        if !atoms.is_empty() {
+            written += 1;
+        }
         if royal.as_deref() == Some(p.name.as_str()) {
             lines.push(format!("king = {l}:{text}"));
             if let Some(k) = zone_key(cx, geo, p, &c1, "King") {
@@ -435,7 +450,16 @@ fn piece_lines(
     if royal.is_none() {
         lines.push("king = -".into());
     }
-    *ok = written > 0;
+    *ok = if written == 0 {
+        Err("no move of any piece could be written".into())
+    } else if lost * 2 > total {
+        Err(format!(
+            "only {} of its {total} move blocks have a variants.ini form",
+            total - lost
+        ))
+    } else {
+        Ok(())
+    };
     specials(cx, geo, letters, sp, keys);
     keys.extend(ends);
     lines
