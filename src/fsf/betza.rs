@@ -189,10 +189,13 @@ pub fn lame_path(v: Vector) -> Vec<Vector> {
     out
 }
 
+/// Atoms that differ only in their vector's direction: base, travel, initial, modality, vectors.
+type Group = ((i32, i32), Travel, bool, Modality, BTreeSet<Vector>);
+
 /// Betza text for a set of atoms, or the first atom that has none.
 pub fn write(atoms: &BTreeSet<Atom>) -> Result<String, Atom> {
     // Group by everything but the vector's direction: same base, travel, modality, initial.
-    let mut groups: Vec<((i32, i32), Travel, bool, Modality, BTreeSet<Vector>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for a in atoms {
         let key = (base(a.v), a.travel, a.initial, a.modality);
         match groups.iter_mut().find(|g| (g.0, g.1, g.2, g.3) == key) {

@@ -72,7 +72,7 @@ fn in_zone(c: &Cond) -> Option<&str> {
 }
 
 /// Takes a promotion tail off: `if (in-zone? z) (add P…) else add` → `add`.
-fn strip_promotion(p: &mut Vec<Instr>) -> Option<(String, Vec<String>)> {
+fn strip_promotion(p: &mut [Instr]) -> Option<(String, Vec<String>)> {
     let Some(Instr::If { cond, then_, else_ }) = p.last() else {
         return None;
     };
