@@ -1,8 +1,8 @@
 //! The format registry: which formats exist, how to recognise them, and one `read`/`write` for each.
 //!
 //! Adding a format means one reader or writer module and one arm in each `match` here. A
-//! format may be read only (`LudiiEnglish`: `write` refuses it) or write only (`Fsf`, the
-//! Fairy-Stockfish `variants.ini`: `read` refuses it and [`Format::readable`] is false).
+//! format may be read only (`LudiiEnglish`: `write` refuses it); Fairy-Stockfish's
+//! `variants.ini` (`Fsf`) is read as a subset (`fsf::read`).
 
 use crate::diag::{self, Diagnostic, FileId, Severity, SourceMap};
 use crate::spec::{self, Document};
@@ -74,12 +74,13 @@ impl Format {
             "yaml" | "yml" => Some(Format::Yaml),
             "csm" => Some(Format::Chessembly),
             "lud" => Some(Format::Lud),
+            "ini" => Some(Format::Fsf),
             _ => None,
         }
     }
     /// Whether [`read`] accepts this format.
     pub fn readable(self) -> bool {
-        self != Format::Fsf
+        true
     }
     /// Whether [`write()`] produces this format.
     pub fn writable(self) -> bool {
@@ -238,17 +239,22 @@ fn read_uncapped(
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let result = match format {
         Format::Fsf => {
-            let mut sources = SourceMap::new();
-            sources.add(name, "");
+            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
+                Ok(t) => t,
+                Err(refused) => return (refused, 0),
+            };
+            let (document, mut ds) = crate::fsf::read(name, &decoded.text, id);
+            diagnostics.append(&mut ds);
+            let document = document.map(|mut d| {
+                record_source(&mut d, bytes, &decoded);
+                d
+            });
             ReadResult {
-                diagnostics: vec![Diagnostic::new(
-                    Severity::Error,
-                    "format::unsupported",
-                    "zogkit writes Fairy-Stockfish variants.ini files but does not read them",
-                    None,
-                )],
+                document,
+                diagnostics,
                 sources,
-                ..Default::default()
+                unmodelled: BTreeMap::new(),
+                facts: Some(ReadFacts::of(&decoded, None)),
             }
         }
         Format::Zrf => {

@@ -388,3 +388,68 @@ fn castling_is_reported_as_approximated() {
     );
     assert!(sec.text.contains("castling = true") && sec.text.contains(" w KQkq - 0 1"));
 }
+
+/// Round trip through the reader: the written section, read back (`--from fsf`), is a game the
+/// engine runs with the same perft counts as the ZRF it was written from.
+fn round_trip(file: &str, title: &str, nth: usize, depth: u32) {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join(file)).unwrap();
+    let read = |format, name: &str, bytes: &[u8]| {
+        zogkit::format::read(
+            format,
+            name,
+            bytes,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        )
+    };
+    let doc = read(zogkit::format::Format::Zrf, file, &bytes)
+        .document
+        .unwrap();
+    let gi = (0..doc.games.len())
+        .filter(|&i| doc.games[i].title == title)
+        .nth(nth)
+        .unwrap();
+    let sec = zogkit::fsf::write_game(&doc, gi, "rt");
+    let back = read(zogkit::format::Format::Fsf, "rt.ini", sec.text.as_bytes());
+    let errors: Vec<_> = back
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zogkit::diag::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{}", sec.text);
+    let doc2 = back.document.unwrap();
+    let ctl = engine::Control::default();
+    let perft = |doc: &zogkit::spec::Document, gi: usize| -> Vec<u64> {
+        let rules = Rules::compile(doc, gi).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = State::start(&rules);
+        (1..=depth)
+            .map(|d| engine::perft(&rules, &mut st, d, &ctl).unwrap())
+            .collect()
+    };
+    let (a, b) = (perft(&doc, gi), perft(&doc2, 0));
+    eprintln!("{file} ({title}): perft 1..={depth} ZRF {a:?}, written and read back {b:?}");
+    assert_eq!(a, b, "{}", sec.text);
+}
+
+#[test]
+fn courier_round_trips_through_the_reader() {
+    round_trip("dagaz/chess/courier-chess.zrf", "Courier Chess", 1, 3);
+}
+
+#[test]
+fn shogi_round_trips_through_the_reader() {
+    round_trip("dagaz/shogi-family/shogi.zrf", "Shogi", 0, 3);
+}
+
+#[test]
+fn mini_shogi_round_trips_through_the_reader() {
+    round_trip("dagaz/shogi-family/mini-shogi.zrf", "Mini Shogi", 0, 3);
+}
+
+#[test]
+fn shatranj_round_trips_through_the_reader() {
+    round_trip("dagaz/chess/shatranj.zrf", "Shatranj", 0, 3);
+}

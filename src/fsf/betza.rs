@@ -108,6 +108,14 @@ fn all(a: i32, b: i32) -> BTreeSet<Vector> {
     s
 }
 
+/// The vectors direction-modifier pairs select on atom `(a, b)` (none: all of them).
+pub fn atom_vectors(a: i32, b: i32, pairs: &[String]) -> BTreeSet<Vector> {
+    if pairs.is_empty() {
+        return all(a, b);
+    }
+    pairs.iter().flat_map(|p| selects(p, a, b)).collect()
+}
+
 const PAIRS: [&str; 18] = [
     "ff", "bb", "rr", "ll", "vv", "ss", "fr", "fl", "br", "bl", "rf", "lf", "rb", "lb", "fs", "bs",
     "rv", "lv",

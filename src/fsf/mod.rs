@@ -10,8 +10,10 @@
 mod betza;
 mod board;
 mod pieces;
+mod read;
 mod write;
 
+pub use read::read;
 pub use write::{Section, Status, variant_name, write_game};
 
 use crate::diag::{Diagnostic, Severity};
