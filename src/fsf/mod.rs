@@ -1,5 +1,5 @@
-//! Fairy-Stockfish `variants.ini` (write only): every game of a spec as one standalone section,
-//! pieces in Betza notation.
+//! Fairy-Stockfish `variants.ini`: every game of a spec as one standalone section, pieces in
+//! Betza notation; and a reader for a subset of the format (`read`), checked by round trips.
 //!
 //! Move programs are read through `spec::moves` (`inline`, `visit`, `shape`); a block that none
 //! of the shapes (nor en passant, castling or a long lame path) describes is reported as

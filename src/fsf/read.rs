@@ -457,7 +457,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         return None;
     };
     // Pieces: letter → (name, betza, royal).
-    let mut pieces: Vec<(char, String, String, bool)> = Vec::new();
+    let mut pieces: Vec<PieceDef> = Vec::new();
     let mut royal = None;
     let mut regions: BTreeMap<String, [Option<&str>; 2]> = BTreeMap::new();
     let mut goals = Vec::new();
@@ -477,12 +477,12 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                 )),
             }
         } else if k == "king" {
-            if v != "-" {
-                if let Some((l, b)) = piece_def(v) {
-                    let b = if b.is_empty() { "K".to_string() } else { b };
-                    pieces.push((l, "King".into(), b, true));
-                    royal = Some("King".to_string());
-                }
+            if v != "-"
+                && let Some((l, b)) = piece_def(v)
+            {
+                let b = if b.is_empty() { "K".to_string() } else { b };
+                pieces.push((l, "King".into(), b, true));
+                royal = Some("King".to_string());
             }
         } else if let Some(rest) = k.strip_prefix("mobilityRegion") {
             let (side, who) = if let Some(w) = rest.strip_prefix("White") {
@@ -554,61 +554,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             },
         );
     }
-    let mut spec_pieces = Vec::new();
-    let mut vectors: Vec<Vector> = Vec::new();
-    let mut zones = Vec::new();
-    for (l, name, betza, _) in &pieces {
-        let moves = match parse_betza(betza) {
-            Ok(m) => m,
-            Err(why) => {
-                diags.push(Diagnostic::warning(
-                    CODE_UNSUPPORTED,
-                    format!(
-                        "piece `{l}`: Betza `{betza}`: {why} is not read; the piece is left out"
-                    ),
-                    line_span(s.at),
-                ));
-                continue;
-            }
-        };
-        let zone = regions.get(name).map(|r| {
-            let z = format!("mobility-{name}");
-            for (i, sq) in r.iter().enumerate() {
-                let positions = sq
-                    .map(|v| v.split_whitespace().map(String::from).collect())
-                    .unwrap_or_default();
-                zones.push(Zone {
-                    name: z.clone(),
-                    players: vec![PLAYERS[i].into()],
-                    positions,
-                    glyph: None,
-                    help: None,
-                });
-            }
-            z
-        });
-        let mut blocks = Vec::new();
-        for (t, m, v) in moves {
-            for p in program(t, m, v, zone.as_deref()) {
-                blocks.push(MoveBlock {
-                    move_type: None,
-                    program: p,
-                });
-            }
-            vectors.push(v);
-            let mut at = (0, 0);
-            for s in lame_path(v).into_iter().chain([v]) {
-                vectors.push((s.0 - at.0, s.1 - at.1));
-                at = s;
-            }
-        }
-        spec_pieces.push(Piece {
-            name: name.clone(),
-            notation: Some(l.to_ascii_uppercase().to_string()),
-            moves: blocks,
-            ..Piece::default()
-        });
-    }
+    let (spec_pieces, vectors, zones) = build_pieces(&pieces, &regions, diags, line_span(s.at));
     let names: BTreeMap<char, String> = pieces.iter().map(|p| (p.0, p.1.clone())).collect();
     let fen = get("startFen").unwrap_or("");
     let setup = match setup(fen, &names, ranks) {
@@ -652,4 +598,73 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         engine: None,
         extensions: Default::default(),
     })
+}
+
+/// A piece definition: letter, piece name, Betza text, royal.
+type PieceDef = (char, String, String, bool);
+
+/// The spec pieces of the section's definitions, the vectors their moves use and the zones of
+/// their mobility regions.
+fn build_pieces(
+    pieces: &[PieceDef],
+    regions: &BTreeMap<String, [Option<&str>; 2]>,
+    diags: &mut Vec<Diagnostic>,
+    span: Span,
+) -> (Vec<Piece>, Vec<Vector>, Vec<Zone>) {
+    let mut spec_pieces = Vec::new();
+    let mut vectors: Vec<Vector> = Vec::new();
+    let mut zones = Vec::new();
+    for (l, name, betza, _) in pieces {
+        let moves = match parse_betza(betza) {
+            Ok(m) => m,
+            Err(why) => {
+                diags.push(Diagnostic::warning(
+                    CODE_UNSUPPORTED,
+                    format!(
+                        "piece `{l}`: Betza `{betza}`: {why} is not read; the piece is left out"
+                    ),
+                    span,
+                ));
+                continue;
+            }
+        };
+        let zone = regions.get(name).map(|r| {
+            let z = format!("mobility-{name}");
+            for (i, sq) in r.iter().enumerate() {
+                let positions = sq
+                    .map(|v| v.split_whitespace().map(String::from).collect())
+                    .unwrap_or_default();
+                zones.push(Zone {
+                    name: z.clone(),
+                    players: vec![PLAYERS[i].into()],
+                    positions,
+                    glyph: None,
+                    help: None,
+                });
+            }
+            z
+        });
+        let mut blocks = Vec::new();
+        for (t, m, v) in moves {
+            for p in program(t, m, v, zone.as_deref()) {
+                blocks.push(MoveBlock {
+                    move_type: None,
+                    program: p,
+                });
+            }
+            vectors.push(v);
+            let mut at = (0, 0);
+            for sq in lame_path(v).into_iter().chain([v]) {
+                vectors.push((sq.0 - at.0, sq.1 - at.1));
+                at = sq;
+            }
+        }
+        spec_pieces.push(Piece {
+            name: name.clone(),
+            notation: Some(l.to_ascii_uppercase().to_string()),
+            moves: blocks,
+            ..Piece::default()
+        });
+    }
+    (spec_pieces, vectors, zones)
 }
