@@ -1,6 +1,8 @@
 //! The format registry: which formats exist, how to recognise them, and one `read`/`write` for each.
 //!
-//! Adding a format means one reader or writer module and one arm in each `match` here.
+//! Adding a format means one reader or writer module and one arm in each `match` here. A
+//! format may be read only (`LudiiEnglish`: `write` refuses it); Fairy-Stockfish's
+//! `variants.ini` (`Fsf`) is read as a subset (`fsf::read`).
 
 use crate::diag::{self, Diagnostic, FileId, Severity, SourceMap};
 use crate::spec::{self, Document};
@@ -21,16 +23,19 @@ pub enum Format {
     Lud,
     /// The English rules text Ludii generates (read only).
     LudiiEnglish,
+    /// A Fairy-Stockfish `variants.ini` (write only).
+    Fsf,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Zrf,
         Format::Yaml,
         Format::Chessembly,
         Format::Lud,
         Format::LudiiEnglish,
+        Format::Fsf,
     ];
 
     /// The name used on the command line (`--from`, `--to`).
@@ -41,6 +46,7 @@ impl Format {
             Format::Chessembly => "chessembly",
             Format::Lud => "lud",
             Format::LudiiEnglish => "ludii-english",
+            Format::Fsf => "fsf",
         }
     }
     /// Parses a command-line name.
@@ -57,6 +63,7 @@ impl Format {
             Format::Chessembly => "csm",
             Format::Lud => "lud",
             Format::LudiiEnglish => "txt",
+            Format::Fsf => "ini",
         }
     }
     /// The format of a file name, by extension.
@@ -67,6 +74,7 @@ impl Format {
             "yaml" | "yml" => Some(Format::Yaml),
             "csm" => Some(Format::Chessembly),
             "lud" => Some(Format::Lud),
+            "ini" => Some(Format::Fsf),
             _ => None,
         }
     }
@@ -78,7 +86,7 @@ impl Format {
     pub fn writable(self) -> bool {
         matches!(
             self,
-            Format::Yaml | Format::Chessembly | Format::Lud | Format::Zrf
+            Format::Yaml | Format::Chessembly | Format::Lud | Format::Zrf | Format::Fsf
         )
     }
 }
@@ -230,6 +238,25 @@ fn read_uncapped(
 ) -> (ReadResult, usize) {
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let result = match format {
+        Format::Fsf => {
+            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
+                Ok(t) => t,
+                Err(refused) => return (refused, 0),
+            };
+            let (document, mut ds) = crate::fsf::read(name, &decoded.text, id);
+            diagnostics.append(&mut ds);
+            let document = document.map(|mut d| {
+                record_source(&mut d, bytes, &decoded);
+                d
+            });
+            ReadResult {
+                document,
+                diagnostics,
+                sources,
+                unmodelled: BTreeMap::new(),
+                facts: Some(ReadFacts::of(&decoded, None)),
+            }
+        }
         Format::Zrf => {
             let zopts = zrf::ReadOptions {
                 encoding: opts.encoding.or(opts.zrf.encoding),
@@ -422,5 +449,6 @@ fn write_uncapped(
             None,
         )),
         Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
+        Format::Fsf => crate::fsf::write(doc).map(|(t, d)| (t.into_bytes(), d)),
     }
 }

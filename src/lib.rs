@@ -11,6 +11,7 @@ pub mod chessembly;
 pub mod diag;
 pub mod engine;
 pub mod format;
+pub mod fsf;
 pub mod limits;
 pub mod ludii;
 pub mod render;

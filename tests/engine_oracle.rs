@@ -6,6 +6,8 @@
 //! the ZRF line behind it is in `docs/engine.md`). Needs `python3` with `pyffish` (installed by
 //! `.ci/run`); outside CI the test is skipped with a note when pyffish is missing.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -16,21 +18,6 @@ fn shared(rel: &str) -> Option<PathBuf> {
         .join("../shared/corpus/zrf")
         .join(rel);
     p.exists().then_some(p)
-}
-
-fn pyffish_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install pyffish (pip install pyffish)"
-        );
-        eprintln!("note: pyffish is not installed; oracle comparison skipped");
-    }
-    ok
 }
 
 /// One comparison: a game of a shared-corpus file against a Fairy-Stockfish variant.
@@ -261,7 +248,7 @@ macro_rules! oracle_case {
     ($name:ident, $i:expr) => {
         #[test]
         fn $name() {
-            if shared(CASES[$i].file).is_none() || !pyffish_available() {
+            if shared(CASES[$i].file).is_none() || !common::pyffish_available() {
                 eprintln!("note: shared corpus or pyffish missing; skipped");
                 return;
             }

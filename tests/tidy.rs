@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library's top-level modules.
-const MODULES: [&str; 12] = [
+const MODULES: [&str; 13] = [
     "chessembly",
+    "fsf",
     "diag",
     "engine",
     "format",
@@ -115,6 +116,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "zrf" => &["spec", "diag", "text", "sexpr", "limits"],
         "ludii" => &["spec", "diag", "text", "limits"],
         "chessembly" => &["spec", "diag", "text", "limits"],
+        "fsf" => &["spec", "diag", "text", "limits"],
         // Exception: `render` shortens piece names for its messages with `text::shorten`, a
         // pure string helper (moving it would put a text utility into the spec).
         "render" => &["spec", "text"],

@@ -116,6 +116,15 @@ pub fn run(args: ConvertArgs) -> u8 {
         eprintln!("error: writing {} is not available yet", args.to.name());
         return EXIT_USAGE;
     }
+    if let Some(f) = args.from
+        && !f.readable()
+    {
+        eprintln!(
+            "error: reading {} is not available (it is written only)",
+            f.name()
+        );
+        return EXIT_USAGE;
+    }
     let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from)) {
         Ok(v) => v,
         Err(code) => return code,

@@ -39,13 +39,16 @@ pub fn count(diags: &[Diagnostic], s: Severity) -> usize {
 }
 
 /// The extensions a directory is searched for: those of `from`, or every readable format's
-/// except YAML (outputs often sit beside inputs) and Ludii's English text (plain `.txt`).
+/// except YAML and `variants.ini` (outputs often sit beside inputs) and Ludii's English text
+/// (plain `.txt`).
 pub fn extensions(from: Option<Format>) -> Vec<&'static str> {
     match from {
         Some(f) => vec![f.extension()],
         None => Format::ALL
             .iter()
-            .filter(|f| f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish))
+            .filter(|f| {
+                f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish | Format::Fsf)
+            })
             .map(|f| f.extension())
             .collect(),
     }

@@ -42,7 +42,7 @@ pub struct Document {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
-    /// `zrf`, `lud`, `ludii-english`, `chessembly` or `yaml`.
+    /// `zrf`, `lud`, `ludii-english`, `chessembly`, `fsf` or `yaml`.
     pub format: String,
     /// File name as given (the last path component).
     pub file: String,

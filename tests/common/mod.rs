@@ -183,3 +183,20 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Whether `python3` can import `pyffish` (Fairy-Stockfish). Under CI (`CI` set) a missing
+/// pyffish is a failure; otherwise a note says the comparison is skipped.
+pub fn pyffish_available() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install pyffish (pip install pyffish)"
+        );
+        eprintln!("note: pyffish is not installed; oracle comparison skipped");
+    }
+    ok
+}

@@ -1,0 +1,465 @@
+//! A piece's move blocks as Betza atoms: each block is recognised by `spec::moves::shape`
+//! (after calls are inlined) once the parts Fairy-Stockfish states elsewhere are taken off —
+//! a promotion tail, a destination-zone test, the zone test of a double step — or by the two
+//! patterns shape does not name (en passant, lame paths longer than two steps). Whatever is
+//! left unrecognised is reported by the caller, never guessed.
+
+use super::betza::{Atom, Modality, Travel, Vector, lame_path};
+use crate::spec::moves::{self, Shape, is_add, is_empty_test};
+use crate::spec::{Cond, Instr, MoveBlock, Test};
+use std::collections::BTreeSet;
+
+/// One movement with the zone its destination must lie in, if any.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Movement {
+    /// The atom.
+    pub atom: Atom,
+    /// Destination zone (ZRF `(verify (in-zone? z))` before `add`).
+    pub zone: Option<String>,
+}
+
+/// What one piece's blocks say, for one player's direction vectors.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Classified {
+    /// The movements.
+    pub moves: BTreeSet<Movement>,
+    /// Promotions: the zone and the choices, per block that promotes.
+    pub promotions: Vec<(String, Vec<String>)>,
+    /// The zone the first step of an initial (double-step) move must reach, and that step.
+    pub initial: Option<(String, Vector)>,
+    /// Blocks that castle (they move a second piece).
+    pub castling: usize,
+    /// The pieces an en passant capture takes.
+    pub en_passant: Vec<String>,
+    /// Blocks with no Fairy-Stockfish form: block number (1-based) and why.
+    pub unexpressible: Vec<(usize, String)>,
+}
+
+/// Whatever a destination condition allows.
+fn modalities(c: &Cond) -> Option<&'static [Modality]> {
+    const BOTH: &[Modality] = &[Modality::Move, Modality::Capture];
+    match c {
+        Cond::Not(inner)
+            if matches!(
+                **inner,
+                Cond::Test {
+                    test: Test::Friend,
+                    at: None,
+                    move_type: None
+                }
+            ) =>
+        {
+            Some(BOTH)
+        }
+        Cond::Test {
+            test,
+            at: None,
+            move_type: None,
+        } => match test {
+            Test::Empty => Some(&[Modality::Move]),
+            Test::Enemy => Some(&[Modality::Capture]),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn in_zone(c: &Cond) -> Option<&str> {
+    match c {
+        Cond::InZone { zone, at: None } => Some(zone),
+        _ => None,
+    }
+}
+
+/// Takes a promotion tail off: `if (in-zone? z) (add P…) else add` → `add`.
+fn strip_promotion(p: &mut [Instr]) -> Option<(String, Vec<String>)> {
+    let Some(Instr::If { cond, then_, else_ }) = p.last() else {
+        return None;
+    };
+    let zone = in_zone(cond)?.to_string();
+    let [
+        Instr::Add {
+            pieces,
+            partial: false,
+            copy: false,
+            move_type: None,
+        },
+    ] = then_.as_slice()
+    else {
+        return None;
+    };
+    if pieces.is_empty() || !matches!(else_.as_slice(), [a] if is_add(a)) {
+        return None;
+    }
+    let pieces = pieces.clone();
+    let add = else_[0].clone();
+    *p.last_mut().expect("checked") = add;
+    Some((zone, pieces))
+}
+
+/// Takes destination-zone tests off the verifications right before the final `add`.
+fn strip_destination_zone(p: &mut Vec<Instr>) -> Option<String> {
+    let n = p.len();
+    if n < 2 || !is_add(&p[n - 1]) {
+        return None;
+    }
+    let mut i = n - 1;
+    while i > 0 && matches!(p[i - 1], Instr::Verify(_)) {
+        i -= 1;
+        if let Instr::Verify(c) = &p[i]
+            && let Some(z) = in_zone(c)
+        {
+            let z = z.to_string();
+            p.remove(i);
+            return Some(z);
+        }
+    }
+    None
+}
+
+/// Takes the zone test after the first step of a double step off:
+/// `step d, verify c, verify (in-zone? z), step …`.
+fn strip_initial_zone(p: &mut Vec<Instr>) -> Option<(String, String)> {
+    if let [
+        Instr::Step(d),
+        Instr::Verify(_),
+        Instr::Verify(z),
+        Instr::Step(_),
+        ..,
+    ] = p.as_slice()
+        && let Some(z) = in_zone(z)
+    {
+        let out = (z.to_string(), d.clone());
+        p.remove(2);
+        return Some(out);
+    }
+    None
+}
+
+/// En passant as the ZRF chess files write it: step aside onto the enemy pawn that just moved,
+/// take it, and check that it came from two steps ahead.
+fn en_passant(p: &[Instr]) -> Option<(String, String, String)> {
+    match p {
+        [
+            Instr::Step(side),
+            Instr::Verify(Cond::Test {
+                test: Test::Enemy,
+                at: None,
+                move_type: None,
+            }),
+            Instr::Verify(Cond::Test {
+                test: Test::LastTo,
+                at: None,
+                move_type: None,
+            }),
+            Instr::Verify(Cond::Piece { piece, at: None }),
+            Instr::Capture { at: None },
+            Instr::Step(f1),
+            Instr::Mark,
+            Instr::Step(f2),
+            Instr::Verify(Cond::Test {
+                test: Test::LastFrom,
+                at: None,
+                move_type: None,
+            }),
+            Instr::Back,
+            a,
+        ] if f1 == f2 && is_add(a) => Some((side.clone(), f1.clone(), piece.clone())),
+        _ => None,
+    }
+}
+
+/// `step d, while c (add, step d), REST` where REST continues from the first square the loop
+/// stops at: the slide's moves, and REST reached by the same walk without adding.
+fn split_slide(p: &[Instr]) -> Option<(Vec<Instr>, Vec<Instr>)> {
+    let [Instr::Step(d), Instr::While { cond, body }, rest @ ..] = p else {
+        return None;
+    };
+    if rest.is_empty() || !matches!(body.as_slice(), [a, Instr::Step(d2)] if is_add(a) && d2 == d) {
+        return None;
+    }
+    if matches!(rest, [Instr::Verify(_), a] if is_add(a)) {
+        return None; // a plain slide with its stop, which shape names
+    }
+    let slide = vec![p[0].clone(), p[1].clone()];
+    let mut walk = vec![
+        p[0].clone(),
+        Instr::While {
+            cond: cond.clone(),
+            body: vec![Instr::Step(d.clone())],
+        },
+    ];
+    walk.extend(rest.iter().cloned());
+    Some((slide, walk))
+}
+
+/// `step d1, verify empty, step d2, verify empty, …, step dk, verify to, add`: the steps and `to`.
+fn straight_path(p: &[Instr]) -> Option<(Vec<String>, Cond)> {
+    let n = p.len();
+    if n < 3 || !is_add(&p[n - 1]) {
+        return None;
+    }
+    let Instr::Verify(to) = &p[n - 2] else {
+        return None;
+    };
+    let mut dirs = Vec::new();
+    let mut i = 0;
+    while i < n - 2 {
+        let Instr::Step(d) = &p[i] else { return None };
+        dirs.push(d.clone());
+        i += 1;
+        if i < n - 2 {
+            match &p[i] {
+                Instr::Verify(c) if is_empty_test(c) => i += 1,
+                _ => return None,
+            }
+        }
+    }
+    Some((dirs, to.clone()))
+}
+
+fn add_vec(a: Vector, b: Vector) -> Vector {
+    (a.0 + b.0, a.1 + b.1)
+}
+
+/// Classifies blocks with direction vectors from `vec` (`None`: a direction without one).
+///
+/// `holds` says whether a condition holds on every square of the playing area (`Some(true)`)
+/// or on none (`Some(false)`): a first test of the starting square that always holds ("on the
+/// board") is dropped, and a block whose first test never holds there (a move from an
+/// off-board hand square) can make no move on the board and is skipped.
+pub fn classify(
+    blocks: &[MoveBlock],
+    procedures: &[Vec<Instr>],
+    ignore_move_types: bool,
+    vec: &dyn Fn(&str) -> Option<Vector>,
+    holds: &dyn Fn(&Cond) -> Option<bool>,
+) -> Classified {
+    let mut out = Classified::default();
+    let mut memo = vec![None; procedures.len()];
+    for (bi, b) in blocks.iter().enumerate() {
+        if b.move_type.is_some() && !ignore_move_types {
+            out.unexpressible.push((
+                bi + 1,
+                "it has a move type that decides when it may be played".into(),
+            ));
+            continue;
+        }
+        let mut p = moves::inline(&b.program, procedures, &mut memo);
+        if let [Instr::Verify(c), ..] = p.as_slice() {
+            match holds(c) {
+                Some(true) => {
+                    p.remove(0);
+                }
+                Some(false) => continue,
+                None => {}
+            }
+        }
+        if p.iter().any(|i| matches!(i, Instr::Cascade)) {
+            out.castling += 1;
+            continue;
+        }
+        if let Some((side, fwd, piece)) = en_passant(&p) {
+            match (vec(&side), vec(&fwd)) {
+                (Some(s), Some(f)) => {
+                    out.moves.insert(Movement {
+                        atom: Atom {
+                            travel: Travel::Leap,
+                            initial: false,
+                            modality: Modality::CaptureEp,
+                            v: add_vec(s, f),
+                        },
+                        zone: None,
+                    });
+                    out.en_passant.push(piece);
+                }
+                _ => out.unexpressible.push((
+                    bi + 1,
+                    "en passant along a direction without a vector".into(),
+                )),
+            }
+            continue;
+        }
+        if let Some(pr) = strip_promotion(&mut p) {
+            out.promotions.push(pr);
+        }
+        let zone = strip_destination_zone(&mut p);
+        let initial = strip_initial_zone(&mut p);
+        let programs = match split_slide(&p) {
+            Some((a, b)) => vec![a, b],
+            None => vec![p],
+        };
+        for prog in programs {
+            match atoms_of(&prog, vec) {
+                Ok(atoms) => {
+                    for mut atom in atoms {
+                        if let Some((z, d)) = &initial {
+                            atom.initial = true;
+                            match vec(d) {
+                                Some(v) => out.initial = Some((z.clone(), v)),
+                                None => {
+                                    out.unexpressible.push((bi + 1, "no vector".into()));
+                                }
+                            }
+                        }
+                        out.moves.insert(Movement {
+                            atom,
+                            zone: zone.clone(),
+                        });
+                    }
+                }
+                Err(why) => out.unexpressible.push((bi + 1, why)),
+            }
+        }
+    }
+    out
+}
+
+fn atom_set(travel: Travel, v: Vector, to: &Cond) -> Result<Vec<Atom>, String> {
+    let m = modalities(to).ok_or("its destination test is not empty/enemy/not-friend")?;
+    Ok(m.iter()
+        .map(|&modality| Atom {
+            travel,
+            initial: false,
+            modality,
+            v,
+        })
+        .collect())
+}
+
+/// A path of steps as one leap: its vector, when the steps are monotone on each axis (so
+/// every intermediate square is on a rectangular board whenever the target is).
+fn path_vector(
+    dirs: &[String],
+    vec: &dyn Fn(&str) -> Option<Vector>,
+) -> Result<Vec<Vector>, String> {
+    let mut pts = Vec::new();
+    let mut at = (0, 0);
+    for d in dirs {
+        let v = vec(d).ok_or_else(|| format!("direction `{d}` has no board vector"))?;
+        at = add_vec(at, v);
+        pts.push(at);
+    }
+    let (sx, sy) = (at.0.signum(), at.1.signum());
+    let monotone = dirs
+        .iter()
+        .filter_map(|d| vec(d))
+        .all(|v| v.0 * sx >= 0 && v.1 * sy >= 0 && (sx != 0 || v.0 == 0) && (sy != 0 || v.1 == 0));
+    if !monotone {
+        return Err("its steps turn back on an axis (a crooked path)".into());
+    }
+    Ok(pts)
+}
+
+/// The atoms of one block program with no promotion, zone or castling parts.
+fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Atom>, String> {
+    let block = MoveBlock {
+        move_type: None,
+        program: p.to_vec(),
+    };
+    let v1 = |d: &str| vec(d).ok_or_else(|| format!("direction `{d}` has no board vector"));
+    let Some((shape, dirs)) = moves::shape(&block) else {
+        // Lame leaps longer than shape's two-step form (the janggi elephant).
+        if let Some((dirs, to)) = straight_path(p)
+            && dirs.len() > 2
+        {
+            let pts = path_vector(&dirs, vec)?;
+            let (target, between) = pts.split_last().expect("a path has steps");
+            if lame_path(*target) == between {
+                return atom_set(Travel::Lame, *target, &to);
+            }
+            return Err("its blocked squares are not Fairy-Stockfish's lame path".into());
+        }
+        return Err("it is none of the step, slide, leap, lame-leap or cannon shapes".into());
+    };
+    let no_from = |from: &Option<Cond>| -> Result<(), String> {
+        match from {
+            Some(_) => Err("it tests its starting square first (a conditional move)".into()),
+            None => Ok(()),
+        }
+    };
+    match shape {
+        Shape::Step { from, to } => {
+            no_from(&from)?;
+            atom_set(Travel::Leap, v1(&dirs[0])?, &to)
+        }
+        Shape::Leap { from, to, .. } => {
+            no_from(&from)?;
+            let pts = path_vector(&dirs, vec)?;
+            atom_set(Travel::Leap, *pts.last().expect("a leap has steps"), &to)
+        }
+        Shape::Slide { from, go, stop } => {
+            no_from(&from)?;
+            if !is_empty_test(&go) {
+                return Err("it slides over squares that are not empty".into());
+            }
+            let v = v1(&dirs[0])?;
+            let mut out = atom_set(Travel::Ride(0), v, &go)?;
+            if let Some(stop) = stop {
+                let m =
+                    modalities(&stop).ok_or("its last square's test is not enemy/not-friend")?;
+                if m.contains(&Modality::Capture) {
+                    out.extend(atom_set(
+                        Travel::Ride(0),
+                        v,
+                        &Cond::Test {
+                            test: Test::Enemy,
+                            at: None,
+                            move_type: None,
+                        },
+                    )?);
+                }
+            }
+            Ok(out)
+        }
+        Shape::SlideExact { from, go, land, n } => {
+            no_from(&from)?;
+            if !is_empty_test(&go) {
+                return Err("it passes squares that need not be empty".into());
+            }
+            let v = v1(&dirs[0])?;
+            let n = n as i32;
+            atom_set(Travel::Lame, (v.0 * n, v.1 * n), &land)
+        }
+        Shape::Two { c1, c2 } => {
+            let pts = path_vector(&dirs, vec)?;
+            let travel = if is_empty_test(&c1) {
+                if lame_path(pts[1]) != [pts[0]] {
+                    return Err("its blocked square is not Fairy-Stockfish's lame path".into());
+                }
+                Travel::Lame
+            } else if c1 == Cond::Const(true) {
+                Travel::Leap
+            } else {
+                return Err("its first step tests something other than emptiness".into());
+            };
+            atom_set(travel, pts[1], &c2)
+        }
+        Shape::Cannon {
+            from,
+            hurdle,
+            go,
+            stop,
+        } => {
+            no_from(&from)?;
+            let any_piece = matches!(&hurdle, Cond::Not(c) if is_empty_test(c));
+            if !any_piece || !is_empty_test(&go) {
+                return Err("its screen or its flight is restricted (not a plain cannon)".into());
+            }
+            let m = modalities(&stop).ok_or("its target test is not enemy/not-friend")?;
+            if m != [Modality::Capture] && m != [Modality::Move, Modality::Capture] {
+                return Err("its target test is not a capture".into());
+            }
+            atom_set(
+                Travel::Hop,
+                v1(&dirs[0])?,
+                &Cond::Test {
+                    test: Test::Enemy,
+                    at: None,
+                    move_type: None,
+                },
+            )
+        }
+        Shape::Hop { .. } => Err("it captures the piece it jumps (Fairy-Stockfish cannot)".into()),
+    }
+}

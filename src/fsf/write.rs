@@ -1,0 +1,850 @@
+//! One game as a `variants.ini` section: board size, pieces in Betza notation, promotion,
+//! double steps and en passant, castling, the start FEN and the end conditions.
+
+use super::betza::{self, Atom, Modality, Travel, Vector};
+use super::board::{self, Geometry, square_name};
+use super::pieces::{self, Classified, Movement};
+use super::{CODE_APPROXIMATED, CODE_NOT_EXPRESSIBLE, CODE_REFUSED};
+use crate::diag::{Diagnostic, Severity};
+use crate::spec::{Document, Game, GoalCond, GoalKind, Instr, Piece, moves};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How completely a game was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every rule the spec states is in the section.
+    Full,
+    /// Written, but some rules are missing or approximated (the section's comment lists them).
+    Partial,
+    /// Nothing sensible could be written.
+    Refused,
+}
+
+/// One game's section.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The variant name (`[name]`).
+    pub name: String,
+    /// The section text, empty when refused.
+    pub text: String,
+    /// Position name → Fairy-Stockfish square (`e4`).
+    pub squares: BTreeMap<String, String>,
+    /// Piece name → letter.
+    pub letters: BTreeMap<String, char>,
+    /// How complete it is.
+    pub status: Status,
+    /// What could not be written or was approximated.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+struct Cx<'a> {
+    game: &'a Game,
+    title: &'a str,
+    diags: Vec<Diagnostic>,
+    gaps: Vec<String>,
+}
+
+impl Cx<'_> {
+    fn gap(&mut self, code: &'static str, what: String) {
+        self.diags.push(Diagnostic::new(
+            Severity::Warning,
+            code,
+            format!("{}: {what}", self.title),
+            None,
+        ));
+        self.gaps.push(what);
+    }
+    fn not_expressible(&mut self, what: String) {
+        self.gap(CODE_NOT_EXPRESSIBLE, what);
+    }
+}
+
+/// A variant name from a title: lower-case letters, digits and `-`.
+pub fn variant_name(title: &str) -> String {
+    let mut s = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-').to_string();
+    if s.is_empty() { "game".into() } else { s }
+}
+
+/// Piece letters: the notation when it is one letter, else a letter of the name (the royal
+/// piece first, so that it gets `k` when it can; a knight gets `n`).
+fn letters(pieces: &[&Piece], royal: Option<&str>) -> BTreeMap<String, char> {
+    let mut used = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    let mut order: Vec<&&Piece> = pieces
+        .iter()
+        .filter(|p| Some(p.name.as_str()) == royal)
+        .collect();
+    order.extend(pieces.iter().filter(|p| Some(p.name.as_str()) != royal));
+    for p in order {
+        let mut cands: Vec<char> = Vec::new();
+        if Some(p.name.as_str()) == royal {
+            cands.push('k');
+        }
+        if p.name.eq_ignore_ascii_case("knight") {
+            cands.push('n');
+        }
+        if let Some(n) = &p.notation
+            && n.chars().count() == 1
+        {
+            cands.extend(n.chars());
+        }
+        cands.extend(p.name.chars());
+        cands.extend('a'..='z');
+        let c = cands
+            .into_iter()
+            .filter(|c| c.is_ascii_alphabetic())
+            .map(|c| c.to_ascii_lowercase())
+            .find(|c| !used.contains(c));
+        if let Some(c) = c {
+            used.insert(c);
+            out.insert(p.name.clone(), c);
+        }
+    }
+    out
+}
+
+/// The directions named by `Step`s of every piece's moves.
+fn step_directions(doc: &Document, game: &Game) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for p in &game.pieces {
+        for b in &p.moves {
+            // A block that jumps to a named position moves off the grid's geometry.
+            let mut steps = BTreeSet::new();
+            let mut jumps = false;
+            let mut budget = 100_000;
+            moves::visit(
+                &b.program,
+                &doc.procedures,
+                &mut budget,
+                &mut |i, _| match i {
+                    Instr::Step(d) | Instr::StepOpposite(d) => {
+                        steps.insert(d.clone());
+                    }
+                    Instr::Jump(_) => jumps = true,
+                    _ => {}
+                },
+            );
+            if !jumps {
+                out.extend(steps);
+            }
+        }
+    }
+    let sym: Vec<String> = game
+        .boards
+        .iter()
+        .flat_map(|b| &b.symmetries)
+        .flat_map(|s| &s.map)
+        .filter(|m| out.contains(&m[0]))
+        .map(|m| m[1].clone())
+        .collect();
+    out.extend(sym);
+    out
+}
+
+/// The squares of zone `name` for `player`, as Fairy-Stockfish names them.
+fn zone_squares(
+    game: &Game,
+    geo: &Geometry,
+    name: &str,
+    player: &str,
+) -> Option<BTreeSet<(i32, i32)>> {
+    let z = game
+        .boards
+        .first()?
+        .zones
+        .iter()
+        .find(|z| z.name == name && z.players.iter().any(|p| p == player))?;
+    Some(
+        z.positions
+            .iter()
+            .filter_map(|p| geo.square.get(p).copied())
+            .collect(),
+    )
+}
+
+fn bitboard(squares: &BTreeSet<(i32, i32)>) -> String {
+    if squares.is_empty() {
+        return "-".into();
+    }
+    let mut v: Vec<(i32, i32)> = squares.iter().copied().collect();
+    v.sort_by_key(|&(f, r)| (r, f));
+    v.iter()
+        .map(|&(f, r)| square_name(f, r))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes game `gi` of `doc` as a section named `name`.
+pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
+    let game = &doc.games[gi];
+    let mut cx = Cx {
+        game,
+        title: &game.title,
+        diags: Vec::new(),
+        gaps: Vec::new(),
+    };
+    let refused = |cx: Cx, why: String| Section {
+        name: name.to_string(),
+        text: String::new(),
+        squares: BTreeMap::new(),
+        letters: BTreeMap::new(),
+        status: Status::Refused,
+        diagnostics: {
+            let mut d = cx.diags;
+            d.push(Diagnostic::new(
+                Severity::Warning,
+                CODE_REFUSED,
+                format!("{}: not written: {why}", cx.title),
+                None,
+            ));
+            d
+        },
+    };
+    if game.players.len() != 2 {
+        return refused(
+            cx,
+            format!(
+                "it has {} players; Fairy-Stockfish games have two",
+                game.players.len()
+            ),
+        );
+    }
+    let dirs = step_directions(doc, game);
+    let geo = match board::geometry(game, &dirs) {
+        Ok(g) => g,
+        Err(e) => return refused(cx, e),
+    };
+    let pieces: Vec<&Piece> = game.pieces.iter().filter(|p| !p.dummy).collect();
+    let royal = game.goals.iter().find_map(|g| match &g.condition {
+        GoalCond::Checkmated { pieces } if pieces.len() == 1 => Some(pieces[0].as_str()),
+        _ => None,
+    });
+    let letters = letters(&pieces, royal);
+    if letters.len() < pieces.len() {
+        return refused(cx, "it has more piece types than letters".into());
+    }
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut ok = Ok(());
+    let lines = piece_lines(doc, &mut cx, &geo, &pieces, &letters, &mut keys, &mut ok);
+    if let Err(why) = ok {
+        return refused(cx, why);
+    }
+    turn_order(&mut cx);
+    let fen = start_fen(&mut cx, &geo, &letters, &keys);
+    let mut text = String::new();
+    text.push_str(&format!(
+        "# {} (written by zogkit from {})\n",
+        game.title, doc.source.file
+    ));
+    let status = if cx.gaps.is_empty() {
+        Status::Full
+    } else {
+        text.push_str("# PARTIAL: these rules of the source are missing or differ here:\n");
+        for g in &cx.gaps {
+            text.push_str(&format!("#   - {g}\n"));
+        }
+        Status::Partial
+    };
+    text.push_str(&format!("[{name}]\n"));
+    text.push_str(&format!(
+        "maxFile = {}\nmaxRank = {}\n",
+        geo.files, geo.ranks
+    ));
+    for l in lines {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    for (k, v) in &keys {
+        text.push_str(&format!("{k} = {v}\n"));
+    }
+    text.push_str(&format!("startFen = {fen}\n"));
+    Section {
+        name: name.to_string(),
+        text,
+        squares: geo
+            .square
+            .iter()
+            .map(|(p, &(f, r))| (p.clone(), square_name(f, r)))
+            .collect(),
+        letters,
+        status,
+        diagnostics: cx.diags,
+    }
+}
+
+fn turn_order(cx: &mut Cx) {
+    let t = &cx.game.turn_order;
+    let plain = t.repeat_from.unwrap_or(0) == 0
+        && (t.turns.is_empty()
+            || (t.turns.len() == 2
+                && t.turns.iter().zip(&cx.game.players).all(|(t, p)| {
+                    &t.player == p && t.move_type.is_none() && t.with_player.is_none()
+                })));
+    if !plain {
+        cx.not_expressible(
+            "its turn order is not the two players alternating (Fairy-Stockfish alternates)".into(),
+        );
+    }
+}
+
+/// What the pieces need beside their Betza lines.
+#[derive(Default)]
+struct Specials {
+    promo_pawns: Vec<char>,
+    promo: Option<(String, Vec<String>)>,
+    initial: Option<(String, Vector)>,
+    ep: Vec<char>,
+    castling: Option<(char, String)>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn piece_lines(
+    doc: &Document,
+    cx: &mut Cx,
+    geo: &Geometry,
+    pieces: &[&Piece],
+    letters: &BTreeMap<String, char>,
+    keys: &mut Vec<(String, String)>,
+    ok: &mut Result<(), String>,
+) -> Vec<String> {
+    let game = cx.game;
+    let (royal, ends) = goals(cx, letters);
+    // Move types decide nothing among the moves when every move block has the same one and no
+    // turn names one (janggi: normal moves below the placement drops, which are reported).
+    let types: BTreeSet<Option<&String>> = pieces
+        .iter()
+        .flat_map(|p| p.moves.iter().map(|b| b.move_type.as_ref()))
+        .collect();
+    let ignore_mt = types.len() <= 1 && game.turn_order.turns.iter().all(|t| t.move_type.is_none());
+    let second = &game.players[1];
+    let sym: BTreeMap<&str, &str> = game
+        .boards
+        .iter()
+        .flat_map(|b| &b.symmetries)
+        .filter(|s| &s.player == second)
+        .flat_map(|s| &s.map)
+        .map(|m| (m[0].as_str(), m[1].as_str()))
+        .collect(); // lookup only
+    let v1 = |d: &str| geo.vectors.get(d).copied();
+    let v2 = |d: &str| {
+        let d = sym.get(d).copied().unwrap_or(d);
+        geo.vectors.get(d).map(|v| (v.0, -v.1))
+    };
+    let area: BTreeSet<(i32, i32)> = geo.square.values().copied().collect();
+    let holds = |c: &crate::spec::Cond| -> Option<bool> {
+        use crate::spec::Cond;
+        let (zone, want) = match c {
+            Cond::InZone { zone, at: None } => (zone, true),
+            Cond::Not(inner) => match &**inner {
+                Cond::InZone { zone, at: None } => (zone, false),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let all = game
+            .players
+            .iter()
+            .all(|pl| zone_squares(game, geo, zone, pl).is_some_and(|z| z.is_superset(&area)));
+        all.then_some(want)
+    };
+    let mut lines = Vec::new();
+    let mut sp = Specials::default();
+    let mut custom = 0;
+    let mut written = 0;
+    let total: usize = pieces.iter().map(|p| p.moves.len()).sum();
+    let mut lost = 0;
+    for p in pieces {
+        let l = letters[&p.name];
+        let c1 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v1, &holds);
+        let c2 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v2, &holds);
+        if c1 != c2 {
+            cx.not_expressible(format!(
+                "piece `{}`: the second player's moves are not the first player's mirrored front to back (Fairy-Stockfish mirrors them); write it in Chessembly",
+                p.name
+            ));
+            lost += p.moves.len();
+            continue;
+        }
+        lost += c1
+            .unexpressible
+            .iter()
+            .map(|u| u.0)
+            .collect::<BTreeSet<_>>()
+            .len();
+        for (b, why) in &c1.unexpressible {
+            cx.not_expressible(format!(
+                "piece `{}`, move block {b}: {why}; this block is left out (Chessembly can state it: `--to chessembly`)",
+                p.name
+            ));
+        }
+        if !p.drops.is_empty() {
+            cx.not_expressible(format!(
+                "piece `{}`: its {} drop block(s) are left out (drops here are not Fairy-Stockfish's drops from the hand)",
+                p.name,
+                p.drops.len()
+            ));
+        }
+        let zoned = c1.moves.iter().any(|m| m.zone.is_some());
+        if zoned && c1.moves.iter().any(|m| m.zone.is_none()) {
+            match soldier(cx, geo, p, l, &c1) {
+                Some(k) => {
+                    lines.push(format!("soldier = {l}"));
+                    keys.extend(k);
+                    written += 1;
+                }
+                None => lost += p.moves.len(),
+            }
+            continue;
+        }
+        let Some(atoms) = piece_atoms(cx, p, l, &c1, &mut sp) else {
+            continue;
+        };
+        let text = match betza::write(&atoms) {
+            Ok(t) => t,
+            Err(a) => {
+                cx.not_expressible(format!(
+                    "piece `{}`: the {:?} movement by ({}, {}) has no Betza form in Fairy-Stockfish; write it in Chessembly",
+                    p.name, a.travel, a.v.0, a.v.1
+                ));
+                lost += p.moves.len();
+                continue;
+            }
+        };
+        if !atoms.is_empty() {
+            written += 1;
+        }
+        if royal.as_deref() == Some(p.name.as_str()) {
+            lines.push(format!("king = {l}:{text}"));
+            if let Some(k) = zone_key(cx, geo, p, &c1, "King") {
+                keys.extend(k);
+            }
+            if c1.castling > 0 {
+                sp.castling = Some((l, castling_rook(doc, p)));
+            }
+        } else {
+            if c1.castling > 0 {
+                cx.not_expressible(format!(
+                    "piece `{}`: castles but is not the royal piece",
+                    p.name
+                ));
+            }
+            custom += 1;
+            if custom > 25 {
+                cx.not_expressible(format!("piece `{}`: more than 25 custom pieces", p.name));
+                continue;
+            }
+            lines.push(format!("customPiece{custom} = {l}:{text}"));
+            if let Some(k) = zone_key(cx, geo, p, &c1, &format!("CustomPiece{custom}")) {
+                keys.extend(k);
+            }
+        }
+    }
+    if royal.is_none() {
+        lines.push("king = -".into());
+    }
+    *ok = if written == 0 {
+        Err("no move of any piece could be written".into())
+    } else if lost * 2 > total {
+        Err(format!(
+            "only {} of its {total} move blocks have a variants.ini form",
+            total - lost
+        ))
+    } else {
+        Ok(())
+    };
+    specials(cx, geo, letters, sp, keys);
+    keys.extend(ends);
+    lines
+}
+
+/// The rook a castling block moves (its `verify (piece? R)`).
+fn castling_rook(doc: &Document, p: &Piece) -> String {
+    let mut rook = String::new();
+    for b in &p.moves {
+        let mut budget = 10_000;
+        moves::visit(&b.program, &doc.procedures, &mut budget, &mut |i, _| {
+            if let Instr::Verify(crate::spec::Cond::Piece { piece, .. }) = i
+                && rook.is_empty()
+            {
+                rook = piece.clone();
+            }
+        });
+    }
+    rook
+}
+
+/// A piece's atoms, with its promotion, double step and en passant noted in `sp`; `None`
+/// when its zone-restricted moves cannot be stated.
+fn piece_atoms(
+    cx: &mut Cx,
+    p: &Piece,
+    l: char,
+    c: &Classified,
+    sp: &mut Specials,
+) -> Option<BTreeSet<Atom>> {
+    let zones: BTreeSet<Option<&String>> = c.moves.iter().map(|m| m.zone.as_ref()).collect();
+    let atoms: BTreeSet<Atom> = c.moves.iter().map(|m| m.atom).collect();
+    if zones.len() > 1 {
+        return None; // the soldier or nothing, decided by the caller
+    }
+    if !c.promotions.is_empty() {
+        let first = c.promotions[0].clone();
+        if c.promotions.iter().any(|x| *x != first)
+            || sp.promo.as_ref().is_some_and(|x| *x != first)
+        {
+            cx.not_expressible(format!(
+                "piece `{}`: promotes in different zones or to different pieces (Fairy-Stockfish has one promotion rule per side)",
+                p.name
+            ));
+        } else {
+            sp.promo = Some(first);
+            sp.promo_pawns.push(l);
+        }
+    }
+    if let Some(i) = &c.initial {
+        if sp.initial.as_ref().is_some_and(|x| x != i) {
+            cx.not_expressible(format!("piece `{}`: a second double-step region", p.name));
+        }
+        sp.initial = Some(i.clone());
+    }
+    if atoms.iter().any(|a| a.modality == Modality::CaptureEp) {
+        sp.ep.push(l);
+    }
+    Some(atoms)
+}
+
+/// The xiangqi soldier: forward everywhere, sideways from a rank on (Fairy-Stockfish's
+/// `soldier` with `soldierPromotionRank`).
+fn soldier(
+    cx: &mut Cx,
+    geo: &Geometry,
+    p: &Piece,
+    l: char,
+    c: &Classified,
+) -> Option<Vec<(String, String)>> {
+    let leap = |v: Vector, modality| Atom {
+        travel: Travel::Leap,
+        initial: false,
+        modality,
+        v,
+    };
+    let mut zone = None;
+    let mut want = BTreeSet::new();
+    for m in [Modality::Move, Modality::Capture] {
+        want.insert(Movement {
+            atom: leap((0, 1), m),
+            zone: None,
+        });
+    }
+    for m in &c.moves {
+        if let Some(z) = &m.zone {
+            zone = Some(z.clone());
+        }
+    }
+    let zone = zone?;
+    for m in [Modality::Move, Modality::Capture] {
+        for v in [(1, 0), (-1, 0)] {
+            want.insert(Movement {
+                atom: leap(v, m),
+                zone: Some(zone.clone()),
+            });
+        }
+    }
+    let game = cx.game;
+    let z1 = zone_squares(game, geo, &zone, &game.players[0]).unwrap_or_default();
+    let z2 = zone_squares(game, geo, &zone, &game.players[1]).unwrap_or_default();
+    let from = z1.iter().map(|s| s.1).min().unwrap_or(0);
+    let rows = |lo: i32, hi: i32| -> BTreeSet<(i32, i32)> {
+        (lo..=hi)
+            .flat_map(|r| (0..geo.files).map(move |f| (f, r)))
+            .collect()
+    };
+    let mirrored = rows(0, geo.ranks - 1 - from);
+    if c.moves != want || z1 != rows(from, geo.ranks - 1) || z2 != mirrored {
+        cx.not_expressible(format!(
+            "piece `{}`: some of its moves are restricted to zones in a way Fairy-Stockfish cannot state; write it in Chessembly",
+            p.name
+        ));
+        return None;
+    }
+    let _ = l;
+    Some(vec![(
+        "soldierPromotionRank".into(),
+        (from + 1).to_string(),
+    )])
+}
+
+/// A mobility region when every move of the piece ends in one zone.
+fn zone_key(
+    cx: &mut Cx,
+    geo: &Geometry,
+    p: &Piece,
+    c: &Classified,
+    key: &str,
+) -> Option<Vec<(String, String)>> {
+    let z = c.moves.iter().next()?.zone.clone()?;
+    if c.moves.iter().any(|m| m.zone.as_ref() != Some(&z)) {
+        return None;
+    }
+    let game = cx.game;
+    let (Some(w), Some(b)) = (
+        zone_squares(game, geo, &z, &game.players[0]),
+        zone_squares(game, geo, &z, &game.players[1]),
+    ) else {
+        cx.not_expressible(format!(
+            "piece `{}`: zone `{z}` is not defined for both players",
+            p.name
+        ));
+        return None;
+    };
+    Some(vec![
+        (format!("mobilityRegionWhite{key}"), bitboard(&w)),
+        (format!("mobilityRegionBlack{key}"), bitboard(&b)),
+    ])
+}
+
+fn value(kind: GoalKind) -> Option<&'static str> {
+    match kind {
+        GoalKind::Win => Some("win"),
+        GoalKind::Loss => Some("loss"),
+        GoalKind::Draw => Some("draw"),
+        GoalKind::Count => None,
+    }
+}
+
+/// The royal piece and the end-condition keys.
+fn goals(cx: &mut Cx, letters: &BTreeMap<String, char>) -> (Option<String>, Vec<(String, String)>) {
+    let mut royal: Option<String> = None;
+    let mut keys: Vec<(String, String)> = vec![("nMoveRule".into(), "0".into())];
+    let mut extinction: Option<(String, String, &str)> = None;
+    for g in &cx.game.goals.clone() {
+        let both = cx.game.players.iter().all(|p| g.players.contains(p));
+        let what = format!("{:?} goal {:?}", g.kind, g.condition);
+        let Some(v) = value(g.kind).filter(|_| both) else {
+            cx.not_expressible(format!(
+                "the {what} (only goals that hold for both players, and no counting)"
+            ));
+            continue;
+        };
+        let mut ext = |cx: &mut Cx, types: String, count: &'static str| {
+            if extinction.is_some() {
+                cx.not_expressible(format!("the {what}: a second extinction rule"));
+            } else {
+                extinction = Some((v.to_string(), types, count));
+            }
+        };
+        match &g.condition {
+            GoalCond::Checkmated { pieces } if g.kind == GoalKind::Loss && pieces.len() == 1 && royal.is_none() => {
+                royal = Some(pieces[0].clone());
+            }
+            GoalCond::Stalemated => keys.push(("stalemateValue".into(), v.into())),
+            GoalCond::PiecesRemaining { count, piece: Some(pc) } if count == "0" => match letters.get(pc) {
+                Some(l) => ext(cx, l.to_string(), "0"),
+                None => cx.not_expressible(format!("the {what}: no such piece")),
+            },
+            GoalCond::PiecesRemaining { count, piece: None } if count == "1" => {
+                ext(cx, "*".into(), "1");
+            }
+            GoalCond::Repetition if g.kind == GoalKind::Draw => {
+                keys.push(("nFoldValue".into(), "draw".into()));
+            }
+            GoalCond::Repetition => cx.gap(
+                CODE_APPROXIMATED,
+                format!("the {what}: ZoG decides a repetition for the player who repeats; Fairy-Stockfish's default (a draw) is kept"),
+            ),
+            _ => cx.not_expressible(format!("the {what} has no variants.ini form")),
+        }
+    }
+    if let Some((v, types, count)) = extinction {
+        keys.push(("extinctionValue".into(), v));
+        keys.push(("extinctionPieceTypes".into(), types));
+        keys.push(("extinctionPieceCount".into(), count.into()));
+    }
+    (royal, keys)
+}
+
+fn letters_of(cx: &mut Cx, letters: &BTreeMap<String, char>, names: &[String]) -> String {
+    let mut s = String::new();
+    for n in names {
+        match letters.get(n) {
+            Some(l) => s.push(*l),
+            None => cx.not_expressible(format!(
+                "promotion to `{n}`, which is not a piece of the game"
+            )),
+        }
+    }
+    if s.is_empty() { "-".into() } else { s }
+}
+
+/// Promotion, double step, en passant and castling keys.
+fn specials(
+    cx: &mut Cx,
+    geo: &Geometry,
+    letters: &BTreeMap<String, char>,
+    sp: Specials,
+    keys: &mut Vec<(String, String)>,
+) {
+    let game = cx.game;
+    let (p1, p2) = (game.players[0].clone(), game.players[1].clone());
+    let mut push = |k: &str, v: String| keys.push((k.to_string(), v));
+    match &sp.promo {
+        Some((zone, to)) => {
+            let w = zone_squares(game, geo, zone, &p1).unwrap_or_default();
+            let b = zone_squares(game, geo, zone, &p2).unwrap_or_default();
+            let to = letters_of(cx, letters, to);
+            push("promotionPawnTypes", sp.promo_pawns.iter().collect());
+            push("promotionPieceTypes", to);
+            push("promotionRegionWhite", bitboard(&w));
+            push("promotionRegionBlack", bitboard(&b));
+            push("mandatoryPawnPromotion", "true".into());
+        }
+        None => {
+            push("promotionPawnTypes", "-".into());
+            push("promotionPieceTypes", "-".into());
+        }
+    }
+    match &sp.initial {
+        Some((zone, v)) => {
+            let origins = |player: &str, v: Vector| -> BTreeSet<(i32, i32)> {
+                let z = zone_squares(game, geo, zone, player).unwrap_or_default();
+                geo.square
+                    .values()
+                    .filter(|s| z.contains(&(s.0 + v.0, s.1 + v.1)))
+                    .copied()
+                    .collect()
+            };
+            push("doubleStep", "true".into());
+            push("doubleStepRegionWhite", bitboard(&origins(&p1, *v)));
+            push(
+                "doubleStepRegionBlack",
+                bitboard(&origins(&p2, (v.0, -v.1))),
+            );
+        }
+        None => push("doubleStep", "false".into()),
+    }
+    let mut pawns: BTreeSet<char> = sp.promo_pawns.iter().copied().collect();
+    pawns.extend(sp.ep.iter().copied());
+    let set = |s: &BTreeSet<char>| {
+        if s.is_empty() {
+            "-".to_string()
+        } else {
+            s.iter().collect()
+        }
+    };
+    push("pawnTypes", set(&pawns));
+    push("enPassantTypes", set(&sp.ep.iter().copied().collect()));
+    match &sp.castling {
+        Some((k, rook)) => match letters.get(rook) {
+            Some(r) => {
+                push("castling", "true".into());
+                push("castlingKingPiece", k.to_string());
+                push("castlingRookPieces", r.to_string());
+                cx.gap(
+                    CODE_APPROXIMATED,
+                    "castling follows Fairy-Stockfish's rules (castling rights, no castling out of or through check); the source's castling tests only the squares".into(),
+                );
+            }
+            None => {
+                push("castling", "false".into());
+                cx.not_expressible("castling with no rook piece found".into());
+            }
+        },
+        None => push("castling", "false".into()),
+    }
+}
+
+/// The start position as a FEN.
+fn start_fen(
+    cx: &mut Cx,
+    geo: &Geometry,
+    letters: &BTreeMap<String, char>,
+    keys: &[(String, String)],
+) -> String {
+    let game = cx.game;
+    let mut grid: BTreeMap<(i32, i32), char> = BTreeMap::new();
+    let mut hand = String::new();
+    for pl in &game.setup {
+        let Some(&l) = letters.get(&pl.piece) else {
+            cx.not_expressible(format!(
+                "setup of `{}`, which is not a written piece",
+                pl.piece
+            ));
+            continue;
+        };
+        let l = if pl.player == game.players[0] {
+            l.to_ascii_uppercase()
+        } else {
+            l
+        };
+        for p in &pl.positions {
+            if let Some(s) = geo.square.get(p) {
+                grid.insert(*s, l);
+            }
+        }
+        for _ in 0..pl.off.unwrap_or(0) {
+            hand.push(l);
+        }
+    }
+    let mut fen = String::new();
+    for r in (0..geo.ranks).rev() {
+        let mut empty = 0;
+        for f in 0..geo.files {
+            match grid.get(&(f, r)) {
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(*c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            fen.push('/');
+        }
+    }
+    if !hand.is_empty() {
+        cx.not_expressible(format!(
+            "pieces held off the board at the start ({hand}) are left out"
+        ));
+    }
+    let key = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let mut rights = String::new();
+    if key("castling") == Some("true") {
+        let (k, r) = (key("castlingKingPiece"), key("castlingRookPieces"));
+        if let (Some(k), Some(r)) = (
+            k.and_then(|s| s.chars().next()),
+            r.and_then(|s| s.chars().next()),
+        ) {
+            for (rank, up) in [(0, true), (geo.ranks - 1, false)] {
+                let c = |x: char| if up { x.to_ascii_uppercase() } else { x };
+                if grid.values().filter(|&&x| x == c(k)).count() == 1
+                    && grid.iter().any(|(s, &x)| x == c(k) && s.1 == rank)
+                {
+                    if grid.get(&(geo.files - 1, rank)) == Some(&c(r)) {
+                        rights.push(c('k'));
+                    }
+                    if grid.get(&(0, rank)) == Some(&c(r)) {
+                        rights.push(c('q'));
+                    }
+                }
+            }
+        }
+    }
+    if rights.is_empty() {
+        rights.push('-');
+    }
+    format!("{fen} w {rights} - 0 1")
+}

@@ -1,0 +1,455 @@
+//! The Fairy-Stockfish writer (`--to fsf`) against Fairy-Stockfish itself: for shared-corpus
+//! chess-family games, the section the writer produces is loaded into pyffish
+//! (`load_variant_config`), and at 1,000 positions of seeded random playouts pyffish's legal
+//! moves equal the engine's (`zogkit::engine`) as multisets, square names mapped through the
+//! writer's own square map. The written section states the ZRF's rules (no promotion in the
+//! ZRF shogi, king capture in mini-shogi, …), so this compares with the written variant, not
+//! with Fairy-Stockfish's built-in one.
+//!
+//! One rule is written as an approximation and reported so (`fsf::approximated`): chess
+//! castling, which the ZRF allows whenever the squares are free and Fairy-Stockfish allows only
+//! with castling rights and not through check. Castling moves are left out of both lists and
+//! never played. Needs `python3` with `pyffish`; outside CI the test is skipped with a note
+//! when pyffish is missing.
+
+mod common;
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use zogkit::engine::{self, Rules, State};
+use zogkit::fsf::{Section, Status};
+
+/// Positions compared per game.
+const POSITIONS: usize = 1000;
+/// Plies of one random game before a new one starts.
+const MAX_PLIES: usize = 80;
+
+struct Case {
+    file: &'static str,
+    title: &'static str,
+    nth: usize,
+    /// What the writer must say about the game.
+    status: Status,
+    /// Leave castling out: moves that move two pieces from the engine's lists, and moves of
+    /// this piece that change its file by two or more from Fairy-Stockfish's.
+    castling: Option<&'static str>,
+    /// The game ends by extinction: ask Fairy-Stockfish whether a game has ended.
+    stop_at_end: bool,
+}
+
+/// Special moves among the engine's lists (to show the comparison reached them).
+#[derive(Default)]
+struct Seen {
+    promotions: usize,
+    en_passant: usize,
+}
+
+/// splitmix64: a seeded, platform-independent sequence.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn uci(rules: &Rules, sec: &Section, m: &engine::Move) -> String {
+    let name = |p: Option<u32>| {
+        p.map_or(String::new(), |p| {
+            let pos = &rules.positions[p as usize];
+            sec.squares
+                .get(pos)
+                .cloned()
+                .unwrap_or_else(|| format!("?{pos}"))
+        })
+    };
+    match m.from {
+        Some(_) => format!("{}{}", name(m.from), name(m.to)),
+        None => format!("@{}", name(m.to)),
+    }
+}
+
+/// A castling move: one that moves two pieces (ZRF `cascade`).
+fn is_castling(m: &engine::Move) -> bool {
+    m.actions
+        .iter()
+        .filter(|a| matches!(a, engine::Action::Move { .. }))
+        .count()
+        >= 2
+}
+
+fn compare(case: &Case) {
+    let path = common::shared_zrf().expect("shared corpus").join(case.file);
+    let bytes = std::fs::read(&path).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        case.file,
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.expect("the file reads");
+    let gi = (0..doc.games.len())
+        .filter(|&i| doc.games[i].title == case.title)
+        .nth(case.nth)
+        .unwrap_or_else(|| panic!("{} has no entry {:?}", case.file, case.title));
+    let name = format!("zk-{}", zogkit::fsf::variant_name(case.title));
+    let sec = zogkit::fsf::write_game(&doc, gi, &name);
+    let said: Vec<String> = sec.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert_eq!(
+        sec.status, case.status,
+        "{}: {said:#?}\n{}",
+        case.file, sec.text
+    );
+    let rules = Rules::compile(&doc, gi).unwrap_or_else(|e| panic!("{}: {e}", case.file));
+    let mut rng = Rng(0x5EED_F00D ^ case.title.len() as u64);
+    let mut nodes = Vec::new();
+    let mut seen = Seen::default();
+    while nodes.len() < POSITIONS {
+        let mut st = State::start(&rules);
+        let mut path: Vec<String> = Vec::new();
+        for _ in 0..MAX_PLIES {
+            if engine::outcome(&rules, &st).is_some() || nodes.len() >= POSITIONS {
+                break;
+            }
+            let moves: Vec<engine::Move> = engine::legal_moves(&rules, &mut st)
+                .moves
+                .into_iter()
+                .filter(|m| case.castling.is_none() || !is_castling(m))
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            let list: Vec<String> = moves.iter().map(|m| uci(&rules, &sec, m)).collect();
+            for m in &moves {
+                for a in &m.actions {
+                    match a {
+                        engine::Action::Move {
+                            promote: Some(_), ..
+                        } => seen.promotions += 1,
+                        engine::Action::Capture { at } if Some(*at) != m.to => seen.en_passant += 1,
+                        _ => {}
+                    }
+                }
+            }
+            nodes.push(serde_json::json!({"path": path.clone(), "moves": list}));
+            let m = &moves[rng.below(moves.len())];
+            path.push(uci(&rules, &sec, m));
+            engine::play(&rules, &mut st, m);
+        }
+    }
+    let job = serde_json::json!({
+        "variant": name,
+        "ini_text": sec.text,
+        "stop_at_end": case.stop_at_end,
+        "castling_piece": case.castling.map(|p| sec.letters[p].to_string()),
+        "nodes": nodes,
+    });
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_check.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "fsf_check.py failed for {}:\n{}",
+        case.file,
+        sec.text
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    eprintln!(
+        "{} ({}): {} positions compared, {} mismatches; legal moves compared include {} promotions and {} en passant captures",
+        case.file,
+        case.title,
+        report["nodes"],
+        report["mismatch_count"],
+        seen.promotions,
+        seen.en_passant
+    );
+    assert_eq!(report["nodes"], POSITIONS);
+    assert_eq!(
+        report["mismatch_count"], 0,
+        "{}: moves differ from Fairy-Stockfish's with the written section:\n{}\n{:#}",
+        case.file, sec.text, report["mismatches"]
+    );
+}
+
+macro_rules! fsf_case {
+    ($name:ident, $file:expr, $title:expr, $nth:expr, $status:expr, $castling:expr, $stop:expr) => {
+        #[test]
+        fn $name() {
+            if common::shared_zrf().is_none() || !common::pyffish_available() {
+                return;
+            }
+            compare(&Case {
+                file: $file,
+                title: $title,
+                nth: $nth,
+                status: $status,
+                castling: $castling,
+                stop_at_end: $stop,
+            });
+        }
+    };
+}
+
+fsf_case!(
+    chess,
+    "dagaz/chess/chess.zrf",
+    "Chess",
+    0,
+    Status::Partial,
+    Some("King"),
+    false
+);
+fsf_case!(
+    shatranj,
+    "dagaz/chess/shatranj.zrf",
+    "Shatranj",
+    0,
+    Status::Partial,
+    None,
+    false
+);
+fsf_case!(
+    makruk,
+    "dagaz/chess/makruk.zrf",
+    "Makruk",
+    0,
+    Status::Partial,
+    None,
+    false
+);
+fsf_case!(
+    courier,
+    "dagaz/chess/courier-chess.zrf",
+    "Courier Chess",
+    1,
+    Status::Full,
+    None,
+    false
+);
+fsf_case!(
+    shogi,
+    "dagaz/shogi-family/shogi.zrf",
+    "Shogi",
+    0,
+    Status::Partial,
+    None,
+    false
+);
+fsf_case!(
+    mini_shogi,
+    "dagaz/shogi-family/mini-shogi.zrf",
+    "Mini Shogi",
+    0,
+    Status::Partial,
+    None,
+    true
+);
+fsf_case!(
+    xiangqi,
+    "dagaz/xiangqi/xiangqi.zrf",
+    "XiangQi",
+    0,
+    Status::Partial,
+    None,
+    false
+);
+
+/// Janggi is written partially, and the section says what is missing: its placement phase
+/// (pieces in hand, a turn order of four moves each), the palace diagonals (blocks that test
+/// their starting square) and the cannon (whose screen may not be a cannon). No comparison:
+/// the left-out moves would differ.
+#[test]
+fn janggi_is_partial_and_names_what_is_missing() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("dagaz/xiangqi/janggi.zrf")).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "janggi.zrf",
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.unwrap();
+    let sec = zogkit::fsf::write_game(&doc, 0, "janggi");
+    assert_eq!(sec.status, Status::Partial);
+    let said: Vec<&str> = sec.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    for want in [
+        "turn order",
+        "held off the board",
+        "piece `Cannon`, move block 1",
+        "piece `General`, move block 3: it tests its starting square",
+    ] {
+        assert!(
+            said.iter().any(|m| m.contains(want)),
+            "no {want:?} in {said:#?}"
+        );
+    }
+    assert!(sec.text.contains("# PARTIAL:") && sec.text.contains("turn order"));
+}
+
+fn write_zrf(
+    text: &str,
+) -> Result<(Vec<u8>, Vec<zogkit::diag::Diagnostic>), zogkit::diag::Diagnostic> {
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "t.zrf",
+        text.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    zogkit::format::write(zogkit::format::Format::Fsf, &r.document.unwrap())
+}
+
+const BOARD: &str = r#"(board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+  (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))"#;
+
+/// A crooked move (north, east, south) is left out with `fsf::not-expressible`, and the
+/// section says it is partial; the piece's other moves are written.
+#[test]
+fn a_crooked_move_is_left_out_and_reported() {
+    let zrf = format!(
+        r#"(game (title "Crook") (players White Black) (turn-order White Black) {BOARD}
+  (piece (name King) (moves (n (verify not-friend?) add) (s (verify not-friend?) add)))
+  (piece (name Crook) (moves (n e s (verify not-friend?) add) (e (verify empty?) add)))
+  (board-setup (White (King a1) (Crook b1)) (Black (King d4)))
+  (loss-condition (White Black) (checkmated King)))"#
+    );
+    let (bytes, diags) = write_zrf(&zrf).expect("written");
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(
+        diags.iter().any(|d| d.code == "fsf::not-expressible"
+            && d.message.contains("piece `Crook`, move block 1")
+            && d.message.contains("crooked")),
+        "{diags:#?}"
+    );
+    assert!(text.contains("# PARTIAL:"), "{text}");
+    assert!(
+        text.contains(":mrW"),
+        "the eastward step is written: {text}"
+    );
+    assert!(text.contains("king = k:vW"), "{text}");
+}
+
+/// A game of three players is refused (`fsf::refused`), and a document with nothing writable
+/// is an error.
+#[test]
+fn a_three_player_game_is_refused() {
+    let zrf = format!(
+        r#"(game (title "Three") (players A B C) (turn-order A B C) {BOARD}
+  (piece (name Man) (moves (n add)))
+  (board-setup (A (Man a1)) (B (Man b1)) (C (Man c1))))"#
+    );
+    let err = write_zrf(&zrf).expect_err("nothing to write");
+    assert_eq!(err.code, "fsf::refused");
+    assert!(err.message.contains("3 players"), "{}", err.message);
+}
+
+/// Chess castling is written as Fairy-Stockfish's castling and reported as approximated.
+#[test]
+fn castling_is_reported_as_approximated() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("dagaz/chess/chess.zrf")).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "chess.zrf",
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let sec = zogkit::fsf::write_game(&r.document.unwrap(), 0, "chess");
+    assert!(
+        sec.diagnostics
+            .iter()
+            .any(|d| d.code == "fsf::approximated" && d.message.contains("castling"))
+    );
+    assert!(sec.text.contains("castling = true") && sec.text.contains(" w KQkq - 0 1"));
+}
+
+/// Round trip through the reader: the written section, read back (`--from fsf`), is a game the
+/// engine runs with the same perft counts as the ZRF it was written from.
+fn round_trip(file: &str, title: &str, nth: usize, depth: u32) {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join(file)).unwrap();
+    let read = |format, name: &str, bytes: &[u8]| {
+        zogkit::format::read(
+            format,
+            name,
+            bytes,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        )
+    };
+    let doc = read(zogkit::format::Format::Zrf, file, &bytes)
+        .document
+        .unwrap();
+    let gi = (0..doc.games.len())
+        .filter(|&i| doc.games[i].title == title)
+        .nth(nth)
+        .unwrap();
+    let sec = zogkit::fsf::write_game(&doc, gi, "rt");
+    let back = read(zogkit::format::Format::Fsf, "rt.ini", sec.text.as_bytes());
+    let errors: Vec<_> = back
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == zogkit::diag::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{}", sec.text);
+    let doc2 = back.document.unwrap();
+    let ctl = engine::Control::default();
+    let perft = |doc: &zogkit::spec::Document, gi: usize| -> Vec<u64> {
+        let rules = Rules::compile(doc, gi).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = State::start(&rules);
+        (1..=depth)
+            .map(|d| engine::perft(&rules, &mut st, d, &ctl).unwrap())
+            .collect()
+    };
+    let (a, b) = (perft(&doc, gi), perft(&doc2, 0));
+    eprintln!("{file} ({title}): perft 1..={depth} ZRF {a:?}, written and read back {b:?}");
+    assert_eq!(a, b, "{}", sec.text);
+}
+
+#[test]
+fn courier_round_trips_through_the_reader() {
+    round_trip("dagaz/chess/courier-chess.zrf", "Courier Chess", 1, 3);
+}
+
+#[test]
+fn shogi_round_trips_through_the_reader() {
+    round_trip("dagaz/shogi-family/shogi.zrf", "Shogi", 0, 3);
+}
+
+#[test]
+fn mini_shogi_round_trips_through_the_reader() {
+    round_trip("dagaz/shogi-family/mini-shogi.zrf", "Mini Shogi", 0, 3);
+}
+
+#[test]
+fn shatranj_round_trips_through_the_reader() {
+    round_trip("dagaz/chess/shatranj.zrf", "Shatranj", 0, 3);
+}
