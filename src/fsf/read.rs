@@ -47,15 +47,26 @@ struct Section<'t> {
     name: &'t str,
     at: usize,
     keys: Vec<(&'t str, &'t str, usize)>,
+    /// `# zogkit: KEY = VALUE` comments before the section (names zogkit wrote: `title`,
+    /// `piece LETTER`), which Fairy-Stockfish ignores.
+    notes: Vec<(&'t str, &'t str)>,
 }
 
 fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Section<'t>> {
     let mut out: Vec<Section> = Vec::new();
+    let mut notes = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let at = offset;
         offset += line.len();
         let l = line.trim();
+        if let Some((k, v)) = l
+            .strip_prefix("# zogkit:")
+            .and_then(|note| note.split_once('='))
+        {
+            notes.push((k.trim(), v.trim()));
+            continue;
+        }
         if l.is_empty() || l.starts_with('#') || l.starts_with(';') {
             continue;
         }
@@ -72,6 +83,7 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
                 name,
                 at,
                 keys: Vec::new(),
+                notes: std::mem::take(&mut notes),
             });
         } else if let (Some((k, v)), Some(s)) = (l.split_once('='), out.last_mut()) {
             s.keys.push((k.trim(), v.trim(), at));
@@ -461,15 +473,27 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
     let mut royal = None;
     let mut regions: BTreeMap<String, [Option<&str>; 2]> = BTreeMap::new();
     let mut goals = Vec::new();
+    let piece_def = |v: &str| -> Option<(char, String)> {
+        let (l, b) = v.split_once(':').unwrap_or((v, ""));
+        let l = l.trim().chars().next()?;
+        Some((l.to_ascii_lowercase(), b.trim().to_string()))
+    };
+    // Names zogkit wrote as notes (`# zogkit: piece m = Met`) replace the generic ones.
+    let note = |k: &str| s.notes.iter().rev().find(|n| n.0 == k).map(|n| n.1);
+    let named = |key: &str, generic: String| -> String {
+        s.keys
+            .iter()
+            .rev()
+            .find(|x| x.0 == key)
+            .and_then(|x| piece_def(x.1))
+            .and_then(|(l, _)| note(&format!("piece {l}")))
+            .map_or(generic, str::to_string)
+    };
+    let king = named("king", "King".into());
     for &(k, v, at) in &s.keys {
-        let piece_def = |v: &str| -> Option<(char, String)> {
-            let (l, b) = v.split_once(':').unwrap_or((v, ""));
-            let l = l.trim().chars().next()?;
-            Some((l.to_ascii_lowercase(), b.trim().to_string()))
-        };
         if let Some(n) = k.strip_prefix("customPiece") {
             match piece_def(v) {
-                Some((l, b)) => pieces.push((l, format!("Custom{n}"), b, false)),
+                Some((l, b)) => pieces.push((l, named(k, format!("Custom{n}")), b, false)),
                 None => diags.push(Diagnostic::error(
                     CODE_SYNTAX,
                     "expected `letter:betza`",
@@ -481,8 +505,8 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                 && let Some((l, b)) = piece_def(v)
             {
                 let b = if b.is_empty() { "K".to_string() } else { b };
-                pieces.push((l, "King".into(), b, true));
-                royal = Some("King".to_string());
+                pieces.push((l, king.clone(), b, true));
+                royal = Some(king.clone());
             }
         } else if let Some(rest) = k.strip_prefix("mobilityRegion") {
             let (side, who) = if let Some(w) = rest.strip_prefix("White") {
@@ -491,7 +515,9 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                 (1, rest.strip_prefix("Black").unwrap_or(rest))
             };
             let who = if let Some(n) = who.strip_prefix("CustomPiece") {
-                format!("Custom{n}")
+                named(&format!("customPiece{n}"), format!("Custom{n}"))
+            } else if who == "King" {
+                king.clone()
             } else {
                 who.to_string()
             };
@@ -572,7 +598,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
     board.zones = zones;
     Some(Game {
         kind: EntryKind::Game,
-        title: s.name.to_string(),
+        title: note("title").unwrap_or(s.name).to_string(),
         variant_of: None,
         default: false,
         texts: Default::default(),

@@ -253,6 +253,11 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
         }
         Status::Partial
     };
+    // Names Fairy-Stockfish has no key for, as comments our reader restores.
+    text.push_str(&format!("# zogkit: title = {}\n", one_line(&game.title)));
+    for (piece, l) in &letters {
+        text.push_str(&format!("# zogkit: piece {l} = {}\n", one_line(piece)));
+    }
     text.push_str(&format!("[{name}]\n"));
     text.push_str(&format!(
         "maxFile = {}\nmaxRank = {}\n",
@@ -847,4 +852,9 @@ fn start_fen(
         rights.push('-');
     }
     format!("{fen} w {rights} - 0 1")
+}
+
+/// `s` on one line (comments end at the line end).
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
 }
