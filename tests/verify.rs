@@ -1,9 +1,12 @@
 //! Fidelity verification (`convert --verify`, `zogkit::verify`): a faithful port is `equal`, a
 //! port that plays differently is `failed` (and fails the file), a declared loss is `partial`.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 use zogkit::diag::{Diagnostic, Severity};
+use zogkit::engine::{self, Rules, State};
 use zogkit::format::{self, Format};
 use zogkit::spec::Document;
 use zogkit::verify::{self, Verdict};
@@ -173,4 +176,98 @@ fn convert_verify_reports_verdicts_and_gates_on_them() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("verify::unverified"), "{stderr}");
     assert!(!dir.join("chess.yaml").exists());
+}
+
+/// Steps of one, two and three squares as in Mana: a step of two continues with a step of one,
+/// a step of three with a step of two, so the first step of either changes the same squares and
+/// continues; only the move type it continues with differs.
+const MODES: &str = r#"
+(define step-1 ($1 (verify empty?) add))
+(define step-2 ($1 (verify empty?) (add-partial step-1-mode)))
+(define step-3 ($1 (verify empty?) (add-partial step-2-mode)))
+(define steps
+  (move-type step-1-mode) (step-1 n) (step-1 e) (step-1 s) (step-1 w)
+  (move-type step-2-mode) (step-2 n) (step-2 e) (step-2 s) (step-2 w)
+  (move-type step-3-mode) (step-3 n) (step-3 e) (step-3 s) (step-3 w)
+)
+(game
+  (title "Modes")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (start-rectangle 0 0 10 10)
+      (dimensions ("a/b/c/d/e" (10 0)) ("4/3/2/1" (0 10)))
+      (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+  (piece (name Man) (image White "w.bmp" Black "b.bmp") (moves (steps)))
+  (board-setup (White (Man a1 c1)) (Black (Man e4 c4)))
+  (draw-condition (White Black) stalemated)
+)
+"#;
+
+/// Moves that change the same squares but continue with different move types are different
+/// moves: the playout must play the same one in both games (it played the first with the same
+/// effect in the port, which walked a game compared with itself into two positions).
+#[test]
+fn moves_alike_but_for_their_continuation_are_played_alike() {
+    let r = format::read(
+        Format::Zrf,
+        "modes.zrf",
+        MODES.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let doc = r.document.unwrap();
+    let rules = Rules::compile(&doc, 0).unwrap();
+    // The premise: at the start, a1-a2 is offered twice, continuing with two move types.
+    let mut st = State::start(&rules);
+    let moves = engine::legal_moves(&rules, &mut st).moves;
+    let a2: Vec<_> = moves
+        .iter()
+        .filter(|m| m.to.map(|t| rules.positions[t as usize].as_str()) == Some("a2"))
+        .map(|m| m.partial)
+        .collect();
+    assert_eq!(a2.len(), 3, "{a2:?}");
+    assert_eq!(a2.iter().filter(|p| p.is_some()).count(), 2, "{a2:?}");
+    assert_ne!(a2[1], a2[2], "{a2:?}");
+    let f = engine::compare(&rules, &rules, 100, 1);
+    assert_eq!(f.difference, None);
+    assert!(f.positions > 20, "{f:?}");
+    let (bytes, diags) = format::write(Format::Zrf, &doc).unwrap();
+    let (verdicts, vdiags) = verify::verify(&doc, Format::Zrf, &bytes, &diags, &opts());
+    assert_eq!(verdicts[0].verdict, Verdict::Equal, "{verdicts:?}");
+    assert!(vdiags.is_empty(), "{vdiags:?}");
+}
+
+/// The shared-corpus files whose ZRF ports `--verify` once reported as failed, all for the
+/// reason above (Mana's steps, backgammon dice, Suzumu's Fire Demon): every game plays the same.
+#[test]
+fn shared_ports_with_moves_alike_but_for_their_continuation_are_equal() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    for rel in [
+        "dagaz/elimination/mana.zrf",
+        "dagaz/races/russian-backgammon.zrf",
+        "dagaz/races/tavola.zrf",
+        "dagaz/shogi-family/suzumu-shogi.zrf",
+    ] {
+        let bytes = std::fs::read(dir.join(rel)).unwrap();
+        let r = format::read(
+            Format::Zrf,
+            rel,
+            &bytes,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{rel} reads");
+        let doc = r.document.unwrap();
+        let (out, diags) = format::write(Format::Zrf, &doc).unwrap();
+        let (verdicts, _) = verify::verify(&doc, Format::Zrf, &out, &diags, &opts());
+        assert!(!verdicts.is_empty(), "{rel}");
+        for v in &verdicts {
+            assert_eq!(v.verdict, Verdict::Equal, "{rel}: {v:?}");
+        }
+    }
 }

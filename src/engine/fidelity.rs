@@ -59,15 +59,15 @@ pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
         let ka = keyed(a, &sa, &ma.moves);
         let kb = keyed(b, &sb, &mb.moves);
         let (set_a, set_b): (BTreeSet<&str>, BTreeSet<&str>) = (
-            ka.iter().map(|k| k.0.as_str()).collect(),
-            kb.iter().map(|k| k.0.as_str()).collect(),
+            ka.iter().map(|k| k.key.as_str()).collect(),
+            kb.iter().map(|k| k.key.as_str()).collect(),
         );
         if set_a != set_b {
-            let only = |k: &[(String, String)], other: &BTreeSet<&str>| -> Vec<String> {
+            let only = |k: &[Keyed], other: &BTreeSet<&str>| -> Vec<String> {
                 let mut v: Vec<String> = k
                     .iter()
-                    .filter(|(key, _)| !other.contains(key.as_str()))
-                    .map(|(_, shown)| shown.clone())
+                    .filter(|k| !other.contains(k.key.as_str()))
+                    .map(|k| k.shown.clone())
                     .collect();
                 v.sort();
                 v.dedup();
@@ -76,10 +76,10 @@ pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
             let (mut oa, mut ob) = (only(&ka, &set_b), only(&kb, &set_a));
             if oa == ob {
                 // Written alike but acting differently: show what each does.
-                let effect = |k: &[(String, String)], other: &BTreeSet<&str>| -> Vec<String> {
+                let effect = |k: &[Keyed], other: &BTreeSet<&str>| -> Vec<String> {
                     k.iter()
-                        .filter(|(key, _)| !other.contains(key.as_str()))
-                        .map(|(key, shown)| format!("{shown} {{{key}}}"))
+                        .filter(|k| !other.contains(k.key.as_str()))
+                        .map(|k| format!("{} {{{}}}", k.shown, k.key))
                         .collect()
                 };
                 (oa, ob) = (effect(&ka, &set_b), effect(&kb, &set_a));
@@ -102,9 +102,8 @@ pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let i = (rng % ka.len() as u64) as usize;
-        let key = &ka[i].0;
-        let j = kb.iter().position(|(k, _)| k == key).unwrap_or(0);
-        line.push(ka[i].1.clone());
+        let j = counterpart(&ka, i, &kb);
+        line.push(ka[i].shown.clone());
         play(a, &mut sa, &ma.moves[i]);
         play(b, &mut sb, &mb.moves[j]);
     }
@@ -198,9 +197,36 @@ fn piece(r: &Rules, p: &super::state::Piece) -> String {
     s
 }
 
-/// Each move's effect key and its notation: the squares and hands it changes (by name), who
-/// moves next, whether the same piece continues, and the result it reaches.
-fn keyed(r: &Rules, st: &State, moves: &[Move]) -> Vec<(String, String)> {
+/// The move of `kb` that plays `ka[i]`: one with the same effect key and the same hidden state
+/// (see [`hidden`]), the same one among equals by order. Moves can share a key yet differ in
+/// what follows (a partial move continued with another move type): taking the first with the
+/// key would walk the two games into different positions although both offer the same moves.
+fn counterpart(ka: &[Keyed], i: usize, kb: &[Keyed]) -> usize {
+    let same = |k: &Keyed, full: bool| k.key == ka[i].key && (!full || k.hidden == ka[i].hidden);
+    for full in [true, false] {
+        let nth = ka[..i].iter().filter(|k| same(k, full)).count();
+        let mut matches = (0..kb.len()).filter(|&j| same(&kb[j], full));
+        if let Some(j) = matches.clone().nth(nth).or_else(|| matches.next()) {
+            return j;
+        }
+    }
+    0
+}
+
+/// A legal move as compared: its effect key (the squares and hands it changes, by name, who
+/// moves next, whether the same piece continues, and the result it reaches), what it leaves
+/// behind that the key does not show, and its notation.
+struct Keyed {
+    key: String,
+    /// The move type a partial move continues with and the state registers the move sets, by
+    /// name. It decides which of the moves sharing a key is played, not whether two games offer
+    /// the same moves (formats name move types differently; what a continuation allows is
+    /// compared at the next position).
+    hidden: String,
+    shown: String,
+}
+
+fn keyed(r: &Rules, st: &State, moves: &[Move]) -> Vec<Keyed> {
     moves
         .iter()
         .map(|m| {
@@ -232,7 +258,21 @@ fn keyed(r: &Rules, st: &State, moves: &[Move]) -> Vec<(String, String)> {
             if let Some(o) = outcome(r, &after) {
                 key.push(format!("{:?} {:?}", o.kind, o.players));
             }
-            (key.join(" "), shown)
+            let mut hidden = match after.partial {
+                Some((_, Some(t))) => r.move_types[t as usize].to_lowercase(),
+                _ => String::new(),
+            };
+            let ns = r.state_keys.len().max(1);
+            for (i, (x, y)) in st.regs.iter().zip(&after.regs).enumerate() {
+                if x != y {
+                    hidden.push_str(&format!(" {} {}={y}", i / ns, r.state_keys[i % ns]));
+                }
+            }
+            Keyed {
+                key: key.join(" "),
+                hidden,
+                shown,
+            }
         })
         .collect()
 }
