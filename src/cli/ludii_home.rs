@@ -67,6 +67,9 @@ fn report(problems: &[String]) {
         eprintln!("warning: Ludii define skipped: {p}");
     }
     if problems.len() > 10 {
-        eprintln!("warning: … and {} more Ludii defines skipped", problems.len() - 10);
+        eprintln!(
+            "warning: … and {} more Ludii defines skipped",
+            problems.len() - 10
+        );
     }
 }

@@ -34,6 +34,8 @@ pub enum Shape {
     TriVertex,
     /// `(tri n)` with cells: a triangle of triangles.
     TriCell,
+    /// `(mancalaBoard rows cols …)`: rows of holes, with or without two stores.
+    Mancala,
 }
 
 /// A computed board.
@@ -223,6 +225,59 @@ pub fn tri_cell(n: usize) -> Geo {
     geo.dirs = orth.clone();
     geo.orth = orth;
     geo
+}
+
+/// A mancala board of `rows × cols` holes. Without stores the holes index as a grid; with
+/// them (Ludii's default, `store:Outer`) the left store is site 0, the holes follow row by row
+/// from the bottom, and the right store is last.
+pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
+    let mut g = grid(rows, cols);
+    g.shape = Shape::Mancala;
+    if !stores {
+        return g;
+    }
+    let mid = (rows as f64 - 1.0) / 2.0;
+    let shift = |l: &mut Vec<(&'static str, usize)>| l.iter_mut().for_each(|x| x.1 += 1);
+    let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new()];
+    for mut l in g.links {
+        shift(&mut l);
+        links.push(l);
+    }
+    links.push(Vec::new());
+    let n = rows * cols;
+    // The stores link to the ends of the rows.
+    for r in 0..rows {
+        let (first, last) = (1 + r * cols, r * cols + cols);
+        links[0].push(("E", first));
+        links[first].push(("W", 0));
+        links[n + 1].push(("W", last));
+        links[last].push(("E", n + 1));
+    }
+    for l in &mut links {
+        l.sort_by_key(|(d, j)| (compass_index(d), *j));
+        l.dedup_by_key(|x| x.0);
+    }
+    let mut names = vec!["A1".to_string()];
+    let mut label_rc = vec![(0, 0)];
+    let mut xy = vec![(-1.0, mid)];
+    for (i, &(c, r)) in g.label_rc.iter().enumerate() {
+        names.push(format!("{}{}", col_letters(c + 1), r + 1));
+        label_rc.push((c + 1, r));
+        xy.push(g.xy[i]);
+    }
+    names.push(format!("{}1", col_letters(cols + 1)));
+    label_rc.push((cols + 1, 0));
+    xy.push((cols as f64, mid));
+    Geo {
+        shape: Shape::Mancala,
+        names,
+        label_rc,
+        xy,
+        links,
+        dirs: g.dirs,
+        orth: g.orth,
+        diag: g.diag,
+    }
 }
 
 impl Geo {

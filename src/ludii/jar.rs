@@ -57,9 +57,7 @@ pub fn entries(b: &[u8]) -> Result<Vec<Entry>, String> {
         let extra = u16_at(b, at + 30).ok_or("truncated zip")? as usize;
         let comment = u16_at(b, at + 32).ok_or("truncated zip")? as usize;
         let header = field(42).ok_or("truncated zip")?;
-        let name = b
-            .get(at + 46..at + 46 + name_len)
-            .ok_or("truncated zip")?;
+        let name = b.get(at + 46..at + 46 + name_len).ok_or("truncated zip")?;
         out.push(Entry {
             name: String::from_utf8_lossy(name).into_owned(),
             method,
@@ -100,7 +98,10 @@ pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
             }
             Ok(out)
         }
-        m => Err(format!("{}: compression method {m} is not supported", e.name)),
+        m => Err(format!(
+            "{}: compression method {m} is not supported",
+            e.name
+        )),
     }
 }
 

@@ -89,11 +89,18 @@ fn int(n: &Node) -> Option<i64> {
 
 impl Lower<'_> {
     fn unmapped(&mut self, what: &str, n: &Node) {
-        self.diags.push(Diagnostic::warning(
-            CODE_UNMAPPED,
-            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii"),
-            n.span(),
-        ));
+        // One diagnostic per kind and file.
+        let message =
+            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii");
+        if self
+            .diags
+            .iter()
+            .any(|d| d.code == CODE_UNMAPPED && d.message == message)
+        {
+            return;
+        }
+        self.diags
+            .push(Diagnostic::warning(CODE_UNMAPPED, message, n.span()));
     }
 
     fn keep(&mut self, wrapper: &str, n: &Node, array: bool) {
@@ -143,7 +150,14 @@ impl Lower<'_> {
             .positional()
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
         let too_big = |k: i64| !(1..=200).contains(&k);
+        // `diagonals:Solid` and `pyramidal:True` add sites; only `diagonals:Alternating`
+        // (links, no sites) is read, and its links are not.
+        let plain = graph.args().iter().all(|a| match a {
+            Node::Named(k, v, _) => k == "diagonals" && v.atom() == Some("Alternating"),
+            _ => true,
+        });
         let geo = match (graph.head(), nums.as_slice(), shape_atom) {
+            _ if !plain => None,
             (Some("square"), [k], None) if !too_big(*k) => {
                 Some(board::grid(*k as usize, *k as usize))
             }
@@ -164,16 +178,56 @@ impl Lower<'_> {
             _ => None,
         };
         let Some(geo) = geo else {
-            self.diags.push(Diagnostic::error(
-                CODE_BAD_BOARD,
-                format!(
-                    "board `{}` is not supported (square, rectangle, hex [Diamond], tri; sizes 1..200; hex cells only)",
-                    print(graph)
-                ),
-                graph.span(),
-            ));
+            let sized = matches!(graph.head(), Some("square" | "rectangle" | "hex" | "tri"));
+            if nums.iter().any(|&k| too_big(k)) || (sized && graph.positional().next().is_none()) {
+                self.diags.push(Diagnostic::error(
+                    CODE_BAD_BOARD,
+                    format!("board `{}`: sizes must be given, 1..200", print(graph)),
+                    graph.span(),
+                ));
+            } else {
+                // A board function not mapped yet: a warning, the board kept verbatim.
+                self.unmapped(
+                    &format!("the board function `({} …)`", graph.head().unwrap_or("…")),
+                    graph,
+                );
+                self.ext.push(format!("(equipment {{{}}})", print(n)));
+            }
             return None;
         };
+        let text = format!(
+            "(board {}{})",
+            print(graph),
+            if vertex { " use:Vertex" } else { "" }
+        );
+        Some(self.board_of(geo, text))
+    }
+
+    /// `(mancalaBoard rows cols [store:None|Outer] …)`.
+    pub fn mancala_board(&mut self, n: &Node) -> Option<Board> {
+        let nums: Vec<i64> = n.positional().filter_map(int).collect();
+        let stores = n.named("store").and_then(|s| s.atom()) != Some("None");
+        let geo = match nums.as_slice() {
+            [r, c, ..] if (1..=200).contains(r) && (1..=200).contains(c) => {
+                board::mancala(*r as usize, *c as usize, stores)
+            }
+            _ => {
+                self.diags.push(Diagnostic::error(
+                    CODE_BAD_BOARD,
+                    format!(
+                        "board `{}` is not supported (rows and columns 1..200)",
+                        print(n)
+                    ),
+                    n.span(),
+                ));
+                return None;
+            }
+        };
+        Some(self.board_of(geo, print(n)))
+    }
+
+    /// The spec board of a computed Ludii board (`text` is its ludeme, kept for the writer).
+    fn board_of(&mut self, geo: board::Geo, text: String) -> Board {
         let positions = (0..geo.len())
             .map(|i| Position {
                 name: geo.names[i].clone(),
@@ -194,11 +248,7 @@ impl Lower<'_> {
             directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
             positions,
             extensions: Extensions {
-                ludii: vec![format!(
-                    "(board {}{})",
-                    print(graph),
-                    if vertex { " use:Vertex" } else { "" }
-                )],
+                ludii: vec![text],
                 ..Extensions::default()
             },
             ..Board::default()
@@ -231,7 +281,7 @@ impl Lower<'_> {
             }
         }
         self.geo = Some(geo);
-        Some(b)
+        b
     }
 
     // ---------------------------------------------------------------- regions
@@ -257,11 +307,8 @@ impl Lower<'_> {
                         match site(i) {
                             Some(s) => v.push(s),
                             None => {
-                                self.diags.push(Diagnostic::error(
-                                    CODE_BAD_SITE,
-                                    format!("`{}` is not a site of this board", print(i)),
-                                    i.span(),
-                                ));
+                                let d = self.not_a_site(i);
+                                self.diags.push(d);
                                 return None;
                             }
                         }
@@ -278,11 +325,8 @@ impl Lower<'_> {
             Node::Str(..) | Node::Atom(..) => match site(n) {
                 Some(s) => Some(vec![s]),
                 None => {
-                    self.diags.push(Diagnostic::error(
-                        CODE_BAD_SITE,
-                        format!("`{}` is not a site of this board", print(n)),
-                        n.span(),
-                    ));
+                    let d = self.not_a_site(n);
+                    self.diags.push(d);
                     None
                 }
             },
@@ -339,6 +383,27 @@ impl Lower<'_> {
                 }
             }
             _ => None,
+        }
+    }
+
+    /// A site that is not on the board: an error for a label or index of a board whose sites
+    /// are Ludii's exactly; a warning for other forms (`"Hand"`, `Orthogonal`), which are
+    /// not understood rather than wrong.
+    fn not_a_site(&self, n: &Node) -> Diagnostic {
+        let exact = self
+            .geo
+            .as_ref()
+            .is_some_and(|g| g.shape != board::Shape::Mancala);
+        let label = match n {
+            Node::Str(l, _) => super::expand::split_label(l).is_some(),
+            Node::Atom(a, _) => a.parse::<usize>().is_ok(),
+            _ => false,
+        };
+        let message = format!("`{}` is not a site of this board", print(n));
+        if exact && label {
+            Diagnostic::error(CODE_BAD_SITE, message, n.span())
+        } else {
+            Diagnostic::warning(CODE_BAD_SITE, message + " (not understood)", n.span())
         }
     }
 
@@ -1149,7 +1214,7 @@ pub(crate) fn lower_game(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Game> {
     if g.head() == Some("match") {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::warning(
             CODE_UNMAPPED,
             "`(match …)` is not supported; the whole match is kept verbatim in extensions.ludii",
             g.span(),
@@ -1218,8 +1283,12 @@ pub(crate) fn lower_game(
         if let Some(b) = l.board(b) {
             boards.push(b);
         }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("mancalaBoard")) {
+        if let Some(b) = l.mancala_board(b) {
+            boards.push(b);
+        }
     } else {
-        l.diags.push(Diagnostic::error(
+        l.diags.push(Diagnostic::warning(
             CODE_BAD_BOARD,
             "the game has no `(board …)` in its equipment",
             g.span(),
@@ -1227,30 +1296,47 @@ pub(crate) fn lower_game(
     }
     for e in &equipment {
         match e.head() {
-            Some("board") => {}
+            Some("board" | "mancalaBoard") => {}
             Some("piece") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {
                     l.keep("equipment", e, true);
                     continue;
                 };
-                match args.get(1).and_then(|o| o.atom()) {
-                    Some("Each") | None => {}
-                    Some(_) => {
-                        l.keep("equipment", e, true);
-                        continue;
-                    }
-                }
-                if args.len() > 3 || e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                // The owner: every player, one (`P2`), nobody or all (`Neutral`, `Shared`).
+                let owner_ok = match args.get(1) {
+                    None => true,
+                    Some(o) => o.atom().is_some_and(|o| {
+                        matches!(o, "Each" | "Neutral" | "Shared" | "All")
+                            || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
+                    }),
+                };
+                if !owner_ok || args.len() > 3 {
                     l.keep("equipment", e, true);
                     continue;
                 }
-                pieces.push(Piece {
-                    name: name.clone(),
-                    ..Piece::default()
-                });
+                if e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                    l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
+                    l.ext.push(format!("(equipment {{{}}})", print(e)));
+                }
+                // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
+                let at = match pieces.iter().position(|p| &p.name == name) {
+                    Some(i) => i,
+                    None => {
+                        pieces.push(Piece {
+                            name: name.clone(),
+                            ..Piece::default()
+                        });
+                        pieces.len() - 1
+                    }
+                };
                 if let Some(m) = args.get(2) {
-                    piece_moves.push((pieces.len() - 1, m));
+                    if piece_moves.iter().any(|(i, _)| *i == at) {
+                        l.unmapped("moves of a piece declared again for another owner", m);
+                        l.ext.push(format!("(equipment {{{}}})", print(e)));
+                    } else {
+                        piece_moves.push((at, m));
+                    }
                 }
             }
             Some("regions") if l.geo.is_some() => match l.regions(e) {
