@@ -386,17 +386,21 @@ impl Lower<'_> {
         }
     }
 
-    /// A site that is not on the board: an error for a label or index of a board whose sites
-    /// are Ludii's exactly; a warning for other forms (`"Hand"`, `Orthogonal`), which are
-    /// not understood rather than wrong.
+    /// A site that is not on the board: an error for a label of a board whose sites are
+    /// Ludii's exactly; a warning for other forms (`"Hand"`, `Orthogonal`, indexes of hand
+    /// sites), which are not understood rather than wrong.
     fn not_a_site(&self, n: &Node) -> Diagnostic {
         let exact = self
             .geo
             .as_ref()
             .is_some_and(|g| g.shape != board::Shape::Mancala);
         let label = match n {
-            Node::Str(l, _) => super::expand::split_label(l).is_some(),
-            Node::Atom(a, _) => a.parse::<usize>().is_ok(),
+            // `"C5"`, not `"Hand1"` (a container's name).
+            Node::Str(l, _) => {
+                super::expand::split_label(l).is_some()
+                    && l.chars().take_while(|c| c.is_ascii_alphabetic()).count() <= 2
+            }
+            // Indexes past the board are the sites of hands and other containers.
             _ => false,
         };
         let message = format!("`{}` is not a site of this board", print(n));
@@ -955,33 +959,60 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------------- setup and ends
 
-    /// `(place "Item<n>" sites)` → a placement; `None` when not understood.
-    pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Placement> {
-        let args: Vec<&Node> = n.positional().collect();
-        let (item, where_) = match args.as_slice() {
-            [Node::Str(item, _), w] => (item.as_str(), Some(*w)),
-            [Node::Str(item, _)] => (item.as_str(), None),
-            _ => return None,
-        };
+    /// `(place ["Stack"] "Item<n>" sites [count:k])` or `(place Stack items:{…} site)` →
+    /// placements, a position listed once per piece; `None` when not understood. `state:`
+    /// and `value:` are dropped with a warning (the spec has no piece states).
+    pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Vec<Placement>> {
+        let mut args: Vec<&Node> = n.positional().collect();
+        let stack = args.first().and_then(|a| a.atom()) == Some("Stack");
+        if stack {
+            args.remove(0);
+        }
+        let known = ["coord", "count", "state", "value", "items"];
         if n.args()
             .iter()
-            .any(|a| matches!(a, Node::Named(k, _, _) if k != "coord"))
+            .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
         {
             return None;
         }
-        let sites = match (where_, n.named("coord")) {
-            (None, Some(c)) => self.sites(c)?,
-            (Some(w), None) => self.sites(w)?,
+        let items: Vec<&str> = match (args.first(), n.named("items")) {
+            (Some(Node::Str(item, _)), None) => {
+                args.remove(0);
+                vec![item.as_str()]
+            }
+            (_, Some(Node::Array(list, _))) if stack => {
+                list.iter().map(|i| i.str()).collect::<Option<Vec<_>>>()?
+            }
             _ => return None,
         };
-        let (piece, player) = split_item(item, pieces, &self.players)?;
-        let geo = self.geo.as_ref()?;
-        Some(Placement {
-            player,
-            piece,
-            positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
-            off: None,
-        })
+        let sites = match (args.as_slice(), n.named("coord")) {
+            ([], Some(c)) => self.sites(c)?,
+            ([w], None) => self.sites(w)?,
+            _ => return None,
+        };
+        let count = match n.named("count") {
+            None => 1,
+            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
+        };
+        if n.named("state").is_some() || n.named("value").is_some() {
+            self.unmapped("piece states and values of `(place …)` (`state:`, `value:`)", n);
+            self.ext.push(format!("(start {{{}}})", print(n)));
+        }
+        let mut out = Vec::new();
+        for item in items {
+            let (piece, player) = split_item(item, pieces, &self.players)?;
+            let geo = self.geo.as_ref()?;
+            out.push(Placement {
+                player,
+                piece,
+                positions: sites
+                    .iter()
+                    .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
+                    .collect(),
+                off: None,
+            });
+        }
+        Some(out)
     }
 
     /// `(if <cond> (result …))` → a goal.
@@ -1362,7 +1393,7 @@ pub(crate) fn lower_game(
                 Some("start") => {
                     for item in flatten(r) {
                         match l.place(item, &pieces) {
-                            Some(p) => setup.push(p),
+                            Some(p) => setup.extend(p),
                             None => l.keep("start", item, true),
                         }
                     }

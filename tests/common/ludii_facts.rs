@@ -261,13 +261,15 @@ fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
     let mut oracle: Vec<(i64, String, i64)> = facts["placements"]
         .as_array()
         .map(|a| {
+            // A placement of `count` pieces is `count` placements (one per piece).
             a.iter()
-                .map(|p| {
-                    (
+                .flat_map(|p| {
+                    let one = (
                         p["site"].as_i64().unwrap_or(-2),
                         p["piece"].as_str().unwrap_or("").to_string(),
                         p["player"].as_i64().unwrap_or(-2),
-                    )
+                    );
+                    std::iter::repeat_n(one, p["count"].as_u64().unwrap_or(1).min(1000) as usize)
                 })
                 .collect()
         })
