@@ -36,6 +36,8 @@ pub enum Shape {
     TriCell,
     /// `(mancalaBoard rows cols …)`: rows of holes, with or without two stores.
     Mancala,
+    /// A graph of vertices built by board functions (`merge`, `shift`, `add`, …).
+    Graph,
 }
 
 /// A computed board.
@@ -413,5 +415,195 @@ mod tests {
         let t = tri_cell(3);
         assert_eq!(t.len(), 9);
         assert!(t.links.iter().all(|l| (1..=3).contains(&l.len())));
+    }
+}
+
+/// A Ludii graph of vertices as board functions build it with `use:Vertex`: vertices in
+/// creation order (Ludii keeps it: `merge` appends, dropping vertices that coincide) and edges.
+#[derive(Debug, Clone, Default)]
+pub struct VertexGraph {
+    /// Coordinates.
+    pub v: Vec<(f64, f64)>,
+    /// Edges between vertex indexes.
+    pub e: Vec<(usize, usize)>,
+}
+
+const SAME: f64 = 1e-4;
+
+impl VertexGraph {
+    fn find(&self, p: (f64, f64)) -> Option<usize> {
+        self.v
+            .iter()
+            .position(|q| (q.0 - p.0).abs() < SAME && (q.1 - p.1).abs() < SAME)
+    }
+
+    /// Adds a vertex unless one is there already; returns its index.
+    pub fn vertex(&mut self, p: (f64, f64)) -> usize {
+        self.find(p).unwrap_or_else(|| {
+            self.v.push(p);
+            self.v.len() - 1
+        })
+    }
+
+    /// Adds an edge (once).
+    pub fn edge(&mut self, a: usize, b: usize) {
+        let k = (a.min(b), a.max(b));
+        if a != b && !self.e.contains(&k) {
+            self.e.push(k);
+        }
+    }
+
+    /// A `rows × cols` grid of vertices, row by row from the bottom, with orthogonal edges and
+    /// the diagonals Ludii's `diagonals:Alternating` (`alternating`) or `Solid` (`solid`:
+    /// a vertex at each cell's centre) adds.
+    pub fn grid(rows: usize, cols: usize, alternating: bool, solid: bool) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        for r in 0..rows {
+            for c in 0..cols {
+                g.v.push((c as f64, r as f64));
+            }
+        }
+        let at = |r: usize, c: usize| r * cols + c;
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 1 < cols {
+                    g.edge(at(r, c), at(r, c + 1));
+                }
+                if r + 1 < rows {
+                    g.edge(at(r, c), at(r + 1, c));
+                }
+                if r + 1 < rows && c + 1 < cols && alternating {
+                    if (r + c) % 2 == 0 {
+                        g.edge(at(r, c), at(r + 1, c + 1));
+                    } else {
+                        g.edge(at(r, c + 1), at(r + 1, c));
+                    }
+                }
+            }
+        }
+        if solid {
+            for r in 0..rows.saturating_sub(1) {
+                for c in 0..cols.saturating_sub(1) {
+                    let m = g.vertex((c as f64 + 0.5, r as f64 + 0.5));
+                    for k in [at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)] {
+                        g.edge(m, k);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// Appends `other`, merging coinciding vertices.
+    pub fn merge(&mut self, other: &VertexGraph) {
+        let map: Vec<usize> = other.v.iter().map(|&p| self.vertex(p)).collect();
+        for &(a, b) in &other.e {
+            self.edge(map[a], map[b]);
+        }
+    }
+
+    /// Moves every vertex by `p ↦ f(p)`.
+    pub fn map(&mut self, f: impl Fn((f64, f64)) -> (f64, f64)) {
+        for p in &mut self.v {
+            *p = f(*p);
+        }
+    }
+
+    /// Rotates by `deg` degrees anticlockwise about the centre of the bounding box.
+    pub fn rotate(&mut self, deg: f64) {
+        let (x0, x1, y0, y1) = self.v.iter().fold(
+            (f64::MAX, f64::MIN, f64::MAX, f64::MIN),
+            |(a, b, c, d), p| (a.min(p.0), b.max(p.0), c.min(p.1), d.max(p.1)),
+        );
+        let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        let (s, c) = deg.to_radians().sin_cos();
+        self.map(|(x, y)| {
+            let (dx, dy) = (x - cx, y - cy);
+            (cx + dx * c - dy * s, cy + dx * s + dy * c)
+        });
+    }
+
+    /// Removes the vertices at `idx` (and their edges), keeping the others' order.
+    pub fn remove(&mut self, idx: &[usize]) {
+        let mut new_index = vec![None; self.v.len()];
+        let mut v = Vec::new();
+        for (i, p) in self.v.iter().enumerate() {
+            if !idx.contains(&i) {
+                new_index[i] = Some(v.len());
+                v.push(*p);
+            }
+        }
+        self.e = self
+            .e
+            .iter()
+            .filter_map(|&(a, b)| Some((new_index[a]?, new_index[b]?)))
+            .collect();
+        self.v = v;
+    }
+
+    /// The board: sites in vertex order, labelled by the rank of their column (distinct x)
+    /// and row (distinct y), linked along edges by compass direction.
+    pub fn geo(&self) -> Geo {
+        let ranks = |key: fn(&(f64, f64)) -> f64| -> Vec<usize> {
+            let mut vals: Vec<f64> = self.v.iter().map(key).collect();
+            vals.sort_by(f64::total_cmp);
+            vals.dedup_by(|a, b| (*a - *b).abs() < SAME);
+            self.v
+                .iter()
+                .map(|p| vals.iter().position(|x| (x - key(p)).abs() < SAME).unwrap_or(0))
+                .collect()
+        };
+        let cols = ranks(|p| p.0);
+        let rows = ranks(|p| p.1);
+        let label_rc: Vec<(usize, usize)> = cols.into_iter().zip(rows).collect();
+        let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); self.v.len()];
+        let mut dirs: Vec<&'static str> = Vec::new();
+        for &(a, b) in &self.e {
+            let (pa, pb) = (self.v[a], self.v[b]);
+            let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
+            let o = rotate(d, 4).unwrap_or(d);
+            links[a].push((d, b));
+            links[b].push((o, a));
+            for x in [d, o] {
+                if !dirs.contains(&x) {
+                    dirs.push(x);
+                }
+            }
+        }
+        for l in &mut links {
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            // One link per direction (the first, by index).
+            l.dedup_by_key(|x| x.0);
+        }
+        dirs.sort_by_key(|d| compass_index(d));
+        let orth: Vec<&'static str> = dirs
+            .iter()
+            .copied()
+            .filter(|d| ["N", "E", "S", "W"].contains(d))
+            .collect();
+        let diag: Vec<&'static str> = dirs
+            .iter()
+            .copied()
+            .filter(|d| !orth.contains(d))
+            .collect();
+        // Labels must be unique: a second vertex on the same row and column gets none.
+        let mut names: Vec<String> = Vec::with_capacity(self.v.len());
+        let mut seen = std::collections::HashSet::new(); // lookup only
+        for (i, (c, r)) in label_rc.iter().enumerate() {
+            let l = format!("{}{}", col_letters(*c), r + 1);
+            let l = if seen.contains(&l) { format!("{l}_{i}") } else { l };
+            seen.insert(l.clone());
+            names.push(l);
+        }
+        Geo {
+            shape: Shape::Graph,
+            names,
+            label_rc,
+            xy: self.v.clone(),
+            links,
+            dirs,
+            orth,
+            diag,
+        }
     }
 }

@@ -177,6 +177,11 @@ impl Lower<'_> {
             }),
             _ => None,
         };
+        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`.
+        let geo = match geo {
+            None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
+            g => g,
+        };
         let Some(geo) = geo else {
             let sized = matches!(graph.head(), Some("square" | "rectangle" | "hex" | "tri"));
             if nums.iter().any(|&k| too_big(k)) || (sized && graph.positional().next().is_none()) {
@@ -393,7 +398,7 @@ impl Lower<'_> {
         let exact = self
             .geo
             .as_ref()
-            .is_some_and(|g| g.shape != board::Shape::Mancala);
+            .is_some_and(|g| !matches!(g.shape, board::Shape::Mancala | board::Shape::Graph));
         let label = match n {
             // `"C5"`, not `"Hand1"` (a container's name).
             Node::Str(l, _) => {
@@ -1051,6 +1056,106 @@ impl Lower<'_> {
             players: self.players.clone(),
             condition: cond,
         })
+    }
+}
+
+fn float(n: &Node) -> Option<f64> {
+    n.atom()?.parse::<f64>().ok().filter(|x| x.is_finite() && x.abs() < 1e4)
+}
+
+/// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
+/// `(square n)` and `(rectangle r c)` are grids of `n × n` and `r × c` vertices.
+fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
+    use board::VertexGraph;
+    if depth > 32 {
+        return None;
+    }
+    let args: Vec<&Node> = n.positional().collect();
+    let size = |x: &Node| int(x).filter(|k| (1..=200).contains(k)).map(|k| k as usize);
+    let diagonals = n.named("diagonals").and_then(|d| d.atom());
+    let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
+    let sub = |x: &Node| vertex_graph(x, depth + 1);
+    match (n.head()?, args.as_slice()) {
+        ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
+        ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
+        ("shift", [dx, dy, g]) => {
+            let (dx, dy) = (float(dx)?, float(dy)?);
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x + dx, y + dy));
+            Some(g)
+        }
+        ("scale", [k, g]) => {
+            let k = float(k)?;
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x * k, y * k));
+            Some(g)
+        }
+        ("scale", [kx, ky, g]) => {
+            let (kx, ky) = (float(kx)?, float(ky)?);
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x * kx, y * ky));
+            Some(g)
+        }
+        ("rotate", [deg, g]) => {
+            let mut g = sub(g)?;
+            g.rotate(float(deg)?);
+            Some(g)
+        }
+        ("merge", parts) => {
+            let parts: Vec<&Node> = match parts {
+                [Node::Array(items, _)] => items.iter().collect(),
+                _ => parts.to_vec(),
+            };
+            let mut g = VertexGraph::default();
+            for p in parts {
+                g.merge(&sub(p)?);
+            }
+            Some(g)
+        }
+        ("add", rest) if rest.len() <= 1 => {
+            let mut g = match rest.first() {
+                Some(x) => sub(x)?,
+                None => VertexGraph::default(),
+            };
+            if let Some(Node::Array(vs, _)) = n.named("vertices") {
+                for v in vs {
+                    let xy: Vec<f64> = v.args().iter().map(float).collect::<Option<_>>()?;
+                    if xy.len() < 2 {
+                        return None;
+                    }
+                    g.vertex((xy[0], xy[1]));
+                }
+            }
+            if let Some(Node::Array(es, _)) = n.named("edges") {
+                for e in es {
+                    let ab: Vec<usize> = e
+                        .args()
+                        .iter()
+                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                        .collect::<Option<_>>()?;
+                    match ab.as_slice() {
+                        [a, b] if *a < g.v.len() && *b < g.v.len() => g.edge(*a, *b),
+                        _ => return None,
+                    }
+                }
+            }
+            (n.named("cells").is_none()).then_some(g)
+        }
+        ("remove", [g]) => {
+            let mut g = sub(g)?;
+            if n.named("cells").is_some() || n.named("edges").is_some() {
+                return None;
+            }
+            if let Some(Node::Array(vs, _)) = n.named("vertices") {
+                let idx: Vec<usize> = vs
+                    .iter()
+                    .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                    .collect::<Option<_>>()?;
+                g.remove(&idx);
+            }
+            Some(g)
+        }
+        _ => None,
     }
 }
 
