@@ -494,6 +494,37 @@ impl VertexGraph {
         g
     }
 
+    /// Ludii's `(wedge n)`: a triangle of `n` rows with its apex at the top, three vertices a
+    /// row (left side, middle, right side) below the apex.
+    pub fn wedge(n: usize) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let top = n.saturating_sub(1) as f64;
+        let mut prev: Option<[usize; 3]> = None;
+        for r in 0..n.saturating_sub(1) {
+            let y = r as f64;
+            let row = [
+                g.vertex((y, y)),
+                g.vertex((top, y)),
+                g.vertex((2.0 * top - y, y)),
+            ];
+            g.edge(row[0], row[1]);
+            g.edge(row[1], row[2]);
+            if let Some(p) = prev {
+                for k in 0..3 {
+                    g.edge(p[k], row[k]);
+                }
+            }
+            prev = Some(row);
+        }
+        let apex = g.vertex((top, top));
+        if let Some(p) = prev {
+            for k in p {
+                g.edge(k, apex);
+            }
+        }
+        g
+    }
+
     /// Appends `other`, merging coinciding vertices.
     pub fn merge(&mut self, other: &VertexGraph) {
         let map: Vec<usize> = other.v.iter().map(|&p| self.vertex(p)).collect();

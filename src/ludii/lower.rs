@@ -1059,8 +1059,26 @@ impl Lower<'_> {
     }
 }
 
+/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)` of numbers (bounded nesting).
 fn float(n: &Node) -> Option<f64> {
-    n.atom()?.parse::<f64>().ok().filter(|x| x.is_finite() && x.abs() < 1e4)
+    fn eval(n: &Node, depth: usize) -> Option<f64> {
+        if let Some(a) = n.atom() {
+            return a.parse::<f64>().ok();
+        }
+        let args: Vec<&Node> = n.positional().collect();
+        let (a, b) = match args.as_slice() {
+            [a, b] if depth < 16 => (eval(a, depth + 1)?, eval(b, depth + 1)?),
+            _ => return None,
+        };
+        match n.head()? {
+            "+" => Some(a + b),
+            "-" => Some(a - b),
+            "*" => Some(a * b),
+            "/" if b != 0.0 => Some(a / b),
+            _ => None,
+        }
+    }
+    eval(n, 0).filter(|x| x.is_finite() && x.abs() < 1e4)
 }
 
 /// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
@@ -1071,13 +1089,18 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
         return None;
     }
     let args: Vec<&Node> = n.positional().collect();
-    let size = |x: &Node| int(x).filter(|k| (1..=200).contains(k)).map(|k| k as usize);
+    let size = |x: &Node| {
+        float(x)
+            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
+            .map(|k| k as usize)
+    };
     let diagonals = n.named("diagonals").and_then(|d| d.atom());
     let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
     let sub = |x: &Node| vertex_graph(x, depth + 1);
     match (n.head()?, args.as_slice()) {
         ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
         ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
+        ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?)),
         ("shift", [dx, dy, g]) => {
             let (dx, dy) = (float(dx)?, float(dy)?);
             let mut g = sub(g)?;
