@@ -525,6 +525,71 @@ impl VertexGraph {
         g
     }
 
+    /// Ludii's `(concentric {n1 n2 …})`: rings of `nk` vertices (a ring of one is the centre),
+    /// inner first, each ring a cycle, with spokes between rings of equal size.
+    pub fn concentric(rings: &[usize]) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let mut prev: Vec<usize> = Vec::new();
+        for (i, &k) in rings.iter().enumerate() {
+            let mut ring = Vec::with_capacity(k);
+            for j in 0..k {
+                let p = if k == 1 {
+                    (0.0, 0.0)
+                } else {
+                    let a = std::f64::consts::FRAC_PI_2
+                        - 2.0 * std::f64::consts::PI * j as f64 / k as f64;
+                    (i as f64 * a.cos(), i as f64 * a.sin())
+                };
+                ring.push(g.vertex(p));
+            }
+            for j in 0..ring.len() {
+                if ring.len() > 2 {
+                    g.edge(ring[j], ring[(j + 1) % ring.len()]);
+                }
+            }
+            if prev.len() == 1 {
+                ring.iter().for_each(|&r| g.edge(prev[0], r));
+            } else if prev.len() == ring.len() {
+                prev.iter().zip(&ring).for_each(|(&a, &b)| g.edge(a, b));
+            }
+            if !ring.is_empty() {
+                prev = ring;
+            }
+        }
+        g
+    }
+
+    /// Ludii's `(concentric Square rings:k)`: `k` nested squares of eight vertices (corners
+    /// and midpoints), inner first, joined at their midpoints (a Morris board).
+    pub fn concentric_square(k: usize) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let mut prev: Vec<usize> = Vec::new();
+        for i in 1..=k {
+            let r = i as f64;
+            let pts = [
+                (-r, -r),
+                (0.0, -r),
+                (r, -r),
+                (r, 0.0),
+                (r, r),
+                (0.0, r),
+                (-r, r),
+                (-r, 0.0),
+            ];
+            let ring: Vec<usize> = pts.iter().map(|&p| g.vertex(p)).collect();
+            for j in 0..8 {
+                g.edge(ring[j], ring[(j + 1) % 8]);
+            }
+            if !prev.is_empty() {
+                for j in [1, 3, 5, 7] {
+                    g.edge(prev[j], ring[j]);
+                }
+            }
+            prev = ring;
+        }
+        g
+    }
+
     /// Appends `other`, merging coinciding vertices.
     pub fn merge(&mut self, other: &VertexGraph) {
         let map: Vec<usize> = other.v.iter().map(|&p| self.vertex(p)).collect();

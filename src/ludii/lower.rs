@@ -1097,7 +1097,28 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
     let diagonals = n.named("diagonals").and_then(|d| d.atom());
     let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
     let sub = |x: &Node| vertex_graph(x, depth + 1);
+    let named_ok = n.args().iter().all(|a| match a {
+        Node::Named(k, _, _) => matches!(
+            k.as_str(),
+            "diagonals" | "vertices" | "edges" | "cells" | "rings" | "joinCorners"
+        ),
+        _ => true,
+    });
+    if !named_ok {
+        return None;
+    }
     match (n.head()?, args.as_slice()) {
+        ("concentric", [Node::Array(rings, _)]) => {
+            let rings: Vec<usize> = rings
+                .iter()
+                .map(|r| int(r).filter(|k| (0..=1000).contains(k)).map(|k| k as usize))
+                .collect::<Option<_>>()?;
+            Some(VertexGraph::concentric(&rings))
+        }
+        ("concentric", [Node::Atom(shape, _)]) if shape == "Square" => {
+            let rings = n.named("rings").and_then(int).filter(|k| (1..=50).contains(k))?;
+            Some(VertexGraph::concentric_square(rings as usize))
+        }
         ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
         ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
         ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?)),
