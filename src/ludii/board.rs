@@ -494,33 +494,33 @@ impl VertexGraph {
         g
     }
 
-    /// Ludii's `(wedge n)`: a triangle of `n` rows with its apex at the top, three vertices a
-    /// row (left side, middle, right side) below the apex.
-    pub fn wedge(n: usize) -> VertexGraph {
+    /// Ludii's `(wedge rows [lines])`: a triangle of `rows` rows with its apex at the top and
+    /// `lines` vertices a row below it (3 by default: left side, middle, right side).
+    pub fn wedge(n: usize, lines: usize) -> VertexGraph {
         let mut g = VertexGraph::default();
         let top = n.saturating_sub(1) as f64;
-        let mut prev: Option<[usize; 3]> = None;
+        let mut prev: Option<Vec<usize>> = None;
         for r in 0..n.saturating_sub(1) {
             let y = r as f64;
-            let row = [
-                g.vertex((y, y)),
-                g.vertex((top, y)),
-                g.vertex((2.0 * top - y, y)),
-            ];
-            g.edge(row[0], row[1]);
-            g.edge(row[1], row[2]);
-            if let Some(p) = prev {
-                for k in 0..3 {
-                    g.edge(p[k], row[k]);
+            let row: Vec<usize> = (0..lines)
+                .map(|j| {
+                    let x = y + 2.0 * (top - y) * j as f64 / (lines - 1) as f64;
+                    g.vertex((x, y))
+                })
+                .collect();
+            for w in row.windows(2) {
+                g.edge(w[0], w[1]);
+            }
+            if let Some(p) = &prev {
+                for (a, b) in p.iter().zip(&row) {
+                    g.edge(*a, *b);
                 }
             }
             prev = Some(row);
         }
         let apex = g.vertex((top, top));
-        if let Some(p) = prev {
-            for k in p {
-                g.edge(k, apex);
-            }
+        for k in prev.unwrap_or_default() {
+            g.edge(k, apex);
         }
         g
     }

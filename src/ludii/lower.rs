@@ -1121,7 +1121,8 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
         }
         ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
         ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
-        ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?)),
+        ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?, 3)),
+        ("wedge", [k, c]) => Some(VertexGraph::wedge(size(k)?, size(c)?.max(2))),
         ("shift", [dx, dy, g]) => {
             let (dx, dy) = (float(dx)?, float(dy)?);
             let mut g = sub(g)?;
@@ -1156,7 +1157,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
             }
             Some(g)
         }
-        ("add", rest) if rest.len() <= 1 => {
+        ("add" | "graph", rest) if rest.len() <= usize::from(n.head() == Some("add")) => {
             let mut g = match rest.first() {
                 Some(x) => sub(x)?,
                 None => VertexGraph::default(),
@@ -1187,8 +1188,20 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
         }
         ("remove", [g]) => {
             let mut g = sub(g)?;
-            if n.named("cells").is_some() || n.named("edges").is_some() {
+            if n.named("cells").is_some() {
                 return None;
+            }
+            if let Some(Node::Array(es, _)) = n.named("edges") {
+                for e in es {
+                    let ab: Vec<usize> = e
+                        .args()
+                        .iter()
+                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                        .collect::<Option<_>>()?;
+                    if let [a, b] = ab.as_slice() {
+                        g.e.retain(|&k| k != ((*a).min(*b), (*a).max(*b)));
+                    }
+                }
             }
             if let Some(Node::Array(vs, _)) = n.named("vertices") {
                 let idx: Vec<usize> = vs
