@@ -646,7 +646,11 @@ impl VertexGraph {
             vals.dedup_by(|a, b| (*a - *b).abs() < SAME);
             self.v
                 .iter()
-                .map(|p| vals.iter().position(|x| (x - key(p)).abs() < SAME).unwrap_or(0))
+                .map(|p| {
+                    vals.iter()
+                        .position(|x| (x - key(p)).abs() < SAME)
+                        .unwrap_or(0)
+                })
                 .collect()
         };
         let cols = ranks(|p| p.0);
@@ -677,17 +681,17 @@ impl VertexGraph {
             .copied()
             .filter(|d| ["N", "E", "S", "W"].contains(d))
             .collect();
-        let diag: Vec<&'static str> = dirs
-            .iter()
-            .copied()
-            .filter(|d| !orth.contains(d))
-            .collect();
+        let diag: Vec<&'static str> = dirs.iter().copied().filter(|d| !orth.contains(d)).collect();
         // Labels must be unique: a second vertex on the same row and column gets none.
         let mut names: Vec<String> = Vec::with_capacity(self.v.len());
         let mut seen = std::collections::HashSet::new(); // lookup only
         for (i, (c, r)) in label_rc.iter().enumerate() {
             let l = format!("{}{}", col_letters(*c), r + 1);
-            let l = if seen.contains(&l) { format!("{l}_{i}") } else { l };
+            let l = if seen.contains(&l) {
+                format!("{l}_{i}")
+            } else {
+                l
+            };
             seen.insert(l.clone());
             names.push(l);
         }

@@ -254,7 +254,7 @@ pub fn expand_full(
     // file's defines are collected.
     let mut rest = Vec::new();
     for n in others {
-        let subst = if ctx.options.is_empty() || !has_opt_ref(&n) {
+        let subst = if !has_opt_ref(&n) {
             vec![n]
         } else {
             subst_options_seq(vec![n], &mut ctx)
@@ -1069,6 +1069,56 @@ mod tests {
         assert!(codes.contains(&CODE_BAD_OPTION), "{codes:?}");
         let (_, d) = ex("(define \"Boom\" (x \"Boom\" \"Boom\")) (game \"T\" \"Boom\")");
         assert!(d.iter().any(|x| x.code == CODE_MACRO_LIMIT));
+    }
+
+    #[test]
+    fn library_defines_resolve_after_the_files_and_are_reported_once_without_it() {
+        let mut lib = Library::new("test");
+        assert!(
+            lib.add(
+                "a.def",
+                "// doc\n(define \"Twice\" (pair #1 (\"Once\" #1)))"
+            )
+            .is_empty()
+        );
+        assert!(lib.add("b.def", "(define \"Once\" (one #1))").is_empty());
+        assert!(!lib.add("c.def", "(something else)").is_empty());
+        let text = r#"(define "Once" (mine #1)) (game "T" ("Twice" 3) ("Other" 1) ("Third"))"#;
+        let (n, mut d) = syntax::parse(text, FileId(0));
+        let e = expand_full(n, &mut d, &Choices::default(), Some(&lib));
+        // The file's own "Once" wins over the library's, also inside a library define.
+        assert_eq!(
+            syntax::print(e.game.as_ref().unwrap()),
+            "(game \"T\" (pair 3 (mine 3)) (\"Other\" 1) (\"Third\"))"
+        );
+        let unknown: Vec<_> = d.iter().filter(|x| x.code == CODE_UNKNOWN_DEFINE).collect();
+        assert_eq!(unknown.len(), 2, "{d:?}");
+        // Without the library: one error for the file, located at the first call, with the hint.
+        let (n, mut d) = syntax::parse(text, FileId(0));
+        expand_full(n, &mut d, &Choices::default(), None);
+        let unknown: Vec<_> = d.iter().filter(|x| x.code == CODE_UNKNOWN_DEFINE).collect();
+        assert_eq!(unknown.len(), 1, "{d:?}");
+        assert!(unknown[0].message.contains("\"Twice\"") && unknown[0].message.contains("2 more"));
+        assert_eq!(
+            unknown[0].span.map(|s| s.start),
+            text.find("\"Twice\"").map(|i| i as u32)
+        );
+        assert!(unknown[0].notes.iter().any(|n| n.1.contains("--ludii")));
+    }
+
+    #[test]
+    fn option_values_are_text_and_defines_come_from_options() {
+        let (e, d) = ex(r#"
+            (option "End" <Result> args:{<type>} { (item "S" <Loss> "s")* (item "M" <Win> "m") })
+            (option "Tiles" <Tiling> args:{<tile> <numSides>} { (item "H" <"Hex"> <numSides:6> "h")* })
+            (option "V" <Version> args:{<v>} { (item "A" <(define "Rule" (rule 1))> "a")* })
+            (game "T" (<Result>) (tile <Tiling:tile> Each <Tiling:numSides>) ("Rule") <Version>)
+        "#);
+        assert!(d.iter().all(|x| x.severity < Severity::Warning), "{d:?}");
+        assert_eq!(
+            syntax::print(e.game.as_ref().unwrap()),
+            "(game \"T\" (Loss) (tile \"Hex\" Each numSides:6) (rule 1))"
+        );
     }
 
     #[test]

@@ -150,8 +150,14 @@ mod tests {
         assert_eq!(read(&z, &e[0]).unwrap(), b"(define \"A\" 1)");
         assert!(entries(b"not a zip at all").is_err());
         for cut in [10, z.len() / 2, z.len() - 5] {
-            // Truncated archives are refused, never a panic.
-            let _ = entries(&z[..cut]).map(|es| es.iter().map(|e| read(&z[..cut], e)).count());
+            // A truncated archive loses its end record: refused, never a panic.
+            assert!(entries(&z[..cut]).is_err(), "cut at {cut}");
         }
+        // A central directory pointing past the data: the entry read fails.
+        let mut bad = z.clone();
+        let cd = bad.len() - 22 - 46 - "def/A.def".len();
+        bad[cd + 42..cd + 46].copy_from_slice(&1_000_000u32.to_le_bytes());
+        let e = entries(&bad).unwrap();
+        assert!(read(&bad, &e[0]).is_err());
     }
 }

@@ -1000,7 +1000,10 @@ impl Lower<'_> {
             Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
         if n.named("state").is_some() || n.named("value").is_some() {
-            self.unmapped("piece states and values of `(place …)` (`state:`, `value:`)", n);
+            self.unmapped(
+                "piece states and values of `(place …)` (`state:`, `value:`)",
+                n,
+            );
             self.ext.push(format!("(start {{{}}})", print(n)));
         }
         let mut out = Vec::new();
@@ -1111,12 +1114,19 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
         ("concentric", [Node::Array(rings, _)]) => {
             let rings: Vec<usize> = rings
                 .iter()
-                .map(|r| int(r).filter(|k| (0..=1000).contains(k)).map(|k| k as usize))
+                .map(|r| {
+                    int(r)
+                        .filter(|k| (0..=1000).contains(k))
+                        .map(|k| k as usize)
+                })
                 .collect::<Option<_>>()?;
             Some(VertexGraph::concentric(&rings))
         }
         ("concentric", [Node::Atom(shape, _)]) if shape == "Square" => {
-            let rings = n.named("rings").and_then(int).filter(|k| (1..=50).contains(k))?;
+            let rings = n
+                .named("rings")
+                .and_then(int)
+                .filter(|k| (1..=50).contains(k))?;
             Some(VertexGraph::concentric_square(rings as usize))
         }
         ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
@@ -1490,7 +1500,7 @@ pub(crate) fn lower_game(
     for e in &equipment {
         match e.head() {
             Some("board" | "mancalaBoard") => {}
-            Some("piece") => {
+            Some("piece" | "tile") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {
                     l.keep("equipment", e, true);
@@ -1504,6 +1514,15 @@ pub(crate) fn lower_game(
                             || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
                     }),
                 };
+                // `(piece "Hen" P2 N moves)`: the direction the piece faces.
+                let mut args = args;
+                if args.len() > 2 && args[2].atom().is_some_and(|d| COMPASS.contains(&d)) {
+                    l.unmapped(
+                        "the direction a piece faces (`(piece \"X\" P1 N …)`)",
+                        args[2],
+                    );
+                    args.remove(2);
+                }
                 if !owner_ok || args.len() > 3 {
                     l.keep("equipment", e, true);
                     continue;
