@@ -92,7 +92,7 @@ impl Format {
 }
 
 /// Options for [`read`]. The limits are named for the command line in [`crate::limits`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// Force a text encoding.
     pub encoding: Option<Encoding>,
@@ -106,6 +106,8 @@ pub struct ReadOptions {
     pub chessembly_steps: u32,
     /// Steps one move block may run in the engine (`perft`, `moves`, `replay`).
     pub engine_steps: u32,
+    /// Ludii: option choices and the library of defines.
+    pub ludii: crate::ludii::Options,
 }
 
 impl Default for ReadOptions {
@@ -117,6 +119,7 @@ impl Default for ReadOptions {
             yaml: spec::yaml::ReadLimits::default(),
             chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
             engine_steps: crate::engine::DEFAULT_STEP_LIMIT,
+            ludii: crate::ludii::Options::default(),
         }
     }
 }
@@ -283,7 +286,7 @@ fn read_uncapped(
                 Err(refused) => return (refused, 0),
             };
             let (document, mut ds) = if format == Format::Lud {
-                crate::ludii::read_lud(name, &decoded.text, id)
+                crate::ludii::read_lud_opts(name, &decoded.text, id, &opts.ludii)
             } else {
                 crate::ludii::read_english(name, &decoded.text, id)
             };

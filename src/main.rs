@@ -24,6 +24,18 @@ struct Cli {
     /// named on the command line, or the directory given to be searched).
     #[arg(long, global = true)]
     allow_include_outside: bool,
+    /// Ludii's defines for `.lud` files: a Ludii jar or a folder of `.def` files (default: the
+    /// environment variable LUDII_HOME).
+    #[arg(long, global = true, value_name = "PATH")]
+    ludii: Option<std::path::PathBuf>,
+    /// A Ludii option item for `.lud` files, as "Category/Item" (`--option "Board Size/7x7"`;
+    /// repeatable).
+    #[arg(long = "option", global = true, value_name = "CATEGORY/ITEM")]
+    options: Vec<String>,
+    /// A Ludii ruleset for `.lud` files, by its full name ("Ruleset/Small (Suggested)") or its
+    /// short one ("Small").
+    #[arg(long, global = true, value_name = "NAME")]
+    ruleset: Option<String>,
 }
 
 /// `--help` text of `--limit`: every limit with its default, from the one table.
@@ -92,6 +104,25 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::from(cli::EXIT_USAGE);
         }
+    }
+    read.ludii.choices = zogkit::ludii::Choices {
+        options: cli.options.clone(),
+        ruleset: cli.ruleset.clone(),
+    };
+    let home = std::env::var_os("LUDII_HOME").filter(|h| !h.is_empty());
+    match (&cli.ludii, home) {
+        (Some(p), _) => match cli::ludii_home::load(p) {
+            Ok(lib) => read.ludii.library = Some(std::sync::Arc::new(lib)),
+            Err(e) => {
+                eprintln!("error: --ludii {e}");
+                return ExitCode::from(cli::EXIT_USAGE);
+            }
+        },
+        (None, Some(h)) => match cli::ludii_home::load(std::path::Path::new(&h)) {
+            Ok(lib) => read.ludii.library = Some(std::sync::Arc::new(lib)),
+            Err(e) => eprintln!("warning: LUDII_HOME ignored: {e}"),
+        },
+        (None, None) => {}
     }
     cli::init(cli::Settings {
         read,

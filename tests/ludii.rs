@@ -70,10 +70,15 @@ fn corpus_matches_goldens() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Corpus games the writer can write: not the error cases, nor `*unsupported*` (a board
+/// function not mapped yet, kept verbatim: the writer rightly says it has no board to write).
 fn non_err_lud() -> Vec<PathBuf> {
     corpus("lud")
         .into_iter()
-        .filter(|p| !p.to_str().unwrap().contains("_err_"))
+        .filter(|p| {
+            let s = p.to_str().unwrap();
+            !s.contains("_err_") && !s.contains("unsupported")
+        })
         .collect()
 }
 

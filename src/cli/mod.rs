@@ -7,6 +7,7 @@ pub mod convert;
 pub mod expand;
 pub mod fmt;
 pub mod inspect;
+pub mod ludii_home;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
@@ -27,7 +28,7 @@ use zogkit::zrf::expand::CODE_INCLUDE_OUTSIDE;
 use zogkit::zrf::{self, IncludeError, IncludeLoader, NoIncludes};
 
 /// Settings every subcommand shares (the global `--limit` and `--allow-include-outside`).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// Reader limits (the encoding is set per subcommand).
     pub read: format::ReadOptions,
@@ -44,7 +45,7 @@ pub fn init(settings: Settings) {
 
 /// The global settings (the defaults if [`init`] was not called).
 pub fn settings() -> Settings {
-    SETTINGS.get().copied().unwrap_or_default()
+    SETTINGS.get().cloned().unwrap_or_default()
 }
 
 /// Reader options: the global limits plus an encoding override.

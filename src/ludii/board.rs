@@ -34,6 +34,10 @@ pub enum Shape {
     TriVertex,
     /// `(tri n)` with cells: a triangle of triangles.
     TriCell,
+    /// `(mancalaBoard rows cols …)`: rows of holes, with or without two stores.
+    Mancala,
+    /// A graph of vertices built by board functions (`merge`, `shift`, `add`, …).
+    Graph,
 }
 
 /// A computed board.
@@ -225,6 +229,59 @@ pub fn tri_cell(n: usize) -> Geo {
     geo
 }
 
+/// A mancala board of `rows × cols` holes. Without stores the holes index as a grid; with
+/// them (Ludii's default, `store:Outer`) the left store is site 0, the holes follow row by row
+/// from the bottom, and the right store is last.
+pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
+    let mut g = grid(rows, cols);
+    g.shape = Shape::Mancala;
+    if !stores {
+        return g;
+    }
+    let mid = (rows as f64 - 1.0) / 2.0;
+    let shift = |l: &mut Vec<(&'static str, usize)>| l.iter_mut().for_each(|x| x.1 += 1);
+    let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new()];
+    for mut l in g.links {
+        shift(&mut l);
+        links.push(l);
+    }
+    links.push(Vec::new());
+    let n = rows * cols;
+    // The stores link to the ends of the rows.
+    for r in 0..rows {
+        let (first, last) = (1 + r * cols, r * cols + cols);
+        links[0].push(("E", first));
+        links[first].push(("W", 0));
+        links[n + 1].push(("W", last));
+        links[last].push(("E", n + 1));
+    }
+    for l in &mut links {
+        l.sort_by_key(|(d, j)| (compass_index(d), *j));
+        l.dedup_by_key(|x| x.0);
+    }
+    let mut names = vec!["A1".to_string()];
+    let mut label_rc = vec![(0, 0)];
+    let mut xy = vec![(-1.0, mid)];
+    for (i, &(c, r)) in g.label_rc.iter().enumerate() {
+        names.push(format!("{}{}", col_letters(c + 1), r + 1));
+        label_rc.push((c + 1, r));
+        xy.push(g.xy[i]);
+    }
+    names.push(format!("{}1", col_letters(cols + 1)));
+    label_rc.push((cols + 1, 0));
+    xy.push((cols as f64, mid));
+    Geo {
+        shape: Shape::Mancala,
+        names,
+        label_rc,
+        xy,
+        links,
+        dirs: g.dirs,
+        orth: g.orth,
+        diag: g.diag,
+    }
+}
+
 impl Geo {
     /// Number of sites.
     pub fn len(&self) -> usize {
@@ -358,5 +415,295 @@ mod tests {
         let t = tri_cell(3);
         assert_eq!(t.len(), 9);
         assert!(t.links.iter().all(|l| (1..=3).contains(&l.len())));
+    }
+}
+
+/// A Ludii graph of vertices as board functions build it with `use:Vertex`: vertices in
+/// creation order (Ludii keeps it: `merge` appends, dropping vertices that coincide) and edges.
+#[derive(Debug, Clone, Default)]
+pub struct VertexGraph {
+    /// Coordinates.
+    pub v: Vec<(f64, f64)>,
+    /// Edges between vertex indexes.
+    pub e: Vec<(usize, usize)>,
+}
+
+const SAME: f64 = 1e-4;
+
+impl VertexGraph {
+    fn find(&self, p: (f64, f64)) -> Option<usize> {
+        self.v
+            .iter()
+            .position(|q| (q.0 - p.0).abs() < SAME && (q.1 - p.1).abs() < SAME)
+    }
+
+    /// Adds a vertex unless one is there already; returns its index.
+    pub fn vertex(&mut self, p: (f64, f64)) -> usize {
+        self.find(p).unwrap_or_else(|| {
+            self.v.push(p);
+            self.v.len() - 1
+        })
+    }
+
+    /// Adds an edge (once).
+    pub fn edge(&mut self, a: usize, b: usize) {
+        let k = (a.min(b), a.max(b));
+        if a != b && !self.e.contains(&k) {
+            self.e.push(k);
+        }
+    }
+
+    /// A `rows × cols` grid of vertices, row by row from the bottom, with orthogonal edges and
+    /// the diagonals Ludii's `diagonals:Alternating` (`alternating`) or `Solid` (`solid`:
+    /// a vertex at each cell's centre) adds.
+    pub fn grid(rows: usize, cols: usize, alternating: bool, solid: bool) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        for r in 0..rows {
+            for c in 0..cols {
+                g.v.push((c as f64, r as f64));
+            }
+        }
+        let at = |r: usize, c: usize| r * cols + c;
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 1 < cols {
+                    g.edge(at(r, c), at(r, c + 1));
+                }
+                if r + 1 < rows {
+                    g.edge(at(r, c), at(r + 1, c));
+                }
+                if r + 1 < rows && c + 1 < cols && alternating {
+                    if (r + c) % 2 == 0 {
+                        g.edge(at(r, c), at(r + 1, c + 1));
+                    } else {
+                        g.edge(at(r, c + 1), at(r + 1, c));
+                    }
+                }
+            }
+        }
+        if solid {
+            for r in 0..rows.saturating_sub(1) {
+                for c in 0..cols.saturating_sub(1) {
+                    let m = g.vertex((c as f64 + 0.5, r as f64 + 0.5));
+                    for k in [at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)] {
+                        g.edge(m, k);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// Ludii's `(wedge rows [lines])`: a triangle of `rows` rows with its apex at the top and
+    /// `lines` vertices a row below it (3 by default: left side, middle, right side).
+    pub fn wedge(n: usize, lines: usize) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let top = n.saturating_sub(1) as f64;
+        let mut prev: Option<Vec<usize>> = None;
+        for r in 0..n.saturating_sub(1) {
+            let y = r as f64;
+            let row: Vec<usize> = (0..lines)
+                .map(|j| {
+                    let x = y + 2.0 * (top - y) * j as f64 / (lines - 1) as f64;
+                    g.vertex((x, y))
+                })
+                .collect();
+            for w in row.windows(2) {
+                g.edge(w[0], w[1]);
+            }
+            if let Some(p) = &prev {
+                for (a, b) in p.iter().zip(&row) {
+                    g.edge(*a, *b);
+                }
+            }
+            prev = Some(row);
+        }
+        let apex = g.vertex((top, top));
+        for k in prev.unwrap_or_default() {
+            g.edge(k, apex);
+        }
+        g
+    }
+
+    /// Ludii's `(concentric {n1 n2 …})`: rings of `nk` vertices (a ring of one is the centre),
+    /// inner first, each ring a cycle, with spokes between rings of equal size.
+    pub fn concentric(rings: &[usize]) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let mut prev: Vec<usize> = Vec::new();
+        for (i, &k) in rings.iter().enumerate() {
+            let mut ring = Vec::with_capacity(k);
+            for j in 0..k {
+                let p = if k == 1 {
+                    (0.0, 0.0)
+                } else {
+                    let a = std::f64::consts::FRAC_PI_2
+                        - 2.0 * std::f64::consts::PI * j as f64 / k as f64;
+                    (i as f64 * a.cos(), i as f64 * a.sin())
+                };
+                ring.push(g.vertex(p));
+            }
+            for j in 0..ring.len() {
+                if ring.len() > 2 {
+                    g.edge(ring[j], ring[(j + 1) % ring.len()]);
+                }
+            }
+            if prev.len() == 1 {
+                ring.iter().for_each(|&r| g.edge(prev[0], r));
+            } else if prev.len() == ring.len() {
+                prev.iter().zip(&ring).for_each(|(&a, &b)| g.edge(a, b));
+            }
+            if !ring.is_empty() {
+                prev = ring;
+            }
+        }
+        g
+    }
+
+    /// Ludii's `(concentric Square rings:k)`: `k` nested squares of eight vertices (corners
+    /// and midpoints), inner first, joined at their midpoints (a Morris board).
+    pub fn concentric_square(k: usize) -> VertexGraph {
+        let mut g = VertexGraph::default();
+        let mut prev: Vec<usize> = Vec::new();
+        for i in 1..=k {
+            let r = i as f64;
+            let pts = [
+                (-r, -r),
+                (0.0, -r),
+                (r, -r),
+                (r, 0.0),
+                (r, r),
+                (0.0, r),
+                (-r, r),
+                (-r, 0.0),
+            ];
+            let ring: Vec<usize> = pts.iter().map(|&p| g.vertex(p)).collect();
+            for j in 0..8 {
+                g.edge(ring[j], ring[(j + 1) % 8]);
+            }
+            if !prev.is_empty() {
+                for j in [1, 3, 5, 7] {
+                    g.edge(prev[j], ring[j]);
+                }
+            }
+            prev = ring;
+        }
+        g
+    }
+
+    /// Appends `other`, merging coinciding vertices.
+    pub fn merge(&mut self, other: &VertexGraph) {
+        let map: Vec<usize> = other.v.iter().map(|&p| self.vertex(p)).collect();
+        for &(a, b) in &other.e {
+            self.edge(map[a], map[b]);
+        }
+    }
+
+    /// Moves every vertex by `p ↦ f(p)`.
+    pub fn map(&mut self, f: impl Fn((f64, f64)) -> (f64, f64)) {
+        for p in &mut self.v {
+            *p = f(*p);
+        }
+    }
+
+    /// Rotates by `deg` degrees anticlockwise about the centre of the bounding box.
+    pub fn rotate(&mut self, deg: f64) {
+        let (x0, x1, y0, y1) = self.v.iter().fold(
+            (f64::MAX, f64::MIN, f64::MAX, f64::MIN),
+            |(a, b, c, d), p| (a.min(p.0), b.max(p.0), c.min(p.1), d.max(p.1)),
+        );
+        let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        let (s, c) = deg.to_radians().sin_cos();
+        self.map(|(x, y)| {
+            let (dx, dy) = (x - cx, y - cy);
+            (cx + dx * c - dy * s, cy + dx * s + dy * c)
+        });
+    }
+
+    /// Removes the vertices at `idx` (and their edges), keeping the others' order.
+    pub fn remove(&mut self, idx: &[usize]) {
+        let mut new_index = vec![None; self.v.len()];
+        let mut v = Vec::new();
+        for (i, p) in self.v.iter().enumerate() {
+            if !idx.contains(&i) {
+                new_index[i] = Some(v.len());
+                v.push(*p);
+            }
+        }
+        self.e = self
+            .e
+            .iter()
+            .filter_map(|&(a, b)| Some((new_index[a]?, new_index[b]?)))
+            .collect();
+        self.v = v;
+    }
+
+    /// The board: sites in vertex order, labelled by the rank of their column (distinct x)
+    /// and row (distinct y), linked along edges by compass direction.
+    pub fn geo(&self) -> Geo {
+        let ranks = |key: fn(&(f64, f64)) -> f64| -> Vec<usize> {
+            let mut vals: Vec<f64> = self.v.iter().map(key).collect();
+            vals.sort_by(f64::total_cmp);
+            vals.dedup_by(|a, b| (*a - *b).abs() < SAME);
+            self.v
+                .iter()
+                .map(|p| {
+                    vals.iter()
+                        .position(|x| (x - key(p)).abs() < SAME)
+                        .unwrap_or(0)
+                })
+                .collect()
+        };
+        let cols = ranks(|p| p.0);
+        let rows = ranks(|p| p.1);
+        let label_rc: Vec<(usize, usize)> = cols.into_iter().zip(rows).collect();
+        let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); self.v.len()];
+        let mut dirs: Vec<&'static str> = Vec::new();
+        for &(a, b) in &self.e {
+            let (pa, pb) = (self.v[a], self.v[b]);
+            let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
+            let o = rotate(d, 4).unwrap_or(d);
+            links[a].push((d, b));
+            links[b].push((o, a));
+            for x in [d, o] {
+                if !dirs.contains(&x) {
+                    dirs.push(x);
+                }
+            }
+        }
+        for l in &mut links {
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            // One link per direction (the first, by index).
+            l.dedup_by_key(|x| x.0);
+        }
+        dirs.sort_by_key(|d| compass_index(d));
+        let orth: Vec<&'static str> = dirs
+            .iter()
+            .copied()
+            .filter(|d| ["N", "E", "S", "W"].contains(d))
+            .collect();
+        let diag: Vec<&'static str> = dirs.iter().copied().filter(|d| !orth.contains(d)).collect();
+        // Labels must be unique: a second vertex on the same row and column gets none.
+        let mut names: Vec<String> = Vec::with_capacity(self.v.len());
+        let mut seen = std::collections::HashSet::new(); // lookup only
+        for (i, (c, r)) in label_rc.iter().enumerate() {
+            let l = format!("{}{}", col_letters(*c), r + 1);
+            let l = if seen.contains(&l) {
+                format!("{l}_{i}")
+            } else {
+                l
+            };
+            seen.insert(l.clone());
+            names.push(l);
+        }
+        Geo {
+            shape: Shape::Graph,
+            names,
+            label_rc,
+            xy: self.v.clone(),
+            links,
+            dirs,
+            orth,
+            diag,
+        }
     }
 }

@@ -25,7 +25,7 @@ pub const CODE_OPTION_NOTE: &str = "ludii::option";
 /// Maximum nested macro calls.
 pub const MAX_MACRO_DEPTH: usize = 64;
 /// Maximum nodes produced by expansion.
-pub const MAX_NODES: usize = 200_000;
+pub const MAX_NODES: usize = 1_000_000;
 /// Maximum items a range may spread into (Ludii's own limit).
 pub const MAX_RANGE: i64 = 1000;
 
@@ -103,7 +103,11 @@ pub struct Expanded {
 
 struct Ctx<'a> {
     user: HashMap<String, Macro>,
-    options: HashMap<String, OptionDecl>,
+    library: Option<&'a Library>,
+    /// Calls of names defined nowhere: the first location of each name, in order.
+    unknown: Vec<(String, Span)>,
+    /// Options by tag: several options may share one (with different arguments).
+    options: HashMap<String, Vec<OptionDecl>>,
     diags: &'a mut Vec<Diagnostic>,
     nodes: usize,
     limit_hit: bool,
@@ -139,48 +143,34 @@ pub fn expand(top: Vec<Node>, diags: &mut Vec<Diagnostic>) -> Expanded {
 
 /// Expands parsed top-level nodes with the given option and ruleset choices.
 pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choices) -> Expanded {
+    expand_full(top, diags, choices, None)
+}
+
+/// Expands parsed top-level nodes with the given choices and, when given, Ludii's library of
+/// defines (after the file's own defines, before the built-in macros).
+pub fn expand_full(
+    top: Vec<Node>,
+    diags: &mut Vec<Diagnostic>,
+    choices: &Choices,
+    library: Option<&Library>,
+) -> Expanded {
     let mut ctx = Ctx {
         user: HashMap::new(),
+        library,
+        unknown: Vec::new(),
         options: HashMap::new(),
         diags,
         nodes: 0,
         limit_hit: false,
     };
-    let mut rest = Vec::new();
+    let mut others = Vec::new();
     let mut option_nodes = Vec::new();
     let mut ruleset_nodes = Vec::new();
     for n in top {
         match n.head() {
-            Some("define") => match define_parts(&n) {
-                Some((name, body)) => {
-                    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                        ctx.diags.push(Diagnostic::warning(
-                            CODE_BAD_DEFINE,
-                            format!("define name `{name}` should start with an upper-case letter"),
-                            n.span(),
-                        ));
-                    }
-                    if body.len() != 1 {
-                        ctx.diags.push(Diagnostic::error(
-                            CODE_BAD_DEFINE,
-                            format!(
-                                "`(define \"{name}\" …)` needs exactly one body, found {}",
-                                body.len()
-                            ),
-                            n.span(),
-                        ));
-                    }
-                    ctx.user.insert(name, Macro { body: body.into() });
-                }
-                None => ctx.diags.push(Diagnostic::error(
-                    CODE_BAD_DEFINE,
-                    "`(define …)` needs a quoted name and a body",
-                    n.span(),
-                )),
-            },
             Some("option") => option_nodes.push(n),
             Some("rulesets") => ruleset_nodes.push(n),
-            _ => rest.push(n),
+            _ => others.push(n),
         }
     }
     // Choices: the ruleset's first, then the explicit ones.
@@ -260,6 +250,27 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
             ));
         }
     }
+    // Options apply to the whole text first (defines may sit in option values), then the
+    // file's defines are collected.
+    let mut rest = Vec::new();
+    for n in others {
+        let subst = if !has_opt_ref(&n) {
+            vec![n]
+        } else {
+            subst_options_seq(vec![n], &mut ctx)
+        };
+        for n in subst {
+            if n.head() == Some("define") {
+                collect_define(n, &mut ctx);
+            } else if has_nested_define(&n) {
+                // Ludii takes defines from anywhere in the text (option values put some
+                // inside the game).
+                rest.extend(extract_defines(n, &mut ctx));
+            } else {
+                rest.push(n);
+            }
+        }
+    }
     // Only defines that call defines of this file can run away.
     let risky = ctx.user.values().any(|m| {
         let mut stack: Vec<&Node> = m.body.iter().collect();
@@ -277,11 +288,6 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
     });
     let mut out = Expanded::default();
     for n in rest {
-        let n = if ctx.options.is_empty() && !has_opt_ref(&n) {
-            n
-        } else {
-            subst_options(n, &mut ctx)
-        };
         let head = n.head().map(str::to_string);
         let span = n.span();
         // Kept so that a runaway expansion leaves the form as written, not a huge partial tree.
@@ -299,7 +305,123 @@ pub fn expand_with(top: Vec<Node>, diags: &mut Vec<Diagnostic>, choices: &Choice
             _ => out.other.push(n),
         }
     }
+    report_unknown(&mut ctx);
     out
+}
+
+/// One error for the names defined nowhere: without a library, a single one per file that
+/// says how to point zogkit at Ludii's defines; with one, one per name.
+fn report_unknown(ctx: &mut Ctx) {
+    let Some((first, span)) = ctx.unknown.first().cloned() else {
+        return;
+    };
+    match ctx.library {
+        None => {
+            let more = match ctx.unknown.len() {
+                1 => String::new(),
+                k => format!(
+                    " (and {} more: {})",
+                    k - 1,
+                    ctx.unknown[1..]
+                        .iter()
+                        .take(8)
+                        .map(|(n, _)| format!("\"{n}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                        + if k > 9 { ", …" } else { "" }
+                ),
+            };
+            ctx.diags.push(
+                Diagnostic::error(
+                    CODE_UNKNOWN_DEFINE,
+                    format!(
+                        "`\"{first}\"`{more} is defined neither in this file nor built in; \
+                         Ludii's library defines are read from your Ludii"
+                    ),
+                    span,
+                )
+                .with_note(None, LIBRARY_HINT),
+            );
+        }
+        Some(lib) => {
+            for (name, span) in std::mem::take(&mut ctx.unknown) {
+                ctx.diags.push(Diagnostic::error(
+                    CODE_UNKNOWN_DEFINE,
+                    format!(
+                        "`(\"{name}\" …)` calls a define that is neither in this file nor in \
+                         Ludii's library ({})",
+                        lib.origin
+                    ),
+                    span,
+                ));
+            }
+        }
+    }
+}
+
+/// How to give zogkit Ludii's defines (the note of [`CODE_UNKNOWN_DEFINE`] without a library).
+pub const LIBRARY_HINT: &str = "point zogkit at Ludii with `--ludii PATH` (a Ludii jar such as \
+     Ludii-1.3.12.jar, or a folder of .def files) or the environment variable LUDII_HOME";
+
+fn has_nested_define(n: &Node) -> bool {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::List(items, _) if n.head() == Some("define") => return !items.is_empty(),
+            Node::List(items, _) | Node::Array(items, _) | Node::Angle(items, _) => {
+                stack.extend(items.iter())
+            }
+            Node::Named(_, v, _) => stack.push(v),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `n` without the `(define …)` forms inside it, which are collected (depth is bounded by
+/// the parser's nesting limit).
+fn extract_defines(n: Node, ctx: &mut Ctx) -> Option<Node> {
+    let strip = |items: Vec<Node>, ctx: &mut Ctx| -> Vec<Node> {
+        items
+            .into_iter()
+            .filter_map(|c| extract_defines(c, ctx))
+            .collect()
+    };
+    match n {
+        Node::List(..) if n.head() == Some("define") => {
+            collect_define(n, ctx);
+            None
+        }
+        Node::List(items, s) => Some(Node::List(strip(items, ctx), s)),
+        Node::Array(items, s) => Some(Node::Array(strip(items, ctx), s)),
+        Node::Angle(items, s) => Some(Node::Angle(strip(items, ctx), s)),
+        Node::Named(k, v, s) => {
+            let v = extract_defines(*v, ctx)?;
+            Some(Node::Named(k, Box::new(v), s))
+        }
+        other => Some(other),
+    }
+}
+
+fn collect_define(n: Node, ctx: &mut Ctx) {
+    match define_parts(&n) {
+        Some((name, body)) => {
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                ctx.diags.push(Diagnostic::warning(
+                    CODE_BAD_DEFINE,
+                    format!("define name `{name}` should start with an upper-case letter"),
+                    n.span(),
+                ));
+            }
+            // Ludii's defines are textual: several forms after the name splice.
+            ctx.user.insert(name, Macro { body: body.into() });
+        }
+        None => ctx.diags.push(Diagnostic::error(
+            CODE_BAD_DEFINE,
+            "`(define …)` needs a quoted name and a body",
+            n.span(),
+        )),
+    }
 }
 
 fn option_decl(n: &Node, ctx: &mut Ctx, chosen: &[String], used: &mut [bool]) {
@@ -322,6 +444,11 @@ fn option_decl(n: &Node, ctx: &mut Ctx, chosen: &[String], used: &mut [bool]) {
             .iter()
             .filter_map(|a| match a {
                 Node::OptRef(t, None, _) => Some(t.clone()),
+                // `<3dSites>` (not a tag: it starts with a digit).
+                Node::Angle(v, _) => match v.as_slice() {
+                    [Node::Atom(t, _)] => Some(t.clone()),
+                    _ => None,
+                },
                 _ => None,
             })
             .collect(),
@@ -393,25 +520,22 @@ fn option_decl(n: &Node, ctx: &mut Ctx, chosen: &[String], used: &mut [bool]) {
             }
         }
     }
+    // Values are text between `<` and `>`: `<Loss>` is the atom `Loss`, `<numSides:6>` the
+    // named argument `numSides:6`. Missing values substitute nothing, as in Ludii.
     let values: Vec<Vec<Node>> = item
         .args()
         .iter()
         .filter_map(|a| match a {
             Node::Angle(v, _) => Some(v.clone()),
+            Node::OptRef(t, None, s) => Some(vec![Node::Atom(t.clone(), *s)]),
+            Node::OptRef(t, Some(v), s) => Some(vec![Node::Named(
+                t.clone(),
+                Box::new(Node::Atom(v.clone(), *s)),
+                *s,
+            )]),
             _ => None,
         })
         .collect();
-    let expected = args.len().max(1);
-    if values.len() != expected {
-        ctx.diags.push(Diagnostic::error(
-            CODE_BAD_OPTION,
-            format!(
-                "option <{tag}> declares {expected} argument(s) but its default item gives {}",
-                values.len()
-            ),
-            item.span(),
-        ));
-    }
     let name = item.args().first().and_then(|a| a.str()).unwrap_or("?");
     ctx.diags.push(Diagnostic::new(
         Severity::Note,
@@ -419,7 +543,10 @@ fn option_decl(n: &Node, ctx: &mut Ctx, chosen: &[String], used: &mut [bool]) {
         format!("option <{tag}>: {how} item \"{name}\" used"),
         Some(item.span()),
     ));
-    ctx.options.insert(tag, OptionDecl { args, values });
+    ctx.options
+        .entry(tag)
+        .or_default()
+        .push(OptionDecl { args, values });
 }
 
 fn has_opt_ref(n: &Node) -> bool {
@@ -437,31 +564,23 @@ fn has_opt_ref(n: &Node) -> bool {
     false
 }
 
-fn subst_options(n: Node, ctx: &mut Ctx) -> Node {
-    let span = n.span();
-    let mut v = subst_options_seq(vec![n], ctx);
-    if v.len() == 1 {
-        v.pop().unwrap()
-    } else {
-        Node::Array(v, span)
-    }
-}
-
 fn subst_options_seq(items: Vec<Node>, ctx: &mut Ctx) -> Vec<Node> {
     let mut out = Vec::with_capacity(items.len());
     for n in items {
         match n {
             Node::OptRef(tag, arg, span) => match ctx.options.get(&tag) {
-                Some(decl) => {
-                    let idx = match &arg {
-                        Some(a) => decl.args.iter().position(|x| x == a),
-                        None => Some(0),
+                Some(decls) => {
+                    let (decl, idx) = match &arg {
+                        Some(a) => decls
+                            .iter()
+                            .find_map(|d| Some((d, d.args.iter().position(|x| x == a)?)))
+                            .map_or((&decls[0], None), |(d, i)| (d, Some(i))),
+                        None => (&decls[0], Some(0)),
                     };
-                    match idx.and_then(|i| decl.values.get(i)) {
-                        Some(v) => {
-                            let v = v.clone();
-                            out.extend(subst_options_seq(v, ctx))
-                        }
+                    match idx.map(|i| decl.values.get(i)) {
+                        // Values are not substituted again (an option cannot refer to itself).
+                        Some(Some(v)) => out.extend(v.iter().cloned()),
+                        Some(None) => {}
                         None => ctx.diags.push(Diagnostic::error(
                             CODE_BAD_OPTION,
                             format!(
@@ -498,7 +617,10 @@ fn subst_options_seq(items: Vec<Node>, ctx: &mut Ctx) -> Vec<Node> {
 }
 
 fn lookup<'a>(ctx: &'a Ctx, name: &str) -> Option<&'a Macro> {
-    ctx.user.get(name).or_else(|| builtins().get(name))
+    ctx.user
+        .get(name)
+        .or_else(|| ctx.library.and_then(|l| l.macros.get(name)))
+        .or_else(|| builtins().get(name))
 }
 
 /// Expands one node into zero or more nodes (a call may splice several, or vanish).
@@ -588,11 +710,9 @@ fn call(
         )];
     }
     let Some(m) = lookup(ctx, name).cloned() else {
-        ctx.diags.push(Diagnostic::error(
-            CODE_UNKNOWN_DEFINE,
-            format!("`(\"{name}\" …)` calls a define that is neither in this file nor built in"),
-            nspan,
-        ));
+        if !ctx.unknown.iter().any(|(n, _)| n == name) {
+            ctx.unknown.push((name.to_string(), nspan));
+        }
         return vec![Node::List(
             std::iter::once(Node::Str(name.to_string(), nspan))
                 .chain(args)
@@ -654,6 +774,85 @@ fn call(
 
 /// The file id of the built-in macro library's text.
 pub const BUILTIN_FILE: FileId = FileId(u32::MAX);
+/// The file id of the text of Ludii's library defines (nodes take the call's location).
+pub const LIBRARY_FILE: FileId = FileId(u32::MAX - 1);
+
+/// Ludii's library of defines (`def/**/*.def`, one define per file), read from the user's
+/// Ludii. Files define names; a call is resolved in the file first, then here, then among
+/// [`BUILTIN_MACROS`].
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    macros: HashMap<String, Macro>,
+    /// Where the defines were read from (shown in messages).
+    pub origin: String,
+}
+
+/// Largest total size of define text read into one [`Library`].
+pub const MAX_LIBRARY_BYTES: usize = 64 << 20;
+
+impl Library {
+    /// An empty library read from `origin`.
+    pub fn new(origin: &str) -> Library {
+        Library {
+            macros: HashMap::new(),
+            origin: origin.to_string(),
+        }
+    }
+
+    /// Adds the defines of one `.def` text (`file` names it in problems). Returns the problems.
+    pub fn add(&mut self, file: &str, text: &str) -> Vec<String> {
+        let (nodes, diags) = syntax::parse(text, LIBRARY_FILE);
+        let mut problems: Vec<String> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| format!("{file}: {}", d.message))
+            .collect();
+        for n in nodes {
+            match define_parts(&n) {
+                Some((name, body)) if body.len() == 1 => {
+                    self.macros.insert(name, Macro { body: body.into() });
+                }
+                _ => problems.push(format!("{file}: not a `(define \"Name\" body)`")),
+            }
+        }
+        problems
+    }
+
+    /// Reads every `.def` entry below a `def/` folder of a zip archive (a Ludii jar).
+    pub fn from_zip(origin: &str, zip: &[u8]) -> Result<(Library, Vec<String>), String> {
+        let mut lib = Library::new(origin);
+        let mut problems = Vec::new();
+        let mut total = 0usize;
+        for e in super::jar::entries(zip)? {
+            let in_def = e.name.starts_with("def/") || e.name.contains("/def/");
+            if !in_def || !e.name.ends_with(".def") {
+                continue;
+            }
+            total = total.saturating_add(e.size);
+            if total > MAX_LIBRARY_BYTES {
+                return Err(format!("the defines exceed {MAX_LIBRARY_BYTES} bytes"));
+            }
+            match super::jar::read(zip, &e) {
+                Ok(bytes) => problems.extend(lib.add(&e.name, &String::from_utf8_lossy(&bytes))),
+                Err(err) => problems.push(err),
+            }
+        }
+        if lib.is_empty() {
+            return Err("it holds no `def/….def` entries (is it a Ludii jar?)".into());
+        }
+        Ok((lib, problems))
+    }
+
+    /// Number of defines.
+    pub fn len(&self) -> usize {
+        self.macros.len()
+    }
+
+    /// True when no define was read.
+    pub fn is_empty(&self) -> bool {
+        self.macros.is_empty()
+    }
+}
 
 fn respan_builtin(n: &mut Node, call: Span) {
     let mut stack = vec![n];
@@ -669,7 +868,7 @@ fn respan_builtin(n: &mut Node, call: Span) {
             }
             Node::OptRef(_, _, s) | Node::Atom(_, s) | Node::Str(_, s) => s,
         };
-        if s.file == BUILTIN_FILE {
+        if s.file == BUILTIN_FILE || s.file == LIBRARY_FILE {
             *s = call;
         }
     }
@@ -870,6 +1069,56 @@ mod tests {
         assert!(codes.contains(&CODE_BAD_OPTION), "{codes:?}");
         let (_, d) = ex("(define \"Boom\" (x \"Boom\" \"Boom\")) (game \"T\" \"Boom\")");
         assert!(d.iter().any(|x| x.code == CODE_MACRO_LIMIT));
+    }
+
+    #[test]
+    fn library_defines_resolve_after_the_files_and_are_reported_once_without_it() {
+        let mut lib = Library::new("test");
+        assert!(
+            lib.add(
+                "a.def",
+                "// doc\n(define \"Twice\" (pair #1 (\"Once\" #1)))"
+            )
+            .is_empty()
+        );
+        assert!(lib.add("b.def", "(define \"Once\" (one #1))").is_empty());
+        assert!(!lib.add("c.def", "(something else)").is_empty());
+        let text = r#"(define "Once" (mine #1)) (game "T" ("Twice" 3) ("Other" 1) ("Third"))"#;
+        let (n, mut d) = syntax::parse(text, FileId(0));
+        let e = expand_full(n, &mut d, &Choices::default(), Some(&lib));
+        // The file's own "Once" wins over the library's, also inside a library define.
+        assert_eq!(
+            syntax::print(e.game.as_ref().unwrap()),
+            "(game \"T\" (pair 3 (mine 3)) (\"Other\" 1) (\"Third\"))"
+        );
+        let unknown: Vec<_> = d.iter().filter(|x| x.code == CODE_UNKNOWN_DEFINE).collect();
+        assert_eq!(unknown.len(), 2, "{d:?}");
+        // Without the library: one error for the file, located at the first call, with the hint.
+        let (n, mut d) = syntax::parse(text, FileId(0));
+        expand_full(n, &mut d, &Choices::default(), None);
+        let unknown: Vec<_> = d.iter().filter(|x| x.code == CODE_UNKNOWN_DEFINE).collect();
+        assert_eq!(unknown.len(), 1, "{d:?}");
+        assert!(unknown[0].message.contains("\"Twice\"") && unknown[0].message.contains("2 more"));
+        assert_eq!(
+            unknown[0].span.map(|s| s.start),
+            text.find("\"Twice\"").map(|i| i as u32)
+        );
+        assert!(unknown[0].notes.iter().any(|n| n.1.contains("--ludii")));
+    }
+
+    #[test]
+    fn option_values_are_text_and_defines_come_from_options() {
+        let (e, d) = ex(r#"
+            (option "End" <Result> args:{<type>} { (item "S" <Loss> "s")* (item "M" <Win> "m") })
+            (option "Tiles" <Tiling> args:{<tile> <numSides>} { (item "H" <"Hex"> <numSides:6> "h")* })
+            (option "V" <Version> args:{<v>} { (item "A" <(define "Rule" (rule 1))> "a")* })
+            (game "T" (<Result>) (tile <Tiling:tile> Each <Tiling:numSides>) ("Rule") <Version>)
+        "#);
+        assert!(d.iter().all(|x| x.severity < Severity::Warning), "{d:?}");
+        assert_eq!(
+            syntax::print(e.game.as_ref().unwrap()),
+            "(game \"T\" (Loss) (tile \"Hex\" Each numSides:6) (rule 1))"
+        );
     }
 
     #[test]

@@ -89,11 +89,18 @@ fn int(n: &Node) -> Option<i64> {
 
 impl Lower<'_> {
     fn unmapped(&mut self, what: &str, n: &Node) {
-        self.diags.push(Diagnostic::warning(
-            CODE_UNMAPPED,
-            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii"),
-            n.span(),
-        ));
+        // One diagnostic per kind and file.
+        let message =
+            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii");
+        if self
+            .diags
+            .iter()
+            .any(|d| d.code == CODE_UNMAPPED && d.message == message)
+        {
+            return;
+        }
+        self.diags
+            .push(Diagnostic::warning(CODE_UNMAPPED, message, n.span()));
     }
 
     fn keep(&mut self, wrapper: &str, n: &Node, array: bool) {
@@ -143,7 +150,14 @@ impl Lower<'_> {
             .positional()
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
         let too_big = |k: i64| !(1..=200).contains(&k);
+        // `diagonals:Solid` and `pyramidal:True` add sites; only `diagonals:Alternating`
+        // (links, no sites) is read, and its links are not.
+        let plain = graph.args().iter().all(|a| match a {
+            Node::Named(k, v, _) => k == "diagonals" && v.atom() == Some("Alternating"),
+            _ => true,
+        });
         let geo = match (graph.head(), nums.as_slice(), shape_atom) {
+            _ if !plain => None,
             (Some("square"), [k], None) if !too_big(*k) => {
                 Some(board::grid(*k as usize, *k as usize))
             }
@@ -163,17 +177,62 @@ impl Lower<'_> {
             }),
             _ => None,
         };
+        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`.
+        let geo = match geo {
+            None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
+            g => g,
+        };
         let Some(geo) = geo else {
-            self.diags.push(Diagnostic::error(
-                CODE_BAD_BOARD,
-                format!(
-                    "board `{}` is not supported (square, rectangle, hex [Diamond], tri; sizes 1..200; hex cells only)",
-                    print(graph)
-                ),
-                graph.span(),
-            ));
+            let sized = matches!(graph.head(), Some("square" | "rectangle" | "hex" | "tri"));
+            if nums.iter().any(|&k| too_big(k)) || (sized && graph.positional().next().is_none()) {
+                self.diags.push(Diagnostic::error(
+                    CODE_BAD_BOARD,
+                    format!("board `{}`: sizes must be given, 1..200", print(graph)),
+                    graph.span(),
+                ));
+            } else {
+                // A board function not mapped yet: a warning, the board kept verbatim.
+                self.unmapped(
+                    &format!("the board function `({} …)`", graph.head().unwrap_or("…")),
+                    graph,
+                );
+                self.ext.push(format!("(equipment {{{}}})", print(n)));
+            }
             return None;
         };
+        let text = format!(
+            "(board {}{})",
+            print(graph),
+            if vertex { " use:Vertex" } else { "" }
+        );
+        Some(self.board_of(geo, text))
+    }
+
+    /// `(mancalaBoard rows cols [store:None|Outer] …)`.
+    pub fn mancala_board(&mut self, n: &Node) -> Option<Board> {
+        let nums: Vec<i64> = n.positional().filter_map(int).collect();
+        let stores = n.named("store").and_then(|s| s.atom()) != Some("None");
+        let geo = match nums.as_slice() {
+            [r, c, ..] if (1..=200).contains(r) && (1..=200).contains(c) => {
+                board::mancala(*r as usize, *c as usize, stores)
+            }
+            _ => {
+                self.diags.push(Diagnostic::error(
+                    CODE_BAD_BOARD,
+                    format!(
+                        "board `{}` is not supported (rows and columns 1..200)",
+                        print(n)
+                    ),
+                    n.span(),
+                ));
+                return None;
+            }
+        };
+        Some(self.board_of(geo, print(n)))
+    }
+
+    /// The spec board of a computed Ludii board (`text` is its ludeme, kept for the writer).
+    fn board_of(&mut self, geo: board::Geo, text: String) -> Board {
         let positions = (0..geo.len())
             .map(|i| Position {
                 name: geo.names[i].clone(),
@@ -194,11 +253,7 @@ impl Lower<'_> {
             directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
             positions,
             extensions: Extensions {
-                ludii: vec![format!(
-                    "(board {}{})",
-                    print(graph),
-                    if vertex { " use:Vertex" } else { "" }
-                )],
+                ludii: vec![text],
                 ..Extensions::default()
             },
             ..Board::default()
@@ -231,7 +286,7 @@ impl Lower<'_> {
             }
         }
         self.geo = Some(geo);
-        Some(b)
+        b
     }
 
     // ---------------------------------------------------------------- regions
@@ -257,11 +312,8 @@ impl Lower<'_> {
                         match site(i) {
                             Some(s) => v.push(s),
                             None => {
-                                self.diags.push(Diagnostic::error(
-                                    CODE_BAD_SITE,
-                                    format!("`{}` is not a site of this board", print(i)),
-                                    i.span(),
-                                ));
+                                let d = self.not_a_site(i);
+                                self.diags.push(d);
                                 return None;
                             }
                         }
@@ -278,11 +330,8 @@ impl Lower<'_> {
             Node::Str(..) | Node::Atom(..) => match site(n) {
                 Some(s) => Some(vec![s]),
                 None => {
-                    self.diags.push(Diagnostic::error(
-                        CODE_BAD_SITE,
-                        format!("`{}` is not a site of this board", print(n)),
-                        n.span(),
-                    ));
+                    let d = self.not_a_site(n);
+                    self.diags.push(d);
                     None
                 }
             },
@@ -339,6 +388,31 @@ impl Lower<'_> {
                 }
             }
             _ => None,
+        }
+    }
+
+    /// A site that is not on the board: an error for a label of a board whose sites are
+    /// Ludii's exactly; a warning for other forms (`"Hand"`, `Orthogonal`, indexes of hand
+    /// sites), which are not understood rather than wrong.
+    fn not_a_site(&self, n: &Node) -> Diagnostic {
+        let exact = self
+            .geo
+            .as_ref()
+            .is_some_and(|g| !matches!(g.shape, board::Shape::Mancala | board::Shape::Graph));
+        let label = match n {
+            // `"C5"`, not `"Hand1"` (a container's name).
+            Node::Str(l, _) => {
+                super::expand::split_label(l).is_some()
+                    && l.chars().take_while(|c| c.is_ascii_alphabetic()).count() <= 2
+            }
+            // Indexes past the board are the sites of hands and other containers.
+            _ => false,
+        };
+        let message = format!("`{}` is not a site of this board", print(n));
+        if exact && label {
+            Diagnostic::error(CODE_BAD_SITE, message, n.span())
+        } else {
+            Diagnostic::warning(CODE_BAD_SITE, message + " (not understood)", n.span())
         }
     }
 
@@ -890,33 +964,63 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------------- setup and ends
 
-    /// `(place "Item<n>" sites)` → a placement; `None` when not understood.
-    pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Placement> {
-        let args: Vec<&Node> = n.positional().collect();
-        let (item, where_) = match args.as_slice() {
-            [Node::Str(item, _), w] => (item.as_str(), Some(*w)),
-            [Node::Str(item, _)] => (item.as_str(), None),
-            _ => return None,
-        };
+    /// `(place ["Stack"] "Item<n>" sites [count:k])` or `(place Stack items:{…} site)` →
+    /// placements, a position listed once per piece; `None` when not understood. `state:`
+    /// and `value:` are dropped with a warning (the spec has no piece states).
+    pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Vec<Placement>> {
+        let mut args: Vec<&Node> = n.positional().collect();
+        let stack = args.first().and_then(|a| a.atom()) == Some("Stack");
+        if stack {
+            args.remove(0);
+        }
+        let known = ["coord", "count", "state", "value", "items"];
         if n.args()
             .iter()
-            .any(|a| matches!(a, Node::Named(k, _, _) if k != "coord"))
+            .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
         {
             return None;
         }
-        let sites = match (where_, n.named("coord")) {
-            (None, Some(c)) => self.sites(c)?,
-            (Some(w), None) => self.sites(w)?,
+        let items: Vec<&str> = match (args.first(), n.named("items")) {
+            (Some(Node::Str(item, _)), None) => {
+                args.remove(0);
+                vec![item.as_str()]
+            }
+            (_, Some(Node::Array(list, _))) if stack => {
+                list.iter().map(|i| i.str()).collect::<Option<Vec<_>>>()?
+            }
             _ => return None,
         };
-        let (piece, player) = split_item(item, pieces, &self.players)?;
-        let geo = self.geo.as_ref()?;
-        Some(Placement {
-            player,
-            piece,
-            positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
-            off: None,
-        })
+        let sites = match (args.as_slice(), n.named("coord")) {
+            ([], Some(c)) => self.sites(c)?,
+            ([w], None) => self.sites(w)?,
+            _ => return None,
+        };
+        let count = match n.named("count") {
+            None => 1,
+            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
+        };
+        if n.named("state").is_some() || n.named("value").is_some() {
+            self.unmapped(
+                "piece states and values of `(place …)` (`state:`, `value:`)",
+                n,
+            );
+            self.ext.push(format!("(start {{{}}})", print(n)));
+        }
+        let mut out = Vec::new();
+        for item in items {
+            let (piece, player) = split_item(item, pieces, &self.players)?;
+            let geo = self.geo.as_ref()?;
+            out.push(Placement {
+                player,
+                piece,
+                positions: sites
+                    .iter()
+                    .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
+                    .collect(),
+                off: None,
+            });
+        }
+        Some(out)
     }
 
     /// `(if <cond> (result …))` → a goal.
@@ -955,6 +1059,170 @@ impl Lower<'_> {
             players: self.players.clone(),
             condition: cond,
         })
+    }
+}
+
+/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)` of numbers (bounded nesting).
+fn float(n: &Node) -> Option<f64> {
+    fn eval(n: &Node, depth: usize) -> Option<f64> {
+        if let Some(a) = n.atom() {
+            return a.parse::<f64>().ok();
+        }
+        let args: Vec<&Node> = n.positional().collect();
+        let (a, b) = match args.as_slice() {
+            [a, b] if depth < 16 => (eval(a, depth + 1)?, eval(b, depth + 1)?),
+            _ => return None,
+        };
+        match n.head()? {
+            "+" => Some(a + b),
+            "-" => Some(a - b),
+            "*" => Some(a * b),
+            "/" if b != 0.0 => Some(a / b),
+            _ => None,
+        }
+    }
+    eval(n, 0).filter(|x| x.is_finite() && x.abs() < 1e4)
+}
+
+/// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
+/// `(square n)` and `(rectangle r c)` are grids of `n × n` and `r × c` vertices.
+fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
+    use board::VertexGraph;
+    if depth > 32 {
+        return None;
+    }
+    let args: Vec<&Node> = n.positional().collect();
+    let size = |x: &Node| {
+        float(x)
+            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
+            .map(|k| k as usize)
+    };
+    let diagonals = n.named("diagonals").and_then(|d| d.atom());
+    let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
+    let sub = |x: &Node| vertex_graph(x, depth + 1);
+    let named_ok = n.args().iter().all(|a| match a {
+        Node::Named(k, _, _) => matches!(
+            k.as_str(),
+            "diagonals" | "vertices" | "edges" | "cells" | "rings" | "joinCorners"
+        ),
+        _ => true,
+    });
+    if !named_ok {
+        return None;
+    }
+    match (n.head()?, args.as_slice()) {
+        ("concentric", [Node::Array(rings, _)]) => {
+            let rings: Vec<usize> = rings
+                .iter()
+                .map(|r| {
+                    int(r)
+                        .filter(|k| (0..=1000).contains(k))
+                        .map(|k| k as usize)
+                })
+                .collect::<Option<_>>()?;
+            Some(VertexGraph::concentric(&rings))
+        }
+        ("concentric", [Node::Atom(shape, _)]) if shape == "Square" => {
+            let rings = n
+                .named("rings")
+                .and_then(int)
+                .filter(|k| (1..=50).contains(k))?;
+            Some(VertexGraph::concentric_square(rings as usize))
+        }
+        ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
+        ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
+        ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?, 3)),
+        ("wedge", [k, c]) => Some(VertexGraph::wedge(size(k)?, size(c)?.max(2))),
+        ("shift", [dx, dy, g]) => {
+            let (dx, dy) = (float(dx)?, float(dy)?);
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x + dx, y + dy));
+            Some(g)
+        }
+        ("scale", [k, g]) => {
+            let k = float(k)?;
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x * k, y * k));
+            Some(g)
+        }
+        ("scale", [kx, ky, g]) => {
+            let (kx, ky) = (float(kx)?, float(ky)?);
+            let mut g = sub(g)?;
+            g.map(|(x, y)| (x * kx, y * ky));
+            Some(g)
+        }
+        ("rotate", [deg, g]) => {
+            let mut g = sub(g)?;
+            g.rotate(float(deg)?);
+            Some(g)
+        }
+        ("merge", parts) => {
+            let parts: Vec<&Node> = match parts {
+                [Node::Array(items, _)] => items.iter().collect(),
+                _ => parts.to_vec(),
+            };
+            let mut g = VertexGraph::default();
+            for p in parts {
+                g.merge(&sub(p)?);
+            }
+            Some(g)
+        }
+        ("add" | "graph", rest) if rest.len() <= usize::from(n.head() == Some("add")) => {
+            let mut g = match rest.first() {
+                Some(x) => sub(x)?,
+                None => VertexGraph::default(),
+            };
+            if let Some(Node::Array(vs, _)) = n.named("vertices") {
+                for v in vs {
+                    let xy: Vec<f64> = v.args().iter().map(float).collect::<Option<_>>()?;
+                    if xy.len() < 2 {
+                        return None;
+                    }
+                    g.vertex((xy[0], xy[1]));
+                }
+            }
+            if let Some(Node::Array(es, _)) = n.named("edges") {
+                for e in es {
+                    let ab: Vec<usize> = e
+                        .args()
+                        .iter()
+                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                        .collect::<Option<_>>()?;
+                    match ab.as_slice() {
+                        [a, b] if *a < g.v.len() && *b < g.v.len() => g.edge(*a, *b),
+                        _ => return None,
+                    }
+                }
+            }
+            (n.named("cells").is_none()).then_some(g)
+        }
+        ("remove", [g]) => {
+            let mut g = sub(g)?;
+            if n.named("cells").is_some() {
+                return None;
+            }
+            if let Some(Node::Array(es, _)) = n.named("edges") {
+                for e in es {
+                    let ab: Vec<usize> = e
+                        .args()
+                        .iter()
+                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                        .collect::<Option<_>>()?;
+                    if let [a, b] = ab.as_slice() {
+                        g.e.retain(|&k| k != ((*a).min(*b), (*a).max(*b)));
+                    }
+                }
+            }
+            if let Some(Node::Array(vs, _)) = n.named("vertices") {
+                let idx: Vec<usize> = vs
+                    .iter()
+                    .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                    .collect::<Option<_>>()?;
+                g.remove(&idx);
+            }
+            Some(g)
+        }
+        _ => None,
     }
 }
 
@@ -1149,7 +1417,7 @@ pub(crate) fn lower_game(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Game> {
     if g.head() == Some("match") {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::warning(
             CODE_UNMAPPED,
             "`(match …)` is not supported; the whole match is kept verbatim in extensions.ludii",
             g.span(),
@@ -1218,8 +1486,12 @@ pub(crate) fn lower_game(
         if let Some(b) = l.board(b) {
             boards.push(b);
         }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("mancalaBoard")) {
+        if let Some(b) = l.mancala_board(b) {
+            boards.push(b);
+        }
     } else {
-        l.diags.push(Diagnostic::error(
+        l.diags.push(Diagnostic::warning(
             CODE_BAD_BOARD,
             "the game has no `(board …)` in its equipment",
             g.span(),
@@ -1227,30 +1499,56 @@ pub(crate) fn lower_game(
     }
     for e in &equipment {
         match e.head() {
-            Some("board") => {}
-            Some("piece") => {
+            Some("board" | "mancalaBoard") => {}
+            Some("piece" | "tile") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {
                     l.keep("equipment", e, true);
                     continue;
                 };
-                match args.get(1).and_then(|o| o.atom()) {
-                    Some("Each") | None => {}
-                    Some(_) => {
-                        l.keep("equipment", e, true);
-                        continue;
-                    }
+                // The owner: every player, one (`P2`), nobody or all (`Neutral`, `Shared`).
+                let owner_ok = match args.get(1) {
+                    None => true,
+                    Some(o) => o.atom().is_some_and(|o| {
+                        matches!(o, "Each" | "Neutral" | "Shared" | "All")
+                            || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
+                    }),
+                };
+                // `(piece "Hen" P2 N moves)`: the direction the piece faces.
+                let mut args = args;
+                if args.len() > 2 && args[2].atom().is_some_and(|d| COMPASS.contains(&d)) {
+                    l.unmapped(
+                        "the direction a piece faces (`(piece \"X\" P1 N …)`)",
+                        args[2],
+                    );
+                    args.remove(2);
                 }
-                if args.len() > 3 || e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                if !owner_ok || args.len() > 3 {
                     l.keep("equipment", e, true);
                     continue;
                 }
-                pieces.push(Piece {
-                    name: name.clone(),
-                    ..Piece::default()
-                });
+                if e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+                    l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
+                    l.ext.push(format!("(equipment {{{}}})", print(e)));
+                }
+                // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
+                let at = match pieces.iter().position(|p| &p.name == name) {
+                    Some(i) => i,
+                    None => {
+                        pieces.push(Piece {
+                            name: name.clone(),
+                            ..Piece::default()
+                        });
+                        pieces.len() - 1
+                    }
+                };
                 if let Some(m) = args.get(2) {
-                    piece_moves.push((pieces.len() - 1, m));
+                    if piece_moves.iter().any(|(i, _)| *i == at) {
+                        l.unmapped("moves of a piece declared again for another owner", m);
+                        l.ext.push(format!("(equipment {{{}}})", print(e)));
+                    } else {
+                        piece_moves.push((at, m));
+                    }
                 }
             }
             Some("regions") if l.geo.is_some() => match l.regions(e) {
@@ -1276,7 +1574,7 @@ pub(crate) fn lower_game(
                 Some("start") => {
                     for item in flatten(r) {
                         match l.place(item, &pieces) {
-                            Some(p) => setup.push(p),
+                            Some(p) => setup.extend(p),
                             None => l.keep("start", item, true),
                         }
                     }

@@ -11,6 +11,7 @@
 pub mod board;
 pub mod english;
 pub mod expand;
+pub mod jar;
 pub mod lower;
 pub mod syntax;
 pub mod write;
@@ -20,7 +21,7 @@ use crate::spec::{Document, SPEC_VERSION, Source};
 use sha2::{Digest, Sha256};
 
 pub use english::read_english;
-pub use expand::Choices;
+pub use expand::{Choices, Library};
 pub use write::write_lud;
 
 /// The `source` block of a document read from `text`.
@@ -53,8 +54,31 @@ pub fn read_lud_with(
     file: FileId,
     choices: &Choices,
 ) -> (Option<Document>, Vec<Diagnostic>) {
+    let opts = Options {
+        choices: choices.clone(),
+        library: None,
+    };
+    read_lud_opts(name, text, file, &opts)
+}
+
+/// How to read `.lud` files: option choices and Ludii's library of defines.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Option items and ruleset (`--option`, `--ruleset`).
+    pub choices: Choices,
+    /// Ludii's defines, read by the CLI from `--ludii` / `LUDII_HOME`.
+    pub library: Option<std::sync::Arc<Library>>,
+}
+
+/// [`read_lud`] with every reading option.
+pub fn read_lud_opts(
+    name: &str,
+    text: &str,
+    file: FileId,
+    opts: &Options,
+) -> (Option<Document>, Vec<Diagnostic>) {
     let (nodes, mut diags) = syntax::parse(text, file);
-    let ex = expand::expand_with(nodes, &mut diags, choices);
+    let ex = expand::expand_full(nodes, &mut diags, &opts.choices, opts.library.as_deref());
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
         return (None, diags);

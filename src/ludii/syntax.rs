@@ -327,6 +327,20 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
         };
         // Option reference `<Tag>` / `<Tag:arg>`.
         if c == b'<' {
+            // `(<Tag:arg> …)` is an option use in head position, not the operator `<`.
+            if let Some(len) = opt_ref_len(&b[i..]) {
+                let inner = &text[i + 1..i + len - 1];
+                let (tag, arg) = match inner.split_once(':') {
+                    Some((t, a)) => (t.to_string(), Some(a.to_string())),
+                    None => (inner.to_string(), None),
+                };
+                if skipping == 0 {
+                    let f = stack.last_mut().unwrap();
+                    f.push(Node::OptRef(tag, arg, sp(i, i + len)), file);
+                }
+                i += len;
+                continue;
+            }
             let after_open = stack
                 .last()
                 .is_some_and(|f| f.kind == Kind::List && f.items.is_empty() && f.named.is_none());
@@ -339,19 +353,6 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                     let f = stack.last_mut().unwrap();
                     f.push(Node::Atom(text[s..i].to_string(), sp(s, i)), file);
                 }
-                continue;
-            }
-            if let Some(len) = opt_ref_len(&b[i..]) {
-                let inner = &text[i + 1..i + len - 1];
-                let (tag, arg) = match inner.split_once(':') {
-                    Some((t, a)) => (t.to_string(), Some(a.to_string())),
-                    None => (inner.to_string(), None),
-                };
-                if skipping == 0 {
-                    let f = stack.last_mut().unwrap();
-                    f.push(Node::OptRef(tag, arg, sp(i, i + len)), file);
-                }
-                i += len;
                 continue;
             }
         }

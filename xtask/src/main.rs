@@ -1,8 +1,9 @@
-//! Project chores: `cargo xtask bench | corpus | truncate | docs | fuzz | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | corpus | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
 
 mod docs;
 mod fonts;
 mod fuzz;
+mod ludii;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -22,6 +23,11 @@ tasks:
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
+  ludii [--ludii JAR] [--check]
+                             read Ludii's whole board-game library (from the jar, default
+                             ../shared/tools/ludii/ludii-res.jar), compare with the Ludii oracle's
+                             facts (cached in target/ludii-facts) and write
+                             golden/ludii-library-report.md (--check: fail if it would change)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
                              fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
@@ -86,6 +92,14 @@ fn main() -> ExitCode {
                 false
             }
         },
+        Some("ludii") => ludii::ludii(
+            &root,
+            args.iter()
+                .position(|a| a == "--ludii")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from),
+            args.iter().any(|a| a == "--check"),
+        ),
         Some("golden") | Some("bless") => run(Command::new(cargo())
             .args(["test", "--workspace"])
             .env("UPDATE_GOLDEN", "1")

@@ -1,0 +1,59 @@
+//! zogkit's reading of Ludii's own library checked against the Ludii oracle on a fixed sample (every fifth game of each category): measured rates must not fall below the floors below (a ratchet: raise them when the reader improves).
+//!
+//! Needs `java` (17) and `../shared/tools/ludii`; skipped with a note when they are missing,
+//! except under CI. The oracle runs once, in batch mode, for the files not cached in
+//! `target/ludii-facts`. `cargo xtask ludii` does the same over the whole library.
+
+#[path = "common/ludii_facts.rs"]
+mod ludii_facts;
+
+use ludii_facts::*;
+use std::path::Path;
+
+/// Floors on the sample (218 games): counts that must be reached.
+const FLOOR_READ: usize = 218;
+const FLOOR_SITES: usize = 178;
+const FLOOR_PLAYERS: usize = 217;
+const FLOOR_KINDS: usize = 215;
+const FLOOR_PLACEMENTS: usize = 128;
+
+#[test]
+fn library_sample_matches_the_oracle() {
+    let setup = Setup::new(Path::new(env!("CARGO_MANIFEST_DIR")), None);
+    if let Some(why) = setup.missing() {
+        if std::env::var_os("CI").is_some() {
+            panic!("{why}: CI needs Java 17 and ../shared/tools/ludii");
+        }
+        eprintln!("SKIPPED: {why} (set CI=1 to make this a failure)");
+        return;
+    }
+    let all = extract_library(&setup).expect("library extracted from the jar");
+    let files = sample(&all);
+    assert!(files.len() >= 200, "sample of {} games", files.len());
+    let facts = oracle_facts(&setup, &files, 60).expect("oracle facts");
+    let opts = read_options(&setup).expect("defines read from the jar");
+    let results: Vec<(String, Outcome)> = files
+        .iter()
+        .map(|f| (f.clone(), compare(&setup, &opts, f, &facts[f])))
+        .collect();
+    let t = tally(&results);
+    println!("{}", table(&t));
+    let all = t.last().unwrap().1;
+    assert!(
+        all.oracle_ok * 10 >= all.files * 9,
+        "the oracle failed on too many files: {all:?}"
+    );
+    for (what, got, floor) in [
+        ("read without error", all.read, FLOOR_READ),
+        ("sites equal", all.sites, FLOOR_SITES),
+        ("players equal", all.players, FLOOR_PLAYERS),
+        ("piece kinds equal", all.kinds, FLOOR_KINDS),
+        ("placements equal", all.placements, FLOOR_PLACEMENTS),
+    ] {
+        assert!(
+            got >= floor,
+            "{what}: {got} of {} games, below the floor {floor}",
+            all.files
+        );
+    }
+}
