@@ -996,9 +996,12 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The first piece of content kept verbatim (any format), shortened for a message.
+/// The first piece of content kept verbatim (any format), shortened for a message. Ludii's
+/// `(metadata …)` is not part of the rules by Ludii's own definition (information, graphics,
+/// AI hints), so it never stops a game from being played.
 fn first_extension(x: &spec::Extensions) -> Option<String> {
-    let text = x.zrf.first().or(x.ludii.first()).or(x.chessembly.first())?;
+    let ludii = x.ludii.iter().find(|t| !t.starts_with("(metadata"));
+    let text = x.zrf.first().or(ludii).or(x.chessembly.first())?;
     Some(match text.char_indices().nth(80) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.clone(),

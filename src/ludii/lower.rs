@@ -1555,6 +1555,8 @@ pub(crate) fn lower_game(
                 Some(z) => zones.extend(z),
                 None => l.keep("equipment", e, true),
             },
+            // Hands are kept only when the play rule does not drop from them (below).
+            Some("hand") => {}
             _ => l.keep("equipment", e, true),
         }
     }
@@ -1568,6 +1570,9 @@ pub(crate) fn lower_game(
     }
     let mut setup = Vec::new();
     let mut goals = Vec::new();
+    let mut play = None;
+    let mut full: Vec<&Node> = Vec::new();
+    let mut drops_only = false;
     if let Some(rules) = find("rules") {
         for r in rules.positional() {
             match r.head() {
@@ -1579,28 +1584,48 @@ pub(crate) fn lower_game(
                         }
                     }
                 }
-                Some("play") => {
-                    let m = r.positional().next();
-                    let droppable = m.is_some_and(|m| print(m) == "(move Add (to (sites Empty)))");
-                    if m.is_some_and(|m| print(m) == "(forEach Piece)") {
-                    } else if droppable && !pieces.is_empty() {
-                        for p in &mut pieces {
-                            p.drops
-                                .push(block(vec![Instr::Verify(cond_test(Test::Empty)), add()]));
-                        }
-                    } else {
-                        l.keep("rules", r, false);
-                    }
-                }
+                Some("play") => play = Some(r),
                 Some("end") => {
                     for item in flatten(r) {
                         match l.goal(item, &pieces) {
                             Some(goal) => goals.push(goal),
+                            None if is_full_draw(item) => full.push(item),
                             None => l.keep("end", item, true),
                         }
                     }
                 }
                 _ => l.keep("rules", r, false),
+            }
+        }
+        if let Some(r) = play {
+            let hand = equipment.iter().find(|e| e.head() == Some("hand"));
+            match play_rule(r, &goals) {
+                Some(p) if !p.hand_drops || hand.is_some() => {
+                    drops_only = p.drops && !p.hand_drops && !p.pieces;
+                    apply_play(&p, &mut pieces, &mut setup, &l.players);
+                    if let Some(h) = hand.filter(|_| !p.hand_drops) {
+                        l.keep("equipment", h, true);
+                    }
+                }
+                _ => {
+                    l.keep("rules", r, false);
+                    if let Some(h) = hand {
+                        l.keep("equipment", h, true);
+                    }
+                }
+            }
+        }
+        // `(is Full)` ends the game exactly when the next player has no move if every move
+        // fills an empty site: ZoG's stalemate.
+        for item in full {
+            if drops_only {
+                goals.push(Goal {
+                    kind: GoalKind::Draw,
+                    players: l.players.clone(),
+                    condition: GoalCond::Stalemated,
+                });
+            } else {
+                l.keep("end", item, true);
             }
         }
         for a in rules.args() {
@@ -1642,6 +1667,165 @@ pub(crate) fn lower_game(
             ..Extensions::default()
         },
     })
+}
+
+/// What a `(play …)` rule asks for, when it is one of the common shapes.
+#[derive(Debug, Default)]
+struct Play {
+    /// `(forEach Piece)`: every piece moves by its own moves.
+    pieces: bool,
+    /// `(move Add (to (sites Empty)))` or a move from the hand: pieces are dropped on empty sites.
+    drops: bool,
+    /// The drops come from the players' hands (`container:"Hand"`).
+    hand_drops: bool,
+    /// `(then (if (is In (last To) (sites Mover "R")) (promote (last To) (piece "Q") Mover)))`:
+    /// a piece whose move ends in region R becomes a Q.
+    promote: Option<(String, String)>,
+}
+
+/// Reads `(play …)`: `(forEach Piece)`, drops on empty sites (from the hand or unlimited), an
+/// `(or …)` of those, and `(do … ifAfterwards:(not (is Threatened (id "K" Mover))))` when the
+/// end rules make K's checkmate a goal (the spec's checkmate goal forbids leaving K attacked).
+fn play_rule(r: &Node, goals: &[Goal]) -> Option<Play> {
+    let mut out = Play::default();
+    let mut stack: Vec<&Node> = r.positional().collect();
+    if stack.len() != 1 {
+        return None;
+    }
+    while let Some(n) = stack.pop() {
+        match print(n).as_str() {
+            "(forEach Piece)" => out.pieces = true,
+            "(move Add (to (sites Empty)))" => out.drops = true,
+            "(move (from (sites Occupied by:Mover container:\"Hand\")) (to (sites Empty)))" => {
+                out.drops = true;
+                out.hand_drops = true;
+            }
+            _ => match n.head() {
+                Some("or") => {
+                    let args: Vec<&Node> = n.positional().collect();
+                    match args.as_slice() {
+                        [Node::Array(items, _)] => stack.extend(items.iter()),
+                        _ if n.args().iter().all(|a| !matches!(a, Node::Named(..))) => {
+                            stack.extend(args)
+                        }
+                        _ => return None,
+                    }
+                }
+                Some("do") => {
+                    let args: Vec<&Node> = n.positional().collect();
+                    let (inner, then) = match args.as_slice() {
+                        [inner] => (*inner, None),
+                        [inner, then] if out.promote.is_none() => (*inner, Some(*then)),
+                        _ => return None,
+                    };
+                    if let Some(t) = then {
+                        out.promote = Some(promotion(t)?);
+                    }
+                    let guarded = threatened_piece(n.named("ifAfterwards")?)?;
+                    let covered = goals.iter().any(|g| {
+                        matches!(&g.condition, GoalCond::Checkmated { pieces } if pieces.contains(&guarded))
+                    });
+                    if !covered || n.args().len() != args.len() + 1 {
+                        return None;
+                    }
+                    stack.push(inner);
+                }
+                _ => return None,
+            },
+        }
+    }
+    Some(out)
+}
+
+/// `(then (if (is In (last To) (sites Mover "R")) (promote (last To) (piece "Q") Mover)))` →
+/// `(R, Q)`.
+fn promotion(t: &Node) -> Option<(String, String)> {
+    let text = print(t);
+    let rest = text.strip_prefix("(then (if (is In (last To) (sites Mover \"")?;
+    let (region, rest) = rest.split_once('"')?;
+    let rest = rest.strip_prefix(")) (promote (last To) (piece \"")?;
+    let (piece, rest) = rest.split_once('"')?;
+    (rest == ") Mover)))").then(|| (region.to_string(), piece.to_string()))
+}
+
+/// Every plain `add` of a move becomes `(if (in-zone? R) (add Q) else add)`.
+fn promote_on_arrival(program: &mut [Instr], zone: &str, piece: &str) {
+    for ins in program.iter_mut() {
+        match ins {
+            Instr::Add {
+                pieces,
+                partial: false,
+                copy: false,
+                move_type: None,
+            } if pieces.is_empty() => {
+                *ins = Instr::If {
+                    cond: Cond::InZone {
+                        zone: zone.to_string(),
+                        at: None,
+                    },
+                    then_: vec![Instr::Add {
+                        pieces: vec![piece.to_string()],
+                        partial: false,
+                        copy: false,
+                        move_type: None,
+                    }],
+                    else_: vec![add()],
+                };
+            }
+            Instr::If { then_, else_, .. } => {
+                promote_on_arrival(then_, zone, piece);
+                promote_on_arrival(else_, zone, piece);
+            }
+            Instr::While { body, .. } => promote_on_arrival(body, zone, piece),
+            _ => {}
+        }
+    }
+}
+
+/// `(not (is Threatened (id "K" Mover)))` → `K`.
+fn threatened_piece(n: &Node) -> Option<String> {
+    let text = print(n);
+    let rest = text.strip_prefix("(not (is Threatened (id \"")?;
+    let (name, tail) = rest.split_once('"')?;
+    (tail == " Mover)))").then(|| name.to_string())
+}
+
+/// Gives every piece its drops, and every player an empty hand of each piece when the drops
+/// come from the hand (so the engine counts them).
+fn apply_play(p: &Play, pieces: &mut [Piece], setup: &mut Vec<Placement>, players: &[String]) {
+    if let Some((zone, piece)) = &p.promote {
+        for b in pieces.iter_mut().flat_map(|p| p.moves.iter_mut()) {
+            promote_on_arrival(&mut b.program, zone, piece);
+        }
+    }
+    if !p.drops {
+        return;
+    }
+    for piece in pieces.iter_mut() {
+        piece
+            .drops
+            .push(block(vec![Instr::Verify(cond_test(Test::Empty)), add()]));
+    }
+    if p.hand_drops {
+        for player in players {
+            for piece in pieces.iter() {
+                setup.push(Placement {
+                    player: player.clone(),
+                    piece: piece.name.clone(),
+                    positions: Vec::new(),
+                    off: Some(0),
+                });
+            }
+        }
+    }
+}
+
+/// `(if (is Full) (result Mover Draw))` (or `Next`).
+fn is_full_draw(n: &Node) -> bool {
+    matches!(
+        print(n).as_str(),
+        "(if (is Full) (result Mover Draw))" | "(if (is Full) (result Next Draw))"
+    )
 }
 
 fn flatten(n: &Node) -> Vec<&Node> {
