@@ -353,6 +353,69 @@ pub enum Shape {
         c1: Cond,
         c2: Cond,
     },
+    /// Any chain of steps with the conditions verified after each step (`conds[k]` after
+    /// step `k`), ending with a plain `add`: the general form the shapes above specialise.
+    Path {
+        from: Option<Cond>,
+        conds: Vec<Vec<Cond>>,
+    },
+}
+
+/// A promotion at the end of a block: the moving piece becomes one of `pieces`, always or
+/// when it arrives in `zone`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Promotion {
+    /// The zone (for the mover) that promotes; `None`: every move of the block promotes.
+    pub zone: Option<String>,
+    /// The choices.
+    pub pieces: Vec<String>,
+}
+
+/// Splits a promotion off the end of a block: `add P…`, or `if (in-zone? z) (add P…) else
+/// add`. Returns the block ending in a plain `add` and the promotion (`None` when the block
+/// does not end so).
+pub fn split_promotion(b: &MoveBlock) -> Option<(MoveBlock, Promotion)> {
+    let (last, rest) = b.program.split_last()?;
+    let promo = |i: &Instr| match i {
+        Instr::Add {
+            pieces,
+            partial: false,
+            copy: false,
+            move_type: None,
+        } if !pieces.is_empty() => Some(pieces.clone()),
+        _ => None,
+    };
+    let p = match last {
+        Instr::If {
+            cond: Cond::InZone { zone, at: None },
+            then_,
+            else_,
+        } => match (then_.as_slice(), else_.as_slice()) {
+            ([t], [e]) if is_add(e) => Promotion {
+                zone: Some(zone.clone()),
+                pieces: promo(t)?,
+            },
+            _ => return None,
+        },
+        other => Promotion {
+            zone: None,
+            pieces: promo(other)?,
+        },
+    };
+    let mut program = rest.to_vec();
+    program.push(Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    });
+    Some((
+        MoveBlock {
+            move_type: b.move_type.clone(),
+            program,
+        },
+        p,
+    ))
 }
 
 /// A plain `add` (no promotion, not partial, no copy, no move type).
@@ -522,9 +585,30 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                     }
                 }
             }
-            None
+            path(from, p)
         }
     }
+}
+
+/// The general chain: `step (verify …)* (step (verify …)*)* add`.
+fn path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)> {
+    let (last, body) = p.split_last()?;
+    if !is_add(last) || !matches!(body.first(), Some(Instr::Step(_))) {
+        return None;
+    }
+    let mut dirs = Vec::new();
+    let mut conds: Vec<Vec<Cond>> = Vec::new();
+    for i in body {
+        match i {
+            Instr::Step(d) => {
+                dirs.push(d.clone());
+                conds.push(Vec::new());
+            }
+            Instr::Verify(c) => conds.last_mut()?.push(c.clone()),
+            _ => return None,
+        }
+    }
+    Some((Shape::Path { from, conds }, dirs))
 }
 
 #[cfg(test)]
