@@ -10,7 +10,9 @@ use super::board::{self, COMPASS, Geo};
 use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity};
-use crate::spec::moves::{Promotion, Shape, inline, is_add, is_empty_test, shape, split_promotion};
+use crate::spec::moves::{
+    Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape, split_promotion,
+};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Test};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -166,6 +168,10 @@ fn ludii_piece_names(g: &Game) -> BTreeMap<String, String> {
         }
         if n.ends_with(|c: char| c.is_ascii_digit()) {
             n.push('x');
+        }
+        // Ludii capitalises component names.
+        if let Some(f) = n.get(..1) {
+            n = f.to_ascii_uppercase() + &n[1..];
         }
         let base = n.clone();
         let mut k = 0;
@@ -351,12 +357,13 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
             .iter()
             .filter(|e| is_comment(e))
             .collect();
-        write_piece(&cx.piece(&p.name), moves, after, &notes, &call, &mut out);
+        let owner = if g.players.len() == 1 { "P1" } else { "Each" };
+        write_piece(&cx.piece(&p.name), owner, moves, after, &notes, &call, &mut out);
     }
     write_regions(g, board, &mut cx, &mut out);
-    let hands = g.setup.iter().any(|s| s.off.is_some_and(|n| n > 0));
-    if hands {
-        let _ = writeln!(out, "        (hand Each)");
+    let hands = hand_size(g);
+    if hands > 0 {
+        let _ = writeln!(out, "        (hand Each size:{hands})");
     }
     for e in &x.equipment {
         let _ = writeln!(out, "        {}", lay(e, 8));
@@ -373,7 +380,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     } else {
         let play = match &x.play {
             Some(p) => p.clone(),
-            None => generated_play(g, hands, &cx),
+            None => generated_play(g, hands > 0, &cx),
         };
         let _ = writeln!(out, "        {}", lay(&play, 8));
     }
@@ -453,6 +460,7 @@ fn write_players(g: &Game, cx: &Ctx, out: &mut String) {
 
 fn write_piece(
     name: &str,
+    owner: &str,
     moves: &[String],
     after: &[String],
     notes: &[&String],
@@ -465,21 +473,21 @@ fn write_piece(
         }
     };
     if moves.len() == 1 && after.is_empty() && notes.is_empty() {
-        let one = format!("        (piece {name} Each {})", call(&moves[0]));
+        let one = format!("        (piece {name} {owner} {})", call(&moves[0]));
         if one.len() <= WIDTH {
             let _ = writeln!(out, "{one}");
         } else {
-            let _ = writeln!(out, "        (piece {name} Each");
+            let _ = writeln!(out, "        (piece {name} {owner}");
             let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
             let _ = writeln!(out, "        )");
         }
         return;
     }
     if moves.is_empty() && after.is_empty() && notes.is_empty() {
-        let _ = writeln!(out, "        (piece {name} Each)");
+        let _ = writeln!(out, "        (piece {name} {owner})");
         return;
     }
-    let _ = writeln!(out, "        (piece {name} Each");
+    let _ = writeln!(out, "        (piece {name} {owner}");
     if moves.len() == 1 && after.is_empty() {
         let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
     } else if !moves.is_empty() {
@@ -601,6 +609,25 @@ fn write_start(g: &Game, ext: &[String], cx: &mut Ctx, out: &mut String) {
     let _ = writeln!(out, "        }})");
 }
 
+/// The most piece types one player holds off the board at the start (0: no hands).
+fn hand_size(g: &Game) -> usize {
+    g.players
+        .iter()
+        .map(|p| {
+            let mut kinds: Vec<&str> = g
+                .setup
+                .iter()
+                .filter(|s| &s.player == p && s.off.is_some_and(|n| n > 0))
+                .map(|s| s.piece.as_str())
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            kinds.len()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// `(play …)` for a game whose spec has none written in Ludii: every piece's moves and drops,
 /// filtered by ZoG's `checkmated` rule (no move may leave a royal piece attacked).
 fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
@@ -697,16 +724,27 @@ fn player_sides(
             .and_then(|b| b.symmetries.iter().find(|s| &s.player == p))
             .map(|s| s.map.iter().map(|[a, b]| (a.clone(), b.clone())).collect())
             .unwrap_or_default();
-        let f = map
-            .and_then(|mp| {
-                let north = mp.dir.iter().find(|(_, c)| **c == 0)?.0;
-                mp.dir.get(m.get(north).unwrap_or(north)).copied()
-            })
-            .unwrap_or(0);
+        let f = map.map_or(0, |mp| facing_of(mp, &m));
         facing.push(f);
         sym.push(m);
     }
     (facing, sym)
+}
+
+/// Where a renaming sends north: the images of the board's directions weighted by how far
+/// north each points (works on boards without a north direction, such as diagonal-only ones).
+fn facing_of(mp: &Map, m: &BTreeMap<String, String>) -> usize {
+    let (mut x, mut y) = (0i64, 0i64);
+    for (d, c) in &mp.dir {
+        let Some(c2) = mp.dir.get(m.get(d).unwrap_or(d)) else {
+            continue;
+        };
+        let w = delta(*c).1;
+        let (x2, y2) = delta(*c2);
+        x += w * x2;
+        y += w * y2;
+    }
+    compass_of_delta(x.signum(), y.signum()).unwrap_or(0)
 }
 
 /// Whether every board position is one Ludii site: a Ludii board kept from a `.lud`, or a
@@ -769,10 +807,12 @@ fn centre(b: &crate::spec::Board, p: &crate::spec::Position) -> Option<(i64, i64
 }
 
 fn rectangle(b: &crate::spec::Board) -> Result<Map, String> {
-    if b.positions.iter().any(|p| p.killed) {
-        return Err("it has removed positions".into());
-    }
-    let live: Vec<&crate::spec::Position> = b.positions.iter().filter(|p| !p.dummy).collect();
+    // Removed (killed) positions hold no piece and have no links: they are left off the board.
+    let live: Vec<&crate::spec::Position> = b
+        .positions
+        .iter()
+        .filter(|p| !p.dummy && !p.killed)
+        .collect();
     if live.is_empty() {
         return Err("it has no positions".into());
     }
@@ -1294,19 +1334,31 @@ fn two_ludeme(group: &[Vec<String>], c1: &Cond, c2: &Cond, cx: &Ctx) -> Option<S
     ))
 }
 
-/// A block's shape with its promotion split off, calls inlined first.
-fn classify(b: &MoveBlock, cx: &Ctx) -> Option<(Shape, Vec<String>, Option<Promotion>)> {
+/// What [`classify`] found: the shape, its directions, the promotion split off, and whether
+/// a continuation (partial move) was dropped.
+type Classified = (Shape, Vec<String>, Option<Promotion>, bool);
+
+/// A block's shape with its promotion split off, calls inlined first; a block with a move
+/// type or partial completions is classified by its first move (the caller reports the loss).
+fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     let mut memo = vec![None; cx.procs.len()];
     let inlined = MoveBlock {
         move_type: b.move_type.clone(),
         program: inline(&b.program, cx.procs, &mut memo),
     };
-    if let Some((s, d)) = shape(&inlined) {
-        return Some((s, d, None));
+    let (block, cut) = match first_move_only(&inlined) {
+        Some(f) => {
+            let partial = f.program != inlined.program;
+            (f, partial)
+        }
+        None => (inlined, false),
+    };
+    if let Some((s, d)) = shape(&block) {
+        return Some((s, d, None, cut));
     }
-    let (plain, p) = split_promotion(&inlined)?;
+    let (plain, p) = split_promotion(&block)?;
     let (s, d) = shape(&plain)?;
-    Some((s, d, Some(p)))
+    Some((s, d, Some(p), cut))
 }
 
 fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String> {
@@ -1314,7 +1366,7 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
     let shapes: Vec<_> = blocks.iter().map(|b| classify(b, cx)).collect();
     let mut i = 0;
     while i < blocks.len() {
-        let Some((s, d, p)) = shapes[i].clone() else {
+        let Some((s, d, p, cut)) = shapes[i].clone() else {
             cx.rep.lose(format!(
                 "move block {} of piece `{piece}` (no Ludii form here)",
                 i + 1
@@ -1322,11 +1374,17 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
             i += 1;
             continue;
         };
+        if cut {
+            cx.rep.lose(format!(
+                "the continuation (partial moves) of move block {} of piece `{piece}`",
+                i + 1
+            ));
+        }
         let mut group = vec![d];
         let mut j = i + 1;
         while j < blocks.len() {
             match &shapes[j] {
-                Some((s2, d2, p2)) if *s2 == s && *p2 == p && !group.contains(d2) => {
+                Some((s2, d2, p2, c2)) if *s2 == s && *p2 == p && *c2 == cut && !group.contains(d2) => {
                     group.push(d2.clone());
                     j += 1;
                 }

@@ -371,6 +371,48 @@ pub struct Promotion {
     pub pieces: Vec<String>,
 }
 
+/// A block whose partial completions (`add-partial`, ZRF's continuing captures) are made
+/// plain, without its move type: the first move of the block as a complete move. `None` when
+/// the block has neither (nothing to drop).
+pub fn first_move_only(b: &MoveBlock) -> Option<MoveBlock> {
+    fn plain(v: &[Instr], changed: &mut bool) -> Vec<Instr> {
+        v.iter()
+            .map(|i| match i {
+                Instr::Add {
+                    pieces,
+                    partial: true,
+                    copy,
+                    ..
+                } => {
+                    *changed = true;
+                    Instr::Add {
+                        pieces: pieces.clone(),
+                        partial: false,
+                        copy: *copy,
+                        move_type: None,
+                    }
+                }
+                Instr::If { cond, then_, else_ } => Instr::If {
+                    cond: cond.clone(),
+                    then_: plain(then_, changed),
+                    else_: plain(else_, changed),
+                },
+                Instr::While { cond, body } => Instr::While {
+                    cond: cond.clone(),
+                    body: plain(body, changed),
+                },
+                other => other.clone(),
+            })
+            .collect()
+    }
+    let mut changed = b.move_type.is_some();
+    let program = plain(&b.program, &mut changed);
+    changed.then_some(MoveBlock {
+        move_type: None,
+        program,
+    })
+}
+
 /// Splits a promotion off the end of a block: `add P…`, or `if (in-zone? z) (add P…) else
 /// add`. Returns the block ending in a plain `add` and the promotion (`None` when the block
 /// does not end so).

@@ -64,8 +64,10 @@ public class LudMoves {
                 body = "\"compile\":null,\"error\":\"timeout\"";
             } catch (java.util.concurrent.ExecutionException e) {
                 Throwable c = e.getCause();
+                Throwable deep = c;
+                while (deep.getCause() != null && deep.getCause() != deep) deep = deep.getCause();
                 boolean compiled = !(c.getClass().getName().startsWith("compiler.") || c.getClass().getName().startsWith("main.grammar") || String.valueOf(c.getMessage()).startsWith("compiler returned null"));
-                body = "\"compile\":" + (compiled ? "true" : "false") + ",\"error\":" + q(LudiiOracle.errorMessage(c));
+                body = "\"compile\":" + (compiled ? "true" : "false") + ",\"error\":" + q(LudiiOracle.errorMessage(c) + (deep != c && deep.getMessage() != null ? " / cause: " + deep.getClass().getSimpleName() + ": " + deep.getMessage() : ""));
             }
             LudiiOracle.OUT.println("{\"file\":" + q(path) + "," + body + "}");
             LudiiOracle.OUT.flush();

@@ -20,6 +20,8 @@ struct Row {
     /// `Some(true)`: Ludii's start moves equal the engine's; `None`: not compared (and why).
     same: Result<bool, String>,
     counts: (usize, usize),
+    /// Up to three moves only the engine has, and up to three only Ludii has (site indexes).
+    diff: String,
 }
 
 /// Runs the measurement with the CLI at `zogkit` (built in release mode when `None`).
@@ -84,6 +86,7 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
             error: None,
             same: Err("not run".into()),
             counts: (0, 0),
+            diff: String::new(),
         });
     }
     let oracle = lud_oracle::find(root, &work.join("java"))?;
@@ -98,7 +101,7 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
         r.compile = v.compile;
         r.error = v.error.clone();
         let yaml = work.join("yaml").join(&r.rel).with_extension("yaml");
-        r.same = compare(&yaml, v, &mut r.counts);
+        r.same = compare(&yaml, v, &mut r.counts, &mut r.diff);
     }
     let md = markdown(&rows);
     std::fs::write(root.join("golden/lud-writer-report.md"), &md).map_err(|e| e.to_string())?;
@@ -107,7 +110,12 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-fn compare(yaml: &Path, v: &lud_oracle::Verdict, counts: &mut (usize, usize)) -> Result<bool, String> {
+fn compare(
+    yaml: &Path,
+    v: &lud_oracle::Verdict,
+    counts: &mut (usize, usize),
+    diff: &mut String,
+) -> Result<bool, String> {
     let ludii = v.moves.as_ref().ok_or("Ludii did not start the game")?;
     let text = std::fs::read_to_string(yaml).map_err(|e| e.to_string())?;
     let doc = zogkit::spec::yaml::from_str(&text, zogkit::diag::FileId(0))
@@ -115,6 +123,14 @@ fn compare(yaml: &Path, v: &lud_oracle::Verdict, counts: &mut (usize, usize)) ->
     let (engine, sites) = lud_oracle::engine_moves(&doc)?;
     let ludii = lud_oracle::normalise(ludii, sites);
     *counts = (engine.len(), ludii.len());
+    let show = |a: &std::collections::BTreeSet<lud_oracle::Key>, b: &std::collections::BTreeSet<lud_oracle::Key>| {
+        a.difference(b)
+            .take(3)
+            .map(|(f, t)| format!("{f}-{t}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    *diff = format!("engine only: {}; Ludii only: {}", show(&engine, &ludii), show(&ludii, &engine));
     Ok(engine == ludii)
 }
 
@@ -128,6 +144,10 @@ fn pct(a: usize, b: usize) -> String {
 
 /// The first words of an error, for grouping.
 fn error_kind(e: &str) -> String {
+    let e = match e.split_once(" / cause: ") {
+        Some((_, cause)) => cause,
+        None => e,
+    };
     let e = e.split(" in '").next().unwrap_or(e);
     let short: String = e.chars().take(70).collect();
     short
@@ -187,7 +207,7 @@ fn markdown(rows: &[Row]) -> String {
         let yes = |b: bool| if b { "yes" } else { "no" };
         let moves = match &r.same {
             Ok(true) => format!("equal ({})", r.counts.0),
-            Ok(false) => format!("differ ({} / {})", r.counts.0, r.counts.1),
+            Ok(false) => format!("differ ({} / {}; {})", r.counts.0, r.counts.1, r.diff),
             Err(e) if r.accepted => format!("– ({})", error_kind(e)),
             Err(_) => "–".into(),
         };
