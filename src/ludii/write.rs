@@ -532,9 +532,20 @@ fn write_regions(g: &Game, board: Option<&crate::spec::Board>, cx: &mut Ctx, out
                 }
             }
         };
-        let Some(sites) = site_list(&z.positions, cx) else {
-            cx.rep
-                .lose(format!("zone `{}` (positions off the board)", z.name));
+        let on: Vec<String> = z
+            .positions
+            .iter()
+            .filter(|p| cx.map.as_ref().is_some_and(|m| m.site.contains_key(*p)))
+            .cloned()
+            .collect();
+        if on.len() < z.positions.len() {
+            cx.rep.note(format!(
+                "zone `{}`: {} positions off the Ludii board are left out",
+                z.name,
+                z.positions.len() - on.len()
+            ));
+        }
+        let Some(sites) = site_list(&on, cx) else {
             continue;
         };
         let mut name = String::new();
@@ -806,6 +817,9 @@ fn centre(b: &crate::spec::Board, p: &crate::spec::Position) -> Option<(i64, i64
     Some((2 * x, 2 * y))
 }
 
+/// The board as a Ludii rectangle: every live position, or else (when that leaves directions
+/// that are not compass steps, as hand areas beside a board do) the largest group of positions
+/// linked by neighbouring links; positions left out are off the board.
 fn rectangle(b: &crate::spec::Board) -> Result<Map, String> {
     // Removed (killed) positions hold no piece and have no links: they are left off the board.
     let live: Vec<&crate::spec::Position> = b
@@ -816,6 +830,78 @@ fn rectangle(b: &crate::spec::Board) -> Result<Map, String> {
     if live.is_empty() {
         return Err("it has no positions".into());
     }
+    let whole = rect_of(b, &live);
+    if whole
+        .as_ref()
+        .is_ok_and(|m| m.dir.len() == b.directions.len())
+    {
+        return whole;
+    }
+    let part = main_group(b, &live);
+    if part.len() == live.len() || part.len() < 4 {
+        return whole;
+    }
+    match (whole, rect_of(b, &part)) {
+        (Ok(w), Ok(p)) if p.dir.len() > w.dir.len() => Ok(p),
+        (Ok(w), _) => Ok(w),
+        (Err(_), Ok(p)) => Ok(p),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// The largest set of positions connected by links between neighbouring centres.
+fn main_group<'a>(
+    b: &crate::spec::Board,
+    live: &[&'a crate::spec::Position],
+) -> Vec<&'a crate::spec::Position> {
+    let cs: Vec<Option<(i64, i64)>> = live.iter().map(|p| centre(b, p)).collect();
+    let gap = |k: fn(&(i64, i64)) -> i64| {
+        let mut v: Vec<i64> = cs.iter().flatten().map(k).collect();
+        v.sort();
+        v.dedup();
+        v.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(0)
+    };
+    let (gx, gy) = (gap(|c| c.0), gap(|c| c.1));
+    let index: BTreeMap<&str, usize> = live
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    let mut parent: Vec<usize> = (0..live.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for (i, p) in live.iter().enumerate() {
+        for l in &p.links {
+            let Some(&j) = index.get(l.to.as_str()) else {
+                continue;
+            };
+            let (Some(a), Some(c)) = (cs[i], cs[j]) else {
+                continue;
+            };
+            if (c.0 - a.0).abs() <= gx && (c.1 - a.1).abs() <= gy {
+                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                parent[ri] = rj;
+            }
+        }
+    }
+    let mut size = vec![0usize; live.len()];
+    for i in 0..live.len() {
+        let r = root(&mut parent, i);
+        size[r] += 1;
+    }
+    let best = (0..live.len()).max_by_key(|i| (size[*i], usize::MAX - i)).unwrap_or(0);
+    (0..live.len())
+        .filter(|i| root(&mut parent, *i) == best)
+        .map(|i| live[i])
+        .collect()
+}
+
+fn rect_of(b: &crate::spec::Board, live: &[&crate::spec::Position]) -> Result<Map, String> {
     let cs: Option<Vec<(i64, i64)>> = live.iter().map(|p| centre(b, p)).collect();
     let cs = cs.ok_or("a position has neither a rectangle nor a grid place")?;
     let mut xs: Vec<i64> = cs.iter().map(|c| c.0).collect();
@@ -853,7 +939,7 @@ fn rectangle(b: &crate::spec::Board) -> Result<Map, String> {
     for d in &b.directions {
         let mut comp: Option<Option<usize>> = None;
         let mut n = 0;
-        for p in &live {
+        for p in live {
             let Some(l) = p.links.iter().find(|l| &l.direction == d) else {
                 continue;
             };
@@ -1229,7 +1315,14 @@ fn ludeme(s: &Shape, group: &[Vec<String>], promo: &Option<Promotion>, cx: &Ctx)
             }
             match stop {
                 Some(st) => {
-                    let _ = write!(t, " {}", to_lud(st, &then, cx)?);
+                    // Ludii stops a slide at the first site its `to` condition accepts, so
+                    // the condition must hold only where ZoG's run ends (`go` fails there).
+                    let st = if needs_piece(st) {
+                        st.clone()
+                    } else {
+                        Cond::And(vec![Cond::Not(Box::new(go.clone())), st.clone()])
+                    };
+                    let _ = write!(t, " {}", to_lud(&st, &then, cx)?);
                 }
                 None => t.push_str(&then),
             }
@@ -1337,6 +1430,21 @@ fn two_ludeme(group: &[Vec<String>], c1: &Cond, c2: &Cond, cx: &Ctx) -> Option<S
 /// What [`classify`] found: the shape, its directions, the promotion split off, and whether
 /// a continuation (partial move) was dropped.
 type Classified = (Shape, Vec<String>, Option<Promotion>, bool);
+
+/// Whether a condition can only hold on an occupied site.
+fn needs_piece(c: &Cond) -> bool {
+    match c {
+        Cond::Test {
+            test: Test::Enemy | Test::Friend | Test::Neutral,
+            at: None,
+            ..
+        }
+        | Cond::Piece { at: None, .. } => true,
+        Cond::And(v) => v.iter().any(needs_piece),
+        Cond::Or(v) => !v.is_empty() && v.iter().all(needs_piece),
+        _ => false,
+    }
+}
 
 /// A block's shape with its promotion split off, calls inlined first; a block with a move
 /// type or partial completions is classified by its first move (the caller reports the loss).
