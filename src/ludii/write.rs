@@ -137,6 +137,8 @@ struct Ctx<'a> {
     /// Ludii piece name of each spec piece name.
     pname: BTreeMap<String, String>,
     procs: &'a [Vec<Instr>],
+    /// Zones written without an owner (every player has them): `(sites "z")`, not `(sites Mover "z")`.
+    shared: Vec<String>,
     rep: &'a mut Report,
 }
 
@@ -269,6 +271,13 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         sym,
         pname: ludii_piece_names(g),
         procs: &doc.procedures,
+        shared: board.map_or(vec![], |b| {
+            b.zones
+                .iter()
+                .filter(|z| every_player(g, &z.players))
+                .map(|z| z.name.clone())
+                .collect()
+        }),
         rep,
     };
     let x = game_extensions(g, cx.rep);
@@ -505,6 +514,15 @@ fn write_piece(
     let _ = writeln!(out, "        )");
 }
 
+/// Whether `players` are all the game's players.
+fn every_player(g: &Game, players: &[String]) -> bool {
+    let mut a = players.to_vec();
+    a.sort();
+    let mut b = g.players.clone();
+    b.sort();
+    a == b
+}
+
 /// Ludii's name of a player: `P1`, `P2`, … by turn-numbering order.
 fn role(g: &Game, player: &str) -> Option<String> {
     g.players
@@ -516,11 +534,7 @@ fn role(g: &Game, player: &str) -> Option<String> {
 fn write_regions(g: &Game, board: Option<&crate::spec::Board>, cx: &mut Ctx, out: &mut String) {
     let Some(b) = board else { return };
     for z in &b.zones {
-        let mut all = z.players.clone();
-        all.sort();
-        let mut every = g.players.clone();
-        every.sort();
-        let owners: Vec<String> = if all == every {
+        let owners: Vec<String> = if every_player(g, &z.players) {
             vec![String::new()]
         } else {
             let r: Option<Vec<String>> = z.players.iter().map(|p| role(g, p)).collect();
@@ -1048,7 +1062,8 @@ fn cond_lud(c: &Cond, loc: &str, cx: &Ctx) -> Option<String> {
         Cond::InZone { zone, at: None } => {
             let mut q = String::new();
             syntax::quote_into(zone, &mut q);
-            format!("(is In ({loc}) (sites Mover {q}))")
+            let owner = if cx.shared.contains(zone) { "" } else { "Mover " };
+            format!("(is In ({loc}) (sites {owner}{q}))")
         }
         Cond::Piece { piece, at: None } => {
             format!("(= (what at:({loc})) (id {} Mover))", cx.piece(piece))
@@ -1289,7 +1304,8 @@ fn promotion_then(p: &Option<Promotion>, cx: &Ctx) -> String {
         Some(z) => {
             let mut q = String::new();
             syntax::quote_into(z, &mut q);
-            format!(" (then (if (is In (last To) (sites Mover {q})) {promote}))")
+            let owner = if cx.shared.contains(z) { "" } else { "Mover " };
+            format!(" (then (if (is In (last To) (sites {owner}{q})) {promote}))")
         }
     }
 }
@@ -1358,6 +1374,29 @@ fn ludeme(s: &Shape, group: &[Vec<String>], promo: &Option<Promotion>, cx: &Ctx)
             hurdle,
             go,
             stop,
+            slide: true,
+        } => {
+            let plain = Shape::Cannon {
+                from: from.clone(),
+                hurdle: hurdle.clone(),
+                go: go.clone(),
+                stop: stop.clone(),
+                slide: false,
+            };
+            let mut v = vec![format!(
+                "(move Slide{} {}{then})",
+                from_lud(from, cx)?,
+                dirs_lud(&singles(), cx)?
+            )];
+            v.extend(ludeme(&plain, group, promo, cx)?);
+            return Some(v);
+        }
+        Shape::Cannon {
+            from,
+            hurdle,
+            go,
+            stop,
+            ..
         } => format!(
             "(move Hop{} {} (between before:(count Rows) after:(count Rows) if:{}) (to if:{} (apply if:{} (remove (to)))){then})",
             from_lud(from, cx)?,

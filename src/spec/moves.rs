@@ -343,6 +343,8 @@ pub enum Shape {
         hurdle: Cond,
         go: Cond,
         stop: Cond,
+        /// The empty run before the hurdle also ends moves (xiangqi's cannon).
+        slide: bool,
     },
     Leap {
         from: Option<Cond>,
@@ -498,7 +500,9 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
             },
             vec![d.clone()],
         )),
-        [Step(d), While { cond, body }, rest @ ..] if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d) =>
+        [Step(d), While { cond, body }, rest @ ..]
+            if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d)
+                && matches!(rest, [] | [Verify(_), _]) =>
         {
             let stop = match rest {
                 [] => None,
@@ -541,7 +545,8 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
         ] if is_empty_test(e)
             && d == d2
             && is_add(a)
-            && matches!(b1.as_slice(), [Step(x)] if x == d)
+            && matches!(b1.as_slice(), [Step(x)] | [_, Step(x)] if x == d)
+            && (b1.len() == 1 || is_add(&b1[0]))
             && matches!(b2.as_slice(), [Step(x)] if x == d) =>
         {
             Some((
@@ -550,6 +555,7 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                     hurdle: h.clone(),
                     go: go.clone(),
                     stop: stop.clone(),
+                    slide: b1.len() == 2,
                 },
                 vec![d.clone()],
             ))
