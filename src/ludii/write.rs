@@ -159,17 +159,23 @@ impl Ctx<'_> {
     }
 }
 
-/// A Ludii piece name: letters and digits only, not ending in a digit (Ludii appends the owner).
+/// A Ludii piece name: letters only, capitalised (Ludii appends the owner's number).
 fn ludii_piece_names(g: &Game) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut used: Vec<String> = Vec::new();
     for p in &g.pieces {
-        let mut n: String = p.name.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-        if n.is_empty() || n.starts_with(|c: char| c.is_ascii_digit()) {
-            n.insert_str(0, "Piece");
-        }
-        if n.ends_with(|c: char| c.is_ascii_digit()) {
-            n.push('x');
+        // Ludii reads digits in a component name as an owner number: spell them as letters.
+        let mut n: String = p
+            .name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| match c.to_digit(10) {
+                Some(d) => (b'a' + d as u8) as char,
+                None => c,
+            })
+            .collect();
+        if n.is_empty() {
+            n.push_str("Piece");
         }
         // Ludii capitalises component names.
         if let Some(f) = n.get(..1) {
@@ -589,7 +595,13 @@ fn write_start(g: &Game, ext: &[String], cx: &mut Ctx, out: &mut String) {
         };
         let mut item = String::new();
         let lname = cx.pname.get(&s.piece).cloned().unwrap_or_else(|| s.piece.clone());
-        syntax::quote_into(&format!("{lname}{}", k + 1), &mut item);
+        // Ludii numbers pieces by owner only when there are several players.
+        let item_name = if g.players.len() == 1 {
+            lname
+        } else {
+            format!("{lname}{}", k + 1)
+        };
+        syntax::quote_into(&item_name, &mut item);
         if let Some(n) = s.off.filter(|n| *n > 0) {
             if !held[k].contains(&s.piece) {
                 held[k].push(s.piece.clone());
