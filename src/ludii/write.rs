@@ -139,6 +139,8 @@ struct Ctx<'a> {
     procs: &'a [Vec<Instr>],
     /// Zones written without an owner (every player has them): `(sites "z")`, not `(sites Mover "z")`.
     shared: Vec<String>,
+    /// The spec was read from a `.lud` file (see [`leap_ludemes`]).
+    from_lud: bool,
     rep: &'a mut Report,
 }
 
@@ -284,10 +286,11 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
                 .map(|z| z.name.clone())
                 .collect()
         }),
+        from_lud: doc.source.format == "lud",
         rep,
     };
     let x = game_extensions(g, cx.rep);
-    let from_zrf = doc.source.format != "lud";
+    let from_zrf = !cx.from_lud;
 
     let mut out = String::new();
     // Move ludemes per piece, then defines for those used by several pieces.
@@ -1232,9 +1235,47 @@ fn delta(c: usize) -> (i64, i64) {
     [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)][c]
 }
 
-/// Leaps: the walks of the first player; every player must leap the same way (Ludii turns no
-/// walk by the facing when rotations are off).
-fn leap_walks(group: &[Vec<String>], cx: &Ctx) -> Option<Vec<String>> {
+/// Leaps as Ludii plays them: walks with rotations off go the same way for every player
+/// (checked with the oracle), so a leap that differs per player is one `(if (is Mover Pk) …)`
+/// per player. A spec read from a `.lud` keeps the first player's walks: the `.lud` reader
+/// reads such walks relative to the facing, and `read_lud(write_lud(spec)) == spec` holds.
+fn leap_ludemes(from: &str, group: &[Vec<String>], to: &str, cx: &Ctx) -> Option<Vec<String>> {
+    let one = |walks: Vec<String>| format!("(move Leap{from} {{{}}} rotations:False {to})", walks.join(" "));
+    if let Some(w) = leap_walks(group, cx, None) {
+        return Some(vec![one(w)]);
+    }
+    if cx.from_lud {
+        return Some(vec![one(leap_walks(group, cx, Some(0))?)]);
+    }
+    (0..cx.players())
+        .map(|k| {
+            let w = leap_walks(group, cx, Some(k))?;
+            Some(format!("(if (is Mover P{}) {})", k + 1, one(w)))
+        })
+        .collect()
+}
+
+/// The walks of `player`'s leaps; with `None`, of the first player when every player leaps
+/// the same way (else `None`).
+fn leap_walks(group: &[Vec<String>], cx: &Ctx, player: Option<usize>) -> Option<Vec<String>> {
+    let k = player.unwrap_or(0);
+    let walks: Option<Vec<String>> = group
+        .iter()
+        .map(|g| {
+            let seq: Option<Vec<usize>> = g.iter().map(|s| cx.compass(k, s)).collect();
+            let seq = seq?;
+            Some(walk(&seq).unwrap_or_else(|| {
+                let d = seq.iter().fold((0, 0), |a, c| {
+                    let c = delta(*c);
+                    (a.0 + c.0, a.1 + c.1)
+                });
+                walk_to(d.0, d.1)
+            }))
+        })
+        .collect();
+    if player.is_some() {
+        return walks;
+    }
     let mut sets: Vec<Vec<(i64, i64)>> = Vec::new();
     for i in 0..cx.players() {
         let mut v: Vec<(i64, i64)> = Vec::new();
@@ -1253,20 +1294,7 @@ fn leap_walks(group: &[Vec<String>], cx: &Ctx) -> Option<Vec<String>> {
     if sets.iter().any(|s| *s != sets[0]) {
         return None;
     }
-    group
-        .iter()
-        .map(|g| {
-            let seq: Option<Vec<usize>> = g.iter().map(|s| cx.compass(0, s)).collect();
-            let seq = seq?;
-            Some(walk(&seq).unwrap_or_else(|| {
-                let d = seq.iter().fold((0, 0), |a, c| {
-                    let c = delta(*c);
-                    (a.0 + c.0, a.1 + c.1)
-                });
-                walk_to(d.0, d.1)
-            }))
-        })
-        .collect()
+    walks
 }
 
 /// A step of a path for every player: an absolute or facing-relative Ludii direction.
@@ -1417,12 +1445,9 @@ fn ludeme(s: &Shape, group: &[Vec<String>], promo: &Option<Promotion>, cx: &Ctx)
             cond_lud(go, "to", cx)?,
             cond_lud(stop, "to", cx)?
         ),
-        Shape::Leap { from, to, .. } => format!(
-            "(move Leap{} {{{}}} rotations:False {})",
-            from_lud(from, cx)?,
-            leap_walks(group, cx)?.join(" "),
-            to_lud(to, &then, cx)?
-        ),
+        Shape::Leap { from, to, .. } => {
+            return leap_ludemes(&from_lud(from, cx)?, group, &to_lud(to, &then, cx)?, cx);
+        }
         Shape::Two { c1, c2 } => {
             if promo.is_some() {
                 return None;
