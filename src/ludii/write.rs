@@ -139,7 +139,8 @@ struct Ctx<'a> {
     procs: &'a [Vec<Instr>],
     /// Zones written without an owner (every player has them): `(sites "z")`, not `(sites Mover "z")`.
     shared: Vec<String>,
-    /// The spec was read from a `.lud` file (see [`leap_ludemes`]).
+    /// The spec was read from Ludii (`.lud` or its English): its slides and leaps already
+    /// follow the Ludii readers' conventions (see [`leap_ludemes`]).
     from_lud: bool,
     rep: &'a mut Report,
 }
@@ -286,11 +287,12 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
                 .map(|z| z.name.clone())
                 .collect()
         }),
-        from_lud: doc.source.format == "lud",
+        from_lud: matches!(doc.source.format.as_str(), "lud" | "ludii-english"),
         rep,
     };
     let x = game_extensions(g, cx.rep);
-    let from_zrf = !cx.from_lud;
+    // ZoG's implicit rules (a player without moves loses) hold for games from ZRF only.
+    let from_zrf = doc.source.format == "zrf";
 
     let mut out = String::new();
     // Move ludemes per piece, then defines for those used by several pieces.
@@ -513,9 +515,13 @@ fn write_piece(
         for m in moves {
             let _ = writeln!(out, "                {}", lay(&call(m), 16));
         }
-        let _ = writeln!(out, "            }}");
-        then(out, "                ");
-        let _ = writeln!(out, "            )");
+        if after.is_empty() {
+            let _ = writeln!(out, "            }})");
+        } else {
+            let _ = writeln!(out, "            }}");
+            then(out, "                ");
+            let _ = writeln!(out, "            )");
+        }
     }
     for c in notes {
         let _ = writeln!(out, "            {}", c.replace('\n', " "));
@@ -694,7 +700,9 @@ fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
             }
         }
     }
-    if royal.is_empty() {
+    // ZoG's `checkmated` also forbids moves that leave the royal piece attacked; a spec read
+    // from Ludii carries its own legality in its `(play …)`.
+    if royal.is_empty() || cx.from_lud {
         return format!("(play {base})");
     }
     let safe: Vec<String> = royal
@@ -1373,7 +1381,8 @@ fn ludeme(s: &Shape, group: &[Vec<String>], promo: &Option<Promotion>, cx: &Ctx)
                 Some(st) => {
                     // Ludii stops a slide at the first site its `to` condition accepts, so
                     // the condition must hold only where ZoG's run ends (`go` fails there).
-                    let st = if needs_piece(st) {
+                    // (Specs read from Ludii already mean Ludii's rule.)
+                    let st = if needs_piece(st) || cx.from_lud {
                         st.clone()
                     } else {
                         Cond::And(vec![Cond::Not(Box::new(go.clone())), st.clone()])
