@@ -94,9 +94,8 @@ pub fn write_lud(doc: &Document) -> (String, Vec<Diagnostic>) {
     if rep.lost.is_empty() {
         return (text, rep.diags);
     }
-    let mut head = String::from(
-        "// zogkit: partial translation; these parts of the game are not written:\n",
-    );
+    let mut head =
+        String::from("// zogkit: partial translation; these parts of the game are not written:\n");
     for l in &rep.lost {
         let _ = writeln!(head, "//   - {}", l.replace('\n', " "));
     }
@@ -149,7 +148,11 @@ impl Ctx<'_> {
     /// Compass index of spec direction `d` for player `i`.
     fn compass(&self, i: usize, d: &str) -> Option<usize> {
         let m = self.map.as_ref()?;
-        let d = self.sym.get(i).and_then(|s| s.get(d)).map_or(d, |s| s.as_str());
+        let d = self
+            .sym
+            .get(i)
+            .and_then(|s| s.get(d))
+            .map_or(d, |s| s.as_str());
         m.dir.get(d).copied()
     }
     fn players(&self) -> usize {
@@ -188,7 +191,13 @@ fn ludii_piece_names(g: &Game) -> BTreeMap<String, String> {
         let mut k = 0;
         while used.iter().any(|u| u.eq_ignore_ascii_case(&n)) {
             k += 1;
-            n = format!("{base}{}", (b'a' + (k % 26) as u8) as char);
+            let mut suffix = String::new();
+            let mut v = k;
+            while v > 0 {
+                suffix.push((b'a' + (v % 26) as u8) as char);
+                v /= 26;
+            }
+            n = format!("{base}{suffix}");
         }
         used.push(n.clone());
         out.insert(p.name.clone(), n);
@@ -264,7 +273,9 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         Some(b) => match map_board(b) {
             Ok(m) => Some(m),
             Err(why) => {
-                rep.fail(format!("the board ({why}); no playable .lud can be written"));
+                rep.fail(format!(
+                    "the board ({why}); no playable .lud can be written"
+                ));
                 None
             }
         },
@@ -378,7 +389,15 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
             .filter(|e| is_comment(e))
             .collect();
         let owner = if g.players.len() == 1 { "P1" } else { "Each" };
-        write_piece(&cx.piece(&p.name), owner, moves, after, &notes, &call, &mut out);
+        write_piece(
+            &cx.piece(&p.name),
+            owner,
+            moves,
+            after,
+            &notes,
+            &call,
+            &mut out,
+        );
     }
     write_regions(g, board, &mut cx, &mut out);
     let hands = hand_size(g);
@@ -406,8 +425,9 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     }
     write_end(g, x.end, from_zrf, &mut cx, &mut out);
     for e in &x.rules {
-        cx.rep
-            .lose(format!("rules item `{e}` has no place in Ludii's (rules …)"));
+        cx.rep.lose(format!(
+            "rules item `{e}` has no place in Ludii's (rules …)"
+        ));
     }
     let _ = writeln!(out, "    )");
     for e in &x.game {
@@ -434,20 +454,32 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
 fn other_sections(g: &Game, cx: &mut Ctx) {
     let alternating = g.turn_order.repeat_from.unwrap_or(0) == 0
         && g.turn_order.turns.len() == g.players.len()
-        && g.turn_order.turns.iter().zip(&g.players).all(|(t, p)| {
-            t.player == *p && t.move_type.is_none() && t.with_player.is_none()
-        });
+        && g.turn_order
+            .turns
+            .iter()
+            .zip(&g.players)
+            .all(|(t, p)| t.player == *p && t.move_type.is_none() && t.with_player.is_none());
     if !g.turn_order.is_empty() && !alternating {
         cx.rep.lose("the turn order".into());
     }
     let plays = |o: &crate::spec::GameOption| {
         !matches!(
             o.name.as_str(),
-            "animate captures" | "animate drops" | "show moves list" | "prevent flipping"
-                | "highlight goals" | "smart moves" | "recycle captures"
+            "animate captures"
+                | "animate drops"
+                | "show moves list"
+                | "prevent flipping"
+                | "highlight goals"
+                | "smart moves"
+                | "recycle captures"
         )
     };
-    let lost: Vec<&str> = g.options.iter().filter(|o| plays(o)).map(|o| o.name.as_str()).collect();
+    let lost: Vec<&str> = g
+        .options
+        .iter()
+        .filter(|o| plays(o))
+        .map(|o| o.name.as_str())
+        .collect();
     if !lost.is_empty() {
         cx.rep.lose(format!("options {lost:?}"));
     }
@@ -455,7 +487,8 @@ fn other_sections(g: &Game, cx: &mut Ctx) {
         cx.rep.lose("move priorities".into());
     }
     if !g.extensions.zrf.is_empty() {
-        cx.rep.lose(format!("{} untyped ZRF forms", g.extensions.zrf.len()));
+        cx.rep
+            .lose(format!("{} untyped ZRF forms", g.extensions.zrf.len()));
     }
     if !g.extensions.chessembly.is_empty() {
         cx.rep.lose("Chessembly extensions".into());
@@ -556,7 +589,8 @@ fn write_regions(g: &Game, board: Option<&crate::spec::Board>, cx: &mut Ctx, out
             match r {
                 Some(r) => r.into_iter().map(|r| format!(" {r}")).collect(),
                 None => {
-                    cx.rep.lose(format!("zone `{}` of an unknown player", z.name));
+                    cx.rep
+                        .lose(format!("zone `{}` of an unknown player", z.name));
                     continue;
                 }
             }
@@ -599,11 +633,16 @@ fn write_start(g: &Game, ext: &[String], cx: &mut Ctx, out: &mut String) {
     let mut held: Vec<Vec<String>> = vec![Vec::new(); g.players.len()];
     for s in placed {
         let Some(k) = g.players.iter().position(|p| *p == s.player) else {
-            cx.rep.lose(format!("setup for unknown player `{}`", s.player));
+            cx.rep
+                .lose(format!("setup for unknown player `{}`", s.player));
             continue;
         };
         let mut item = String::new();
-        let lname = cx.pname.get(&s.piece).cloned().unwrap_or_else(|| s.piece.clone());
+        let lname = cx
+            .pname
+            .get(&s.piece)
+            .cloned()
+            .unwrap_or_else(|| s.piece.clone());
         // Ludii numbers pieces by owner only when there are several players.
         let item_name = if g.players.len() == 1 {
             lname
@@ -726,10 +765,8 @@ fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut
         let mut b = g.players.clone();
         b.sort();
         if a != b {
-            cx.rep.lose(format!(
-                "goal {:?} for only some players",
-                goal.condition
-            ));
+            cx.rep
+                .lose(format!("goal {:?} for only some players", goal.condition));
             continue;
         }
         stalemate |= goal.condition == GoalCond::Stalemated;
@@ -821,7 +858,13 @@ fn map_board(b: &crate::spec::Board) -> Result<Map, String> {
                     .filter_map(|p| Some((p.name.clone(), geo.index_of(&p.name)?)))
                     .collect();
                 let mut dir = BTreeMap::new();
-                for d in b.directions.iter().chain(COMPASS.iter().map(|c| c.to_string()).collect::<Vec<_>>().iter()) {
+                for d in b.directions.iter().chain(
+                    COMPASS
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .iter(),
+                ) {
                     if let Some(i) = compass_ci(d) {
                         dir.insert(d.clone(), i);
                     }
@@ -931,7 +974,9 @@ fn main_group<'a>(
         let r = root(&mut parent, i);
         size[r] += 1;
     }
-    let best = (0..live.len()).max_by_key(|i| (size[*i], usize::MAX - i)).unwrap_or(0);
+    let best = (0..live.len())
+        .max_by_key(|i| (size[*i], usize::MAX - i))
+        .unwrap_or(0);
     (0..live.len())
         .filter(|i| root(&mut parent, *i) == best)
         .map(|i| live[i])
@@ -1085,7 +1130,11 @@ fn cond_lud(c: &Cond, loc: &str, cx: &Ctx) -> Option<String> {
         Cond::InZone { zone, at: None } => {
             let mut q = String::new();
             syntax::quote_into(zone, &mut q);
-            let owner = if cx.shared.contains(zone) { "" } else { "Mover " };
+            let owner = if cx.shared.contains(zone) {
+                ""
+            } else {
+                "Mover "
+            };
             format!("(is In ({loc}) (sites {owner}{q}))")
         }
         Cond::Piece { piece, at: None } => {
@@ -1180,7 +1229,12 @@ fn dirs_lud(dirs: &[String], cx: &Ctx) -> Option<String> {
 /// Direction sets may be written by their Ludii names in any order (the round trip of a
 /// `.lud` keeps the written order, so only specs from elsewhere use this).
 fn cx_is_zrf(cx: &Ctx) -> bool {
-    cx.map.as_ref().is_some_and(|m| !m.text.contains('<') && m.dir.keys().any(|d| d.chars().any(|c| c.is_ascii_lowercase())))
+    cx.map.as_ref().is_some_and(|m| {
+        !m.text.contains('<')
+            && m.dir
+                .keys()
+                .any(|d| d.chars().any(|c| c.is_ascii_lowercase()))
+    })
 }
 
 fn from_lud(from: &Option<Cond>, cx: &Ctx) -> Option<String> {
@@ -1240,7 +1294,16 @@ fn walk_to(dx: i64, dy: i64) -> String {
 }
 
 fn delta(c: usize) -> (i64, i64) {
-    [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)][c]
+    [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ][c]
 }
 
 /// Leaps as Ludii plays them: walks with rotations off go the same way for every player
@@ -1248,7 +1311,12 @@ fn delta(c: usize) -> (i64, i64) {
 /// per player. A spec read from a `.lud` keeps the first player's walks: the `.lud` reader
 /// reads such walks relative to the facing, and `read_lud(write_lud(spec)) == spec` holds.
 fn leap_ludemes(from: &str, group: &[Vec<String>], to: &str, cx: &Ctx) -> Option<Vec<String>> {
-    let one = |walks: Vec<String>| format!("(move Leap{from} {{{}}} rotations:False {to})", walks.join(" "));
+    let one = |walks: Vec<String>| {
+        format!(
+            "(move Leap{from} {{{}}} rotations:False {to})",
+            walks.join(" ")
+        )
+    };
     if let Some(w) = leap_walks(group, cx, None) {
         return Some(vec![one(w)]);
     }
@@ -1358,7 +1426,12 @@ fn promotion_then(p: &Option<Promotion>, cx: &Ctx) -> String {
     }
 }
 
-fn ludeme(s: &Shape, group: &[Vec<String>], promo: &Option<Promotion>, cx: &Ctx) -> Option<Vec<String>> {
+fn ludeme(
+    s: &Shape,
+    group: &[Vec<String>],
+    promo: &Option<Promotion>,
+    cx: &Ctx,
+) -> Option<Vec<String>> {
     let singles = || -> Vec<String> { group.iter().map(|d| d[0].clone()).collect() };
     let then = promotion_then(promo, cx);
     Some(vec![match s {
@@ -1577,7 +1650,9 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
         let mut j = i + 1;
         while j < blocks.len() {
             match &shapes[j] {
-                Some((s2, d2, p2, c2)) if *s2 == s && *p2 == p && *c2 == cut && !group.contains(d2) => {
+                Some((s2, d2, p2, c2))
+                    if *s2 == s && *p2 == p && *c2 == cut && !group.contains(d2) =>
+                {
                     group.push(d2.clone());
                     j += 1;
                 }
@@ -1613,9 +1688,10 @@ fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
     };
     let (subject, cond) = match c {
         GoalCond::Stalemated => ("Next", "(no Moves Next)".to_string()),
-        GoalCond::PiecesRemaining { count: n, piece: None } if n == "0" => {
-            ("Next", "(no Pieces Next)".to_string())
-        }
+        GoalCond::PiecesRemaining {
+            count: n,
+            piece: None,
+        } if n == "0" => ("Next", "(no Pieces Next)".to_string()),
         GoalCond::PiecesRemaining { count: n, piece } if n.parse::<u32>().is_ok() => {
             ("Next", format!("(= {} {n})", count(piece)))
         }

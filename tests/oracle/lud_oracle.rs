@@ -89,7 +89,11 @@ pub fn find(repo: &Path, work: &Path) -> Result<Oracle, String> {
 
 impl Oracle {
     /// Runs Ludii once over `files`: a verdict per file, by path.
-    pub fn run(&self, files: &[PathBuf], timeout_s: f64) -> Result<BTreeMap<PathBuf, Verdict>, String> {
+    pub fn run(
+        &self,
+        files: &[PathBuf],
+        timeout_s: f64,
+    ) -> Result<BTreeMap<PathBuf, Verdict>, String> {
         let mut child = Command::new("java")
             .args(["-Xss8m", "-Xmx2g", "-Djava.awt.headless=true", "-cp"])
             .arg(&self.classpath)

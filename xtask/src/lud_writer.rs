@@ -50,7 +50,8 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
     let report = work.join("report.json");
     for (to, dir) in [("lud", "lud"), ("yaml", "yaml")] {
         let mut cmd = Command::new(&bin);
-        cmd.args(["convert", "--to", to, "-q", "-o"]).arg(work.join(dir));
+        cmd.args(["convert", "--to", to, "-q", "-o"])
+            .arg(work.join(dir));
         if to == "lud" {
             cmd.arg("--report").arg(&report);
         }
@@ -123,14 +124,19 @@ fn compare(
     let (engine, sites) = lud_oracle::engine_moves(&doc)?;
     let ludii = lud_oracle::normalise(ludii, sites);
     *counts = (engine.len(), ludii.len());
-    let show = |a: &std::collections::BTreeSet<lud_oracle::Key>, b: &std::collections::BTreeSet<lud_oracle::Key>| {
+    let show = |a: &std::collections::BTreeSet<lud_oracle::Key>,
+                b: &std::collections::BTreeSet<lud_oracle::Key>| {
         a.difference(b)
             .take(3)
             .map(|(f, t)| format!("{f}-{t}"))
             .collect::<Vec<_>>()
             .join(" ")
     };
-    *diff = format!("engine only: {}; Ludii only: {}", show(&engine, &ludii), show(&ludii, &engine));
+    *diff = format!(
+        "engine only: {}; Ludii only: {}",
+        show(&engine, &ludii),
+        show(&ludii, &engine)
+    );
     Ok(engine == ludii)
 }
 
@@ -157,7 +163,10 @@ fn markdown(rows: &[Row]) -> String {
     let all = rows.len();
     let acc: Vec<&Row> = rows.iter().filter(|r| r.accepted).collect();
     let partial = acc.iter().filter(|r| r.partial).count();
-    let compiled: Vec<&&Row> = acc.iter().filter(|r| r.compile == Some(true) && r.error.is_none()).collect();
+    let compiled: Vec<&&Row> = acc
+        .iter()
+        .filter(|r| r.compile == Some(true) && r.error.is_none())
+        .collect();
     let compared: Vec<&&Row> = acc.iter().filter(|r| r.same.is_ok()).collect();
     let same = compared.iter().filter(|r| r.same == Ok(true)).count();
     let clean_same = acc
@@ -172,11 +181,33 @@ fn markdown(rows: &[Row]) -> String {
     );
     let _ = writeln!(md, "| measure | value |\n| --- | --- |");
     let _ = writeln!(md, "| corpus files | {all} |");
-    let _ = writeln!(md, "| accepted (written without error) | {} ({}) |", acc.len(), pct(acc.len(), all));
-    let _ = writeln!(md, "| of these partial (a comment lists what is lost) | {partial} |");
-    let _ = writeln!(md, "| accepted that Ludii compiles and starts | {} ({}) |", compiled.len(), pct(compiled.len(), acc.len()));
-    let _ = writeln!(md, "| start moves compared (engine and Ludii both ran) | {} |", compared.len());
-    let _ = writeln!(md, "| start moves equal | {same} ({} of compared, {} of accepted) |", pct(same, compared.len()), pct(same, acc.len()));
+    let _ = writeln!(
+        md,
+        "| accepted (written without error) | {} ({}) |",
+        acc.len(),
+        pct(acc.len(), all)
+    );
+    let _ = writeln!(
+        md,
+        "| of these partial (a comment lists what is lost) | {partial} |"
+    );
+    let _ = writeln!(
+        md,
+        "| accepted that Ludii compiles and starts | {} ({}) |",
+        compiled.len(),
+        pct(compiled.len(), acc.len())
+    );
+    let _ = writeln!(
+        md,
+        "| start moves compared (engine and Ludii both ran) | {} |",
+        compared.len()
+    );
+    let _ = writeln!(
+        md,
+        "| start moves equal | {same} ({} of compared, {} of accepted) |",
+        pct(same, compared.len()),
+        pct(same, acc.len())
+    );
     let _ = writeln!(md, "| not partial and start moves equal | {clean_same} |");
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     for r in &acc {
@@ -186,9 +217,16 @@ fn markdown(rows: &[Row]) -> String {
     }
     let mut errors: Vec<(String, usize)> = errors.into_iter().collect();
     errors.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let _ = writeln!(md, "\n## Top first errors of accepted files\n\n| files | Ludii's error |\n| --- | --- |");
+    let _ = writeln!(
+        md,
+        "\n## Top first errors of accepted files\n\n| files | Ludii's error |\n| --- | --- |"
+    );
     for (e, n) in errors.iter().take(15) {
-        let _ = writeln!(md, "| {n} | `{}` |", e.replace('|', "\\|").replace('`', "'"));
+        let _ = writeln!(
+            md,
+            "| {n} | `{}` |",
+            e.replace('|', "\\|").replace('`', "'")
+        );
     }
     let mut why: BTreeMap<String, usize> = BTreeMap::new();
     for r in &acc {
@@ -196,13 +234,19 @@ fn markdown(rows: &[Row]) -> String {
             *why.entry(error_kind(e)).or_default() += 1;
         }
     }
-    let _ = writeln!(md, "\n## Why start moves were not compared\n\n| files | reason |\n| --- | --- |");
+    let _ = writeln!(
+        md,
+        "\n## Why start moves were not compared\n\n| files | reason |\n| --- | --- |"
+    );
     let mut why: Vec<(String, usize)> = why.into_iter().collect();
     why.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (e, n) in why.iter().take(10) {
         let _ = writeln!(md, "| {n} | {} |", e.replace('|', "\\|"));
     }
-    let _ = writeln!(md, "\n## Per file\n\n| file | accepted | partial | compiles | start moves (engine / Ludii) |\n| --- | --- | --- | --- | --- |");
+    let _ = writeln!(
+        md,
+        "\n## Per file\n\n| file | accepted | partial | compiles | start moves (engine / Ludii) |\n| --- | --- | --- | --- | --- |"
+    );
     for r in rows {
         let yes = |b: bool| if b { "yes" } else { "no" };
         let moves = match &r.same {
