@@ -7,12 +7,14 @@
 //! every spec `read_lud` produces.
 
 use super::board::{self, COMPASS, Geo};
-use super::expand::split_label;
 use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity};
-use crate::spec::moves::{Shape, is_add, is_empty_test, shape};
+use crate::spec::moves::{
+    Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape, split_promotion,
+};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Test};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Diagnostic code: part of the spec has no `.lud` form in the supported subset.
@@ -30,80 +32,204 @@ fn lay(text: &str, indent: usize) -> String {
     }
 }
 
-fn warn(diags: &mut Vec<Diagnostic>, msg: String) {
-    diags.push(Diagnostic::new(
-        Severity::Warning,
-        CODE_NOT_EXPRESSIBLE,
-        msg,
-        None,
-    ));
+/// What a writer run found it could not express: the diagnostics and one line per loss for
+/// the comment that marks a written file as partial.
+#[derive(Default)]
+struct Report {
+    diags: Vec<Diagnostic>,
+    lost: Vec<String>,
+}
+
+impl Report {
+    /// Part of the game's rules or pieces is left out: a warning, and the file is partial.
+    fn lose(&mut self, msg: String) {
+        if !self.lost.contains(&msg) {
+            self.lost.push(msg.clone());
+        }
+        self.diags.push(Diagnostic::new(
+            Severity::Warning,
+            CODE_NOT_EXPRESSIBLE,
+            msg,
+            None,
+        ));
+    }
+    /// The output cannot be played at all (no board): an error.
+    fn fail(&mut self, msg: String) {
+        self.lost.push(msg.clone());
+        self.diags.push(Diagnostic::new(
+            Severity::Error,
+            CODE_NOT_EXPRESSIBLE,
+            msg,
+            None,
+        ));
+    }
+    /// Presentation only (names, texts): a note; the rules are complete without it.
+    fn note(&mut self, msg: String) {
+        self.diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_NOT_EXPRESSIBLE,
+            msg,
+            None,
+        ));
+    }
 }
 
 /// Writes the first game of `doc` as a `.lud` file. Diagnostics list everything that could not
-/// be expressed (it is left out of the text).
+/// be expressed (it is left out of the text, and a comment at the top of the text lists it):
+/// warnings for lost rules, an error when no board could be written (the text cannot be played).
+/// The spec carries no source spans, so these diagnostics name the game, piece and block instead.
 pub fn write_lud(doc: &Document) -> (String, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
+    let mut rep = Report::default();
     let Some(game) = doc.games.first() else {
-        warn(&mut diags, "the document has no game".into());
-        return (String::new(), diags);
+        rep.fail("the document has no game".into());
+        return (String::new(), rep.diags);
     };
     if doc.games.len() > 1 {
-        warn(
-            &mut diags,
-            format!(
-                "a .lud file holds one game; {} further games and variants are not written",
-                doc.games.len() - 1
-            ),
-        );
+        rep.note(format!(
+            "a .lud file holds one game; {} further games and variants are not written",
+            doc.games.len() - 1
+        ));
     }
-    let text = write_game(game, &mut diags);
-    (text, diags)
+    let text = write_game(doc, game, &mut rep);
+    if rep.lost.is_empty() {
+        return (text, rep.diags);
+    }
+    let mut head =
+        String::from("// zogkit: partial translation; these parts of the game are not written:\n");
+    for l in &rep.lost {
+        let _ = writeln!(head, "//   - {}", l.replace('\n', " "));
+    }
+    head.push('\n');
+    (head + &text, rep.diags)
+}
+
+/// The Ludii site of every position [`write_lud`] places on the board of the first game, by
+/// position name (empty when no board is written). Ludii numbers sites as `facts` reports them.
+pub fn lud_sites(doc: &Document) -> Vec<(String, usize)> {
+    let Some(b) = doc.games.first().and_then(|g| g.boards.first()) else {
+        return vec![];
+    };
+    match map_board(b) {
+        Ok(m) => m.site.into_iter().collect(),
+        Err(_) => vec![],
+    }
+}
+
+/// How the spec's board lands on a Ludii board.
+struct Map {
+    /// The `(board …)` ludeme.
+    text: String,
+    geo: Geo,
+    /// Ludii site of each position on the board, by name.
+    site: BTreeMap<String, usize>,
+    /// Compass index (into [`COMPASS`]) of each board direction that is one compass step
+    /// everywhere on the Ludii board.
+    dir: BTreeMap<String, usize>,
 }
 
 struct Ctx<'a> {
-    geo: Option<Geo>,
-    mirrored: bool,
-    diags: &'a mut Vec<Diagnostic>,
+    map: Option<Map>,
+    /// Compass index each player faces (0 = N).
+    facing: Vec<usize>,
+    /// Each player's direction renaming (ZRF symmetries), identity where absent.
+    sym: Vec<BTreeMap<String, String>>,
+    /// Ludii piece name of each spec piece name.
+    pname: BTreeMap<String, String>,
+    procs: &'a [Vec<Instr>],
+    /// Zones written without an owner (every player has them): `(sites "z")`, not `(sites Mover "z")`.
+    shared: Vec<String>,
+    /// The spec was read from Ludii (`.lud` or its English): its slides and leaps already
+    /// follow the Ludii readers' conventions (see [`leap_ludemes`]).
+    from_lud: bool,
+    rep: &'a mut Report,
 }
 
-fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
-    let board = g.boards.first();
-    if g.boards.len() > 1 {
-        warn(diags, "only the first board is written".into());
+impl Ctx<'_> {
+    /// Compass index of spec direction `d` for player `i`.
+    fn compass(&self, i: usize, d: &str) -> Option<usize> {
+        let m = self.map.as_ref()?;
+        let d = self
+            .sym
+            .get(i)
+            .and_then(|s| s.get(d))
+            .map_or(d, |s| s.as_str());
+        m.dir.get(d).copied()
     }
-    let (board_text, geo) = match board {
-        Some(b) => board_ludeme(b, diags),
-        None => {
-            warn(diags, "the game has no board".into());
-            (None, None)
+    fn players(&self) -> usize {
+        self.facing.len().max(1)
+    }
+    fn piece(&self, name: &str) -> String {
+        let mut q = String::new();
+        syntax::quote_into(self.pname.get(name).map_or(name, |s| s.as_str()), &mut q);
+        q
+    }
+}
+
+/// A Ludii piece name: letters only, capitalised (Ludii appends the owner's number).
+fn ludii_piece_names(g: &Game) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut used: Vec<String> = Vec::new();
+    for p in &g.pieces {
+        // Ludii reads digits in a component name as an owner number: spell them as letters.
+        let mut n: String = p
+            .name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| match c.to_digit(10) {
+                Some(d) => (b'a' + d as u8) as char,
+                None => c,
+            })
+            .collect();
+        if n.is_empty() {
+            n.push_str("Piece");
         }
-    };
-    let mirrored = board.is_some_and(|b| !b.symmetries.is_empty());
-    let mut cx = Ctx {
-        geo,
-        mirrored,
-        diags,
-    };
-    // Extensions by section.
-    let mut ext_equipment = Vec::new();
-    let mut ext_start = Vec::new();
-    let mut ext_end = Vec::new();
-    let mut ext_rules = Vec::new();
-    let mut ext_play = None;
-    let mut ext_game = Vec::new();
-    let mut metadata = None;
-    let mut comments = Vec::new();
+        // Ludii capitalises component names.
+        if let Some(f) = n.get(..1) {
+            n = f.to_ascii_uppercase() + &n[1..];
+        }
+        let base = n.clone();
+        let mut k = 0;
+        while used.iter().any(|u| u.eq_ignore_ascii_case(&n)) {
+            k += 1;
+            let mut suffix = String::new();
+            let mut v = k;
+            while v > 0 {
+                suffix.push((b'a' + (v % 26) as u8) as char);
+                v /= 26;
+            }
+            n = format!("{base}{suffix}");
+        }
+        used.push(n.clone());
+        out.insert(p.name.clone(), n);
+    }
+    out
+}
+
+/// Extensions of a game, by the section of the `.lud` they belong to.
+#[derive(Default)]
+struct Ext {
+    equipment: Vec<String>,
+    start: Vec<String>,
+    end: Vec<String>,
+    meta: Vec<String>,
+    rules: Vec<String>,
+    play: Option<String>,
+    phases: Option<String>,
+    game: Vec<String>,
+    metadata: Option<String>,
+    comments: Vec<String>,
+}
+
+fn game_extensions(g: &Game, rep: &mut Report) -> Ext {
+    let mut x = Ext::default();
     for e in &g.extensions.ludii {
-        let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
         if is_comment(e) {
-            comments.push(e.clone());
+            x.comments.push(e.clone());
             continue;
         }
+        let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
         if !d.is_empty() || nodes.len() != 1 {
-            warn(
-                cx.diags,
-                format!("extension `{e}` is not a ludeme; left out"),
-            );
+            rep.lose(format!("extension `{e}` is not a ludeme"));
             continue;
         }
         let n = &nodes[0];
@@ -117,68 +243,113 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
                 .collect()
         };
         match n.head() {
-            Some("equipment") => ext_equipment.extend(inner(n)),
-            Some("start") => ext_start.extend(inner(n)),
-            Some("end") => ext_end.extend(inner(n)),
+            Some("equipment") => x.equipment.extend(inner(n)),
+            Some("start") => x.start.extend(inner(n)),
+            Some("end") => x.end.extend(inner(n)),
             Some("rules") => {
                 for i in n.args() {
-                    if i.head() == Some("play") {
-                        ext_play = Some(syntax::print(i));
-                    } else {
-                        ext_rules.push(syntax::print(i));
+                    let t = syntax::print(i);
+                    match (i.head(), i) {
+                        (Some("play"), _) => x.play = Some(t),
+                        (Some("meta"), _) => x.meta.push(t),
+                        (_, Node::Named(name, ..)) if name == "phases" => x.phases = Some(t),
+                        _ => x.rules.push(t),
                     }
                 }
             }
-            Some("metadata") => metadata = Some(e.clone()),
-            _ => ext_game.push(e.clone()),
+            Some("metadata") => x.metadata = Some(e.clone()),
+            _ => x.game.push(e.clone()),
         }
     }
+    x
+}
+
+fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
+    let board = g.boards.first();
+    if g.boards.len() > 1 {
+        rep.lose(format!("{} boards after the first", g.boards.len() - 1));
+    }
+    let map = match board {
+        Some(b) => match map_board(b) {
+            Ok(m) => Some(m),
+            Err(why) => {
+                rep.fail(format!(
+                    "the board ({why}); no playable .lud can be written"
+                ));
+                None
+            }
+        },
+        None => {
+            rep.fail("the game has no board".into());
+            None
+        }
+    };
+    let (facing, sym) = player_sides(g, board, map.as_ref());
+    let mut cx = Ctx {
+        map,
+        facing,
+        sym,
+        pname: ludii_piece_names(g),
+        procs: &doc.procedures,
+        shared: board.map_or(vec![], |b| {
+            b.zones
+                .iter()
+                .filter(|z| every_player(g, &z.players))
+                .map(|z| z.name.clone())
+                .collect()
+        }),
+        from_lud: matches!(doc.source.format.as_str(), "lud" | "ludii-english"),
+        rep,
+    };
+    let x = game_extensions(g, cx.rep);
+    // ZoG's implicit rules (a player without moves loses) hold for games from ZRF only.
+    let from_zrf = doc.source.format == "zrf";
 
     let mut out = String::new();
     // Move ludemes per piece, then defines for those used by several pieces.
-    let mut piece_moves: Vec<Vec<String>> = Vec::new();
+    let mut piece_moves: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for p in &g.pieces {
         let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
+        let mut after = Vec::new();
         for e in &p.extensions.ludii {
             let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
             if is_comment(e) {
                 continue;
             }
             if d.is_empty() && nodes.len() == 1 {
-                v.push(syntax::print(&nodes[0]));
+                if nodes[0].head() == Some("then") {
+                    after.push(syntax::print(&nodes[0]));
+                } else {
+                    v.push(syntax::print(&nodes[0]));
+                }
             } else {
-                warn(
-                    cx.diags,
-                    format!(
-                        "extension `{e}` of piece `{}` is not a ludeme; left out",
-                        p.name
-                    ),
-                );
+                cx.rep.lose(format!(
+                    "extension `{e}` of piece `{}` is not a ludeme",
+                    p.name
+                ));
             }
         }
         if !p.drops.is_empty() && !is_simple_drop(&p.drops) {
-            warn(
-                cx.diags,
-                format!("drops of piece `{}` are not written", p.name),
-            );
+            cx.rep.lose(format!("drops of piece `{}`", p.name));
         }
         for t in [&p.texts.help, &p.texts.description] {
             if t.is_some() {
-                warn(
-                    cx.diags,
-                    format!("texts of piece `{}` are not written", p.name),
-                );
+                cx.rep
+                    .note(format!("texts of piece `{}` are not written", p.name));
             }
         }
-        piece_moves.push(v);
+        if !p.attributes.is_empty() {
+            cx.rep.lose(format!("attributes of piece `{}`", p.name));
+        }
+        piece_moves.push((v, after));
     }
     let mut defines: Vec<(String, String)> = Vec::new();
-    for (i, v) in piece_moves.iter().enumerate() {
+    for (i, (v, _)) in piece_moves.iter().enumerate() {
         for m in v {
             let used_elsewhere = piece_moves
                 .iter()
                 .enumerate()
-                .any(|(j, w)| j != i && w.contains(m));
+                .any(|(j, (w, _))| j != i && w.contains(m));
             if used_elsewhere && !defines.iter().any(|(_, t)| t == m) {
                 let name = format!("Move{}", defines.len() + 1);
                 defines.push((name, m.clone()));
@@ -198,208 +369,74 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
             .unwrap_or_else(|| m.clone())
     };
 
-    for c in &comments {
+    for c in &x.comments {
         let _ = writeln!(out, "{}", c.replace('\n', " "));
     }
     let _ = write!(out, "(game ");
     syntax::quote_into(&g.title, &mut out);
     out.push('\n');
-    // Players.
-    if mirrored {
-        let b = board.unwrap();
-        let mut ps = Vec::new();
-        for p in &g.players {
-            let facing = b
-                .symmetries
-                .iter()
-                .find(|s| &s.player == p)
-                .and_then(|s| s.map.iter().find(|[a, _]| a == "N"))
-                .map(|[_, f]| f.clone())
-                .unwrap_or_else(|| "N".into());
-            ps.push(format!("(player {facing})"));
-        }
-        let _ = writeln!(out, "    (players {{{}}})", ps.join(" "));
-    } else {
-        let _ = writeln!(out, "    (players {})", g.players.len().max(1));
-    }
-    let expected: Vec<String> = (1..=g.players.len()).map(|i| format!("P{i}")).collect();
-    if g.players != expected {
-        warn(
-            cx.diags,
-            format!(
-                "Ludii players are P1…Pn; the names {:?} are not written",
-                g.players
-            ),
-        );
-    }
+    write_players(g, &cx, &mut out);
     // Equipment.
     let _ = writeln!(out, "    (equipment {{");
-    if let Some(t) = &board_text {
-        let _ = writeln!(out, "        {t}");
+    if let Some(m) = &cx.map {
+        let _ = writeln!(out, "        {}", m.text);
     }
-    for (p, moves) in g.pieces.iter().zip(&piece_moves) {
-        let mut name = String::new();
-        syntax::quote_into(&p.name, &mut name);
+    for (p, (moves, after)) in g.pieces.iter().zip(&piece_moves) {
         let notes: Vec<&String> = p
             .extensions
             .ludii
             .iter()
             .filter(|e| is_comment(e))
             .collect();
-        if !notes.is_empty() {
-            // Comments end at the line break: write the piece over several lines.
-            let _ = writeln!(out, "        (piece {name} Each");
-            if !moves.is_empty() {
-                let _ = writeln!(out, "            (or {{");
-                for m in moves {
-                    let _ = writeln!(out, "                {}", lay(&call(m), 16));
-                }
-                let _ = writeln!(out, "            }})");
-            }
-            for c in notes {
-                let _ = writeln!(out, "            {}", c.replace('\n', " "));
-            }
-            let _ = writeln!(out, "        )");
-            continue;
-        }
-        match moves.len() {
-            0 => {
-                let _ = writeln!(out, "        (piece {name} Each)");
-            }
-            1 => {
-                let one = format!("        (piece {name} Each {})", call(&moves[0]));
-                if one.len() <= WIDTH {
-                    let _ = writeln!(out, "{one}");
-                } else {
-                    let _ = writeln!(out, "        (piece {name} Each");
-                    let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
-                    let _ = writeln!(out, "        )");
-                }
-            }
-            _ => {
-                let _ = writeln!(out, "        (piece {name} Each");
-                let _ = writeln!(out, "            (or {{");
-                for m in moves {
-                    let _ = writeln!(out, "                {}", lay(&call(m), 16));
-                }
-                let _ = writeln!(out, "            }})");
-                let _ = writeln!(out, "        )");
-            }
-        }
+        let owner = if g.players.len() == 1 { "P1" } else { "Each" };
+        write_piece(
+            &cx.piece(&p.name),
+            owner,
+            moves,
+            after,
+            &notes,
+            &call,
+            &mut out,
+        );
     }
-    if let Some(b) = board {
-        for z in &b.zones {
-            let owner = if z.players == g.players {
-                String::new()
-            } else if z.players.len() == 1 {
-                format!(" {}", z.players[0])
-            } else {
-                warn(
-                    cx.diags,
-                    format!("zone `{}` belongs to several but not all players", z.name),
-                );
-                continue;
-            };
-            let Some(sites) = site_list(&z.positions, &cx) else {
-                warn(
-                    cx.diags,
-                    format!("zone `{}` has positions off the board", z.name),
-                );
-                continue;
-            };
-            let mut name = String::new();
-            syntax::quote_into(&z.name, &mut name);
-            let _ = writeln!(out, "        (regions {name}{owner} {sites})");
-        }
+    write_regions(g, board, &mut cx, &mut out);
+    let hands = hand_size(g);
+    if hands > 0 {
+        let _ = writeln!(out, "        (hand Each size:{hands})");
     }
-    for e in &ext_equipment {
+    for e in &x.equipment {
         let _ = writeln!(out, "        {}", lay(e, 8));
     }
     let _ = writeln!(out, "    }})");
-    // Rules.
+    // Rules, in the order Ludii's grammar has them: meta, start, play or phases, end.
     let _ = writeln!(out, "    (rules");
-    if !g.setup.is_empty() || !ext_start.is_empty() {
-        let _ = writeln!(out, "        (start {{");
-        for s in &g.setup {
-            let Some(k) = g.players.iter().position(|p| *p == s.player) else {
-                warn(cx.diags, format!("setup for unknown player `{}`", s.player));
-                continue;
-            };
-            if s.off.is_some() {
-                warn(
-                    cx.diags,
-                    format!("pieces held off the board ({}) are not written", s.piece),
-                );
-            }
-            if s.positions.is_empty() {
-                continue;
-            }
-            let mut item = String::new();
-            syntax::quote_into(&format!("{}{}", s.piece, k + 1), &mut item);
-            let coords: Vec<String> = s
-                .positions
-                .iter()
-                .map(|p| {
-                    let mut q = String::new();
-                    syntax::quote_into(p, &mut q);
-                    q
-                })
-                .collect();
-            if coords.len() == 1 {
-                let _ = writeln!(out, "            (place {item} coord:{})", coords[0]);
-            } else {
-                let _ = writeln!(out, "            (place {item} {{{}}})", coords.join(" "));
-            }
-        }
-        for e in &ext_start {
-            let _ = writeln!(out, "            {}", lay(e, 12));
-        }
-        let _ = writeln!(out, "        }})");
-    }
-    let play = match ext_play {
-        Some(p) => p,
-        None if g.pieces.iter().any(|p| is_simple_drop(&p.drops)) => {
-            "(play (move Add (to (sites Empty))))".to_string()
-        }
-        None => "(play (forEach Piece))".to_string(),
-    };
-    let _ = writeln!(out, "        {}", lay(&play, 8));
-    let mut ends = Vec::new();
-    for goal in &g.goals {
-        if goal.players != g.players {
-            warn(
-                cx.diags,
-                "a goal for only some players is not written".into(),
-            );
-            continue;
-        }
-        match goal_ludeme(goal.kind, &goal.condition) {
-            Some(t) => ends.push(t),
-            None => warn(
-                cx.diags,
-                format!("goal {:?} has no .lud form here", goal.condition),
-            ),
-        }
-    }
-    ends.extend(ext_end);
-    if !ends.is_empty() {
-        let _ = writeln!(out, "        (end {{");
-        for e in &ends {
-            let _ = writeln!(out, "            {}", lay(e, 12));
-        }
-        let _ = writeln!(out, "        }})");
-    }
-    for e in &ext_rules {
+    for e in &x.meta {
         let _ = writeln!(out, "        {}", lay(e, 8));
     }
+    write_start(g, &x.start, &mut cx, &mut out);
+    if let Some(ph) = &x.phases {
+        let _ = writeln!(out, "        {}", lay(ph, 8));
+    } else {
+        let play = match &x.play {
+            Some(p) => p.clone(),
+            None => generated_play(g, hands > 0, &cx),
+        };
+        let _ = writeln!(out, "        {}", lay(&play, 8));
+    }
+    write_end(g, x.end, from_zrf, &mut cx, &mut out);
+    for e in &x.rules {
+        cx.rep.lose(format!(
+            "rules item `{e}` has no place in Ludii's (rules …)"
+        ));
+    }
     let _ = writeln!(out, "    )");
-    for e in &ext_game {
+    for e in &x.game {
         let _ = writeln!(out, "    {}", lay(e, 4));
     }
     let _ = writeln!(out, ")");
-    match metadata {
+    match &x.metadata {
         Some(m) => {
-            let _ = writeln!(out, "\n{}", lay(&m, 0));
+            let _ = writeln!(out, "\n{}", lay(m, 0));
         }
         None => {
             if let Some(d) = &g.texts.description {
@@ -409,37 +446,395 @@ fn write_game(g: &Game, diags: &mut Vec<Diagnostic>) -> String {
             }
         }
     }
-    for (what, set) in [
-        ("turn order", !g.turn_order.is_empty()),
-        ("options", !g.options.is_empty()),
-        ("sounds", !g.sounds.is_empty()),
-        ("move priorities", !g.move_priorities.is_empty()),
-        ("ZRF extensions", !g.extensions.zrf.is_empty()),
-        ("Chessembly extensions", !g.extensions.chessembly.is_empty()),
-    ] {
-        if set {
-            warn(cx.diags, format!("{what} are not written"));
-        }
-    }
+    other_sections(g, &mut cx);
     out
 }
 
-/// A `.lud` comment kept on the spec (the English reader's unresolved phrases).
-fn is_comment(e: &str) -> bool {
-    e.starts_with("//")
+/// Sections of the spec the `.lud` does not carry.
+fn other_sections(g: &Game, cx: &mut Ctx) {
+    let alternating = g.turn_order.repeat_from.unwrap_or(0) == 0
+        && g.turn_order.turns.len() == g.players.len()
+        && g.turn_order
+            .turns
+            .iter()
+            .zip(&g.players)
+            .all(|(t, p)| t.player == *p && t.move_type.is_none() && t.with_player.is_none());
+    if !g.turn_order.is_empty() && !alternating {
+        cx.rep.lose("the turn order".into());
+    }
+    let plays = |o: &crate::spec::GameOption| {
+        !matches!(
+            o.name.as_str(),
+            "animate captures"
+                | "animate drops"
+                | "show moves list"
+                | "prevent flipping"
+                | "highlight goals"
+                | "smart moves"
+                | "recycle captures"
+        )
+    };
+    let lost: Vec<&str> = g
+        .options
+        .iter()
+        .filter(|o| plays(o))
+        .map(|o| o.name.as_str())
+        .collect();
+    if !lost.is_empty() {
+        cx.rep.lose(format!("options {lost:?}"));
+    }
+    if !g.move_priorities.is_empty() {
+        cx.rep.lose("move priorities".into());
+    }
+    if !g.extensions.zrf.is_empty() {
+        cx.rep
+            .lose(format!("{} untyped ZRF forms", g.extensions.zrf.len()));
+    }
+    if !g.extensions.chessembly.is_empty() {
+        cx.rep.lose("Chessembly extensions".into());
+    }
+    if !g.sounds.is_empty() {
+        cx.rep.note("sounds are not written".into());
+    }
 }
 
-fn is_simple_drop(drops: &[MoveBlock]) -> bool {
-    drops.len() == 1
-        && drops[0].move_type.is_none()
-        && matches!(drops[0].program.as_slice(),
-            [Instr::Verify(Cond::Test { test: Test::Empty, at: None, move_type: None }), a] if is_add(a))
+fn write_players(g: &Game, cx: &Ctx, out: &mut String) {
+    if cx.facing.iter().any(|f| *f != 0) {
+        let ps: Vec<String> = cx
+            .facing
+            .iter()
+            .map(|f| format!("(player {})", COMPASS[*f]))
+            .collect();
+        let _ = writeln!(out, "    (players {{{}}})", ps.join(" "));
+    } else {
+        let _ = writeln!(out, "    (players {})", g.players.len().max(1));
+    }
 }
 
-fn board_ludeme(
-    b: &crate::spec::Board,
-    diags: &mut Vec<Diagnostic>,
-) -> (Option<String>, Option<Geo>) {
+fn write_piece(
+    name: &str,
+    owner: &str,
+    moves: &[String],
+    after: &[String],
+    notes: &[&String],
+    call: &dyn Fn(&String) -> String,
+    out: &mut String,
+) {
+    let then = |out: &mut String, ind: &str| {
+        for t in after {
+            let _ = writeln!(out, "{ind}{}", lay(t, ind.len()));
+        }
+    };
+    if moves.len() == 1 && after.is_empty() && notes.is_empty() {
+        let one = format!("        (piece {name} {owner} {})", call(&moves[0]));
+        if one.len() <= WIDTH {
+            let _ = writeln!(out, "{one}");
+        } else {
+            let _ = writeln!(out, "        (piece {name} {owner}");
+            let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
+            let _ = writeln!(out, "        )");
+        }
+        return;
+    }
+    if moves.is_empty() && after.is_empty() && notes.is_empty() {
+        let _ = writeln!(out, "        (piece {name} {owner})");
+        return;
+    }
+    let _ = writeln!(out, "        (piece {name} {owner}");
+    if moves.len() == 1 && after.is_empty() {
+        let _ = writeln!(out, "            {}", lay(&call(&moves[0]), 12));
+    } else if !moves.is_empty() {
+        let _ = writeln!(out, "            (or {{");
+        for m in moves {
+            let _ = writeln!(out, "                {}", lay(&call(m), 16));
+        }
+        if after.is_empty() {
+            let _ = writeln!(out, "            }})");
+        } else {
+            let _ = writeln!(out, "            }}");
+            then(out, "                ");
+            let _ = writeln!(out, "            )");
+        }
+    }
+    for c in notes {
+        let _ = writeln!(out, "            {}", c.replace('\n', " "));
+    }
+    let _ = writeln!(out, "        )");
+}
+
+/// Whether `players` are all the game's players.
+fn every_player(g: &Game, players: &[String]) -> bool {
+    let mut a = players.to_vec();
+    a.sort();
+    let mut b = g.players.clone();
+    b.sort();
+    a == b
+}
+
+/// Ludii's name of a player: `P1`, `P2`, … by turn-numbering order.
+fn role(g: &Game, player: &str) -> Option<String> {
+    g.players
+        .iter()
+        .position(|p| p == player)
+        .map(|i| format!("P{}", i + 1))
+}
+
+fn write_regions(g: &Game, board: Option<&crate::spec::Board>, cx: &mut Ctx, out: &mut String) {
+    let Some(b) = board else { return };
+    for z in &b.zones {
+        let owners: Vec<String> = if every_player(g, &z.players) {
+            vec![String::new()]
+        } else {
+            let r: Option<Vec<String>> = z.players.iter().map(|p| role(g, p)).collect();
+            match r {
+                Some(r) => r.into_iter().map(|r| format!(" {r}")).collect(),
+                None => {
+                    cx.rep
+                        .lose(format!("zone `{}` of an unknown player", z.name));
+                    continue;
+                }
+            }
+        };
+        let on: Vec<String> = z
+            .positions
+            .iter()
+            .filter(|p| cx.map.as_ref().is_some_and(|m| m.site.contains_key(*p)))
+            .cloned()
+            .collect();
+        if on.len() < z.positions.len() {
+            cx.rep.note(format!(
+                "zone `{}`: {} positions off the Ludii board are left out",
+                z.name,
+                z.positions.len() - on.len()
+            ));
+        }
+        let Some(sites) = site_list(&on, cx) else {
+            continue;
+        };
+        let mut name = String::new();
+        syntax::quote_into(&z.name, &mut name);
+        for owner in owners {
+            let _ = writeln!(out, "        (regions {name}{owner} {sites})");
+        }
+    }
+}
+
+fn write_start(g: &Game, ext: &[String], cx: &mut Ctx, out: &mut String) {
+    let placed: Vec<&crate::spec::Placement> = g
+        .setup
+        .iter()
+        .filter(|s| !s.positions.is_empty() || s.off.is_some_and(|n| n > 0))
+        .collect();
+    if placed.is_empty() && ext.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "        (start {{");
+    // Hand sites are numbered per player by the order the pieces are first held.
+    let mut held: Vec<Vec<String>> = vec![Vec::new(); g.players.len()];
+    for s in placed {
+        let Some(k) = g.players.iter().position(|p| *p == s.player) else {
+            cx.rep
+                .lose(format!("setup for unknown player `{}`", s.player));
+            continue;
+        };
+        let mut item = String::new();
+        let lname = cx
+            .pname
+            .get(&s.piece)
+            .cloned()
+            .unwrap_or_else(|| s.piece.clone());
+        // Ludii numbers pieces by owner only when there are several players.
+        let item_name = if g.players.len() == 1 {
+            lname
+        } else {
+            format!("{lname}{}", k + 1)
+        };
+        syntax::quote_into(&item_name, &mut item);
+        if let Some(n) = s.off.filter(|n| *n > 0) {
+            if !held[k].contains(&s.piece) {
+                held[k].push(s.piece.clone());
+            }
+            let slot = held[k].iter().position(|p| *p == s.piece).unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "            (place {item} (handSite P{} {slot}) count:{n})",
+                k + 1
+            );
+        }
+        if s.positions.is_empty() {
+            continue;
+        }
+        let labels: Option<Vec<String>> = s
+            .positions
+            .iter()
+            .map(|p| {
+                let m = cx.map.as_ref()?;
+                let site = *m.site.get(p)?;
+                let mut q = String::new();
+                syntax::quote_into(&m.geo.names[site], &mut q);
+                Some(q)
+            })
+            .collect();
+        let Some(coords) = labels else {
+            cx.rep.lose(format!(
+                "the setup of {} for {} (positions off the board)",
+                s.piece, s.player
+            ));
+            continue;
+        };
+        if coords.len() == 1 {
+            let _ = writeln!(out, "            (place {item} coord:{})", coords[0]);
+        } else {
+            let _ = writeln!(out, "            (place {item} {{{}}})", coords.join(" "));
+        }
+    }
+    for e in ext {
+        let _ = writeln!(out, "            {}", lay(e, 12));
+    }
+    let _ = writeln!(out, "        }})");
+}
+
+/// The most piece types one player holds off the board at the start (0: no hands).
+fn hand_size(g: &Game) -> usize {
+    g.players
+        .iter()
+        .map(|p| {
+            let mut kinds: Vec<&str> = g
+                .setup
+                .iter()
+                .filter(|s| &s.player == p && s.off.is_some_and(|n| n > 0))
+                .map(|s| s.piece.as_str())
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            kinds.len()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// `(play …)` for a game whose spec has none written in Ludii: every piece's moves and drops,
+/// filtered by ZoG's `checkmated` rule (no move may leave a royal piece attacked).
+fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
+    let drops = g.pieces.iter().any(|p| is_simple_drop(&p.drops));
+    let moves = g.pieces.iter().any(|p| !p.moves.is_empty()) || !drops;
+    let add = if hands {
+        "(move (from (sites Hand Mover)) (to (sites Empty)))"
+    } else {
+        "(move Add (to (sites Empty)))"
+    };
+    let base = match (moves, drops) {
+        (true, true) => format!("(or (forEach Piece) {add})"),
+        (false, true) => add.to_string(),
+        _ => "(forEach Piece)".to_string(),
+    };
+    let mut royal: Vec<String> = Vec::new();
+    for goal in &g.goals {
+        if let GoalCond::Checkmated { pieces } = &goal.condition {
+            for p in pieces {
+                let q = cx.piece(p);
+                if !royal.contains(&q) {
+                    royal.push(q);
+                }
+            }
+        }
+    }
+    // ZoG's `checkmated` also forbids moves that leave the royal piece attacked; a spec read
+    // from Ludii carries its own legality in its `(play …)`.
+    if royal.is_empty() || cx.from_lud {
+        return format!("(play {base})");
+    }
+    let safe: Vec<String> = royal
+        .iter()
+        .map(|k| format!("(not (is Threatened (id {k} Mover)))"))
+        .collect();
+    let cond = if safe.len() == 1 {
+        safe[0].clone()
+    } else {
+        format!("(and {{{}}})", safe.join(" "))
+    };
+    format!("(play (do {base} ifAfterwards:{cond}))")
+}
+
+fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut String) {
+    let mut ends = Vec::new();
+    let mut stalemate = false;
+    for goal in &g.goals {
+        let mut a = goal.players.clone();
+        a.sort();
+        let mut b = g.players.clone();
+        b.sort();
+        if a != b {
+            cx.rep
+                .lose(format!("goal {:?} for only some players", goal.condition));
+            continue;
+        }
+        stalemate |= goal.condition == GoalCond::Stalemated;
+        match goal_ludeme(goal.kind, &goal.condition, cx) {
+            Some(t) => ends.push(t),
+            None => cx.rep.lose(format!("goal {:?}", goal.condition)),
+        }
+    }
+    ends.extend(ext);
+    // ZoG's rule: a player who cannot move loses, unless a goal says otherwise.
+    if from_zrf && !stalemate {
+        ends.push("(if (no Moves Next) (result Mover Win))".into());
+    }
+    match ends.len() {
+        0 => {}
+        1 => {
+            let _ = writeln!(out, "        (end {})", lay(&ends[0], 13));
+        }
+        _ => {
+            let _ = writeln!(out, "        (end {{");
+            for e in &ends {
+                let _ = writeln!(out, "            {}", lay(e, 12));
+            }
+            let _ = writeln!(out, "        }})");
+        }
+    }
+}
+
+/// Each player's facing and direction renaming, from the board's symmetries: a player faces
+/// where its renaming sends the direction that points north on the Ludii board.
+fn player_sides(
+    g: &Game,
+    board: Option<&crate::spec::Board>,
+    map: Option<&Map>,
+) -> (Vec<usize>, Vec<BTreeMap<String, String>>) {
+    let mut facing = Vec::new();
+    let mut sym = Vec::new();
+    for p in &g.players {
+        let m: BTreeMap<String, String> = board
+            .and_then(|b| b.symmetries.iter().find(|s| &s.player == p))
+            .map(|s| s.map.iter().map(|[a, b]| (a.clone(), b.clone())).collect())
+            .unwrap_or_default();
+        let f = map.map_or(0, |mp| facing_of(mp, &m));
+        facing.push(f);
+        sym.push(m);
+    }
+    (facing, sym)
+}
+
+/// Where a renaming sends north: the images of the board's directions weighted by how far
+/// north each points (works on boards without a north direction, such as diagonal-only ones).
+fn facing_of(mp: &Map, m: &BTreeMap<String, String>) -> usize {
+    let (mut x, mut y) = (0i64, 0i64);
+    for (d, c) in &mp.dir {
+        let Some(c2) = mp.dir.get(m.get(d).unwrap_or(d)) else {
+            continue;
+        };
+        let w = delta(*c).1;
+        let (x2, y2) = delta(*c2);
+        x += w * x2;
+        y += w * y2;
+    }
+    compass_of_delta(x.signum(), y.signum()).unwrap_or(0)
+}
+
+/// Whether every board position is one Ludii site: a Ludii board kept from a `.lud`, or a
+/// full rectangle of positions (by their centres) whose directions are compass steps.
+fn map_board(b: &crate::spec::Board) -> Result<Map, String> {
     if let Some(t) = b.extensions.ludii.iter().find(|e| e.starts_with("(board ")) {
         let (nodes, d) = syntax::parse(t, FileId(u32::MAX));
         if d.is_empty()
@@ -454,40 +849,248 @@ fn board_ludeme(
                 ext: vec![],
                 zone_names: vec![],
             };
-            if l.board(n).is_some() {
-                return (Some(t.clone()), l.geo);
+            if l.board(n).is_some()
+                && let Some(geo) = l.geo
+            {
+                let site = b
+                    .positions
+                    .iter()
+                    .filter_map(|p| Some((p.name.clone(), geo.index_of(&p.name)?)))
+                    .collect();
+                let mut dir = BTreeMap::new();
+                for d in b.directions.iter().chain(
+                    COMPASS
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .iter(),
+                ) {
+                    if let Some(i) = compass_ci(d) {
+                        dir.insert(d.clone(), i);
+                    }
+                }
+                return Ok(Map {
+                    text: t.clone(),
+                    geo,
+                    site,
+                    dir,
+                });
             }
         }
     }
-    // A full rectangle of A1-style labels in Ludii order.
-    let labels: Option<Vec<(usize, usize)>> =
-        b.positions.iter().map(|p| split_label(&p.name)).collect();
-    if let Some(labels) = labels {
-        let cols = labels.iter().map(|l| l.0).max().map_or(0, |c| c + 1);
-        let rows = labels.iter().map(|l| l.1).max().unwrap_or(0);
-        if cols * rows == labels.len() && cols > 0 {
-            let geo = board::grid(rows, cols);
-            let same = b.positions.iter().all(|p| geo.index_of(&p.name).is_some());
-            if same {
-                let t = if rows == cols {
-                    format!("(board (square {rows}))")
-                } else {
-                    format!("(board (rectangle {rows} {cols}))")
-                };
-                return (Some(t), Some(geo));
+    rectangle(b)
+}
+
+/// The centre of a position: its rectangle, or its grid place.
+fn centre(b: &crate::spec::Board, p: &crate::spec::Position) -> Option<(i64, i64)> {
+    if let Some([x1, y1, x2, y2]) = p.rect {
+        return Some((x1 + x2, y1 + y2));
+    }
+    let gc = p.grid.as_ref()?;
+    let grid = b.layout.grids.get(gc.grid)?;
+    let (mut x, mut y) = (0i64, 0i64);
+    for (k, c) in gc.coords.iter().enumerate() {
+        let off = grid.dimensions.get(k)?.offset;
+        x += off[0] * *c as i64;
+        y += off[1] * *c as i64;
+    }
+    Some((2 * x, 2 * y))
+}
+
+/// The board as a Ludii rectangle: every live position, or else (when that leaves directions
+/// that are not compass steps, as hand areas beside a board do) the largest group of positions
+/// linked by neighbouring links; positions left out are off the board.
+fn rectangle(b: &crate::spec::Board) -> Result<Map, String> {
+    // Removed (killed) positions hold no piece and have no links: they are left off the board.
+    let live: Vec<&crate::spec::Position> = b
+        .positions
+        .iter()
+        .filter(|p| !p.dummy && !p.killed)
+        .collect();
+    if live.is_empty() {
+        return Err("it has no positions".into());
+    }
+    let whole = rect_of(b, &live);
+    if whole
+        .as_ref()
+        .is_ok_and(|m| m.dir.len() == b.directions.len())
+    {
+        return whole;
+    }
+    let part = main_group(b, &live);
+    if part.len() == live.len() || part.len() < 4 {
+        return whole;
+    }
+    match (whole, rect_of(b, &part)) {
+        (Ok(w), Ok(p)) if p.dir.len() > w.dir.len() => Ok(p),
+        (Ok(w), _) => Ok(w),
+        (Err(_), Ok(p)) => Ok(p),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// The largest set of positions connected by links between neighbouring centres.
+fn main_group<'a>(
+    b: &crate::spec::Board,
+    live: &[&'a crate::spec::Position],
+) -> Vec<&'a crate::spec::Position> {
+    let cs: Vec<Option<(i64, i64)>> = live.iter().map(|p| centre(b, p)).collect();
+    let gap = |k: fn(&(i64, i64)) -> i64| {
+        let mut v: Vec<i64> = cs.iter().flatten().map(k).collect();
+        v.sort();
+        v.dedup();
+        v.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(0)
+    };
+    let (gx, gy) = (gap(|c| c.0), gap(|c| c.1));
+    let index: BTreeMap<&str, usize> = live
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    let mut parent: Vec<usize> = (0..live.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for (i, p) in live.iter().enumerate() {
+        for l in &p.links {
+            let Some(&j) = index.get(l.to.as_str()) else {
+                continue;
+            };
+            let (Some(a), Some(c)) = (cs[i], cs[j]) else {
+                continue;
+            };
+            if (c.0 - a.0).abs() <= gx && (c.1 - a.1).abs() <= gy {
+                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                parent[ri] = rj;
             }
         }
     }
-    warn(
-        diags,
-        "the board is neither a Ludii board nor a labelled rectangle; it is not written".into(),
-    );
-    (None, None)
+    let mut size = vec![0usize; live.len()];
+    for i in 0..live.len() {
+        let r = root(&mut parent, i);
+        size[r] += 1;
+    }
+    let best = (0..live.len())
+        .max_by_key(|i| (size[*i], usize::MAX - i))
+        .unwrap_or(0);
+    (0..live.len())
+        .filter(|i| root(&mut parent, *i) == best)
+        .map(|i| live[i])
+        .collect()
+}
+
+fn rect_of(b: &crate::spec::Board, live: &[&crate::spec::Position]) -> Result<Map, String> {
+    let cs: Option<Vec<(i64, i64)>> = live.iter().map(|p| centre(b, p)).collect();
+    let cs = cs.ok_or("a position has neither a rectangle nor a grid place")?;
+    let mut xs: Vec<i64> = cs.iter().map(|c| c.0).collect();
+    let mut ys: Vec<i64> = cs.iter().map(|c| c.1).collect();
+    xs.sort();
+    xs.dedup();
+    ys.sort();
+    ys.dedup();
+    let (cols, rows) = (xs.len(), ys.len());
+    if cols * rows != live.len() || rows > 200 || cols > 200 {
+        return Err(format!(
+            "its {} positions are not a full rectangle of rows and columns",
+            live.len()
+        ));
+    }
+    let mut site = BTreeMap::new();
+    let mut rc = BTreeMap::new(); // lookup only
+    for (p, c) in live.iter().zip(&cs) {
+        let col = xs.binary_search(&c.0).unwrap_or(0);
+        let row = rows - 1 - ys.binary_search(&c.1).unwrap_or(0);
+        if site.insert(p.name.clone(), row * cols + col).is_some() {
+            return Err(format!("position `{}` is named twice", p.name));
+        }
+        rc.insert(p.name.clone(), (col as i64, row as i64));
+    }
+    let mut taken: Vec<usize> = site.values().copied().collect();
+    taken.sort();
+    taken.dedup();
+    if taken.len() != live.len() {
+        return Err("two positions share a place".into());
+    }
+    let geo = board::grid(rows, cols);
+    // A direction maps to a compass step when it links exactly the sites that step links.
+    let mut dir = BTreeMap::new();
+    for d in &b.directions {
+        let mut comp: Option<Option<usize>> = None;
+        let mut n = 0;
+        for p in live {
+            let Some(l) = p.links.iter().find(|l| &l.direction == d) else {
+                continue;
+            };
+            n += 1;
+            let (Some(a), Some(t)) = (rc.get(&p.name), rc.get(&l.to)) else {
+                comp = Some(None);
+                break;
+            };
+            let c = compass_of_delta(t.0 - a.0, t.1 - a.1);
+            match comp {
+                None => comp = Some(c),
+                Some(prev) if prev != c => {
+                    comp = Some(None);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let Some(Some(c)) = comp {
+            let expected = (0..geo.len())
+                .filter(|s| geo.step(*s, COMPASS[c]).is_some())
+                .count();
+            if expected == n {
+                dir.insert(d.clone(), c);
+            }
+        }
+    }
+    let text = if rows == cols {
+        format!("(board (square {rows}))")
+    } else {
+        format!("(board (rectangle {rows} {cols}))")
+    };
+    Ok(Map {
+        text,
+        geo,
+        site,
+        dir,
+    })
+}
+
+fn compass_of_delta(dx: i64, dy: i64) -> Option<usize> {
+    match (dx, dy) {
+        (0, 1) => Some(0),
+        (1, 1) => Some(1),
+        (1, 0) => Some(2),
+        (1, -1) => Some(3),
+        (0, -1) => Some(4),
+        (-1, -1) => Some(5),
+        (-1, 0) => Some(6),
+        (-1, 1) => Some(7),
+        _ => None,
+    }
+}
+
+/// A `.lud` comment kept on the spec (the English reader's unresolved phrases).
+fn is_comment(e: &str) -> bool {
+    e.starts_with("//")
+}
+
+fn is_simple_drop(drops: &[MoveBlock]) -> bool {
+    drops.len() == 1
+        && drops[0].move_type.is_none()
+        && matches!(drops[0].program.as_slice(),
+            [Instr::Verify(Cond::Test { test: Test::Empty, at: None, move_type: None }), a] if is_add(a))
 }
 
 fn site_list(positions: &[String], cx: &Ctx) -> Option<String> {
-    let geo = cx.geo.as_ref()?;
-    let idx: Option<Vec<usize>> = positions.iter().map(|p| geo.index_of(p)).collect();
+    let m = cx.map.as_ref()?;
+    let idx: Option<Vec<usize>> = positions.iter().map(|p| m.site.get(p).copied()).collect();
     let idx = idx?;
     let mut parts = Vec::new();
     let mut i = 0;
@@ -510,7 +1113,7 @@ fn site_list(positions: &[String], cx: &Ctx) -> Option<String> {
 
 // ---------------------------------------------------------------- conditions
 
-fn cond_lud(c: &Cond, loc: &str) -> Option<String> {
+fn cond_lud(c: &Cond, loc: &str, cx: &Ctx) -> Option<String> {
     Some(match c {
         Cond::Const(true) => "True".into(),
         Cond::Const(false) => "False".into(),
@@ -527,11 +1130,19 @@ fn cond_lud(c: &Cond, loc: &str) -> Option<String> {
         Cond::InZone { zone, at: None } => {
             let mut q = String::new();
             syntax::quote_into(zone, &mut q);
-            format!("(is In ({loc}) (sites Mover {q}))")
+            let owner = if cx.shared.contains(zone) {
+                ""
+            } else {
+                "Mover "
+            };
+            format!("(is In ({loc}) (sites {owner}{q}))")
         }
-        Cond::Not(x) => format!("(not {})", cond_lud(x, loc)?),
+        Cond::Piece { piece, at: None } => {
+            format!("(= (what at:({loc})) (id {} Mover))", cx.piece(piece))
+        }
+        Cond::Not(x) => format!("(not {})", cond_lud(x, loc, cx)?),
         Cond::And(v) | Cond::Or(v) => {
-            let parts: Option<Vec<String>> = v.iter().map(|x| cond_lud(x, loc)).collect();
+            let parts: Option<Vec<String>> = v.iter().map(|x| cond_lud(x, loc, cx)).collect();
             let head = if matches!(c, Cond::And(_)) {
                 "and"
             } else {
@@ -550,53 +1161,102 @@ fn compass_ci(d: &str) -> Option<usize> {
     COMPASS.iter().position(|c| c.eq_ignore_ascii_case(d))
 }
 
+/// The compass index of each direction, for each player.
+fn per_player(dirs: &[String], cx: &Ctx) -> Option<Vec<Vec<usize>>> {
+    (0..cx.players())
+        .map(|i| dirs.iter().map(|d| cx.compass(i, d)).collect())
+        .collect()
+}
+
+fn sorted(v: &[usize]) -> Vec<usize> {
+    let mut v = v.to_vec();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// How directions are named in Ludii for every player at once: absolute when every player
+/// moves the same way, relative to the facing when each player's set is the first player's
+/// turned by the facing; `None` otherwise.
+fn dir_names(dirs: &[String], cx: &Ctx) -> Option<(Vec<String>, bool)> {
+    let per = per_player(dirs, cx)?;
+    let p0 = &per[0];
+    if per.iter().all(|v| sorted(v) == sorted(p0)) {
+        return Some((p0.iter().map(|c| COMPASS[*c].to_string()).collect(), false));
+    }
+    let f0 = cx.facing.first().copied().unwrap_or(0);
+    let turned = |i: usize| -> Vec<usize> {
+        let f = cx.facing.get(i).copied().unwrap_or(0);
+        sorted(&p0.iter().map(|c| (c + 8 + f - f0) % 8).collect::<Vec<_>>())
+    };
+    if per.iter().enumerate().all(|(i, v)| sorted(v) == turned(i)) {
+        return Some((
+            p0.iter()
+                .map(|c| relative_name(*c as i32 - f0 as i32).to_string())
+                .collect(),
+            true,
+        ));
+    }
+    None
+}
+
 fn dirs_lud(dirs: &[String], cx: &Ctx) -> Option<String> {
-    let geo = cx.geo.as_ref()?;
-    let eq = |set: &[&str]| set.len() == dirs.len() && set.iter().zip(dirs).all(|(a, b)| a == b);
-    if !geo.orth.is_empty() && eq(&geo.orth) {
-        return Some("Orthogonal".into());
+    let geo = &cx.map.as_ref()?.geo;
+    let (names, relative) = dir_names(dirs, cx)?;
+    if !relative {
+        let eq = |set: &[&str]| {
+            let mut a: Vec<&str> = set.to_vec();
+            let mut b: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            let same_order = a == b;
+            a.sort();
+            b.sort();
+            b.dedup();
+            same_order || (cx_is_zrf(cx) && a == b)
+        };
+        if !geo.orth.is_empty() && eq(&geo.orth) {
+            return Some("Orthogonal".into());
+        }
+        if !geo.diag.is_empty() && eq(&geo.diag) {
+            return Some("Diagonal".into());
+        }
+        if eq(&geo.dirs) {
+            return Some("Adjacent".into());
+        }
     }
-    if !geo.diag.is_empty() && eq(&geo.diag) {
-        return Some("Diagonal".into());
-    }
-    if eq(&geo.dirs) {
-        return Some("Adjacent".into());
-    }
-    let names: Option<Vec<String>> = dirs
-        .iter()
-        .map(|d| {
-            let i = compass_ci(d)?;
-            Some(if cx.mirrored {
-                relative_name(i as i32).to_string()
-            } else {
-                COMPASS[i].to_string()
-            })
-        })
-        .collect();
-    Some(format!("(directions {{{}}})", names?.join(" ")))
+    Some(format!("(directions {{{}}})", names.join(" ")))
 }
 
-fn from_lud(from: &Option<Cond>) -> Option<String> {
-    match from {
-        None => Some(String::new()),
-        Some(c) => Some(format!(" (from if:{})", cond_lud(c, "from")?)),
-    }
-}
-
-fn to_lud(to: &Cond) -> Option<String> {
-    let c = cond_lud(to, "to")?;
-    Some(if is_empty_test(to) {
-        format!("(to if:{c})")
-    } else {
-        format!("(to if:{c} (apply (remove (to))))")
+/// Direction sets may be written by their Ludii names in any order (the round trip of a
+/// `.lud` keeps the written order, so only specs from elsewhere use this).
+fn cx_is_zrf(cx: &Ctx) -> bool {
+    cx.map.as_ref().is_some_and(|m| {
+        !m.text.contains('<')
+            && m.dir
+                .keys()
+                .any(|d| d.chars().any(|c| c.is_ascii_lowercase()))
     })
 }
 
-fn walk(seq: &[String]) -> Option<String> {
+fn from_lud(from: &Option<Cond>, cx: &Ctx) -> Option<String> {
+    match from {
+        None => Some(String::new()),
+        Some(c) => Some(format!(" (from if:{})", cond_lud(c, "from", cx)?)),
+    }
+}
+
+fn to_lud(to: &Cond, then: &str, cx: &Ctx) -> Option<String> {
+    let c = cond_lud(to, "to", cx)?;
+    Some(if is_empty_test(to) {
+        format!("(to if:{c}){then}")
+    } else {
+        format!("(to if:{c} (apply (remove (to)))){then}")
+    })
+}
+
+fn walk(seq: &[usize]) -> Option<String> {
     let mut facing = 0usize;
     let mut out = Vec::new();
-    for d in seq {
-        let t = compass_ci(d)?;
+    for &t in seq {
         if t % 2 == 1 {
             return None;
         }
@@ -612,36 +1272,207 @@ fn walk(seq: &[String]) -> Option<String> {
     Some(format!("{{{}}}", out.join(" ")))
 }
 
-fn ludeme(s: &Shape, group: &[Vec<String>], cx: &Ctx) -> Option<String> {
+/// A walk (from facing north) that ends `dx` columns east and `dy` rows north.
+fn walk_to(dx: i64, dy: i64) -> String {
+    let f = |n: i64| vec!["F"; n.unsigned_abs() as usize];
+    let mut out: Vec<&str> = Vec::new();
+    if dy >= 0 {
+        out.extend(f(dy));
+        if dx != 0 {
+            out.push(if dx > 0 { "R" } else { "L" });
+            out.extend(f(dx));
+        }
+    } else {
+        out.extend(["R", "R"]);
+        out.extend(f(dy));
+        if dx != 0 {
+            out.push(if dx > 0 { "L" } else { "R" });
+            out.extend(f(dx));
+        }
+    }
+    format!("{{{}}}", out.join(" "))
+}
+
+fn delta(c: usize) -> (i64, i64) {
+    [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ][c]
+}
+
+/// Leaps as Ludii plays them: walks with rotations off go the same way for every player
+/// (checked with the oracle), so a leap that differs per player is one `(if (is Mover Pk) …)`
+/// per player. A spec read from a `.lud` keeps the first player's walks: the `.lud` reader
+/// reads such walks relative to the facing, and `read_lud(write_lud(spec)) == spec` holds.
+fn leap_ludemes(from: &str, group: &[Vec<String>], to: &str, cx: &Ctx) -> Option<Vec<String>> {
+    let one = |walks: Vec<String>| {
+        format!(
+            "(move Leap{from} {{{}}} rotations:False {to})",
+            walks.join(" ")
+        )
+    };
+    if let Some(w) = leap_walks(group, cx, None) {
+        return Some(vec![one(w)]);
+    }
+    if cx.from_lud {
+        return Some(vec![one(leap_walks(group, cx, Some(0))?)]);
+    }
+    (0..cx.players())
+        .map(|k| {
+            let w = leap_walks(group, cx, Some(k))?;
+            Some(format!("(if (is Mover P{}) {})", k + 1, one(w)))
+        })
+        .collect()
+}
+
+/// The walks of `player`'s leaps; with `None`, of the first player when every player leaps
+/// the same way (else `None`).
+fn leap_walks(group: &[Vec<String>], cx: &Ctx, player: Option<usize>) -> Option<Vec<String>> {
+    let k = player.unwrap_or(0);
+    let walks: Option<Vec<String>> = group
+        .iter()
+        .map(|g| {
+            let seq: Option<Vec<usize>> = g.iter().map(|s| cx.compass(k, s)).collect();
+            let seq = seq?;
+            Some(walk(&seq).unwrap_or_else(|| {
+                let d = seq.iter().fold((0, 0), |a, c| {
+                    let c = delta(*c);
+                    (a.0 + c.0, a.1 + c.1)
+                });
+                walk_to(d.0, d.1)
+            }))
+        })
+        .collect();
+    if player.is_some() {
+        return walks;
+    }
+    let mut sets: Vec<Vec<(i64, i64)>> = Vec::new();
+    for i in 0..cx.players() {
+        let mut v: Vec<(i64, i64)> = Vec::new();
+        for g in group {
+            let mut d = (0, 0);
+            for s in g {
+                let c = delta(cx.compass(i, s)?);
+                d = (d.0 + c.0, d.1 + c.1);
+            }
+            v.push(d);
+        }
+        v.sort();
+        v.dedup();
+        sets.push(v);
+    }
+    if sets.iter().any(|s| *s != sets[0]) {
+        return None;
+    }
+    walks
+}
+
+/// A step of a path for every player: an absolute or facing-relative Ludii direction.
+fn one_dir(d: &str, cx: &Ctx) -> Option<String> {
+    let (n, _) = dir_names(std::slice::from_ref(&d.to_string()), cx)?;
+    n.into_iter().next()
+}
+
+fn path_ludeme(
+    from: &Option<Cond>,
+    conds: &[Vec<Cond>],
+    dirs: &[String],
+    then: &str,
+    cx: &Ctx,
+) -> Option<String> {
+    let mut tests = Vec::new();
+    if let Some(c) = from {
+        tests.push(cond_lud(c, "from", cx)?);
+    }
+    let mut at = "from".to_string();
+    for (d, cs) in dirs.iter().zip(conds) {
+        at = format!("ahead ({at}) {}", one_dir(d, cx)?);
+        // The step must exist: Ludii's `ahead` stays in place at the edge.
+        tests.push(format!("(!= ({at}) (from))"));
+        for c in cs {
+            tests.push(cond_lud(c, &at, cx)?);
+        }
+    }
+    let cond = match tests.len() {
+        1 => tests.remove(0),
+        _ => format!("(and {{{}}})", tests.join(" ")),
+    };
+    Some(format!("(if {cond} (move (from) (to ({at})){then}))"))
+}
+
+fn promotion_then(p: &Option<Promotion>, cx: &Ctx) -> String {
+    let Some(p) = p else { return String::new() };
+    let pieces: Vec<String> = p.pieces.iter().map(|q| cx.piece(q)).collect();
+    let what = if pieces.len() == 1 {
+        pieces[0].clone()
+    } else {
+        format!("{{{}}}", pieces.join(" "))
+    };
+    let promote = format!("(promote (last To) (piece {what}) Mover)");
+    match &p.zone {
+        None => format!(" (then {promote})"),
+        Some(z) => {
+            let mut q = String::new();
+            syntax::quote_into(z, &mut q);
+            let owner = if cx.shared.contains(z) { "" } else { "Mover " };
+            format!(" (then (if (is In (last To) (sites {owner}{q})) {promote}))")
+        }
+    }
+}
+
+fn ludeme(
+    s: &Shape,
+    group: &[Vec<String>],
+    promo: &Option<Promotion>,
+    cx: &Ctx,
+) -> Option<Vec<String>> {
     let singles = || -> Vec<String> { group.iter().map(|d| d[0].clone()).collect() };
-    Some(match s {
+    let then = promotion_then(promo, cx);
+    Some(vec![match s {
         Shape::Step { from, to } => format!(
             "(move Step{} {} {})",
-            from_lud(from)?,
+            from_lud(from, cx)?,
             dirs_lud(&singles(), cx)?,
-            to_lud(to)?
+            to_lud(to, &then, cx)?
         ),
         Shape::Slide { from, go, stop } => {
             let mut t = format!(
                 "(move Slide{} {}",
-                from_lud(from)?,
+                from_lud(from, cx)?,
                 dirs_lud(&singles(), cx)?
             );
             if !is_empty_test(go) {
-                let _ = write!(t, " (between if:{})", cond_lud(go, "between")?);
+                let _ = write!(t, " (between if:{})", cond_lud(go, "between", cx)?);
             }
-            if let Some(st) = stop {
-                let _ = write!(t, " {}", to_lud(st)?);
+            match stop {
+                Some(st) => {
+                    // Ludii stops a slide at the first site its `to` condition accepts, so
+                    // the condition must hold only where ZoG's run ends (`go` fails there).
+                    // (Specs read from Ludii already mean Ludii's rule.)
+                    let st = if needs_piece(st) || cx.from_lud {
+                        st.clone()
+                    } else {
+                        Cond::And(vec![Cond::Not(Box::new(go.clone())), st.clone()])
+                    };
+                    let _ = write!(t, " {}", to_lud(&st, &then, cx)?);
+                }
+                None => t.push_str(&then),
             }
             t.push(')');
             t
         }
         Shape::SlideExact { from, go, land, n } => format!(
             "(move Slide{} {} (between (exact {n}) if:{}) {})",
-            from_lud(from)?,
+            from_lud(from, cx)?,
             dirs_lud(&singles(), cx)?,
-            cond_lud(go, "between")?,
-            to_lud(land)?
+            cond_lud(go, "between", cx)?,
+            to_lud(land, &then, cx)?
         ),
         Shape::Hop {
             from,
@@ -649,119 +1480,196 @@ fn ludeme(s: &Shape, group: &[Vec<String>], cx: &Ctx) -> Option<String> {
             capture,
             land,
         } => format!(
-            "(move Hop{} {} (between if:{}{}) (to if:{}))",
-            from_lud(from)?,
+            "(move Hop{} {} (between if:{}{}) (to if:{}){then})",
+            from_lud(from, cx)?,
             dirs_lud(&singles(), cx)?,
-            cond_lud(hurdle, "between")?,
+            cond_lud(hurdle, "between", cx)?,
             if *capture {
                 " (apply (remove (between)))"
             } else {
                 ""
             },
-            cond_lud(land, "to")?
+            cond_lud(land, "to", cx)?
         ),
         Shape::Cannon {
             from,
             hurdle,
             go,
             stop,
+            slide: true,
+        } => {
+            let plain = Shape::Cannon {
+                from: from.clone(),
+                hurdle: hurdle.clone(),
+                go: go.clone(),
+                stop: stop.clone(),
+                slide: false,
+            };
+            let mut v = vec![format!(
+                "(move Slide{} {}{then})",
+                from_lud(from, cx)?,
+                dirs_lud(&singles(), cx)?
+            )];
+            v.extend(ludeme(&plain, group, promo, cx)?);
+            return Some(v);
+        }
+        Shape::Cannon {
+            from,
+            hurdle,
+            go,
+            stop,
+            ..
         } => format!(
-            "(move Hop{} {} (between before:(count Rows) after:(count Rows) if:{}) (to if:{} (apply if:{} (remove (to)))))",
-            from_lud(from)?,
+            "(move Hop{} {} (between before:(count Rows) after:(count Rows) if:{}) (to if:{} (apply if:{} (remove (to)))){then})",
+            from_lud(from, cx)?,
             dirs_lud(&singles(), cx)?,
-            cond_lud(hurdle, "between")?,
-            cond_lud(go, "to")?,
-            cond_lud(stop, "to")?
+            cond_lud(hurdle, "between", cx)?,
+            cond_lud(go, "to", cx)?,
+            cond_lud(stop, "to", cx)?
         ),
         Shape::Leap { from, to, .. } => {
-            let walks: Option<Vec<String>> = group.iter().map(|g| walk(g)).collect();
-            format!(
-                "(move Leap{} {{{}}} rotations:False {})",
-                from_lud(from)?,
-                walks?.join(" "),
-                to_lud(to)?
-            )
+            return leap_ludemes(&from_lud(from, cx)?, group, &to_lud(to, &then, cx)?, cx);
         }
         Shape::Two { c1, c2 } => {
-            let mut firsts: Vec<String> = Vec::new();
-            for g in group {
-                if !firsts.contains(&g[0]) {
-                    firsts.push(g[0].clone());
-                }
-            }
-            let turn = |a: &str, b: &str| -> Option<i32> {
-                Some(
-                    (board::compass_index(b)? as i32 - board::compass_index(a)? as i32)
-                        .rem_euclid(8),
-                )
-            };
-            let rel: Option<Vec<i32>> = group
-                .iter()
-                .filter(|g| g[0] == firsts[0])
-                .map(|g| turn(&g[0], &g[1]))
-                .collect();
-            let rel = rel?;
-            let mut product = Vec::new();
-            for f in &firsts {
-                for r in &rel {
-                    product.push(vec![f.clone(), board::rotate(f, *r)?.to_string()]);
-                }
-            }
-            if product != group {
+            if promo.is_some() {
                 return None;
             }
-            let rel_names: Vec<&str> = rel.iter().map(|r| relative_name(*r)).collect();
-            format!(
-                "(forEach Direction {} (to if:{} (apply (forEach Direction (from (to)) (directions {{{}}}) (if {} (move (from) (to (to))))))))",
-                dirs_lud(&firsts, cx)?,
-                cond_lud(c1, "to")?,
-                rel_names.join(" "),
-                cond_lud(c2, "to")?
-            )
+            two_ludeme(group, c1, c2, cx)?
         }
-    })
+        Shape::Path { from, conds } => {
+            return group
+                .iter()
+                .map(|d| path_ludeme(from, conds, d, &then, cx))
+                .collect();
+        }
+    }])
+}
+
+fn two_ludeme(group: &[Vec<String>], c1: &Cond, c2: &Cond, cx: &Ctx) -> Option<String> {
+    let mut firsts: Vec<String> = Vec::new();
+    for g in group {
+        if !firsts.contains(&g[0]) {
+            firsts.push(g[0].clone());
+        }
+    }
+    let comp = |d: &str| cx.compass(0, d);
+    let turn = |a: &str, b: &str| -> Option<i32> {
+        Some((comp(b)? as i32 - comp(a)? as i32).rem_euclid(8))
+    };
+    let rel: Option<Vec<i32>> = group
+        .iter()
+        .filter(|g| g[0] == firsts[0])
+        .map(|g| turn(&g[0], &g[1]))
+        .collect();
+    let rel = rel?;
+    let mut product = Vec::new();
+    for f in &firsts {
+        for r in &rel {
+            product.push((comp(f)?, (comp(f)? as i32 + r).rem_euclid(8) as usize));
+        }
+    }
+    let actual: Option<Vec<(usize, usize)>> = group
+        .iter()
+        .map(|g| Some((comp(&g[0])?, comp(&g[1])?)))
+        .collect();
+    if product != actual? {
+        return None;
+    }
+    let rel_names: Vec<&str> = rel.iter().map(|r| relative_name(*r)).collect();
+    Some(format!(
+        "(forEach Direction {} (to if:{} (apply (forEach Direction (from (to)) (directions {{{}}}) (if {} (move (from) (to (to))))))))",
+        dirs_lud(&firsts, cx)?,
+        cond_lud(c1, "to", cx)?,
+        rel_names.join(" "),
+        cond_lud(c2, "to", cx)?
+    ))
+}
+
+/// What [`classify`] found: the shape, its directions, the promotion split off, and whether
+/// a continuation (partial move) was dropped.
+type Classified = (Shape, Vec<String>, Option<Promotion>, bool);
+
+/// Whether a condition can only hold on an occupied site.
+fn needs_piece(c: &Cond) -> bool {
+    match c {
+        Cond::Test {
+            test: Test::Enemy | Test::Friend | Test::Neutral,
+            at: None,
+            ..
+        }
+        | Cond::Piece { at: None, .. } => true,
+        Cond::And(v) => v.iter().any(needs_piece),
+        Cond::Or(v) => !v.is_empty() && v.iter().all(needs_piece),
+        _ => false,
+    }
+}
+
+/// A block's shape with its promotion split off, calls inlined first; a block with a move
+/// type or partial completions is classified by its first move (the caller reports the loss).
+fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
+    let mut memo = vec![None; cx.procs.len()];
+    let inlined = MoveBlock {
+        move_type: b.move_type.clone(),
+        program: inline(&b.program, cx.procs, &mut memo),
+    };
+    let (block, cut) = match first_move_only(&inlined) {
+        Some(f) => {
+            let partial = f.program != inlined.program;
+            (f, partial)
+        }
+        None => (inlined, false),
+    };
+    if let Some((s, d)) = shape(&block) {
+        return Some((s, d, None, cut));
+    }
+    let (plain, p) = split_promotion(&block)?;
+    let (s, d) = shape(&plain)?;
+    Some((s, d, Some(p), cut))
 }
 
 fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String> {
     let mut out = Vec::new();
+    let shapes: Vec<_> = blocks.iter().map(|b| classify(b, cx)).collect();
     let mut i = 0;
     while i < blocks.len() {
-        let Some((s, d)) = shape(&blocks[i]) else {
-            warn(
-                cx.diags,
-                format!(
-                    "move block {} of piece `{piece}` has no .lud form here",
-                    i + 1
-                ),
-            );
+        let Some((s, d, p, cut)) = shapes[i].clone() else {
+            cx.rep.lose(format!(
+                "move block {} of piece `{piece}` (no Ludii form here)",
+                i + 1
+            ));
             i += 1;
             continue;
         };
+        if cut {
+            cx.rep.lose(format!(
+                "the continuation (partial moves) of move block {} of piece `{piece}`",
+                i + 1
+            ));
+        }
         let mut group = vec![d];
         let mut j = i + 1;
         while j < blocks.len() {
-            match shape(&blocks[j]) {
-                Some((s2, d2)) if s2 == s && !group.contains(&d2) => {
-                    group.push(d2);
+            match &shapes[j] {
+                Some((s2, d2, p2, c2))
+                    if *s2 == s && *p2 == p && *c2 == cut && !group.contains(d2) =>
+                {
+                    group.push(d2.clone());
                     j += 1;
                 }
                 _ => break,
             }
         }
         // Try the whole group; fall back to one ludeme per block.
-        match ludeme(&s, &group, cx) {
-            Some(t) => out.push(t),
+        match ludeme(&s, &group, &p, cx) {
+            Some(t) => out.extend(t),
             None => {
                 for (k, g) in group.iter().enumerate() {
-                    match ludeme(&s, std::slice::from_ref(g), cx) {
-                        Some(t) => out.push(t),
-                        None => warn(
-                            cx.diags,
-                            format!(
-                                "move block {} of piece `{piece}` has no .lud form here",
-                                i + k + 1
-                            ),
-                        ),
+                    match ludeme(&s, std::slice::from_ref(g), &p, cx) {
+                        Some(t) => out.extend(t),
+                        None => cx.rep.lose(format!(
+                            "move block {} of piece `{piece}` (its directions or conditions have no Ludii form here)",
+                            i + k + 1
+                        )),
                     }
                 }
             }
@@ -773,19 +1681,37 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
 
 // ---------------------------------------------------------------- goals
 
-fn goal_ludeme(kind: GoalKind, c: &GoalCond) -> Option<String> {
+fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
+    let count = |piece: &Option<String>| match piece {
+        Some(p) => format!("(count Pieces Next {})", cx.piece(p)),
+        None => "(count Pieces Next)".to_string(),
+    };
     let (subject, cond) = match c {
         GoalCond::Stalemated => ("Next", "(no Moves Next)".to_string()),
-        GoalCond::PiecesRemaining { count, piece: None } if count == "0" => {
-            ("Next", "(no Pieces Next)".to_string())
+        GoalCond::PiecesRemaining {
+            count: n,
+            piece: None,
+        } if n == "0" => ("Next", "(no Pieces Next)".to_string()),
+        GoalCond::PiecesRemaining { count: n, piece } if n.parse::<u32>().is_ok() => {
+            ("Next", format!("(= {} {n})", count(piece)))
+        }
+        GoalCond::Captured { pieces } if !pieces.is_empty() => {
+            let v: Vec<String> = pieces
+                .iter()
+                .map(|p| format!("(= {} 0)", count(&Some(p.clone()))))
+                .collect();
+            let c = if v.len() == 1 {
+                v[0].clone()
+            } else {
+                format!("(or {{{}}})", v.join(" "))
+            };
+            ("Next", c)
         }
         GoalCond::Checkmated { pieces } if pieces.len() == 1 => {
-            let k = &pieces[0];
-            let mut q = String::new();
-            syntax::quote_into(k, &mut q);
+            let k = cx.piece(&pieces[0]);
             (
                 "Next",
-                format!("(and (is Threatened (id {q} Next)) (no Moves Next))"),
+                format!("(and (is Threatened (id {k} Next)) (no Moves Next))"),
             )
         }
         GoalCond::Line { length, directions } => match directions.as_slice() {

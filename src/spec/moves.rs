@@ -343,6 +343,8 @@ pub enum Shape {
         hurdle: Cond,
         go: Cond,
         stop: Cond,
+        /// The empty run before the hurdle also ends moves (xiangqi's cannon).
+        slide: bool,
     },
     Leap {
         from: Option<Cond>,
@@ -353,6 +355,111 @@ pub enum Shape {
         c1: Cond,
         c2: Cond,
     },
+    /// Any chain of steps with the conditions verified after each step (`conds[k]` after
+    /// step `k`), ending with a plain `add`: the general form the shapes above specialise.
+    Path {
+        from: Option<Cond>,
+        conds: Vec<Vec<Cond>>,
+    },
+}
+
+/// A promotion at the end of a block: the moving piece becomes one of `pieces`, always or
+/// when it arrives in `zone`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Promotion {
+    /// The zone (for the mover) that promotes; `None`: every move of the block promotes.
+    pub zone: Option<String>,
+    /// The choices.
+    pub pieces: Vec<String>,
+}
+
+/// A block whose partial completions (`add-partial`, ZRF's continuing captures) are made
+/// plain, without its move type: the first move of the block as a complete move. `None` when
+/// the block has neither (nothing to drop).
+pub fn first_move_only(b: &MoveBlock) -> Option<MoveBlock> {
+    fn plain(v: &[Instr], changed: &mut bool) -> Vec<Instr> {
+        v.iter()
+            .map(|i| match i {
+                Instr::Add {
+                    pieces,
+                    partial: true,
+                    copy,
+                    ..
+                } => {
+                    *changed = true;
+                    Instr::Add {
+                        pieces: pieces.clone(),
+                        partial: false,
+                        copy: *copy,
+                        move_type: None,
+                    }
+                }
+                Instr::If { cond, then_, else_ } => Instr::If {
+                    cond: cond.clone(),
+                    then_: plain(then_, changed),
+                    else_: plain(else_, changed),
+                },
+                Instr::While { cond, body } => Instr::While {
+                    cond: cond.clone(),
+                    body: plain(body, changed),
+                },
+                other => other.clone(),
+            })
+            .collect()
+    }
+    let mut changed = b.move_type.is_some();
+    let program = plain(&b.program, &mut changed);
+    changed.then_some(MoveBlock {
+        move_type: None,
+        program,
+    })
+}
+
+/// Splits a promotion off the end of a block: `add P…`, or `if (in-zone? z) (add P…) else
+/// add`. Returns the block ending in a plain `add` and the promotion (`None` when the block
+/// does not end so).
+pub fn split_promotion(b: &MoveBlock) -> Option<(MoveBlock, Promotion)> {
+    let (last, rest) = b.program.split_last()?;
+    let promo = |i: &Instr| match i {
+        Instr::Add {
+            pieces,
+            partial: false,
+            copy: false,
+            move_type: None,
+        } if !pieces.is_empty() => Some(pieces.clone()),
+        _ => None,
+    };
+    let p = match last {
+        Instr::If {
+            cond: Cond::InZone { zone, at: None },
+            then_,
+            else_,
+        } => match (then_.as_slice(), else_.as_slice()) {
+            ([t], [e]) if is_add(e) => Promotion {
+                zone: Some(zone.clone()),
+                pieces: promo(t)?,
+            },
+            _ => return None,
+        },
+        other => Promotion {
+            zone: None,
+            pieces: promo(other)?,
+        },
+    };
+    let mut program = rest.to_vec();
+    program.push(Instr::Add {
+        pieces: vec![],
+        partial: false,
+        copy: false,
+        move_type: None,
+    });
+    Some((
+        MoveBlock {
+            move_type: b.move_type.clone(),
+            program,
+        },
+        p,
+    ))
 }
 
 /// A plain `add` (no promotion, not partial, no copy, no move type).
@@ -393,7 +500,9 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
             },
             vec![d.clone()],
         )),
-        [Step(d), While { cond, body }, rest @ ..] if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d) =>
+        [Step(d), While { cond, body }, rest @ ..]
+            if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d)
+                && matches!(rest, [] | [Verify(_), _]) =>
         {
             let stop = match rest {
                 [] => None,
@@ -436,7 +545,8 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
         ] if is_empty_test(e)
             && d == d2
             && is_add(a)
-            && matches!(b1.as_slice(), [Step(x)] if x == d)
+            && matches!(b1.as_slice(), [Step(x)] | [_, Step(x)] if x == d)
+            && (b1.len() == 1 || is_add(&b1[0]))
             && matches!(b2.as_slice(), [Step(x)] if x == d) =>
         {
             Some((
@@ -445,6 +555,7 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                     hurdle: h.clone(),
                     go: go.clone(),
                     stop: stop.clone(),
+                    slide: b1.len() == 2,
                 },
                 vec![d.clone()],
             ))
@@ -522,9 +633,30 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                     }
                 }
             }
-            None
+            path(from, p)
         }
     }
+}
+
+/// The general chain: `step (verify …)* (step (verify …)*)* add`.
+fn path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)> {
+    let (last, body) = p.split_last()?;
+    if !is_add(last) || !matches!(body.first(), Some(Instr::Step(_))) {
+        return None;
+    }
+    let mut dirs = Vec::new();
+    let mut conds: Vec<Vec<Cond>> = Vec::new();
+    for i in body {
+        match i {
+            Instr::Step(d) => {
+                dirs.push(d.clone());
+                conds.push(Vec::new());
+            }
+            Instr::Verify(c) => conds.last_mut()?.push(c.clone()),
+            _ => return None,
+        }
+    }
+    Some((Shape::Path { from, conds }, dirs))
 }
 
 #[cfg(test)]

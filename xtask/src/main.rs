@@ -1,8 +1,9 @@
-//! Project chores: `cargo xtask bench | corpus | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | corpus | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
 
 mod docs;
 mod fonts;
 mod fuzz;
+mod lud_writer;
 mod ludii;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,9 @@ tasks:
   bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
                              golden/corpus-report.md (--check: fail if it would change)
+  lud-writer [--zogkit BIN]  convert the shared corpus to .lud, run the Ludii oracle over it (compile,
+                             start moves) and compare with the engine; writes
+                             golden/lud-writer-report.md (default BIN: the release CLI, built first)
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and convert
                              each cut (read, lower, write every format, render): reports panics
                              and cuts over 1 s (default 50)
@@ -48,6 +52,20 @@ fn main() -> ExitCode {
     };
     let ok = match args.first().map(String::as_str) {
         Some("bench") => bench(&root, flag("--runs", 10)),
+        Some("lud-writer") => {
+            let bin = args
+                .iter()
+                .position(|a| a == "--zogkit")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from);
+            match lud_writer::run(&root, bin) {
+                Ok(()) => true,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    false
+                }
+            }
+        }
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
         Some("corpus") => corpus(&root, args.iter().any(|a| a == "--check")),
         Some("fuzz") if args.get(1).map(String::as_str) == Some("--replay") => {
