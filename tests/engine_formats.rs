@@ -78,3 +78,71 @@ fn ten_games_count_alike_from_zrf_yaml_and_written_zrf() {
         );
     }
 }
+
+fn perft3_first(doc: &Document) -> Result<u64, String> {
+    let rules = Rules::compile(doc, 0).map_err(|e| e.to_string())?;
+    let mut st = State::start(&rules);
+    Ok(engine::perft(&rules, &mut st, 3, &Control::default()).unwrap())
+}
+
+/// The three seed families agree across source formats at perft(3): xiangqi, chess and shogi
+/// from the shared-corpus ZRF, from our own `.lud` files, and from the `variants.ini` the FSF
+/// writer produces (read back); where a format cannot state a rule the engine names it.
+#[test]
+fn seed_families_agree_across_formats() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lud = |name: &str| {
+        let bytes = std::fs::read(repo.join("corpus/ludii").join(name)).unwrap();
+        read(Format::Lud, name, &bytes)
+    };
+    // Counts of the ZRF games (equal to Fairy-Stockfish's, tests/engine_oracle.rs).
+    for (file, zrf_count) in [
+        ("xiangqi.lud", 79_666),
+        ("chess.lud", 8_902),
+        ("shogi.lud", 25_440),
+    ] {
+        assert_eq!(perft3_first(&lud(file)), Ok(zrf_count), "{file}");
+    }
+    let base = repo.join("../shared/corpus/zrf/dagaz");
+    if !base.exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs ../shared");
+        eprintln!("note: ../shared is absent; the ZRF and FSF legs are skipped");
+        return;
+    }
+    for (file, count) in [
+        ("xiangqi/xiangqi.zrf", 79_666),
+        ("chess/chess.zrf", 8_902),
+        ("shogi-family/shogi.zrf", 25_440),
+    ] {
+        let zrf = read(Format::Zrf, file, &std::fs::read(base.join(file)).unwrap());
+        assert_eq!(perft3_first(&zrf), Ok(count), "{file}");
+        // Through variants.ini: shogi reads back whole; chess and xiangqi use Fairy-Stockfish's
+        // built-in pawn and soldier keys, which the FSF reader names as not read.
+        let (ini, _) = format::write(Format::Fsf, &zrf).unwrap();
+        let r = format::read(
+            Format::Fsf,
+            "x.ini",
+            &ini,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        );
+        let errors = r.errors();
+        match r.document.filter(|_| errors == 0) {
+            Some(doc) => match perft3_first(&doc) {
+                Ok(n) => assert_eq!(n, count, "{file} through variants.ini"),
+                Err(why) => {
+                    assert!(file != "shogi-family/shogi.zrf", "{why}");
+                    eprintln!("{file} through variants.ini: the engine refuses: {why}");
+                }
+            },
+            None => {
+                assert!(file != "shogi-family/shogi.zrf");
+                let named = r
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == zogkit::diag::Severity::Error);
+                assert!(named, "{file}: a refusal names its reason");
+            }
+        }
+    }
+}

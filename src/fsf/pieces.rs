@@ -358,8 +358,8 @@ fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Ato
         program: p.to_vec(),
     };
     let v1 = |d: &str| vec(d).ok_or_else(|| format!("direction `{d}` has no board vector"));
-    let Some((shape, dirs)) = moves::shape(&block) else {
-        // Lame leaps longer than shape's two-step form (the janggi elephant).
+    // Lame leaps longer than the two-step form (the janggi elephant): a general path.
+    let long_lame = || -> Result<Vec<Atom>, String> {
         if let Some((dirs, to)) = straight_path(p)
             && dirs.len() > 2
         {
@@ -370,7 +370,10 @@ fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Ato
             }
             return Err("its blocked squares are not Fairy-Stockfish's lame path".into());
         }
-        return Err("it is none of the step, slide, leap, lame-leap or cannon shapes".into());
+        Err("it is none of the step, slide, leap, lame-leap or cannon shapes".into())
+    };
+    let Some((shape, dirs)) = moves::shape(&block) else {
+        return long_lame();
     };
     let no_from = |from: &Option<Cond>| -> Result<(), String> {
         match from {
@@ -440,8 +443,13 @@ fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Ato
             hurdle,
             go,
             stop,
+            slide,
         } => {
             no_from(&from)?;
+            if slide {
+                // `split_slide` separates a xiangqi cannon's quiet slide before this point.
+                return Err("its cannon block also slides, and was not split".into());
+            }
             let any_piece = matches!(&hurdle, Cond::Not(c) if is_empty_test(c));
             if !any_piece || !is_empty_test(&go) {
                 return Err("its screen or its flight is restricted (not a plain cannon)".into());
@@ -461,5 +469,6 @@ fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Ato
             )
         }
         Shape::Hop { .. } => Err("it captures the piece it jumps (Fairy-Stockfish cannot)".into()),
+        Shape::Path { .. } => long_lame(),
     }
 }

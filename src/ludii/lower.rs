@@ -1696,7 +1696,8 @@ fn play_rule(r: &Node, goals: &[Goal]) -> Option<Play> {
         match print(n).as_str() {
             "(forEach Piece)" => out.pieces = true,
             "(move Add (to (sites Empty)))" => out.drops = true,
-            "(move (from (sites Occupied by:Mover container:\"Hand\")) (to (sites Empty)))" => {
+            "(move (from (sites Occupied by:Mover container:\"Hand\")) (to (sites Empty)))"
+            | "(move (from (sites Hand Mover)) (to (sites Empty)))" => {
                 out.drops = true;
                 out.hand_drops = true;
             }
@@ -1721,11 +1722,19 @@ fn play_rule(r: &Node, goals: &[Goal]) -> Option<Play> {
                     if let Some(t) = then {
                         out.promote = Some(promotion(t)?);
                     }
-                    let guarded = threatened_piece(n.named("ifAfterwards")?)?;
-                    let covered = goals.iter().any(|g| {
-                        matches!(&g.condition, GoalCond::Checkmated { pieces } if pieces.contains(&guarded))
-                    });
-                    if !covered || n.args().len() != args.len() + 1 {
+                    let guard = n.named("ifAfterwards");
+                    if let Some(c) = guard {
+                        let guarded = threatened_piece(c)?;
+                        let covered = goals.iter().any(|g| {
+                            matches!(&g.condition, GoalCond::Checkmated { pieces } if pieces.contains(&guarded))
+                        });
+                        if !covered {
+                            return None;
+                        }
+                    } else if then.is_none() {
+                        return None;
+                    }
+                    if n.args().len() != args.len() + usize::from(guard.is_some()) {
                         return None;
                     }
                     stack.push(inner);

@@ -265,6 +265,15 @@ fn game_extensions(g: &Game, rep: &mut Report) -> Ext {
 }
 
 fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
+    // Ludii's `(then (promote …))` on the whole play, as the reader lowers it.
+    let unwrapped;
+    let (g, arrival) = match arrival_promotion(g) {
+        Some((plain, p)) => {
+            unwrapped = plain;
+            (&unwrapped, Some(p))
+        }
+        None => (g, None),
+    };
     let board = g.boards.first();
     if g.boards.len() > 1 {
         rep.lose(format!("{} boards after the first", g.boards.len() - 1));
@@ -419,7 +428,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     } else {
         let play = match &x.play {
             Some(p) => p.clone(),
-            None => generated_play(g, hands > 0, &cx),
+            None => generated_play(g, hands > 0, arrival.as_ref(), &cx),
         };
         let _ = writeln!(out, "        {}", lay(&play, 8));
     }
@@ -702,7 +711,7 @@ fn hand_size(g: &Game) -> usize {
             let mut kinds: Vec<&str> = g
                 .setup
                 .iter()
-                .filter(|s| &s.player == p && s.off.is_some_and(|n| n > 0))
+                .filter(|s| &s.player == p && s.off.is_some())
                 .map(|s| s.piece.as_str())
                 .collect();
             kinds.sort();
@@ -715,7 +724,7 @@ fn hand_size(g: &Game) -> usize {
 
 /// `(play …)` for a game whose spec has none written in Ludii: every piece's moves and drops,
 /// filtered by ZoG's `checkmated` rule (no move may leave a royal piece attacked).
-fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
+fn generated_play(g: &Game, hands: bool, arrival: Option<&(String, String)>, cx: &Ctx) -> String {
     let drops = g.pieces.iter().any(|p| is_simple_drop(&p.drops));
     let moves = g.pieces.iter().any(|p| !p.moves.is_empty()) || !drops;
     let add = if hands {
@@ -741,8 +750,20 @@ fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
     }
     // ZoG's `checkmated` also forbids moves that leave the royal piece attacked; a spec read
     // from Ludii carries its own legality in its `(play …)`.
-    if royal.is_empty() || cx.from_lud {
-        return format!("(play {base})");
+    let then = arrival.map_or(String::new(), |(zone, piece)| {
+        let mut z = String::new();
+        syntax::quote_into(zone, &mut z);
+        let q = cx.piece(piece);
+        format!(
+            " (then (if (is In (last To) (sites Mover {z})) (promote (last To) (piece {q}) Mover)))"
+        )
+    });
+    if royal.is_empty() {
+        return if then.is_empty() {
+            format!("(play {base})")
+        } else {
+            format!("(play (do {base}{then}))")
+        };
     }
     let safe: Vec<String> = royal
         .iter()
@@ -753,7 +774,59 @@ fn generated_play(g: &Game, hands: bool, cx: &Ctx) -> String {
     } else {
         format!("(and {{{}}})", safe.join(" "))
     };
-    format!("(play (do {base} ifAfterwards:{cond}))")
+    format!("(play (do {base} ifAfterwards:{cond}{then}))")
+}
+
+/// A game whose every plain `add` (in every move block of every piece, loops included) is
+/// `(if (in-zone? Z) (add Q) else add)` promotes on arrival in Z, as Ludii's play-wide
+/// `(then (promote …))` does: the game with plain adds, and `(Z, Q)`.
+fn arrival_promotion(g: &Game) -> Option<(Game, (String, String))> {
+    fn walk(p: &mut [Instr], found: &mut Option<(String, String)>, ok: &mut bool, n: &mut usize) {
+        for ins in p.iter_mut() {
+            match ins {
+                Instr::If {
+                    cond: Cond::InZone { zone, at: None },
+                    then_,
+                    else_,
+                } if else_.len() == 1 && is_add(&else_[0]) => {
+                    let q = match then_.as_slice() {
+                        [
+                            Instr::Add {
+                                pieces,
+                                partial: false,
+                                copy: false,
+                                move_type: None,
+                            },
+                        ] if pieces.len() == 1 => pieces[0].clone(),
+                        _ => {
+                            *ok = false;
+                            return;
+                        }
+                    };
+                    let this = (zone.clone(), q);
+                    if found.get_or_insert_with(|| this.clone()) != &this {
+                        *ok = false;
+                    }
+                    *n += 1;
+                    *ins = else_[0].clone();
+                }
+                Instr::Add { .. } => *ok = false,
+                Instr::If { then_, else_, .. } => {
+                    walk(then_, found, ok, n);
+                    walk(else_, found, ok, n);
+                }
+                Instr::While { body, .. } => walk(body, found, ok, n),
+                _ => {}
+            }
+        }
+    }
+    let mut plain = g.clone();
+    let (mut found, mut ok, mut n) = (None, true, 0);
+    for b in plain.pieces.iter_mut().flat_map(|p| p.moves.iter_mut()) {
+        walk(&mut b.program, &mut found, &mut ok, &mut n);
+    }
+    (ok && n > 0).then_some(())?;
+    found.map(|f| (plain, f))
 }
 
 fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut String) {
