@@ -242,22 +242,11 @@ fn read_uncapped(
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let result = match format {
         Format::Fsf => {
-            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
-                Ok(t) => t,
+            match text_reader(name, bytes, opts, |text, id| {
+                crate::fsf::read(name, text, id)
+            }) {
+                Ok(r) => r,
                 Err(refused) => return (refused, 0),
-            };
-            let (document, mut ds) = crate::fsf::read(name, &decoded.text, id);
-            diagnostics.append(&mut ds);
-            let document = document.map(|mut d| {
-                record_source(&mut d, bytes, &decoded);
-                d
-            });
-            ReadResult {
-                document,
-                diagnostics,
-                sources,
-                unmodelled: BTreeMap::new(),
-                facts: Some(ReadFacts::of(&decoded, None)),
             }
         }
         Format::Zrf => {
@@ -281,26 +270,16 @@ fn read_uncapped(
             return (result, capped);
         }
         Format::Lud | Format::LudiiEnglish => {
-            let (sources, id, decoded, mut diagnostics) = match decode_text(name, bytes, opts) {
-                Ok(t) => t,
-                Err(refused) => return (refused, 0),
-            };
-            let (document, mut ds) = if format == Format::Lud {
-                crate::ludii::read_lud_opts(name, &decoded.text, id, &opts.ludii)
-            } else {
-                crate::ludii::read_english(name, &decoded.text, id)
-            };
-            diagnostics.append(&mut ds);
-            let document = document.map(|mut d| {
-                record_source(&mut d, bytes, &decoded);
-                d
+            let read = text_reader(name, bytes, opts, |text, id| {
+                if format == Format::Lud {
+                    crate::ludii::read_lud_opts(name, text, id, &opts.ludii)
+                } else {
+                    crate::ludii::read_english(name, text, id)
+                }
             });
-            ReadResult {
-                document,
-                diagnostics,
-                sources,
-                unmodelled: BTreeMap::new(),
-                facts: Some(ReadFacts::of(&decoded, None)),
+            match read {
+                Ok(r) => r,
+                Err(refused) => return (refused, 0),
             }
         }
         Format::Chessembly => {
@@ -383,6 +362,31 @@ fn read_uncapped(
 }
 
 /// `bytes`, or nothing plus the [`text::CODE_TOO_LARGE`] error when they exceed the input limit.
+/// Decodes `bytes` and runs `reader` on the text: the document with its source facts, or the
+/// refusal of undecodable input (`Err`).
+#[allow(clippy::result_large_err)]
+fn text_reader(
+    name: &str,
+    bytes: &[u8],
+    opts: &ReadOptions,
+    reader: impl FnOnce(&str, FileId) -> (Option<Document>, Vec<Diagnostic>),
+) -> Result<ReadResult, ReadResult> {
+    let (sources, id, decoded, mut diagnostics) = decode_text(name, bytes, opts)?;
+    let (document, mut ds) = reader(&decoded.text, id);
+    diagnostics.append(&mut ds);
+    let document = document.map(|mut d| {
+        record_source(&mut d, bytes, &decoded);
+        d
+    });
+    Ok(ReadResult {
+        document,
+        diagnostics,
+        sources,
+        unmodelled: BTreeMap::new(),
+        facts: Some(ReadFacts::of(&decoded, None)),
+    })
+}
+
 /// Decodes a text input after the size check: its source map, file id, text and diagnostics,
 /// or the finished result when the input is refused for its size.
 #[allow(clippy::result_large_err)]

@@ -8,9 +8,7 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use zogkit::engine::{self, Rules, State};
 
 fn shared(rel: &str) -> Option<PathBuf> {
@@ -109,21 +107,7 @@ fn compare(case: &Case) {
         "stop_at_end": case.stop_at_end,
         "nodes": nodes,
     });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_check.py");
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(job.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_fsf_check(&job);
     assert!(
         out.status.success(),
         "fsf_check.py failed for {}",

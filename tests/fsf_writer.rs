@@ -14,9 +14,6 @@
 
 mod common;
 
-use std::io::Write as _;
-use std::path::Path;
-use std::process::{Command, Stdio};
 use zogkit::engine::{self, Rules, State};
 use zogkit::fsf::{Section, Status};
 
@@ -152,21 +149,7 @@ fn compare(case: &Case) {
         "castling_piece": case.castling.map(|p| sec.letters[p].to_string()),
         "nodes": nodes,
     });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_check.py");
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(job.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_fsf_check(&job);
     assert!(
         out.status.success(),
         "fsf_check.py failed for {}:\n{}",

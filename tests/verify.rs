@@ -163,19 +163,19 @@ fn convert_verify_reports_verdicts_and_gates_on_them() {
         .current_dir(REPO)
         .args([
             "convert",
-            "corpus/ludii/chess.lud",
+            "corpus/ludii/hex.lud",
             "--to",
             "yaml",
             "--verify",
         ])
         .args(["--deny", "warnings", "-o"])
-        .arg(dir.join("chess.yaml"))
+        .arg(dir.join("hex.yaml"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("verify::unverified"), "{stderr}");
-    assert!(!dir.join("chess.yaml").exists());
+    assert!(!dir.join("hex.yaml").exists());
 }
 
 /// Steps of one, two and three squares as in Mana: a step of two continues with a step of one,

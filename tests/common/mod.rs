@@ -200,3 +200,24 @@ pub fn pyffish_available() -> bool {
     }
     ok
 }
+
+/// Runs `tests/oracle/fsf_check.py` (pyffish) on one JSON job given on its standard input and
+/// returns its output (the caller checks the status and reads the JSON it prints).
+pub fn run_fsf_check(job: &serde_json::Value) -> Output {
+    use std::io::Write as _;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_check.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .expect("a piped stdin")
+        .write_all(job.to_string().as_bytes())
+        .expect("the job is written");
+    child.wait_with_output().expect("python3 ends")
+}
