@@ -229,7 +229,37 @@ fn bench(root: &Path, runs: usize) -> bool {
                 "2".into(),
             ],
         ),
+        (
+            "convert --verify of dagaz/chess/chess.zrf to ZRF (5 games, 200 positions each)",
+            vec![
+                "convert".into(),
+                corpus.join("dagaz/chess/chess.zrf").display().to_string(),
+                "--to".into(),
+                "zrf".into(),
+                "--verify".into(),
+                "--force".into(),
+                "-q".into(),
+                "-o".into(),
+                root.join("target/bench-verify.zrf").display().to_string(),
+            ],
+        ),
     ];
+    let mut cases = cases;
+    // Ludii's library, extracted from the oracle's jar by the facts test (tests/ludii_facts.rs).
+    let jar = root.join("../shared/tools/ludii/ludii-res.jar");
+    let library = root.join("target/ludii-lib");
+    if jar.exists() && library.exists() {
+        cases.push((
+            "check Ludii's whole board-game library with its defines (--ludii JAR; target < 2 s)",
+            vec![
+                "--ludii".into(),
+                jar.display().to_string(),
+                "check".into(),
+                "-q".into(),
+                library.display().to_string(),
+            ],
+        ));
+    }
     for (name, args) in cases {
         let runs = if name.contains("perft(5)") || name.contains("perft(4) of shogi") {
             runs.clamp(1, 3)
