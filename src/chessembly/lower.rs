@@ -23,7 +23,7 @@ use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
-    Layout, MoveBlock, Piece, SPEC_VERSION, Source, Symmetry, Test, Texts, Turn, TurnOrder,
+    Layout, MoveBlock, Piece, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -957,17 +957,7 @@ pub fn lower(
             default: false,
             texts: Texts::default(),
             players: PLAYERS.iter().map(|p| p.to_string()).collect(),
-            turn_order: TurnOrder {
-                turns: PLAYERS
-                    .iter()
-                    .map(|p| Turn {
-                        player: p.to_string(),
-                        with_player: None,
-                        move_type: None,
-                    })
-                    .collect(),
-                repeat_from: None,
-            },
+            turn_order: TurnOrder::alternating(&PLAYERS),
             options: Vec::new(),
             sounds: Vec::new(),
             boards: vec![board],

@@ -8,8 +8,8 @@ use super::betza::{Modality, Travel, Vector, atom_vectors, lame_path};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Grid,
-    GridDirection, Instr, Layout, MoveBlock, Piece, Placement, Source, Symmetry, Test, Turn,
-    TurnOrder, Zone,
+    GridDirection, Instr, Layout, MoveBlock, Piece, Placement, Source, Symmetry, Test, TurnOrder,
+    Zone,
 };
 use std::collections::BTreeMap;
 
@@ -603,17 +603,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         default: false,
         texts: Default::default(),
         players: PLAYERS.map(String::from).to_vec(),
-        turn_order: TurnOrder {
-            turns: PLAYERS
-                .iter()
-                .map(|p| Turn {
-                    player: (*p).into(),
-                    with_player: None,
-                    move_type: None,
-                })
-                .collect(),
-            repeat_from: None,
-        },
+        turn_order: TurnOrder::alternating(&PLAYERS),
         options: Vec::new(),
         sounds: Vec::new(),
         boards: vec![board],

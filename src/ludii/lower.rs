@@ -1183,11 +1183,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
             }
             if let Some(Node::Array(es, _)) = n.named("edges") {
                 for e in es {
-                    let ab: Vec<usize> = e
-                        .args()
-                        .iter()
-                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-                        .collect::<Option<_>>()?;
+                    let ab = indices(e)?;
                     match ab.as_slice() {
                         [a, b] if *a < g.v.len() && *b < g.v.len() => g.edge(*a, *b),
                         _ => return None,
@@ -1203,11 +1199,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
             }
             if let Some(Node::Array(es, _)) = n.named("edges") {
                 for e in es {
-                    let ab: Vec<usize> = e
-                        .args()
-                        .iter()
-                        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-                        .collect::<Option<_>>()?;
+                    let ab = indices(e)?;
                     if let [a, b] = ab.as_slice() {
                         g.e.retain(|&k| k != ((*a).min(*b), (*a).max(*b)));
                     }
@@ -1835,6 +1827,14 @@ fn is_full_draw(n: &Node) -> bool {
         print(n).as_str(),
         "(if (is Full) (result Mover Draw))" | "(if (is Full) (result Next Draw))"
     )
+}
+
+/// The arguments of `n` as site indices (`{0 5}` → `[0, 5]`).
+fn indices(n: &Node) -> Option<Vec<usize>> {
+    n.args()
+        .iter()
+        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+        .collect()
 }
 
 fn flatten(n: &Node) -> Vec<&Node> {

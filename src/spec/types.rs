@@ -182,6 +182,21 @@ impl TurnOrder {
     pub fn is_empty(&self) -> bool {
         self.turns.is_empty() && self.repeat_from.is_none()
     }
+
+    /// The players taking turns in the given order, each with any move type.
+    pub fn alternating(players: &[&str]) -> TurnOrder {
+        TurnOrder {
+            turns: players
+                .iter()
+                .map(|p| Turn {
+                    player: (*p).to_string(),
+                    with_player: None,
+                    move_type: None,
+                })
+                .collect(),
+            repeat_from: None,
+        }
+    }
 }
 
 /// One turn.
