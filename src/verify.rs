@@ -54,6 +54,9 @@ pub struct GameVerdict {
     /// Why the verdict is not `equal`: the first difference, or what could not be done.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Both games ran and their moves differ (rather than: the port did not read or run).
+    #[serde(skip)]
+    differs: bool,
 }
 
 /// How hard to look.
@@ -130,6 +133,7 @@ pub fn verify(
                     to.name(),
                     back_errors.first().map_or("no document", |s| s.as_str())
                 )),
+                differs: false,
             },
         };
         verdicts.push(v);
@@ -144,7 +148,7 @@ pub fn verify(
         }
         if matches!(v.verdict, Verdict::Partial | Verdict::Failed) && !lost.is_empty() {
             v.lost = lost.clone();
-            if v.verdict == Verdict::Failed && v.detail.as_deref().is_some_and(plays_differently) {
+            if v.verdict == Verdict::Failed && v.differs {
                 // The writer said what it lost; a different game is then expected.
                 v.verdict = Verdict::Partial;
             }
@@ -152,10 +156,6 @@ pub fn verify(
     }
     let diags = verdicts.iter().filter_map(diagnostic).collect();
     (verdicts, diags)
-}
-
-fn plays_differently(detail: &str) -> bool {
-    detail.starts_with("plays differently")
 }
 
 /// The game of `back` that stands for source game `i`: the next unused one with its title,
@@ -190,6 +190,7 @@ fn one_game(
         positions,
         lost: Vec::new(),
         detail: Some(detail),
+        differs: false,
     };
     let mut a = match Rules::compile(source, i) {
         Ok(r) => r,
@@ -228,6 +229,7 @@ fn one_game(
             positions: f.positions,
             lost: Vec::new(),
             detail: None,
+            differs: false,
         },
         Some(d) => {
             let mut text = format!(
@@ -241,7 +243,10 @@ fn one_game(
             if !d.only_second.is_empty() {
                 text.push_str(&format!("; only the port: {}", d.only_second.join(", ")));
             }
-            verdict(Verdict::Failed, f.positions, text)
+            GameVerdict {
+                differs: true,
+                ..verdict(Verdict::Failed, f.positions, text)
+            }
         }
     }
 }

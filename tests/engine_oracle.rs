@@ -33,20 +33,7 @@ struct Case {
 }
 
 fn rules(case: &Case) -> Rules {
-    let path = shared(case.file).expect("shared corpus");
-    let bytes = std::fs::read(&path).unwrap();
-    let r = zogkit::format::read(
-        zogkit::format::Format::Zrf,
-        case.file,
-        &bytes,
-        &Default::default(),
-        &mut zogkit::zrf::NoIncludes,
-    );
-    let doc = r.document.expect("the file reads");
-    let index = (0..doc.games.len())
-        .filter(|&i| doc.games[i].title == case.title)
-        .nth(case.nth)
-        .unwrap_or_else(|| panic!("{} has no entry {:?}", case.file, case.title));
+    let (doc, index) = common::shared_game(case.file, case.title, case.nth);
     Rules::compile(&doc, index).unwrap_or_else(|e| panic!("{}: {e}", case.file))
 }
 

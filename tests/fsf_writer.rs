@@ -83,20 +83,7 @@ fn is_castling(m: &engine::Move) -> bool {
 }
 
 fn compare(case: &Case) {
-    let path = common::shared_zrf().expect("shared corpus").join(case.file);
-    let bytes = std::fs::read(&path).unwrap();
-    let r = zogkit::format::read(
-        zogkit::format::Format::Zrf,
-        case.file,
-        &bytes,
-        &Default::default(),
-        &mut zogkit::zrf::NoIncludes,
-    );
-    let doc = r.document.expect("the file reads");
-    let gi = (0..doc.games.len())
-        .filter(|&i| doc.games[i].title == case.title)
-        .nth(case.nth)
-        .unwrap_or_else(|| panic!("{} has no entry {:?}", case.file, case.title));
+    let (doc, gi) = common::shared_game(case.file, case.title, case.nth);
     let name = format!("zk-{}", zogkit::fsf::variant_name(case.title));
     let sec = zogkit::fsf::write_game(&doc, gi, &name);
     let said: Vec<String> = sec.diagnostics.iter().map(|d| d.message.clone()).collect();

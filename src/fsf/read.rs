@@ -211,15 +211,6 @@ fn target(m: Modality) -> Cond {
     }
 }
 
-fn add() -> Instr {
-    Instr::Add {
-        pieces: vec![],
-        partial: false,
-        copy: false,
-        move_type: None,
-    }
-}
-
 /// The move program of one movement; `zone` is a mobility region the destination must be in.
 fn program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Vec<Instr>> {
     let d = || Instr::Step(dir(v));
@@ -231,7 +222,7 @@ fn program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Ve
                 at: None,
             }));
         }
-        t.push(add());
+        t.push(Instr::plain_add());
         t
     };
     match travel {
@@ -258,7 +249,7 @@ fn program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Ve
                 d(),
                 Instr::While {
                     cond: test(Test::Empty),
-                    body: vec![add(), d()],
+                    body: vec![Instr::plain_add(), d()],
                 },
             ];
             if m != Modality::Move {
@@ -297,7 +288,7 @@ fn program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Ve
             match m {
                 Modality::Move => p.push(Instr::While {
                     cond: test(Test::Empty),
-                    body: vec![add(), d()],
+                    body: vec![Instr::plain_add(), d()],
                 }),
                 _ => {
                     p.push(Instr::While {

@@ -80,7 +80,7 @@ fn test(t: Test) -> Cond {
     }
 }
 
-use super::lower::{add, block};
+use super::lower::block;
 
 fn strip_end(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()
@@ -392,7 +392,7 @@ impl Reader<'_> {
                             Instr::Verify(cc.clone()),
                             Instr::Step(d.to_string()),
                             Instr::Verify(land.clone()),
-                            add(),
+                            Instr::plain_add(),
                         ]));
                     }
                 }
@@ -405,7 +405,7 @@ impl Reader<'_> {
                         block(vec![
                             Instr::Step(d.to_string()),
                             Instr::Verify(land.clone()),
-                            add(),
+                            Instr::plain_add(),
                         ])
                     })
                     .collect(),
@@ -436,7 +436,7 @@ impl Reader<'_> {
                             Instr::Step(d.to_string()),
                             Instr::While {
                                 cond: go.clone(),
-                                body: vec![add(), Instr::Step(d.to_string())],
+                                body: vec![Instr::plain_add(), Instr::Step(d.to_string())],
                             },
                         ])
                     })
@@ -495,7 +495,7 @@ impl Reader<'_> {
                             Instr::Verify(Cond::Const(true)),
                             Instr::Step(d2.to_string()),
                             Instr::Verify(c2.clone()),
-                            add(),
+                            Instr::plain_add(),
                         ]));
                     }
                 }

@@ -685,7 +685,7 @@ impl Lower<'_> {
                     }
                     prog.push(Instr::Step(d.to_string()));
                     prog.push(Instr::Verify(to.clone()));
-                    prog.push(add());
+                    prog.push(Instr::plain_add());
                     block(prog)
                 })
                 .collect(),
@@ -741,16 +741,16 @@ impl Lower<'_> {
                                 prog.push(Instr::Step(d.clone()));
                             }
                             prog.push(Instr::Verify(stop.clone().unwrap_or(go.clone())));
-                            prog.push(add());
+                            prog.push(Instr::plain_add());
                         }
                         None => {
                             prog.push(Instr::While {
                                 cond: go.clone(),
-                                body: vec![add(), Instr::Step(d.clone())],
+                                body: vec![Instr::plain_add(), Instr::Step(d.clone())],
                             });
                             if let Some(s) = &stop {
                                 prog.push(Instr::Verify(s.clone()));
-                                prog.push(add());
+                                prog.push(Instr::plain_add());
                             }
                         }
                     }
@@ -822,7 +822,7 @@ impl Lower<'_> {
                                 body: vec![Instr::Step(d.clone())],
                             },
                             Instr::Verify(stop.clone()),
-                            add(),
+                            Instr::plain_add(),
                         ]);
                         block(prog)
                     })
@@ -845,7 +845,7 @@ impl Lower<'_> {
                     }
                     prog.push(Instr::Step(d));
                     prog.push(Instr::Verify(land.clone()));
-                    prog.push(add());
+                    prog.push(Instr::plain_add());
                     block(prog)
                 })
                 .collect(),
@@ -906,7 +906,7 @@ impl Lower<'_> {
                 }
                 prog.extend(seq.iter().map(|d| Instr::Step(d.to_string())));
                 prog.push(Instr::Verify(to.clone()));
-                prog.push(add());
+                prog.push(Instr::plain_add());
                 blocks.push(block(prog));
             }
         }
@@ -955,7 +955,7 @@ impl Lower<'_> {
                     Instr::Verify(c1.clone()),
                     Instr::Step(d2.to_string()),
                     Instr::Verify(c2.clone()),
-                    add(),
+                    Instr::plain_add(),
                 ]));
             }
         }
@@ -1335,16 +1335,6 @@ fn contains_absolute(n: &Node) -> bool {
         Node::Array(items, _) => items.iter().any(contains_absolute),
         Node::List(..) => n.positional().next().is_some_and(contains_absolute),
         _ => false,
-    }
-}
-
-/// A plain `add` (complete the move here).
-pub(super) fn add() -> Instr {
-    Instr::Add {
-        pieces: vec![],
-        partial: false,
-        copy: false,
-        move_type: None,
     }
 }
 
@@ -1770,7 +1760,7 @@ fn promote_on_arrival(program: &mut [Instr], zone: &str, piece: &str) {
                         copy: false,
                         move_type: None,
                     }],
-                    else_: vec![add()],
+                    else_: vec![Instr::plain_add()],
                 };
             }
             Instr::If { then_, else_, .. } => {
@@ -1803,9 +1793,10 @@ fn apply_play(p: &Play, pieces: &mut [Piece], setup: &mut Vec<Placement>, player
         return;
     }
     for piece in pieces.iter_mut() {
-        piece
-            .drops
-            .push(block(vec![Instr::Verify(cond_test(Test::Empty)), add()]));
+        piece.drops.push(block(vec![
+            Instr::Verify(cond_test(Test::Empty)),
+            Instr::plain_add(),
+        ]));
     }
     if p.hand_drops {
         for player in players {

@@ -667,15 +667,6 @@ mod tests {
         Instr::Step(d.into())
     }
 
-    fn add() -> Instr {
-        Instr::Add {
-            pieces: vec![],
-            partial: false,
-            copy: false,
-            move_type: None,
-        }
-    }
-
     #[test]
     fn visit_enters_calls_and_reports_the_branches_around() {
         let empty = Cond::Test {
@@ -683,7 +674,7 @@ mod tests {
             at: None,
             move_type: None,
         };
-        let procs = vec![vec![step("n"), add()]];
+        let procs = vec![vec![step("n"), Instr::plain_add()]];
         let prog = vec![Instr::If {
             cond: empty.clone(),
             then_: vec![Instr::Call(0)],
@@ -732,7 +723,7 @@ mod tests {
 
     #[test]
     fn inlined_and_called_programs_are_equal_and_shapes_are_recognised() {
-        let procs = vec![vec![step("n"), add()]];
+        let procs = vec![vec![step("n"), Instr::plain_add()]];
         let called = vec![Instr::Call(0)];
         let inlined = inline(&called, &procs, &mut [None]);
         assert_eq!(inlined, procs[0]);
@@ -742,14 +733,21 @@ mod tests {
         };
         let mut eq = Equality::new(&procs, &[]);
         assert!(eq.blocks(&[block(called.clone())], &[block(inlined.clone())]));
-        assert!(!eq.blocks(&[block(called)], &[block(vec![step("s"), add()])]));
+        assert!(!eq.blocks(
+            &[block(called)],
+            &[block(vec![step("s"), Instr::plain_add()])]
+        ));
         let empty = Cond::Test {
             test: Test::Empty,
             at: None,
             move_type: None,
         };
-        let (s, dirs) =
-            shape(&block(vec![step("n"), Instr::Verify(empty.clone()), add()])).unwrap();
+        let (s, dirs) = shape(&block(vec![
+            step("n"),
+            Instr::Verify(empty.clone()),
+            Instr::plain_add(),
+        ]))
+        .unwrap();
         assert_eq!(dirs, ["n"]);
         assert!(matches!(s, Shape::Step { .. }));
         let mut calls_seen = Vec::new();

@@ -823,6 +823,18 @@ pub enum Instr {
     Raw(String),
 }
 
+impl Instr {
+    /// A plain `add`: the piece lands as it is and the move ends.
+    pub fn plain_add() -> Instr {
+        Instr::Add {
+            pieces: Vec::new(),
+            partial: false,
+            copy: false,
+            move_type: None,
+        }
+    }
+}
+
 /// A condition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]

@@ -221,3 +221,23 @@ pub fn run_fsf_check(job: &serde_json::Value) -> Output {
         .expect("the job is written");
     child.wait_with_output().expect("python3 ends")
 }
+
+/// Reads a shared-corpus ZRF file (path relative to `../shared/corpus/zrf`) and finds entry
+/// `nth` (0 = first) titled `title`: the document and the entry's index.
+pub fn shared_game(file: &str, title: &str, nth: usize) -> (zogkit::spec::Document, usize) {
+    let path = shared_zrf().expect("shared corpus").join(file);
+    let bytes = std::fs::read(&path).unwrap();
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        file,
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.expect("the file reads");
+    let index = (0..doc.games.len())
+        .filter(|&i| doc.games[i].title == title)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("{file} has no entry {title:?}"));
+    (doc, index)
+}
