@@ -20,3 +20,6 @@ pub mod spec;
 pub mod text;
 pub mod verify;
 pub mod zrf;
+
+#[cfg(test)]
+mod tests;

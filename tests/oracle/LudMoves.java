@@ -2,7 +2,7 @@
 // standard input, one JSON line on standard output with whether Ludii compiles it, its first
 // error, and the legal moves of the start position as [from site, to site, piece]. It runs in the
 // oracle's own JVM (class path: the oracle's jars) so that hundreds of files cost one start.
-// Compiled at test time by tests/ludii_writer.rs and `cargo xtask lud-writer`; it contains no
+// Compiled at test time by tests/it/ludii_writer.rs and `cargo xtask lud-writer`; it contains no
 // Ludii code and only calls the oracle harness's compile function and Ludii's public API.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-//! The Ludii oracle for written `.lud` files, shared by `tests/ludii_writer.rs` and `cargo xtask
+//! The Ludii oracle for written `.lud` files, shared by `tests/it/ludii_writer.rs` and `cargo xtask
 //! lud-writer`: compiles `tests/oracle/LudMoves.java` against the shared oracle's jars (nothing of
 //! Ludii is copied), runs it once over many files, and compares Ludii's start moves with the
 //! engine's, squares mapped through the writer's own site numbering (`ludii::write::lud_sites`).

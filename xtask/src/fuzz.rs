@@ -301,10 +301,8 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             // A stack overflow aborts the process before any handler runs: the input being
             // tried is on disk, so the crash can be replayed (`--replay`).
             let _ = std::fs::write(&in_flight, &input);
-            let (wall, cpu) = (Instant::now(), crate::thread_cpu(Instant::now()));
-            let result = exercise(fmt, &input);
             // CPU time, not wall time: a loaded machine cannot turn an input into a finding.
-            let took = crate::thread_cpu(wall).saturating_sub(cpu);
+            let (result, took) = crate::cpu_time(|| exercise(fmt, &input));
             execs += 1;
             let kind = match (&result, took > budget) {
                 (Err(msg), _) => Some(format!("panic: {msg}")),

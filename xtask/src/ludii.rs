@@ -1,6 +1,6 @@
 //! `cargo xtask ludii [--ludii JAR] [--check]`: reads Ludii's whole board-game library with zogkit, compares it with the Ludii oracle's facts and writes `golden/ludii-library-report.md`.
 
-#[path = "../../tests/common/ludii_facts.rs"]
+#[path = "../../tests/it/common/ludii_facts.rs"]
 mod ludii_facts;
 
 use ludii_facts::*;

@@ -245,7 +245,7 @@ fn bench(root: &Path, runs: usize) -> bool {
         ),
     ];
     let mut cases = cases;
-    // Ludii's library, extracted from the oracle's jar by the facts test (tests/ludii_facts.rs).
+    // Ludii's library, extracted from the oracle's jar by the facts test (tests/it/ludii_facts.rs).
     let jar = root.join("../shared/tools/ludii/ludii-res.jar");
     let library = root.join("target/ludii-lib");
     if jar.exists() && library.exists() {
@@ -556,15 +556,10 @@ fn roundtrip_markdown(json: &str) -> String {
     md
 }
 
-/// CPU time this thread has run (Linux `/proc/thread-self/schedstat`, nanoseconds), or the wall
-/// time since `wall` where the platform does not report it. Budgets count CPU time, so a
-/// loaded machine cannot make a check fail.
-pub fn thread_cpu(wall: Instant) -> Duration {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or_else(|| wall.elapsed(), Duration::from_nanos)
-}
+/// CPU time of this thread: the tests' one implementation, shared by path.
+#[path = "../../tests/it/common/cpu.rs"]
+mod cpu;
+pub use cpu::cpu_time;
 
 /// Reads every shared corpus file cut at `offsets` evenly spaced points; any panic is a finding,
 /// and so is a cut read that costs more than `1 s + 3 ×` the CPU time of reading the whole file.
@@ -581,16 +576,12 @@ fn truncate(root: &Path, offsets: usize) -> bool {
         let Ok(bytes) = std::fs::read(p) else {
             continue;
         };
-        let whole = Instant::now();
-        let base = thread_cpu(whole);
-        let _ = fuzz::exercise(zogkit::format::Format::Zrf, &bytes);
-        let budget = Duration::from_secs(1) + thread_cpu(whole).saturating_sub(base) * 3;
+        let (_, whole) = cpu_time(|| fuzz::exercise(zogkit::format::Format::Zrf, &bytes));
+        let budget = Duration::from_secs(1) + whole * 3;
         for k in 0..offsets {
             let at = bytes.len() * k / offsets.max(1);
-            let (wall, cpu) = (Instant::now(), thread_cpu(Instant::now()));
-            let r = fuzz::exercise(zogkit::format::Format::Zrf, &bytes[..at]);
+            let (r, took) = cpu_time(|| fuzz::exercise(zogkit::format::Format::Zrf, &bytes[..at]));
             reads += 1;
-            let took = thread_cpu(wall).saturating_sub(cpu);
             if let Err(msg) = r {
                 findings.push(format!("PANIC {} cut at {at}: {msg}", p.display()));
             } else if took > budget {

@@ -6,7 +6,7 @@
 //! non-UTF-8 names).
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Fidelity verification (`convert --verify`, `zogkit::verify`): a faithful port is `equal`, a
 //! port that plays differently is `failed` (and fails the file), a declared loss is `partial`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

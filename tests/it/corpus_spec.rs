@@ -2,7 +2,7 @@
 //! identically here and in PyYAML, validates against `zogkit schema` (jsonschema crate), and is
 //! deterministic.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

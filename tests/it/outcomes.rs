@@ -3,7 +3,7 @@
 //! corpus); an error-severity diagnostic fails a file in every subcommand and report format;
 //! `--deny warnings` fails warnings too; `roundtrip` fails inputs it could not read.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

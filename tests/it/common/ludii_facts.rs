@@ -1,4 +1,4 @@
-//! Ludii's library read by zogkit and by the Ludii oracle, compared: shared by `tests/ludii_facts.rs` and `cargo xtask ludii` (included there by path).
+//! Ludii's library read by zogkit and by the Ludii oracle, compared: shared by `tests/it/ludii_facts.rs` and `cargo xtask ludii` (included there by path).
 //!
 //! The library's `.lud` files are extracted from Ludii's resource jar into `target/ludii-lib`
 //! (never into the repository), the oracle's `facts` JSON is cached per file under

@@ -2,7 +2,7 @@
 //! diagnostic code and a `file:line:col` location, within a second and bounded memory; includes
 //! stay inside the input's directory tree; `--limit` changes limits; docs/limits.md is current.
 
-mod common;
+use crate::common;
 
 use common::{Measured, scratch_dir, zogkit_measured};
 use std::path::Path;

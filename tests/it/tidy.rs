@@ -228,7 +228,7 @@ fn every_documented_path_exists() {
     texts.extend(
         rust_files("tests")
             .into_iter()
-            .filter(|f| f != Path::new("tests/tidy.rs")),
+            .filter(|f| f != Path::new("tests/it/tidy.rs")),
     );
     texts.extend(rust_files("xtask"));
     // `notes/` is the design notes beside the repository (with the shared corpus).
@@ -322,5 +322,40 @@ fn every_module_starts_with_a_doc_line() {
     assert!(
         bad.is_empty(),
         "modules without a `//!` line first: {bad:?}"
+    );
+}
+
+/// No check fails on wall-clock time: a loaded machine must not fail a test. A test bounds CPU
+/// time (`common::cpu`) or work; an assertion on `elapsed()` is allowed only as a guard against
+/// a real hang, at 60 s or more.
+#[test]
+fn no_assertion_bounds_wall_clock_time() {
+    let mut bad = Vec::new();
+    for dir in ["src", "tests", "xtask"] {
+        // This file names the pattern it looks for.
+        for f in rust_files(dir).into_iter().filter(|f| !f.ends_with("tidy.rs")) {
+            let text = read(&f);
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                if !line.contains("elapsed()") {
+                    continue;
+                }
+                let asserted = lines[i.saturating_sub(2)..=i]
+                    .iter()
+                    .any(|l| l.contains("assert"));
+                let bound = line
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter_map(|n| n.parse::<u64>().ok())
+                    .max()
+                    .unwrap_or(0);
+                if asserted && bound < 60 {
+                    bad.push(format!("{}:{}", f.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "assertions on wall-clock time under 60 s (bound CPU time with common::cpu instead): {bad:?}"
     );
 }

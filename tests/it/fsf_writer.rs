@@ -12,7 +12,7 @@
 //! never played. Needs `python3` with `pyffish`; outside CI the test is skipped with a note
 //! when pyffish is missing.
 
-mod common;
+use crate::common;
 
 use zogkit::engine::{self, Rules, State};
 use zogkit::fsf::{Section, Status};

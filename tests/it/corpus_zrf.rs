@@ -1,6 +1,6 @@
 //! The ZRF reader over the whole shared corpus: no errors, exact re-emission, right text, no panics.
 
-mod common;
+use crate::common;
 
 use zogkit::diag::FileId;
 use zogkit::sexpr;

@@ -2,7 +2,7 @@
 //! written and their sizes, every validator on the bytes read back, the ZRF fragment read as
 //! ZRF, `convert --with-images`, PNG output, warnings and exit codes.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -95,7 +95,7 @@ fn seed_families_agree_across_formats() {
         let bytes = std::fs::read(repo.join("corpus/ludii").join(name)).unwrap();
         read(Format::Lud, name, &bytes)
     };
-    // Counts of the ZRF games (equal to Fairy-Stockfish's, tests/engine_oracle.rs).
+    // Counts of the ZRF games (equal to Fairy-Stockfish's, tests/it/engine_oracle.rs).
     for (file, zrf_count) in [
         ("xiangqi.lud", 79_666),
         ("chess.lud", 8_902),

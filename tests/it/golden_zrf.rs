@@ -3,7 +3,7 @@
 //! `golden/zrf/<name>.txt`, and the spec YAML of `zogkit convert --to yaml` in
 //! `golden/zrf/<name>.yaml` for every file that converts.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

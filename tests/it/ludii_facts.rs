@@ -5,9 +5,9 @@
 //! `target/ludii-facts`. `cargo xtask ludii` does the same over the whole library.
 
 #[path = "common/ludii_facts.rs"]
-mod ludii_facts;
+mod library;
 
-use ludii_facts::*;
+use library::*;
 use std::path::Path;
 
 /// Floors on the sample (218 games): counts that must be reached.

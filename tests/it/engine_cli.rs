@@ -1,7 +1,7 @@
 //! The engine's subcommands on the real binary: `perft` and `moves` on games, the step limit,
 //! refusals that name the construct, usage errors, Ctrl-C and closed pipes.
 
-mod common;
+use crate::common;
 
 use common::{scratch_dir, zogkit};
 use std::io::Read as _;

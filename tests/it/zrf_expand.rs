@@ -1,7 +1,7 @@
 //! Macro, include and variant semantics of the ZRF reader, one behaviour per test.
 
+use crate::common::cpu::cpu_time;
 use std::collections::HashMap;
-use std::time::Instant;
 use zogkit::diag::Severity;
 use zogkit::zrf::{self, EntryKind, IncludeError, IncludeLoader, ReadOptions, ZrfFile};
 
@@ -279,9 +279,8 @@ fn macro_bomb_is_refused_quickly_without_expanding() {
         src.push_str(&format!("(define m{i} (m{}) (m{}))\n", i - 1, i - 1));
     }
     src.push_str("(game (title \"bomb\") (m40))");
-    let t = Instant::now();
-    let f = read(&src);
-    assert!(t.elapsed().as_secs_f64() < 1.0, "took {:?}", t.elapsed());
+    let (f, cpu) = cpu_time(|| read(&src));
+    assert!(cpu.as_secs_f64() < 1.0, "{cpu:?} of CPU time");
     assert!(
         codes(&f).contains(&"zrf::expansion-too-large"),
         "{:?}",
@@ -304,9 +303,8 @@ fn recursive_macros_are_refused_at_the_first_call() {
         "(define r (r) (r))\n(game (title \"x\") (r))",
         "(define a (b) (b))\n(define b (x) (a) (a))\n(game (title \"x\") (b))",
     ] {
-        let t = Instant::now();
-        let f = read(src);
-        assert!(t.elapsed().as_secs_f64() < 0.1, "took {:?}", t.elapsed());
+        let (f, cpu) = cpu_time(|| read(src));
+        assert!(cpu.as_secs_f64() < 0.5, "{cpu:?} of CPU time");
         let d = f
             .diagnostics
             .iter()
@@ -330,9 +328,8 @@ fn dynamic_macro_heads_are_bounded_at_run_time_too() {
     // m_i calls `($1 m_{i-1})` where $1 = c: `(c m…)` → `(m…)` resolved only after substitution.
     src = src.replace("($1 m", "(c0 m");
     src.push_str("(define c0 ($1))\n(game (title \"x\") (m12))");
-    let t = Instant::now();
-    let f = read(&src);
-    assert!(t.elapsed().as_secs_f64() < 2.0, "took {:?}", t.elapsed());
+    let (f, cpu) = cpu_time(|| read(&src));
+    assert!(cpu.as_secs_f64() < 2.0, "{cpu:?} of CPU time");
     assert!(
         codes(&f).iter().any(|c| matches!(
             *c,

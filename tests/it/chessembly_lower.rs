@@ -11,7 +11,7 @@
 //!
 //! A perft run with all six emitted standard pieces checks the same thing on real games.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

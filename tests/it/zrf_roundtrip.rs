@@ -2,7 +2,7 @@
 //! `roundtrip` command on the shared corpus (every game and variant, size ratio, report
 //! formats) and `fmt` (idempotent, spec-preserving).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use zogkit::diag::FileId;
@@ -30,7 +30,7 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        // `_err_` files are hostile inputs, checked by tests/limits.rs.
+        // `_err_` files are hostile inputs, checked by tests/it/limits.rs.
         .filter(|p| !p.to_string_lossy().contains("_err_"))
         .collect();
     names.sort();

@@ -6,7 +6,7 @@
 //! the ZRF line behind it is in `docs/engine.md`). Needs `python3` with `pyffish` (installed by
 //! `.ci/run`); outside CI the test is skipped with a note when pyffish is missing.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use zogkit::engine::{self, Rules, State};

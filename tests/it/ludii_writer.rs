@@ -3,9 +3,9 @@
 //! pairs), and the project's own `.lud` files written back start with the moves Ludii gives the
 //! originals. Skipped with a note when java or the oracle is missing, unless `CI` is set.
 
-mod common;
+use crate::common;
 
-#[path = "oracle/lud_oracle.rs"]
+#[path = "../oracle/lud_oracle.rs"]
 mod lud_oracle;
 
 use std::collections::BTreeMap;

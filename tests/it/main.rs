@@ -1,0 +1,30 @@
+//! The integration tests, as one test binary (one link of the library instead of one per file):
+//! each module is a former `tests/<name>.rs`; run one with `cargo test --test it <name>::`.
+
+mod common;
+
+mod batch;
+mod chessembly_cli;
+mod chessembly_golden;
+mod chessembly_lower;
+mod corpus_spec;
+mod corpus_zrf;
+mod engine_cli;
+mod engine_formats;
+mod engine_oracle;
+mod engine_replay;
+mod fsf_writer;
+mod golden_zrf;
+mod limits;
+mod ludii;
+mod ludii_facts;
+mod ludii_writer;
+mod outcomes;
+mod render_cli;
+mod render_golden;
+mod render_spec;
+mod tidy;
+mod verify;
+mod yaml_interop;
+mod zrf_expand;
+mod zrf_roundtrip;
