@@ -4,7 +4,7 @@
 //! position, checkmate, stalemate and extinction. Every other key that changes the rules is
 //! reported (`fsf::unsupported`) rather than ignored silently; inheritance is refused.
 
-use super::betza::{Modality, Travel, Vector, atom_vectors, lame_path};
+use super::betza::{Atom, Modality, Travel, Vector, atom_vectors, lame_path};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Grid,
@@ -42,6 +42,47 @@ fn harmless(key: &str, value: &str) -> bool {
         _ => false,
     }
 }
+
+/// Fairy-Stockfish's built-in piece keys that the reader knows: key, generic name, Betza. The
+/// pawn's double step and en passant come from `doubleStep` and the pawn keys; the soldier's
+/// sideways steps from `soldierPromotionRank`.
+const BUILTINS: [(&str, &str, &str); 20] = [
+    ("pawn", "Pawn", "mfWcefF"),
+    ("knight", "Knight", "N"),
+    ("bishop", "Bishop", "B"),
+    ("rook", "Rook", "R"),
+    ("queen", "Queen", "Q"),
+    ("fers", "Fers", "F"),
+    ("wazir", "Wazir", "W"),
+    ("alfil", "Alfil", "A"),
+    ("commoner", "Commoner", "K"),
+    ("archbishop", "Archbishop", "BN"),
+    ("chancellor", "Chancellor", "RN"),
+    ("amazon", "Amazon", "QN"),
+    ("horse", "Horse", "nN"),
+    ("elephant", "Elephant", "nA"),
+    ("cannon", "Cannon", "mRcpR"),
+    ("soldier", "Soldier", "fW"),
+    ("lance", "Lance", "fR"),
+    ("shogiPawn", "Pawn", "fW"),
+    ("shogiKnight", "Knight", "fN"),
+    ("silver", "Silver", "FfW"),
+];
+
+/// Keys the reader turns into pawn rules (double step, promotion, en passant, the soldier).
+const PAWN_KEYS: [&str; 11] = [
+    "doubleStep",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "promotionPawnTypes",
+    "promotionPieceTypes",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "mandatoryPawnPromotion",
+    "pawnTypes",
+    "enPassantTypes",
+    "soldierPromotionRank",
+];
 
 struct Section<'t> {
     name: &'t str,
@@ -98,14 +139,12 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
     out
 }
 
-/// One Betza movement: atoms with their modalities.
-type Moves = Vec<(Travel, Modality, Vector)>;
-
-/// Parses Betza text the way Fairy-Stockfish does (a subset): `None` names what is not read.
-fn parse_betza(b: &str) -> Result<Moves, String> {
+/// Parses Betza text the way Fairy-Stockfish does (a subset); the error names what is not read.
+fn parse_betza(b: &str) -> Result<Vec<Atom>, String> {
     let chars: Vec<char> = b.chars().collect();
     let mut out = Vec::new();
     let (mut mods, mut pairs, mut hop, mut lame) = (Vec::new(), Vec::<String>::new(), false, false);
+    let (mut initial, mut ep) = (false, false);
     let mut i = 0;
     let vert = "fbvh";
     let horiz = "rlsh";
@@ -114,6 +153,8 @@ fn parse_betza(b: &str) -> Result<Moves, String> {
         match c {
             'm' => mods.push(Modality::Move),
             'c' => mods.push(Modality::Capture),
+            'e' => ep = true,
+            'i' => initial = true,
             'p' => hop = true,
             'n' => lame = true,
             'f' | 'b' | 'v' | 'r' | 'l' | 's' => {
@@ -131,26 +172,7 @@ fn parse_betza(b: &str) -> Result<Moves, String> {
                 }
             }
             _ => {
-                let (atoms, mut rider): (&[(i32, i32)], bool) = match c {
-                    'W' => (&[(1, 0)], false),
-                    'F' => (&[(1, 1)], false),
-                    'D' => (&[(2, 0)], false),
-                    'N' => (&[(2, 1)], false),
-                    'A' => (&[(2, 2)], false),
-                    'H' => (&[(3, 0)], false),
-                    'C' | 'L' => (&[(3, 1)], false),
-                    'Z' | 'J' => (&[(3, 2)], false),
-                    'G' => (&[(3, 3)], false),
-                    'K' => (&[(1, 0), (1, 1)], false),
-                    'R' => (&[(1, 0)], true),
-                    'B' => (&[(1, 1)], true),
-                    'Q' => (&[(1, 0), (1, 1)], true),
-                    _ => {
-                        return Err(format!(
-                            "`{c}` (only m, c, p, n, direction modifiers and atoms are read)"
-                        ));
-                    }
-                };
+                let (atoms, mut rider) = atom_letter(c)?;
                 let mut limit = 0u8;
                 match chars.get(i + 1) {
                     Some(d) if d.is_ascii_digit() => {
@@ -164,6 +186,13 @@ fn parse_betza(b: &str) -> Result<Moves, String> {
                     }
                     _ => {}
                 }
+                if ep {
+                    // `ce`: captures, en passant as well; `e` alone is not read.
+                    match mods.iter().position(|m| *m == Modality::Capture) {
+                        Some(k) => mods[k] = Modality::CaptureEp,
+                        None => return Err(format!("`e` without `c` before `{c}`")),
+                    }
+                }
                 if mods.is_empty() {
                     mods = vec![Modality::Move, Modality::Capture];
                 }
@@ -176,20 +205,48 @@ fn parse_betza(b: &str) -> Result<Moves, String> {
                 };
                 for &(a, bb) in atoms {
                     for v in atom_vectors(a, bb, &pairs) {
-                        for &m in &mods {
-                            out.push((travel, m, v));
+                        for &modality in &mods {
+                            out.push(Atom {
+                                travel,
+                                initial,
+                                modality,
+                                v,
+                            });
                         }
                     }
                 }
                 mods.clear();
                 pairs.clear();
-                hop = false;
-                lame = false;
+                (hop, lame, initial, ep) = (false, false, false, false);
             }
         }
         i += 1;
     }
     Ok(out)
+}
+
+/// The leaps of a Betza atom letter, and whether it rides.
+fn atom_letter(c: char) -> Result<(&'static [(i32, i32)], bool), String> {
+    Ok(match c {
+        'W' => (&[(1, 0)], false),
+        'F' => (&[(1, 1)], false),
+        'D' => (&[(2, 0)], false),
+        'N' => (&[(2, 1)], false),
+        'A' => (&[(2, 2)], false),
+        'H' => (&[(3, 0)], false),
+        'C' | 'L' => (&[(3, 1)], false),
+        'Z' | 'J' => (&[(3, 2)], false),
+        'G' => (&[(3, 3)], false),
+        'K' => (&[(1, 0), (1, 1)], false),
+        'R' => (&[(1, 0)], true),
+        'B' => (&[(1, 1)], true),
+        'Q' => (&[(1, 0), (1, 1)], true),
+        _ => {
+            return Err(format!(
+                "`{c}` (only m, c, ce, i, p, n, direction modifiers and atoms are read)"
+            ));
+        }
+    })
 }
 
 fn dir(v: Vector) -> String {
@@ -211,8 +268,78 @@ fn target(m: Modality) -> Cond {
     }
 }
 
-/// The move program of one movement; `zone` is a mobility region the destination must be in.
-fn program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Vec<Instr>> {
+/// The zone of the squares initial (`i`) moves start from (`doubleStepRegionWhite/Black`).
+const DOUBLE_STEP_ZONE: &str = "double-step";
+/// The zone where promotion pawns promote (`promotionRegionWhite/Black`).
+const PROMOTION_ZONE: &str = "promotion";
+/// The zone from which the soldier also steps sideways (`soldierPromotionRank`).
+const SOLDIER_ZONE: &str = "soldier-sideways";
+
+/// The move programs of one movement; `zone` is a mobility region the destination must be in.
+/// An initial movement first tests that the piece stands in the double-step region.
+fn program(a: &Atom, zone: Option<&str>) -> Vec<Vec<Instr>> {
+    let mut out = travel_program(a.travel, a.modality, a.v, zone);
+    if a.initial {
+        for p in &mut out {
+            p.insert(0, Instr::Verify(in_zone(DOUBLE_STEP_ZONE)));
+        }
+    }
+    out
+}
+
+fn in_zone(zone: &str) -> Cond {
+    Cond::InZone {
+        zone: zone.into(),
+        at: None,
+    }
+}
+
+/// En passant as the ZRF chess files write it (the form the writer reads): step aside onto an
+/// enemy `victim` that has just moved, take it, step forward and check that it came from two
+/// steps ahead, then come back to land.
+fn en_passant(v: Vector, victim: &str) -> Vec<Instr> {
+    let (side, ahead) = (dir((v.0, 0)), dir((0, v.1)));
+    vec![
+        Instr::Step(side),
+        Instr::Verify(test(Test::Enemy)),
+        Instr::Verify(test(Test::LastTo)),
+        Instr::Verify(Cond::Piece {
+            piece: victim.into(),
+            at: None,
+        }),
+        Instr::Capture { at: None },
+        Instr::Step(ahead.clone()),
+        Instr::Mark,
+        Instr::Step(ahead),
+        Instr::Verify(test(Test::LastFrom)),
+        Instr::Back,
+        Instr::plain_add(),
+    ]
+}
+
+/// Replaces every plain `add` of `p` by `if (in-zone? promotion) (add PIECES) else add`.
+fn promote(p: &mut [Instr], pieces: &[String]) {
+    for i in p.iter_mut() {
+        match i {
+            Instr::While { body, .. } => promote(body, pieces),
+            add if *add == Instr::plain_add() => {
+                *add = Instr::If {
+                    cond: in_zone(PROMOTION_ZONE),
+                    then_: vec![Instr::Add {
+                        pieces: pieces.to_vec(),
+                        partial: false,
+                        copy: false,
+                        move_type: None,
+                    }],
+                    else_: vec![Instr::plain_add()],
+                };
+            }
+            _ => {}
+        }
+    }
+}
+
+fn travel_program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Vec<Instr>> {
     let d = || Instr::Step(dir(v));
     let tail = |to: Cond| {
         let mut t = vec![Instr::Verify(to)];
@@ -491,6 +618,14 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                     line_span(at),
                 )),
             }
+        } else if let Some(&(_, generic, betza)) = BUILTINS.iter().find(|b| b.0 == k) {
+            if let Some((l, _)) = piece_def(v).filter(|_| v != "-") {
+                let mut betza = betza.to_string();
+                if k == "pawn" && get("doubleStep") != Some("false") {
+                    betza.push_str("ifmnD");
+                }
+                pieces.push((l, named(k, generic.into()), betza, false));
+            }
         } else if k == "king" {
             if v != "-"
                 && let Some((l, b)) = piece_def(v)
@@ -550,7 +685,8 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         } else if !matches!(
             k,
             "maxFile" | "maxRank" | "startFen" | "extinctionPieceTypes"
-        ) && !harmless(k, v)
+        ) && !PAWN_KEYS.contains(&k)
+            && !harmless(k, v)
         {
             diags.push(Diagnostic::warning(
                 CODE_UNSUPPORTED,
@@ -571,7 +707,10 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             },
         );
     }
-    let (spec_pieces, vectors, zones) = build_pieces(&pieces, &regions, diags, line_span(s.at));
+    let rules = pawn_rules(&get, &pieces);
+    let (spec_pieces, vectors, mut zones) =
+        build_pieces(&pieces, &regions, &rules, diags, line_span(s.at));
+    zones.extend(pawn_zones(&get, files, ranks, &spec_pieces));
     let names: BTreeMap<char, String> = pieces.iter().map(|p| (p.0, p.1.clone())).collect();
     let fen = get("startFen").unwrap_or("");
     let setup = match setup(fen, &names, ranks) {
@@ -610,11 +749,124 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
 /// A piece definition: letter, piece name, Betza text, royal.
 type PieceDef = (char, String, String, bool);
 
+/// The pawn rules of a section: who promotes to what, who may be taken en passant.
+struct PawnRules {
+    /// Letters of the pieces that promote.
+    promoting: Vec<char>,
+    /// Names of the pieces they promote to.
+    promote_to: Vec<String>,
+    /// Names of the pieces that may be taken en passant.
+    victims: Vec<String>,
+    /// The soldier's letter, when the section has one.
+    soldier: Option<char>,
+}
+
+/// Letters of a piece-set value (`-` is none), or `default` when the key is absent.
+fn letters(value: Option<&str>, default: &str) -> Vec<char> {
+    match value.unwrap_or(default) {
+        "-" => Vec::new(),
+        v => v.chars().filter(|c| c.is_ascii_alphabetic()).collect(),
+    }
+}
+
+/// The section's pawn rules, with Fairy-Stockfish's chess defaults for absent keys (the built-in
+/// pawn promotes to `nbrq` on the last rank and may be taken en passant).
+fn pawn_rules<'t>(get: &dyn Fn(&str) -> Option<&'t str>, pieces: &[PieceDef]) -> PawnRules {
+    let pawn = get("pawn")
+        .and_then(|v| v.chars().next())
+        .map(|c| c.to_ascii_lowercase());
+    let pawn = pawn.map_or(String::new(), String::from);
+    let name = |c: &char| pieces.iter().find(|p| p.0 == *c).map(|p| p.1.clone());
+    let mandatory = get("mandatoryPawnPromotion") != Some("false");
+    let promoting = letters(get("promotionPawnTypes"), &pawn);
+    let mut promote_to: Vec<String> = letters(get("promotionPieceTypes"), "nbrq")
+        .iter()
+        .filter_map(name)
+        .collect();
+    if !mandatory {
+        // The pawn may also stay what it is: listed as a choice by the caller per piece.
+        promote_to.push(String::new());
+    }
+    PawnRules {
+        promoting,
+        promote_to,
+        victims: letters(get("pawnTypes"), &pawn)
+            .iter()
+            .filter_map(name)
+            .collect(),
+        soldier: get("soldier")
+            .and_then(|v| v.chars().next())
+            .map(|c| c.to_ascii_lowercase()),
+    }
+}
+
+/// The zones the pawn rules test, for the pieces that use them: the double-step region, the
+/// promotion region and the soldier's sideways ranks, per player.
+fn pawn_zones<'t>(
+    get: &dyn Fn(&str) -> Option<&'t str>,
+    files: i32,
+    ranks: i32,
+    pieces: &[Piece],
+) -> Vec<Zone> {
+    let uses = |zone: &str| {
+        pieces.iter().any(|p| {
+            p.moves.iter().any(|b| {
+                let mut found = false;
+                crate::spec::moves::visit(&b.program, &[], &mut 100_000, &mut |i, _| {
+                    found |= matches!(i, Instr::Verify(Cond::InZone { zone: z, .. })
+                        | Instr::If { cond: Cond::InZone { zone: z, .. }, .. } if z == zone);
+                });
+                found
+            })
+        })
+    };
+    let rank = |r: i32| (0..files).map(move |f| square(f, r)).collect::<Vec<_>>();
+    let given = |k: &str| get(k).map(|v| v.split_whitespace().map(String::from).collect());
+    let soldier_from = get("soldierPromotionRank")
+        .and_then(parse_size)
+        .unwrap_or(1)
+        - 1;
+    let regions: [(&str, Vec<String>, Vec<String>); 3] = [
+        (
+            DOUBLE_STEP_ZONE,
+            given("doubleStepRegionWhite").unwrap_or_else(|| rank(1)),
+            given("doubleStepRegionBlack").unwrap_or_else(|| rank(ranks - 2)),
+        ),
+        (
+            PROMOTION_ZONE,
+            given("promotionRegionWhite").unwrap_or_else(|| rank(ranks - 1)),
+            given("promotionRegionBlack").unwrap_or_else(|| rank(0)),
+        ),
+        (
+            SOLDIER_ZONE,
+            (soldier_from..ranks).flat_map(rank).collect(),
+            (0..ranks - soldier_from).flat_map(rank).collect(),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (name, white, black) in regions {
+        if !uses(name) {
+            continue;
+        }
+        for (player, positions) in PLAYERS.iter().zip([white, black]) {
+            out.push(Zone {
+                name: name.into(),
+                players: vec![player.to_string()],
+                positions,
+                glyph: None,
+                help: None,
+            });
+        }
+    }
+    out
+}
+
 /// The spec pieces of the section's definitions, the vectors their moves use and the zones of
 /// their mobility regions.
 fn build_pieces(
     pieces: &[PieceDef],
     regions: &BTreeMap<String, [Option<&str>; 2]>,
+    rules: &PawnRules,
     diags: &mut Vec<Diagnostic>,
     span: Span,
 ) -> (Vec<Piece>, Vec<Vector>, Vec<Zone>) {
@@ -651,14 +903,58 @@ fn build_pieces(
             }
             z
         });
-        let mut blocks = Vec::new();
-        for (t, m, v) in moves {
-            for p in program(t, m, v, zone.as_deref()) {
-                blocks.push(MoveBlock {
-                    move_type: None,
-                    program: p,
-                });
+        let mut programs = Vec::new();
+        let atoms = moves;
+        if rules.soldier == Some(*l) {
+            for v in [(1, 0), (-1, 0)] {
+                for modality in [Modality::Move, Modality::Capture] {
+                    let a = Atom {
+                        travel: Travel::Leap,
+                        initial: false,
+                        modality,
+                        v,
+                    };
+                    for mut p in program(&a, zone.as_deref()) {
+                        p.insert(0, Instr::Verify(in_zone(SOLDIER_ZONE)));
+                        programs.push(p);
+                    }
+                }
+                vectors.push(v);
             }
+        }
+        for a in &atoms {
+            programs.extend(program(a, zone.as_deref()));
+            if a.modality == Modality::CaptureEp {
+                for victim in &rules.victims {
+                    programs.push(en_passant(a.v, victim));
+                }
+                vectors.extend([(a.v.0, 0), (0, a.v.1)]);
+            }
+        }
+        if rules.promoting.contains(l) {
+            let to: Vec<String> = rules
+                .promote_to
+                .iter()
+                .map(|n| {
+                    if n.is_empty() {
+                        name.clone()
+                    } else {
+                        n.clone()
+                    }
+                })
+                .collect();
+            for p in &mut programs {
+                promote(p, &to);
+            }
+        }
+        let blocks: Vec<MoveBlock> = programs
+            .into_iter()
+            .map(|program| MoveBlock {
+                move_type: None,
+                program,
+            })
+            .collect();
+        for Atom { v, .. } in atoms {
             vectors.push(v);
             let mut at = (0, 0);
             for sq in lame_path(v).into_iter().chain([v]) {

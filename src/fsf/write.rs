@@ -237,6 +237,23 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
     if let Err(why) = ok {
         return refused(cx, why);
     }
+    // A piece of the start position needs its key, or the start FEN names an unknown letter.
+    let defined = |l: char| {
+        lines
+            .iter()
+            .any(|x| x.split_once(" = ").is_some_and(|(_, v)| v.starts_with(l)))
+    };
+    if let Some(p) = game
+        .setup
+        .iter()
+        .find(|s| s.off.is_none() && letters.get(&s.piece).is_some_and(|&l| !defined(l)))
+    {
+        let why = format!(
+            "piece `{}` of the start position cannot be written",
+            p.piece
+        );
+        return refused(cx, why);
+    }
     turn_order(&mut cx);
     let fen = start_fen(&mut cx, &geo, &letters, &keys);
     let mut text = String::new();
@@ -399,6 +416,14 @@ fn piece_lines(
         }
         let zoned = c1.moves.iter().any(|m| m.zone.is_some());
         if zoned && c1.moves.iter().any(|m| m.zone.is_none()) {
+            if lines.iter().any(|x: &String| x.starts_with("soldier = ")) {
+                cx.not_expressible(format!(
+                    "piece `{}`: a second soldier (Fairy-Stockfish has one soldier type); write it in Chessembly",
+                    p.name
+                ));
+                lost += p.moves.len();
+                continue;
+            }
             match soldier(cx, geo, p, l, &c1) {
                 Some(k) => {
                     lines.push(format!("soldier = {l}"));

@@ -14,6 +14,7 @@
 
 use crate::common;
 
+use std::collections::BTreeMap;
 use zogkit::engine::{self, Rules, State};
 use zogkit::fsf::{Section, Status};
 
@@ -57,11 +58,11 @@ impl Rng {
     }
 }
 
-fn uci(rules: &Rules, sec: &Section, m: &engine::Move) -> String {
+fn uci(rules: &Rules, squares: &BTreeMap<String, String>, m: &engine::Move) -> String {
     let name = |p: Option<u32>| {
         p.map_or(String::new(), |p| {
             let pos = &rules.positions[p as usize];
-            sec.squares
+            squares
                 .get(pos)
                 .cloned()
                 .unwrap_or_else(|| format!("?{pos}"))
@@ -82,6 +83,8 @@ fn is_castling(m: &engine::Move) -> bool {
         >= 2
 }
 
+/// Compares the written section with Fairy-Stockfish twice: the engine playing the ZRF game,
+/// then the engine playing the section as the FSF reader reads it back (`a1`-style squares).
 fn compare(case: &Case) {
     let (doc, gi) = common::shared_game(case.file, case.title, case.nth);
     let name = format!("zk-{}", zogkit::fsf::variant_name(case.title));
@@ -93,17 +96,44 @@ fn compare(case: &Case) {
         case.file, sec.text
     );
     let rules = Rules::compile(&doc, gi).unwrap_or_else(|e| panic!("{}: {e}", case.file));
+    against_fsf(case, &sec, &rules, &sec.squares, "the ZRF");
+    let (back, diags) = zogkit::fsf::read("x.ini", &sec.text, zogkit::diag::FileId(0));
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == zogkit::diag::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{}: read back: {errors:?}", case.file);
+    let back = back.expect("a document");
+    let rules = Rules::compile(&back, 0).unwrap_or_else(|e| panic!("{} read back: {e}", case.file));
+    let same: BTreeMap<String, String> = rules
+        .positions
+        .iter()
+        .map(|p| (p.clone(), p.clone()))
+        .collect();
+    against_fsf(case, &sec, &rules, &same, "the section read back");
+}
+
+/// Plays seeded random games with the engine on `rules` and compares every position's legal
+/// moves with pyffish's on the written section.
+fn against_fsf(
+    case: &Case,
+    sec: &Section,
+    rules: &Rules,
+    squares: &BTreeMap<String, String>,
+    what: &str,
+) {
+    let name = &sec.name;
     let mut rng = Rng(0x5EED_F00D ^ case.title.len() as u64);
     let mut nodes = Vec::new();
     let mut seen = Seen::default();
     while nodes.len() < POSITIONS {
-        let mut st = State::start(&rules);
+        let mut st = State::start(rules);
         let mut path: Vec<String> = Vec::new();
         for _ in 0..MAX_PLIES {
-            if engine::outcome(&rules, &st).is_some() || nodes.len() >= POSITIONS {
+            if engine::outcome(rules, &st).is_some() || nodes.len() >= POSITIONS {
                 break;
             }
-            let moves: Vec<engine::Move> = engine::legal_moves(&rules, &mut st)
+            let moves: Vec<engine::Move> = engine::legal_moves(rules, &mut st)
                 .moves
                 .into_iter()
                 .filter(|m| case.castling.is_none() || !is_castling(m))
@@ -111,7 +141,7 @@ fn compare(case: &Case) {
             if moves.is_empty() {
                 break;
             }
-            let list: Vec<String> = moves.iter().map(|m| uci(&rules, &sec, m)).collect();
+            let list: Vec<String> = moves.iter().map(|m| uci(rules, squares, m)).collect();
             for m in &moves {
                 for a in &m.actions {
                     match a {
@@ -125,8 +155,8 @@ fn compare(case: &Case) {
             }
             nodes.push(serde_json::json!({"path": path.clone(), "moves": list}));
             let m = &moves[rng.below(moves.len())];
-            path.push(uci(&rules, &sec, m));
-            engine::play(&rules, &mut st, m);
+            path.push(uci(rules, squares, m));
+            engine::play(rules, &mut st, m);
         }
     }
     let job = serde_json::json!({
@@ -145,7 +175,7 @@ fn compare(case: &Case) {
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     eprintln!(
-        "{} ({}): {} positions compared, {} mismatches; legal moves compared include {} promotions and {} en passant captures",
+        "{} ({}, engine on {what}): {} positions compared, {} mismatches; legal moves compared include {} promotions and {} en passant captures",
         case.file,
         case.title,
         report["nodes"],
@@ -156,7 +186,7 @@ fn compare(case: &Case) {
     assert_eq!(report["nodes"], POSITIONS);
     assert_eq!(
         report["mismatch_count"], 0,
-        "{}: moves differ from Fairy-Stockfish's with the written section:\n{}\n{:#}",
+        "{} (engine on {what}): moves differ from Fairy-Stockfish's with the written section:\n{}\n{:#}",
         case.file, sec.text, report["mismatches"]
     );
 }
@@ -422,4 +452,58 @@ fn mini_shogi_round_trips_through_the_reader() {
 #[test]
 fn shatranj_round_trips_through_the_reader() {
     round_trip("dagaz/chess/shatranj.zrf", "Shatranj", 0, 3);
+}
+
+/// Every section the writer writes for the shared corpus reads back without an error, so no
+/// written file names a piece letter it does not define (a piece of the start position that
+/// cannot be written refuses its game instead; Mini XiangQi's soldier is one).
+#[test]
+fn every_written_section_reads_back() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let (mut sections, mut refused_for_setup) = (0, 0);
+    for path in common::zrf_files(&dir) {
+        let bytes = std::fs::read(&path).unwrap();
+        let r = zogkit::format::read(
+            zogkit::format::Format::Zrf,
+            "x.zrf",
+            &bytes,
+            &Default::default(),
+            &mut zogkit::zrf::NoIncludes,
+        );
+        let Some(doc) = r.document else { continue };
+        for gi in 0..doc.games.len() {
+            let sec = zogkit::fsf::write_game(&doc, gi, "s");
+            refused_for_setup += sec
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    d.message
+                        .contains("of the start position cannot be written")
+                })
+                .count();
+            if sec.status == Status::Refused {
+                continue;
+            }
+            sections += 1;
+            let (back, diags) = zogkit::fsf::read("x.ini", &sec.text, zogkit::diag::FileId(0));
+            let errors: Vec<&str> = diags
+                .iter()
+                .filter(|d| d.severity == zogkit::diag::Severity::Error)
+                .map(|d| d.message.as_str())
+                .collect();
+            assert!(
+                errors.is_empty() && back.is_some(),
+                "{} game {gi}: {errors:?}\n{}",
+                path.display(),
+                sec.text
+            );
+        }
+    }
+    eprintln!(
+        "{sections} written sections read back; {refused_for_setup} games refused for a start-position piece"
+    );
+    assert!(sections >= 100, "{sections}");
+    assert!(refused_for_setup >= 1);
 }

@@ -333,7 +333,10 @@ fn no_assertion_bounds_wall_clock_time() {
     let mut bad = Vec::new();
     for dir in ["src", "tests", "xtask"] {
         // This file names the pattern it looks for.
-        for f in rust_files(dir).into_iter().filter(|f| !f.ends_with("tidy.rs")) {
+        for f in rust_files(dir)
+            .into_iter()
+            .filter(|f| !f.ends_with("tidy.rs"))
+        {
             let text = read(&f);
             let lines: Vec<&str> = text.lines().collect();
             for (i, line) in lines.iter().enumerate() {
