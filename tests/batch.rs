@@ -1235,3 +1235,81 @@ fn concurrent_runs_into_one_folder_claim_each_output_once() {
     assert!(live_tmp.exists(), "a live run's temporary file was removed");
     assert!(!dead_tmp.exists(), "a dead run's temporary file was kept");
 }
+
+#[test]
+fn colour_follows_the_choice_and_the_environment() {
+    let root = scratch("colour");
+    copy(&corpus("syntax_err_truncated.zrf"), &root.join("bad.zrf"));
+    let run_env = |args: &[&str], env: &[(&str, &str)]| -> String {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+        cmd.args(args)
+            .current_dir(&root)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+    };
+    let red = "\x1b[1;31merror[zrf::unterminated-string]:";
+    let cases: [(&[&str], &[(&str, &str)], bool); 7] = [
+        (&["check", "bad.zrf"], &[], false),
+        (&["check", "bad.zrf", "--color", "always"], &[], true),
+        (&["--color", "always", "check", "bad.zrf"], &[("NO_COLOR", "1")], true),
+        (&["check", "bad.zrf", "--color", "never"], &[("CLICOLOR_FORCE", "1")], false),
+        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "1")], true),
+        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "0")], false),
+        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], false),
+    ];
+    for (args, env, coloured) in cases {
+        let out = run_env(args, env);
+        assert_eq!(out.contains(red), coloured, "{args:?} {env:?}: {out}");
+        assert_eq!(out.contains('\x1b'), coloured, "{args:?} {env:?}: {out}");
+        assert!(out.contains("unterminated-string"), "{out}");
+    }
+    // convert's diagnostics go to standard error, coloured the same way.
+    let out = run_env(&["convert", "bad.zrf", "--to", "yaml", "--color", "always"], &[]);
+    assert!(out.contains(red) && out.contains("\x1b[1;34m"), "{out}");
+}
+
+#[test]
+fn limits_have_their_own_help_page() {
+    let root = scratch("limits-help");
+    let (code, out, _) = run(&root, &["help", "limits"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("macro-depth=64") && out.contains("zrf::macro-depth"), "{out}");
+    let (code, out2, _) = run(&root, &["limits"]);
+    assert_eq!(code, 0);
+    assert!(out2.contains("macro-depth=64"), "{out2}");
+    for sub in ["convert", "check", "render"] {
+        let (_, help, _) = run(&root, &[sub, "--help"]);
+        assert!(help.contains("--limit <NAME=VALUE>"), "{help}");
+        assert!(!help.contains("macro-depth=64"), "{sub} --help repeats the table");
+    }
+}
+
+#[test]
+fn dist_assets_are_shell_completions_and_man_pages() {
+    let root = scratch("dist");
+    let (code, _, err) = run(&root, &["dist-assets", "out"]);
+    assert_eq!(code, 0, "{err}");
+    let read = |rel: &str| {
+        std::fs::read_to_string(root.join("out").join(rel))
+            .unwrap_or_else(|e| panic!("{rel}: {e}"))
+    };
+    for (file, needle) in [
+        ("completions/zogkit.bash", "--update"),
+        ("completions/_zogkit", "--report"),
+        ("completions/zogkit.fish", "convert"),
+        ("completions/zogkit.elv", "render"),
+        ("completions/_zogkit.ps1", "roundtrip"),
+        ("man/zogkit.1", ".TH ZOGKIT 1"),
+        ("man/zogkit-convert.1", "\\-\\-update"),
+        ("man/zogkit-limits.1", "macro\\-depth=64"),
+    ] {
+        assert!(read(file).contains(needle), "{file} lacks {needle}");
+    }
+    assert!(!root.join("out/man/zogkit-dist-assets.1").exists(), "hidden");
+}
