@@ -393,10 +393,8 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(int.with_extension("json")).unwrap()).unwrap();
     let files = report["files"].as_array().unwrap();
-    let skipped: Vec<&serde_json::Value> = files
-        .iter()
-        .filter(|f| f["status"] == "skipped")
-        .collect();
+    let skipped: Vec<&serde_json::Value> =
+        files.iter().filter(|f| f["status"] == "skipped").collect();
     assert_eq!(skipped.len(), missing);
     assert_eq!(report["summary"]["skipped"], missing);
     for f in files {
@@ -1038,17 +1036,28 @@ fn report_follows_the_output_rules() {
     assert_eq!(v["files"][0]["status"], "converted");
     assert!(!root.join("-").exists());
     // One input to standard output and the report there too would mix them: refused.
-    let (code, _, err) = run(&root, &["convert", "in/a.zrf", "--to", "yaml", "--report", "-"]);
+    let (code, _, err) = run(
+        &root,
+        &["convert", "in/a.zrf", "--to", "yaml", "--report", "-"],
+    );
     assert_eq!(code, 2, "{err}");
     // An existing report is refused before anything is converted, unless --force.
     std::fs::write(root.join("r.json"), "keep").unwrap();
     let (code, _, err) = run(
         &root,
-        &["convert", "in", "--to", "yaml", "-o", "out2", "--report", "r.json"],
+        &[
+            "convert", "in", "--to", "yaml", "-o", "out2", "--report", "r.json",
+        ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("r.json exists (use --force to overwrite)"), "{err}");
-    assert_eq!(std::fs::read_to_string(root.join("r.json")).unwrap(), "keep");
+    assert!(
+        err.contains("r.json exists (use --force to overwrite)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("r.json")).unwrap(),
+        "keep"
+    );
     assert!(!root.join("out2").exists(), "nothing was converted");
     let (code, _, err) = convert(&["--force", "--report", "r.json"]);
     assert_eq!(code, 0, "{err}");
@@ -1056,7 +1065,13 @@ fn report_follows_the_output_rules() {
         serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();
     assert_eq!(v["summary"]["files"], 2);
     // Never replaced, even with --force: a FIFO, a symbolic link, a directory.
-    assert!(Command::new("mkfifo").arg(root.join("fifo")).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(root.join("fifo"))
+            .status()
+            .unwrap()
+            .success()
+    );
     std::os::unix::fs::symlink("r.json", root.join("link")).unwrap();
     std::fs::create_dir(root.join("dir")).unwrap();
     for (name, what) in [
@@ -1066,17 +1081,36 @@ fn report_follows_the_output_rules() {
     ] {
         let (code, _, err) = convert(&["--force", "--report", name]);
         assert_eq!(code, 2, "{name}: {err}");
-        assert!(err.contains(what) && err.contains("refusing to replace"), "{err}");
+        assert!(
+            err.contains(what) && err.contains("refusing to replace"),
+            "{err}"
+        );
     }
-    let ft = std::fs::symlink_metadata(root.join("fifo")).unwrap().file_type();
+    let ft = std::fs::symlink_metadata(root.join("fifo"))
+        .unwrap()
+        .file_type();
     use std::os::unix::fs::FileTypeExt;
     assert!(ft.is_fifo(), "the FIFO is still a FIFO");
-    assert!(std::fs::symlink_metadata(root.join("link")).unwrap().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(root.join("link"))
+            .unwrap()
+            .is_symlink()
+    );
     // Outputs follow the same rule: an output path that is a FIFO is never replaced.
-    let (code, _, err) = run(&root, &["convert", "in/a.zrf", "--to", "yaml", "-o", "fifo", "--force"]);
+    let (code, _, err) = run(
+        &root,
+        &[
+            "convert", "in/a.zrf", "--to", "yaml", "-o", "fifo", "--force",
+        ],
+    );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("refusing to replace"), "{err}");
-    assert!(std::fs::symlink_metadata(root.join("fifo")).unwrap().file_type().is_fifo());
+    assert!(
+        std::fs::symlink_metadata(root.join("fifo"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
 }
 
 #[test]
@@ -1093,12 +1127,21 @@ fn update_skips_current_outputs_and_render_follows_the_same_rules() {
     // Re-running refuses the existing outputs; --update skips the current ones.
     let (code, _, err) = convert(&[]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("--update skips outputs newer than their input"), "{err}");
+    assert!(
+        err.contains("--update skips outputs newer than their input"),
+        "{err}"
+    );
     let before = snapshot(&root.join("out"));
     let (code, _, err) = convert(&["--update"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("converted 0 of 2 files to yaml, 0 failed, 0 warnings, 2 up to date"), "{err}");
-    assert!(snapshot(&root.join("out")) == before, "--update rewrote a current output");
+    assert!(
+        err.contains("converted 0 of 2 files to yaml, 0 failed, 0 warnings, 2 up to date"),
+        "{err}"
+    );
+    assert!(
+        snapshot(&root.join("out")) == before,
+        "--update rewrote a current output"
+    );
     // An input newer than its output is converted again.
     let later = SystemTime::now() + Duration::from_secs(60);
     std::fs::File::options()
@@ -1111,7 +1154,11 @@ fn update_skips_current_outputs_and_render_follows_the_same_rules() {
     let (code, _, err) = convert(&["--update", "--report", "r.json"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("converted 1 of 2 files"), "{err}");
-    assert!(std::fs::read_to_string(root.join("out/b.yaml")).unwrap().contains("\"games\""));
+    assert!(
+        std::fs::read_to_string(root.join("out/b.yaml"))
+            .unwrap()
+            .contains("\"games\"")
+    );
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();
     assert_eq!(v["files"][0]["status"], "up-to-date");
@@ -1127,7 +1174,10 @@ fn update_skips_current_outputs_and_render_follows_the_same_rules() {
     let before = snapshot(&root.join("img"));
     let (code, _, err) = run(&root, &["render", mini, "-o", "img"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("exists (use --force to overwrite); nothing was written"), "{err}");
+    assert!(
+        err.contains("exists (use --force to overwrite); nothing was written"),
+        "{err}"
+    );
     let (code, _, err) = run(&root, &["render", mini, "-o", "img", "--update"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("is up to date"), "{err}");
@@ -1184,7 +1234,10 @@ fn concurrent_runs_into_one_folder_claim_each_output_once() {
     for i in 0..40 {
         copy(&corpus(names[i % 2]), &root.join(format!("in/f{i:02}.zrf")));
     }
-    let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-q", "-o", "reference"]);
+    let (code, _, err) = run(
+        &root,
+        &["convert", "in", "--to", "yaml", "-q", "-o", "reference"],
+    );
     assert_eq!(code, 0, "{err}");
     // A live run's temporary file is kept; a dead one's is removed.
     let mut live = Command::new("sleep").arg("60").spawn().unwrap();
@@ -1257,11 +1310,23 @@ fn colour_follows_the_choice_and_the_environment() {
     let cases: [(&[&str], &[(&str, &str)], bool); 7] = [
         (&["check", "bad.zrf"], &[], false),
         (&["check", "bad.zrf", "--color", "always"], &[], true),
-        (&["--color", "always", "check", "bad.zrf"], &[("NO_COLOR", "1")], true),
-        (&["check", "bad.zrf", "--color", "never"], &[("CLICOLOR_FORCE", "1")], false),
+        (
+            &["--color", "always", "check", "bad.zrf"],
+            &[("NO_COLOR", "1")],
+            true,
+        ),
+        (
+            &["check", "bad.zrf", "--color", "never"],
+            &[("CLICOLOR_FORCE", "1")],
+            false,
+        ),
         (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "1")], true),
         (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "0")], false),
-        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], false),
+        (
+            &["check", "bad.zrf"],
+            &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+            false,
+        ),
     ];
     for (args, env, coloured) in cases {
         let out = run_env(args, env);
@@ -1270,7 +1335,10 @@ fn colour_follows_the_choice_and_the_environment() {
         assert!(out.contains("unterminated-string"), "{out}");
     }
     // convert's diagnostics go to standard error, coloured the same way.
-    let out = run_env(&["convert", "bad.zrf", "--to", "yaml", "--color", "always"], &[]);
+    let out = run_env(
+        &["convert", "bad.zrf", "--to", "yaml", "--color", "always"],
+        &[],
+    );
     assert!(out.contains(red) && out.contains("\x1b[1;34m"), "{out}");
 }
 
@@ -1279,14 +1347,20 @@ fn limits_have_their_own_help_page() {
     let root = scratch("limits-help");
     let (code, out, _) = run(&root, &["help", "limits"]);
     assert_eq!(code, 0);
-    assert!(out.contains("macro-depth=64") && out.contains("zrf::macro-depth"), "{out}");
+    assert!(
+        out.contains("macro-depth=64") && out.contains("zrf::macro-depth"),
+        "{out}"
+    );
     let (code, out2, _) = run(&root, &["limits"]);
     assert_eq!(code, 0);
     assert!(out2.contains("macro-depth=64"), "{out2}");
     for sub in ["convert", "check", "render"] {
         let (_, help, _) = run(&root, &[sub, "--help"]);
         assert!(help.contains("--limit <NAME=VALUE>"), "{help}");
-        assert!(!help.contains("macro-depth=64"), "{sub} --help repeats the table");
+        assert!(
+            !help.contains("macro-depth=64"),
+            "{sub} --help repeats the table"
+        );
     }
 }
 
@@ -1296,8 +1370,7 @@ fn dist_assets_are_shell_completions_and_man_pages() {
     let (code, _, err) = run(&root, &["dist-assets", "out"]);
     assert_eq!(code, 0, "{err}");
     let read = |rel: &str| {
-        std::fs::read_to_string(root.join("out").join(rel))
-            .unwrap_or_else(|e| panic!("{rel}: {e}"))
+        std::fs::read_to_string(root.join("out").join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     };
     for (file, needle) in [
         ("completions/zogkit.bash", "--update"),
@@ -1311,5 +1384,8 @@ fn dist_assets_are_shell_completions_and_man_pages() {
     ] {
         assert!(read(file).contains(needle), "{file} lacks {needle}");
     }
-    assert!(!root.join("out/man/zogkit-dist-assets.1").exists(), "hidden");
+    assert!(
+        !root.join("out/man/zogkit-dist-assets.1").exists(),
+        "hidden"
+    );
 }

@@ -217,9 +217,17 @@ fn failing_standard_output_is_an_error_and_a_closed_pipe_is_quiet() {
         return;
     }
     let dir = scratch_dir("engine-cli-stdout");
-    let f = game(&dir, "step.zrf", "(n (verify empty?) add) (e (verify empty?) add)");
+    let f = game(
+        &dir,
+        "step.zrf",
+        "(n (verify empty?) add) (e (verify empty?) add)",
+    );
     let ugly = dir.join("ugly.zrf");
-    std::fs::write(&ugly, "(game (title \"x\")\n(board (grid (dimensions \"a\" \"1\"))))\n").unwrap();
+    std::fs::write(
+        &ugly,
+        "(game (title \"x\")\n(board (grid (dimensions \"a\" \"1\"))))\n",
+    )
+    .unwrap();
     let ugly = ugly.to_str().unwrap();
     let mini = "corpus/zrf/macro_001.zrf";
     let commands: Vec<Vec<&str>> = vec![
@@ -246,7 +254,10 @@ fn failing_standard_output_is_an_error_and_a_closed_pipe_is_quiet() {
             continue;
         }
         assert_eq!(o.status.code(), Some(2), "{args:?} into /dev/full: {err}");
-        assert!(err.contains("cannot write to standard output"), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         let o = to_closed_pipe(args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -254,6 +265,9 @@ fn failing_standard_output_is_an_error_and_a_closed_pipe_is_quiet() {
             matches!(o.status.code(), Some(0 | 1 | 141)),
             "{args:?} into a closed pipe: {o:?}"
         );
-        assert!(!err.contains("panicked") && !err.contains("cannot write"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("cannot write"),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -424,7 +424,11 @@ fn fmt_check_prints_a_unified_diff() {
         "Diff in {name}:\n--- {name}\n+++ {name}\n@@ -1,2 +1,2 @@\n (game (title \"x\")\n-(board (grid (dimensions \"a\" \"1\"))))\n+  (board (grid (dimensions \"a\" \"1\"))))\n"
     );
     assert_eq!(diff, want);
-    assert_eq!(std::fs::read_to_string(&f).unwrap(), text, "--check writes nothing");
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        text,
+        "--check writes nothing"
+    );
     let out = common::zogkit(&["fmt", "--write", name]);
     assert_eq!(out.status.code(), Some(0));
     let out = common::zogkit(&["fmt", "--check", name]);

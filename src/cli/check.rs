@@ -164,7 +164,10 @@ fn check_one(
 
 /// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from, Some(format::Format::Yaml))) {
+    let inputs = match outcome::inputs(
+        &args.paths,
+        &outcome::extensions(args.from, Some(format::Format::Yaml)),
+    ) {
         Ok(v) => v,
         Err(code) => return code,
     };

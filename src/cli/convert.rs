@@ -385,8 +385,12 @@ fn plan_targets(
             return Err("the output goes to standard output; give --report a file".into());
         }
         // The report describes this run: `--update` (a resumed run) replaces it too.
-        output::plan(report, Existing::new(args.force || args.update, false), None)
-            .map_err(|e| format!("--report: {e}"))?;
+        output::plan(
+            report,
+            Existing::new(args.force || args.update, false),
+            None,
+        )
+        .map_err(|e| format!("--report: {e}"))?;
     }
     // One error for an output folder that cannot take files, not one per input.
     let folder = match (&targets[0], args.output.as_deref()) {
@@ -545,7 +549,10 @@ fn convert_one(
                 } else {
                     ""
                 };
-                return fail(text, format!("error: {}: output {e}{hint}\n", input.display));
+                return fail(
+                    text,
+                    format!("error: {}: output {e}{hint}\n", input.display),
+                );
             }
         }
     }
@@ -653,8 +660,9 @@ fn convert_one(
         return base.failed(text, r.unmodelled);
     }
     let written = match target {
-        Target::Stdout => output::stdout_bytes(&out)
-            .map_err(|_| "cannot write to standard output".to_string()),
+        Target::Stdout => {
+            output::stdout_bytes(&out).map_err(|_| "cannot write to standard output".to_string())
+        }
         // Replace only what the plan allowed to replace; a new output is claimed exclusively.
         Target::File(p) => output::write(
             p,

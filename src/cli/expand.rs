@@ -44,7 +44,10 @@ pub fn run(args: ExpandArgs) -> u8 {
     if let Some((d, shown)) = refused {
         let mut sources = SourceMap::new();
         sources.add(input.display.as_str(), shown);
-        eprint!("{}", super::color::stderr(&d.render(&sources, &input.display)));
+        eprint!(
+            "{}",
+            super::color::stderr(&d.render(&sources, &input.display))
+        );
         return EXIT_ERRORS;
     }
     let opts = super::zrf_options(args.encoding);

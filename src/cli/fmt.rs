@@ -110,7 +110,10 @@ pub fn run(args: FmtArgs) -> u8 {
         if let Some((d, shown)) = text::not_text(&bytes, FileId(0)) {
             let mut sources = zogkit::diag::SourceMap::new();
             sources.add(input.display.as_str(), shown);
-            eprint!("{}", super::color::stderr(&d.render(&sources, &input.display)));
+            eprint!(
+                "{}",
+                super::color::stderr(&d.render(&sources, &input.display))
+            );
             code = code.max(EXIT_ERRORS);
             continue;
         }

@@ -51,9 +51,7 @@ pub fn extensions(from: Option<Format>, skip: Option<Format>) -> Vec<&'static st
         None => Format::ALL
             .into_iter()
             .filter(|&f| {
-                f.readable()
-                    && Some(f) != skip
-                    && !matches!(f, Format::LudiiEnglish | Format::Fsf)
+                f.readable() && Some(f) != skip && !matches!(f, Format::LudiiEnglish | Format::Fsf)
             })
             .flat_map(exts)
             .collect(),

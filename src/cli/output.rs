@@ -66,7 +66,9 @@ pub fn plan(path: &Path, existing: Existing, input: Option<&Path>) -> Result<Pla
         } else {
             "not a regular file (a device, FIFO or socket)"
         };
-        return Err(format!("{shown} exists and is {what}; refusing to replace it"));
+        return Err(format!(
+            "{shown} exists and is {what}; refusing to replace it"
+        ));
     }
     match existing {
         Existing::Replace => Ok(Plan::Write),
