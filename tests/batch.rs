@@ -1289,6 +1289,9 @@ fn concurrent_runs_into_one_folder_claim_each_output_once() {
     assert!(!dead_tmp.exists(), "a dead run's temporary file was kept");
 }
 
+/// Arguments, environment variables and whether the output is coloured.
+type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], bool);
+
 #[test]
 fn colour_follows_the_choice_and_the_environment() {
     let root = scratch("colour");
@@ -1307,7 +1310,8 @@ fn colour_follows_the_choice_and_the_environment() {
         String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
     };
     let red = "\x1b[1;31merror[zrf::unterminated-string]:";
-    let cases: [(&[&str], &[(&str, &str)], bool); 7] = [
+    // (arguments, environment, coloured?)
+    let cases: [Case; 7] = [
         (&["check", "bad.zrf"], &[], false),
         (&["check", "bad.zrf", "--color", "always"], &[], true),
         (
