@@ -96,7 +96,10 @@ pub fn paint(text: &str) -> String {
                 rest.to_string()
             };
             out.push_str(&format!("{BLUE}{g}{RESET}{rest}{nl}"));
-        } else if body.trim_start().starts_with("-->") || body.trim_start().starts_with("= ") {
+        } else if ["-->", ":::", "= "]
+            .iter()
+            .any(|p| body.trim_start().starts_with(p))
+        {
             out.push_str(&format!("{BLUE}{body}{RESET}{nl}"));
         } else {
             out.push_str(line);
