@@ -1392,4 +1392,8 @@ fn dist_assets_are_shell_completions_and_man_pages() {
         !root.join("out/man/zogkit-dist-assets.1").exists(),
         "hidden"
     );
+    assert!(
+        !root.join("out/man/zogkit-help.1").exists(),
+        "clap's help has no page"
+    );
 }

@@ -59,7 +59,10 @@ fn write_all(cmd: &mut clap::Command, dir: &Path) -> Result<usize, String> {
         Ok(())
     };
     page(cmd, name.clone())?;
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
         page(sub, format!("{name}-{}", sub.get_name()))?;
     }
     Ok(count)
