@@ -5,7 +5,7 @@ mod cli;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Read, check, convert and render Zillions of Games (ZRF), Ludii and Chessembly game rules.
@@ -17,9 +17,14 @@ struct Cli {
     /// Print wall time and peak memory to standard error at exit (used by `cargo xtask bench`).
     #[arg(long, global = true, hide = true)]
     stats: bool,
-    /// Change a resource limit (repeatable); see docs/limits.md.
-    #[arg(long = "limit", global = true, value_name = "NAME=VALUE", long_help = limits_help())]
+    /// Change a resource limit (repeatable), e.g. `--limit macro-depth=3`; `zogkit help limits`
+    /// lists them with their defaults.
+    #[arg(long = "limit", global = true, value_name = "NAME=VALUE")]
     limits: Vec<String>,
+    /// Colour diagnostics: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
+    /// it), always or never.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = cli::color::ColorChoice::Auto)]
+    color: cli::color::ColorChoice,
     /// Let ZRF includes read files outside the input's directory tree (the directory of a file
     /// named on the command line, or the directory given to be searched).
     #[arg(long, global = true)]
@@ -38,12 +43,13 @@ struct Cli {
     ruleset: Option<String>,
 }
 
-/// `--help` text of `--limit`: every limit with its default, from the one table.
-fn limits_help() -> String {
+/// The limits table of `zogkit limits` and `zogkit help limits`: every limit with its default.
+fn limits_table() -> String {
     let defaults = zogkit::format::ReadOptions::default();
     let mut s = String::from(
-        "Change a resource limit (repeatable), e.g. `--limit macro-depth=3`. Inputs over a limit \
-         are refused with a located error; see docs/limits.md. Limits and defaults:",
+        "Change a limit with `--limit NAME=VALUE` (repeatable, on any subcommand), e.g. \
+         `--limit macro-depth=3`. Inputs over a limit are refused with a located error; see \
+         docs/limits.md. Limits and defaults:\n",
     );
     for l in zogkit::limits::LIMITS {
         let d = defaults.limit(l.name).unwrap_or_default();
@@ -79,6 +85,15 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Replay a ZoG saved game (.zsg) against the engine: every record must be a legal move.
     Replay(cli::replay::ReplayArgs),
+    /// Print the resource limits and their defaults (also `zogkit help limits`).
+    #[command(after_help = limits_table())]
+    Limits,
+    /// Write shell completions and man pages into DIR (run by `cargo xtask dist`).
+    #[command(hide = true)]
+    DistAssets {
+        /// The folder to write `completions/` and `man/` into.
+        dir: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -124,6 +139,7 @@ fn main() -> ExitCode {
         },
         (None, None) => {}
     }
+    cli::color::init(cli.color);
     cli::init(cli::Settings {
         read,
         allow_include_outside: cli.allow_include_outside,
@@ -147,6 +163,18 @@ fn main() -> ExitCode {
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => cli::perft::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
+        Command::Limits => match cli::print_stdout(&(limits_table() + "\n")) {
+            Ok(()) => cli::EXIT_OK,
+            Err(c) => c,
+        },
+        Command::DistAssets { dir } => cli::dist::run(Cli::command(), &dir),
+    };
+    // A write to standard output that failed (a full disk, not a closed pipe) is an I/O error,
+    // whatever the subcommand concluded.
+    let code = if cli::output::stdout_failed() {
+        code.max(cli::EXIT_USAGE)
+    } else {
+        code
     };
     if stats {
         eprintln!(

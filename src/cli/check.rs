@@ -1,9 +1,9 @@
 //! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
 
 use super::outcome::{self, Deny, Policy, count};
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, InputFile, read_input};
 use clap::{Args, ValueEnum};
-use std::io::Write;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, Severity, SourceMap};
 use zogkit::format;
@@ -28,7 +28,7 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Read every input in this format instead of choosing by extension.
-    #[arg(long, value_parser = super::convert::parse_format)]
+    #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<format::Format>,
     /// Decode every input with this encoding (utf-8, shift_jis, windows-1251, windows-1252).
     #[arg(long, value_parser = parse_encoding)]
@@ -164,7 +164,10 @@ fn check_one(
 
 /// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from)) {
+    let inputs = match outcome::inputs(
+        &args.paths,
+        &outcome::extensions(args.from, Some(format::Format::Yaml)),
+    ) {
         Ok(v) => v,
         Err(code) => return code,
     };
@@ -210,39 +213,38 @@ pub fn run(args: CheckArgs) -> u8 {
         plural(errors),
         plural(warnings)
     );
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let res = match args.format {
+    let mut out = String::new();
+    match args.format {
         Format::Json => {
             let doc = serde_json::json!({
                 "files": reports.iter().filter_map(|r| r.json.as_ref()).collect::<Vec<_>>(),
                 "summary": {"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()},
             });
-            writeln!(out, "{doc:#}")
+            let _ = writeln!(out, "{doc:#}");
         }
-        Format::Text => (|| {
+        Format::Text => {
             if !args.quiet {
                 for r in &reports {
-                    out.write_all(r.text.as_bytes())?;
+                    out.push_str(&super::color::stdout(&r.text));
                 }
             }
             if !failed.is_empty() {
-                writeln!(out, "files with errors:")?;
+                out.push_str("files with errors:\n");
                 for f in &failed {
-                    writeln!(out, "  {f}")?;
+                    let _ = writeln!(out, "  {f}");
                 }
             }
             if !denied.is_empty() {
-                writeln!(out, "files with warnings (denied by --deny warnings):")?;
+                out.push_str("files with warnings (denied by --deny warnings):\n");
                 for f in &denied {
-                    writeln!(out, "  {f}")?;
+                    let _ = writeln!(out, "  {f}");
                 }
             }
-            writeln!(out, "{summary}")
-        })(),
-    };
-    if res.is_err() {
-        return EXIT_USAGE; // broken pipe or similar
+            let _ = writeln!(out, "{summary}");
+        }
+    }
+    if let Err(code) = super::print_stdout(&out) {
+        return code;
     }
     if failed.is_empty() && denied.is_empty() {
         EXIT_OK

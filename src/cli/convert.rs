@@ -1,9 +1,10 @@
 //! `zogkit convert`: read files or whole collections and write them in another format, atomically.
 
 use super::outcome::{self, Deny, Policy};
+use super::output::{self, Existing, Plan};
 use super::{
     EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, interrupted,
-    progress, read_input, remove_stale_temps, write_atomic,
+    progress, read_input, remove_stale_temps,
 };
 use clap::Args;
 use std::collections::BTreeMap;
@@ -20,19 +21,24 @@ pub struct ConvertArgs {
     /// Input files or directories (directories are searched recursively); `-` is standard input.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_parser = parse_format)]
-    pub to: Format,
-    /// Input format (default: from each file's extension).
-    #[arg(long, value_parser = parse_format)]
+    /// Output format (default: the one the extension of `-o FILE` names).
+    #[arg(long, value_parser = writable_format())]
+    pub to: Option<Format>,
+    /// Input format (default: from each file's extension; directories are then searched for
+    /// every readable format's files except the output format's).
+    #[arg(long, value_parser = readable_format())]
     pub from: Option<Format>,
     /// Output: a file (single input), a directory (mirrors the input tree), or `-` for standard
     /// output. Default: standard output for one input file.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Overwrite existing output files.
+    /// Overwrite existing output files (and an existing report).
     #[arg(long)]
     pub force: bool,
+    /// Skip inputs whose output exists and is newer than the input; older outputs are
+    /// replaced. Resumes an interrupted run.
+    #[arg(long, conflicts_with = "force")]
+    pub update: bool,
     /// Decode inputs with this encoding instead of detecting one.
     #[arg(long, value_parser = super::check::parse_encoding)]
     pub encoding: Option<Encoding>,
@@ -43,7 +49,9 @@ pub struct ConvertArgs {
     #[arg(short, long)]
     pub quiet: bool,
     /// Also write a JSON report (per input: status, diagnostics by code, forms kept verbatim,
-    /// games, sizes) to this file, for CI systems and `cargo xtask corpus`.
+    /// games, sizes) to this file (`-`: standard output), for CI systems and `cargo xtask
+    /// corpus`. An existing file is refused unless `--force` (or `--update`, which resumes a
+    /// run and so replaces its report).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Use the images `zogkit render -o DIR` wrote (its `images.json`): board and piece image
@@ -64,12 +72,25 @@ pub struct ConvertArgs {
     pub verify_positions: usize,
 }
 
-/// Parses a format name for clap.
-pub fn parse_format(s: &str) -> Result<Format, String> {
-    Format::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-        format!("unknown format {s:?}; expected one of {}", names.join(", "))
-    })
+/// The clap parser of `--from`: the readable formats, listed in `--help`.
+pub fn readable_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    format_parser(Format::readable)
+}
+
+/// The clap parser of `--to`: only the writable formats, listed in `--help`.
+pub fn writable_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    format_parser(Format::writable)
+}
+
+fn format_parser(keep: fn(Format) -> bool) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = Format::ALL
+        .into_iter()
+        .filter(|f| keep(*f))
+        .map(Format::name)
+        .collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .try_map(|s| Format::from_name(&s).ok_or("unknown format"))
 }
 
 /// Where one input's output goes.
@@ -85,6 +106,8 @@ struct Outcome {
     failed: bool,
     /// Not started: the run was interrupted first.
     skipped: bool,
+    /// Not converted: `--update` found its output newer than the input.
+    up_to_date: bool,
     errors: usize,
     warnings: usize,
     unmodelled: BTreeMap<String, usize>,
@@ -112,25 +135,21 @@ impl Outcome {
 
 /// Runs `zogkit convert`.
 pub fn run(args: ConvertArgs) -> u8 {
-    if !args.to.writable() {
-        eprintln!("error: writing {} is not available yet", args.to.name());
-        return EXIT_USAGE;
-    }
-    if let Some(f) = args.from
-        && !f.readable()
-    {
-        eprintln!(
-            "error: reading {} is not available (it is written only)",
-            f.name()
-        );
-        return EXIT_USAGE;
-    }
-    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from)) {
+    let to = match output_format(&args) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
+    let skip = (to == Format::Yaml).then_some(Format::Yaml);
+    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, skip)) {
         Ok(v) => v,
         Err(code) => return code,
     };
     let single = inputs.len() == 1 && args.inputs.iter().all(|p| !p.is_dir());
-    let targets = match plan_targets(&args, &inputs, single) {
+    let targets = match plan_targets(&args, to, &inputs, single) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -151,30 +170,77 @@ pub fn run(args: ConvertArgs) -> u8 {
                 ..Default::default()
             };
         }
-        let o = convert_one(&args, input, &targets[i], &opts);
+        let o = convert_one(&args, to, input, &targets[i], &opts);
         pb.inc(1);
         o
     });
     pb.finish_and_clear();
+    let failed = summarise(&args, to, &inputs, &outcomes);
+    if let Some(path) = &args.report {
+        let text = report(to, &inputs, &targets, &outcomes);
+        let replace = (args.force || args.update) && !output::is_stdout(path) && path.exists();
+        if let Err(e) = output::write(path, text.as_bytes(), replace) {
+            eprintln!("error: cannot write the report: {e}");
+            return EXIT_USAGE;
+        }
+    }
+    let skipped = outcomes.iter().filter(|o| o.skipped).count();
+    if skipped > 0 {
+        eprintln!(
+            "interrupted: {skipped} file{} not converted (no output was started for them); \
+             run the same command with --update to convert only what is missing",
+            plural(skipped)
+        );
+        return EXIT_INTERRUPTED;
+    }
+    if failed == 0 { EXIT_OK } else { EXIT_ERRORS }
+}
+
+/// The output format: `--to`, else the one `-o FILE`'s extension names; writable either way.
+fn output_format(args: &ConvertArgs) -> Result<Format, String> {
+    if let Some(f) = args.from
+        && !f.readable()
+    {
+        return Err(format!(
+            "reading {} is not available (it is written only)",
+            f.name()
+        ));
+    }
+    let to = match (args.to, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(o)) if !output::is_stdout(o) && !o.is_dir() => {
+            Format::of_path(&display_path(o)).ok_or_else(|| {
+                format!(
+                    "cannot tell the output format from {}; give --to FORMAT",
+                    display_path(o)
+                )
+            })?
+        }
+        _ => return Err("give the output format with --to FORMAT (or -o FILE.EXT)".into()),
+    };
+    if !to.writable() {
+        return Err(format!("writing {} is not available", to.name()));
+    }
+    Ok(to)
+}
+
+/// Prints every file's diagnostics (failures only with `-q`), the failed files and the summary
+/// line to standard error; returns the number of failed files.
+fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[Outcome]) -> usize {
     let mut err = std::io::stderr().lock();
-    for o in &outcomes {
+    for o in outcomes {
         if !args.quiet || o.failed {
-            let _ = err.write_all(o.text.as_bytes());
+            let _ = err.write_all(super::color::stderr(&o.text).as_bytes());
         }
     }
     let failed: Vec<&str> = outcomes
         .iter()
-        .zip(&inputs)
+        .zip(inputs)
         .filter(|(o, _)| o.failed)
         .map(|(_, i)| i.display.as_str())
         .collect();
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
-    let mut unmodelled: BTreeMap<&str, usize> = BTreeMap::new();
-    for o in &outcomes {
-        for (k, v) in &o.unmodelled {
-            *unmodelled.entry(k).or_default() += v;
-        }
-    }
+    let unmodelled = unmodelled_total(outcomes);
     if !failed.is_empty() {
         let _ = writeln!(err, "failed:");
         for f in &failed {
@@ -192,106 +258,159 @@ pub fn run(args: ConvertArgs) -> u8 {
             list.join(", ")
         );
     }
+    let current = outcomes.iter().filter(|o| o.up_to_date).count();
     let _ = writeln!(
         err,
-        "converted {} of {} file{} to {}, {} failed, {} warning{}",
-        outcomes.iter().filter(|o| !o.failed && !o.skipped).count(),
+        "converted {} of {} file{} to {}, {} failed, {} warning{}{}",
+        outcomes
+            .iter()
+            .filter(|o| !o.failed && !o.skipped && !o.up_to_date)
+            .count(),
         inputs.len(),
-        if inputs.len() == 1 { "" } else { "s" },
-        args.to.name(),
+        plural(inputs.len()),
+        to.name(),
         failed.len(),
         warnings,
-        if warnings == 1 { "" } else { "s" }
+        plural(warnings),
+        if current > 0 {
+            format!(", {current} up to date")
+        } else {
+            String::new()
+        }
     );
     if args.verify {
-        let counts: Vec<String> = verdict_counts(&outcomes)
+        let counts: Vec<String> = verdict_counts(outcomes)
             .iter()
             .map(|(k, v)| format!("{v} {k}"))
             .collect();
         let _ = writeln!(err, "verdicts: {}", counts.join(", "));
     }
-    if let Some(path) = &args.report {
-        let files: Vec<serde_json::Value> = outcomes
-            .iter()
-            .zip(&inputs)
-            .zip(&targets)
-            .map(|((o, i), t)| {
-                serde_json::json!({
-                    "input": i.display,
-                    "output": match t {
-                        Target::Stdout => "-".to_string(),
-                        Target::File(p) => display_path(p),
-                    },
-                    "failed": o.failed,
-                    "errors": o.errors,
-                    "warnings": o.warnings,
-                    "diagnostics": o.codes,
-                    "unmodelled": o.unmodelled,
-                    "games": o.games,
-                    "variants": o.variants,
-                    "verdicts": o.verdicts,
-                    "bytes_in": o.bytes_in,
-                    "bytes_out": o.bytes_out,
-                })
-            })
-            .collect();
-        let doc = serde_json::json!({
-            "to": args.to.name(),
-            "files": files,
-            "summary": {
-                "files": inputs.len(),
-                "failed": failed.len(),
-                "errors": outcomes.iter().map(|o| o.errors).sum::<usize>(),
-                "warnings": warnings,
-                "unmodelled": unmodelled,
-                "verdicts": verdict_counts(&outcomes),
-            },
-        });
-        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        text.push('\n');
-        if let Err(e) = write_atomic(path, text.as_bytes()) {
-            let _ = writeln!(
-                err,
-                "error: cannot write the report {}: {e}",
-                path.display()
-            );
-            return EXIT_USAGE;
+    failed.len()
+}
+
+fn unmodelled_total(outcomes: &[Outcome]) -> BTreeMap<&str, usize> {
+    let mut unmodelled: BTreeMap<&str, usize> = BTreeMap::new();
+    for o in outcomes {
+        for (k, v) in &o.unmodelled {
+            *unmodelled.entry(k).or_default() += v;
         }
     }
-    let skipped = outcomes.iter().filter(|o| o.skipped).count();
-    if skipped > 0 {
-        let _ = writeln!(
-            err,
-            "interrupted: {skipped} file{} not converted (no output was started for them)",
-            if skipped == 1 { "" } else { "s" }
-        );
-        return EXIT_INTERRUPTED;
-    }
-    if failed.is_empty() {
-        EXIT_OK
+    unmodelled
+}
+
+/// The state of one file in the report: converted, failed, up-to-date (`--update` left it) or
+/// skipped (never started: the run was interrupted first).
+fn status(o: &Outcome) -> &'static str {
+    if o.skipped {
+        "skipped"
+    } else if o.failed {
+        "failed"
+    } else if o.up_to_date {
+        "up-to-date"
     } else {
-        EXIT_ERRORS
+        "converted"
     }
 }
 
+/// The `--report` JSON document.
+fn report(to: Format, inputs: &[InputFile], targets: &[Target], outcomes: &[Outcome]) -> String {
+    let files: Vec<serde_json::Value> = outcomes
+        .iter()
+        .zip(inputs)
+        .zip(targets)
+        .map(|((o, i), t)| {
+            serde_json::json!({
+                "input": i.display,
+                "output": match t {
+                    Target::Stdout => "-".to_string(),
+                    Target::File(p) => display_path(p),
+                },
+                "status": status(o),
+                "failed": o.failed,
+                "errors": o.errors,
+                "warnings": o.warnings,
+                "diagnostics": o.codes,
+                "unmodelled": o.unmodelled,
+                "games": o.games,
+                "variants": o.variants,
+                "verdicts": o.verdicts,
+                "bytes_in": o.bytes_in,
+                "bytes_out": o.bytes_out,
+            })
+        })
+        .collect();
+    let count = |s: &str| outcomes.iter().filter(|o| status(o) == s).count();
+    let doc = serde_json::json!({
+        "to": to.name(),
+        "files": files,
+        "summary": {
+            "files": inputs.len(),
+            "converted": count("converted"),
+            "failed": count("failed"),
+            "skipped": count("skipped"),
+            "up_to_date": count("up-to-date"),
+            "errors": outcomes.iter().map(|o| o.errors).sum::<usize>(),
+            "warnings": outcomes.iter().map(|o| o.warnings).sum::<usize>(),
+            "unmodelled": unmodelled_total(outcomes),
+            "verdicts": verdict_counts(outcomes),
+        },
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// Decides every input's output path; refuses outputs that would overwrite an input or each
-/// other (also when names differ only in letter case, as on case-insensitive file systems).
+/// other (also when names differ only in letter case, as on case-insensitive file systems), an
+/// output folder that cannot be written, and an existing report without `--force`.
 fn plan_targets(
     args: &ConvertArgs,
+    to: Format,
     inputs: &[InputFile],
     single: bool,
 ) -> Result<Vec<Target>, String> {
-    let out = args.output.as_deref();
-    if single {
-        let targets = vec![match out {
+    let targets = if single {
+        vec![match args.output.as_deref() {
             None => Target::Stdout,
             Some(p) if p.as_os_str() == "-" => Target::Stdout,
-            Some(p) if p.is_dir() => Target::File(p.join(output_name(&inputs[0], args.to))),
+            Some(p) if p.is_dir() => Target::File(p.join(output_name(&inputs[0], to))),
             Some(p) => Target::File(p.to_path_buf()),
-        }];
-        refuse_overwriting_inputs(inputs, &targets, args.report.as_deref())?;
-        return Ok(targets);
+        }]
+    } else {
+        mirrored_targets(args, to, inputs)?
+    };
+    refuse_overwriting_inputs(inputs, &targets, args.report.as_deref())?;
+    if let Some(report) = &args.report {
+        if output::is_stdout(report) && matches!(targets[0], Target::Stdout) {
+            return Err("the output goes to standard output; give --report a file".into());
+        }
+        // The report describes this run: `--update` (a resumed run) replaces it too.
+        output::plan(
+            report,
+            Existing::new(args.force || args.update, false),
+            None,
+        )
+        .map_err(|e| format!("--report: {e}"))?;
     }
+    // One error for an output folder that cannot take files, not one per input.
+    let folder = match (&targets[0], args.output.as_deref()) {
+        (Target::File(_), Some(dir)) if !single => Some(dir.to_path_buf()),
+        (Target::File(p), _) => Some(super::parent_dir(p)),
+        (Target::Stdout, _) => None,
+    };
+    if let Some(dir) = folder {
+        output::usable_dir(&dir)?;
+    }
+    Ok(targets)
+}
+
+/// The outputs of a batch: below `-o DIR`, mirroring the tree below each input folder.
+fn mirrored_targets(
+    args: &ConvertArgs,
+    to: Format,
+    inputs: &[InputFile],
+) -> Result<Vec<Target>, String> {
+    let out = args.output.as_deref();
     let Some(dir) = out.filter(|p| p.as_os_str() != "-") else {
         return Err("several inputs need an output directory: -o DIR".into());
     };
@@ -318,26 +437,27 @@ fn plan_targets(
                 display_path(dir)
             ));
         }
-        targets.push(Target::File(
-            dir.join(rel).with_extension(args.to.extension()),
-        ));
+        targets.push(dir.join(rel).with_extension(to.extension()));
     }
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, t) in targets.iter().enumerate() {
-        if let Target::File(p) = t {
-            let key = display_path(p).to_lowercase();
-            if let Some(j) = seen.insert(key, i) {
-                return Err(format!(
-                    "{} and {} would both be written to {} (names that differ only in case collide on many file systems)",
-                    inputs[j].display,
-                    inputs[i].display,
-                    display_path(p)
-                ));
-            }
+    for (i, p) in targets.iter().enumerate() {
+        let key = display_path(p).to_lowercase();
+        if let Some(j) = seen.insert(key, i) {
+            let (a, b) = (display_path(&targets[j]), display_path(p));
+            return Err(if a == b {
+                format!(
+                    "{} and {} would both be written to {a}; convert them into separate folders",
+                    inputs[j].display, inputs[i].display
+                )
+            } else {
+                format!(
+                    "{} and {} would be written to {a} and {b}, names that differ only in letter case and collide on case-insensitive file systems (Windows, macOS)",
+                    inputs[j].display, inputs[i].display
+                )
+            });
         }
     }
-    refuse_overwriting_inputs(inputs, &targets, args.report.as_deref())?;
-    Ok(targets)
+    Ok(targets.into_iter().map(Target::File).collect())
 }
 
 /// Refuses a plan that would write an output (or the report) onto one of the inputs: same file
@@ -387,6 +507,7 @@ fn output_name(input: &InputFile, to: Format) -> PathBuf {
 
 fn convert_one(
     args: &ConvertArgs,
+    to: Format,
     input: &InputFile,
     target: &Target,
     opts: &format::ReadOptions,
@@ -401,6 +522,7 @@ fn convert_one(
             ..Default::default()
         }
     };
+    let existing = Existing::new(args.force, args.update);
     // As `check` reads it: by extension, any other one as ZRF.
     let from = outcome::format_of(args.from, input);
     if let Target::File(p) = target {
@@ -413,15 +535,25 @@ fn convert_one(
                 ),
             );
         }
-        if p.exists() && !args.force {
-            return fail(
-                text,
-                format!(
-                    "error: {}: output {} exists (use --force to overwrite)\n",
-                    input.display,
-                    display_path(p)
-                ),
-            );
+        match output::plan(p, existing, input.path.as_deref()) {
+            Ok(Plan::Write) => {}
+            Ok(Plan::UpToDate) => {
+                return Outcome {
+                    up_to_date: true,
+                    ..Default::default()
+                };
+            }
+            Err(e) => {
+                let hint = if e.ends_with("(use --force to overwrite)") {
+                    "; --update skips outputs newer than their input"
+                } else {
+                    ""
+                };
+                return fail(
+                    text,
+                    format!("error: {}: output {e}{hint}\n", input.display),
+                );
+            }
         }
     }
     let bytes = match read_input(input) {
@@ -480,7 +612,7 @@ fn convert_one(
             }
         }
     };
-    let (out, wdiags) = match format::write(args.to, doc) {
+    let (out, wdiags) = match format::write(to, doc) {
         Ok(x) => x,
         Err(d) => {
             record(&d, &mut text, &mut base);
@@ -496,7 +628,7 @@ fn convert_one(
             engine_steps: opts.engine_steps,
             ..Default::default()
         };
-        let (verdicts, vdiags) = zogkit::verify::verify(doc, args.to, &out, &wdiags, &vopts);
+        let (verdicts, vdiags) = zogkit::verify::verify(doc, to, &out, &wdiags, &vopts);
         for d in &vdiags {
             record(d, &mut text, &mut base);
         }
@@ -528,14 +660,18 @@ fn convert_one(
         return base.failed(text, r.unmodelled);
     }
     let written = match target {
-        Target::Stdout => std::io::stdout().lock().write_all(&out),
-        Target::File(p) => write_atomic(p, &out),
+        Target::Stdout => {
+            output::stdout_bytes(&out).map_err(|_| "cannot write to standard output".to_string())
+        }
+        // Replace only what the plan allowed to replace; a new output is claimed exclusively.
+        Target::File(p) => output::write(
+            p,
+            &out,
+            existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok(),
+        ),
     };
     if let Err(e) = written {
-        text.push_str(&format!(
-            "error: cannot write output for {}: {e}\n",
-            input.display
-        ));
+        text.push_str(&format!("error: {}: {e}\n", input.display));
         return base.failed(text, r.unmodelled);
     }
     Outcome {

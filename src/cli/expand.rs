@@ -2,7 +2,6 @@
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
 use zogkit::text::Encoding;
@@ -45,13 +44,19 @@ pub fn run(args: ExpandArgs) -> u8 {
     if let Some((d, shown)) = refused {
         let mut sources = SourceMap::new();
         sources.add(input.display.as_str(), shown);
-        eprint!("{}", d.render(&sources, &input.display));
+        eprint!(
+            "{}",
+            super::color::stderr(&d.render(&sources, &input.display))
+        );
         return EXIT_ERRORS;
     }
     let opts = super::zrf_options(args.encoding);
     let f = zrf::read(&input.display, &bytes, &opts, &mut *super::loader(&input));
     for d in f.diagnostics.iter().filter(|d| d.severity > Severity::Note) {
-        eprint!("{}", d.render(&f.sources, &input.display));
+        eprint!(
+            "{}",
+            super::color::stderr(&d.render(&f.sources, &input.display))
+        );
     }
     if let Some(n) = args.game
         && (n == 0 || n > f.expanded.entries.len())
@@ -87,8 +92,8 @@ pub fn run(args: ExpandArgs) -> u8 {
             out.push_str(";; (not expanded: see the errors above)\n");
         }
     }
-    if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
-        return EXIT_USAGE;
+    if let Err(code) = super::print_stdout(&out) {
+        return code;
     }
     if f.errors() > 0 { EXIT_ERRORS } else { EXIT_OK }
 }

@@ -5,7 +5,6 @@ use super::{
     interrupted, write_atomic,
 };
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 use zogkit::diag::FileId;
 use zogkit::text;
@@ -19,7 +18,8 @@ pub struct FmtArgs {
     /// Rewrite the files in place (atomically) instead of printing them.
     #[arg(long)]
     pub write: bool,
-    /// Print the files that would change and exit 1 when any would; write nothing.
+    /// Print a unified diff of what would change (as `rustfmt --check` does) and exit 1 when
+    /// any file would; write nothing.
     #[arg(long, conflicts_with = "write")]
     pub check: bool,
 }
@@ -50,6 +50,27 @@ fn format_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(out))
 }
 
+/// The unified diff (3 lines of context) from `old` to `new`, both the same file's bytes,
+/// shown as text (the file's encoding is decoded for display).
+fn unified_diff(name: &str, old: &[u8], new: &[u8]) -> String {
+    let (a, _) = text::decode(old, None, FileId(0));
+    let (b, _) = text::decode(new, None, FileId(0));
+    let diff = similar::TextDiff::from_lines(a.text.as_str(), b.text.as_str());
+    let mut out = format!("Diff in {name}:\n");
+    out.push_str(
+        &diff
+            .unified_diff()
+            .context_radius(3)
+            .header(name, name)
+            .missing_newline_hint(false)
+            .to_string(),
+    );
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 /// Runs `zogkit fmt`.
 pub fn run(args: FmtArgs) -> u8 {
     let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
@@ -61,7 +82,6 @@ pub fn run(args: FmtArgs) -> u8 {
     };
     let mut code = EXIT_OK;
     let mut changed = 0usize;
-    let stdout = std::io::stdout();
     if args.write {
         catch_interrupts();
     }
@@ -90,7 +110,10 @@ pub fn run(args: FmtArgs) -> u8 {
         if let Some((d, shown)) = text::not_text(&bytes, FileId(0)) {
             let mut sources = zogkit::diag::SourceMap::new();
             sources.add(input.display.as_str(), shown);
-            eprint!("{}", d.render(&sources, &input.display));
+            eprint!(
+                "{}",
+                super::color::stderr(&d.render(&sources, &input.display))
+            );
             code = code.max(EXIT_ERRORS);
             continue;
         }
@@ -105,8 +128,10 @@ pub fn run(args: FmtArgs) -> u8 {
             changed += 1;
         }
         if args.check {
-            if result.is_some() {
-                println!("would reformat {}", input.display);
+            if let Some(new) = &result {
+                if let Err(c) = super::print_stdout(&unified_diff(&input.display, &bytes, new)) {
+                    return c;
+                }
                 code = code.max(EXIT_ERRORS);
             }
         } else if args.write {
@@ -118,7 +143,9 @@ pub fn run(args: FmtArgs) -> u8 {
             }
         } else {
             let b = result.unwrap_or(bytes);
-            let _ = stdout.lock().write_all(&b);
+            if let Err(c) = super::output::stdout_bytes(&b) {
+                return c;
+            }
         }
     }
     if args.check || args.write {

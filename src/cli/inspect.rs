@@ -3,7 +3,6 @@
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 use zogkit::format::Format;
 use zogkit::spec::{Document, EntryKind, Game, GoalCond};
@@ -14,7 +13,7 @@ pub struct FileArgs {
     /// The input file (ZRF or spec YAML; `-` for standard input with --from).
     pub file: PathBuf,
     /// Input format (default: from the extension).
-    #[arg(long, value_parser = super::convert::parse_format)]
+    #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<Format>,
 }
 
@@ -202,9 +201,9 @@ fn goal_text(c: &GoalCond) -> String {
 }
 
 fn print_out(s: &str) -> u8 {
-    match std::io::stdout().lock().write_all(s.as_bytes()) {
+    match super::print_stdout(s) {
         Ok(()) => EXIT_OK,
-        Err(_) => EXIT_USAGE,
+        Err(c) => c,
     }
 }
 

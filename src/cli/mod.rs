@@ -3,13 +3,16 @@
 //! This is the only part of zogkit that touches the file system.
 
 pub mod check;
+pub mod color;
 pub mod convert;
+pub mod dist;
 pub mod expand;
 pub mod fmt;
 pub mod inspect;
 pub mod ludii_home;
 pub mod moves;
 pub mod outcome;
+pub mod output;
 pub mod perft;
 pub mod play;
 pub mod render;
@@ -277,6 +280,18 @@ pub fn display_path(p: &Path) -> String {
 /// rename so a power loss cannot leave neither version; new files are not synced (durability of
 /// fresh outputs is left to the file system, as most converters do).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, true)
+}
+
+/// As [`write_atomic`], but the final name is claimed exclusively: a hard link from the
+/// complete temporary file fails when the name exists, so of two runs writing one name, one
+/// wins and the other gets `AlreadyExists` (never a mix, never an overwrite). On a file system
+/// without hard links it checks and renames.
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, false)
+}
+
+fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -286,7 +301,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp_name.push(path.file_name().unwrap_or_default());
     tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = dir.join(tmp_name);
-    let old = std::fs::metadata(path).ok();
+    let old = std::fs::metadata(path).ok().filter(|_| replace);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -295,7 +310,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             f.sync_all()?;
         }
         drop(f);
-        std::fs::rename(&tmp, path)
+        if replace {
+            return std::fs::rename(&tmp, path);
+        }
+        match std::fs::hard_link(&tmp, path) {
+            Ok(()) => std::fs::remove_file(&tmp),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) if std::fs::symlink_metadata(path).is_ok() => {
+                Err(std::io::ErrorKind::AlreadyExists.into())
+            }
+            Err(_) => std::fs::rename(&tmp, path),
+        }
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -303,8 +328,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Whether process `pid` (decimal digits) may still be running: asked of the system with
+/// `kill(pid, 0)` on Unix; elsewhere, or when in doubt, assumed running, so nothing of a live
+/// run is ever removed.
+fn process_alive(pid: &[u8]) -> bool {
+    let Some(pid) = std::str::from_utf8(pid)
+        .ok()
+        .and_then(|p| p.parse::<i32>().ok())
+        .filter(|&p| p > 0)
+    else {
+        return true;
+    };
+    #[cfg(unix)]
+    {
+        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
 /// Removes temporary files that a killed run of [`write_atomic`] left next to `targets`
-/// (`.NAME.PID.tmp` for a target `NAME`, from another process); one listing per directory.
+/// (`.NAME.PID.tmp` for a target `NAME`, from a process that is gone: a live run's files are
+/// left alone); one listing per directory.
 pub fn remove_stale_temps<'a>(targets: impl IntoIterator<Item = &'a Path>) {
     let mut by_dir: BTreeMap<&Path, Vec<&std::ffi::OsStr>> = BTreeMap::new();
     for t in targets {
@@ -338,7 +388,8 @@ pub fn remove_stale_temps<'a>(targets: impl IntoIterator<Item = &'a Path>) {
             let stale = !pid.is_empty()
                 && pid.iter().all(u8::is_ascii_digit)
                 && !bytes.ends_with(own.as_bytes())
-                && names.contains(&inner[..dot]);
+                && names.contains(&inner[..dot])
+                && !process_alive(pid);
             if stale {
                 let _ = std::fs::remove_file(e.path());
             }
@@ -421,7 +472,7 @@ pub fn load_document(
         .iter()
         .filter(|d| d.severity == zogkit::diag::Severity::Error)
     {
-        eprint!("{}", d.render(&r.sources, &input.display));
+        eprint!("{}", color::stderr(&d.render(&r.sources, &input.display)));
     }
     match r.document {
         Some(doc) if r.errors() == 0 => Ok((doc, fmt)),
@@ -522,19 +573,10 @@ pub fn progress(len: usize, quiet: bool) -> ProgressBar {
     pb
 }
 
-/// Writes `s` to standard output. A closed pipe (`| head`) is not an error: the rest is
-/// dropped quietly, as ripgrep does; any other write error is reported (exit 2).
+/// Writes `s` to standard output (see [`output::stdout_bytes`]: a closed pipe is quiet, any
+/// other write error is reported and gives exit status 2).
 pub fn print_stdout(s: &str) -> Result<(), u8> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => {
-            eprintln!("error: cannot write to standard output: {e}");
-            Err(EXIT_USAGE)
-        }
-    }
+    output::stdout_bytes(s.as_bytes())
 }
 
 /// The entry `sel` names (its 1-based menu index or its title; default: the first game), or

@@ -38,7 +38,7 @@ pub struct MovesArgs {
     #[arg(long)]
     pub game: Option<String>,
     /// Input format of the rules (default: from the extension).
-    #[arg(long, value_parser = super::convert::parse_format)]
+    #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<zogkit::format::Format>,
     /// Moves played from the start first (repeatable), in ZoG notation (`Pawn e2 - e4`) or as
     /// `FROM-TO` / `FROMTO` (`e2-e4`, `e2e4`), which must name one legal move.
@@ -51,9 +51,10 @@ pub struct MovesArgs {
     /// Chessembly: the square of the moving piece (e.g. `d4`).
     #[arg(long)]
     pub at: Option<String>,
-    /// The moving piece's colour (default: the colour of the piece on the square, else white).
+    /// The moving piece's side, white or black (default: the side of the piece on the square,
+    /// else white). (`--color` is the global choice of coloured output.)
     #[arg(long, value_enum)]
-    pub color: Option<ColorArg>,
+    pub side: Option<ColorArg>,
     /// The moving piece's kind (default: the kind on the square, else `test`). The script moves
     /// this kind; other kinds use the built-in standard scripts or, if not standard, this script.
     #[arg(long)]
@@ -76,7 +77,7 @@ impl MovesArgs {
         Query {
             board: self.board.clone().unwrap_or_default(),
             at: self.at.clone().unwrap_or_default(),
-            color: self.color.map(|c| match c {
+            color: self.side.map(|c| match c {
                 ColorArg::White => Color::White,
                 ColorArg::Black => Color::Black,
             }),
@@ -162,12 +163,14 @@ pub fn run(args: &MovesArgs) -> i32 {
     };
     match moves(args, &name, &text) {
         Ok(out) => {
-            eprint!("{}", out.stderr);
-            print!("{}", out.stdout);
-            0
+            eprint!("{}", super::color::stderr(&out.stderr));
+            match super::print_stdout(&out.stdout) {
+                Ok(()) => 0,
+                Err(c) => c.into(),
+            }
         }
         Err(f) => {
-            eprint!("{}", f.message);
+            eprint!("{}", super::color::stderr(&f.message));
             f.code
         }
     }

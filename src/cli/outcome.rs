@@ -39,17 +39,21 @@ pub fn count(diags: &[Diagnostic], s: Severity) -> usize {
 }
 
 /// The extensions a directory is searched for: those of `from`, or every readable format's
-/// except YAML and `variants.ini` (outputs often sit beside inputs) and Ludii's English text
-/// (plain `.txt`).
-pub fn extensions(from: Option<Format>) -> Vec<&'static str> {
+/// except `skip`'s (YAML when writing YAML: outputs often sit beside inputs), `variants.ini` and
+/// Ludii's English text (plain `.txt`). YAML files count by both their extensions.
+pub fn extensions(from: Option<Format>, skip: Option<Format>) -> Vec<&'static str> {
+    let exts = |f: Format| match f {
+        Format::Yaml => vec!["yaml", "yml"],
+        f => vec![f.extension()],
+    };
     match from {
-        Some(f) => vec![f.extension()],
+        Some(f) => exts(f),
         None => Format::ALL
-            .iter()
-            .filter(|f| {
-                f.readable() && !matches!(f, Format::Yaml | Format::LudiiEnglish | Format::Fsf)
+            .into_iter()
+            .filter(|&f| {
+                f.readable() && Some(f) != skip && !matches!(f, Format::LudiiEnglish | Format::Fsf)
             })
-            .map(|f| f.extension())
+            .flat_map(exts)
             .collect(),
     }
 }

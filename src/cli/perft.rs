@@ -24,7 +24,7 @@ pub struct PerftArgs {
     /// native Chessembly chess engine counts from `--fen`.
     pub file: Option<PathBuf>,
     /// Input format (default: from the extension).
-    #[arg(long, value_parser = super::convert::parse_format)]
+    #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<Format>,
     /// Which game: its 1-based menu index or its title (default: the first game).
     #[arg(long)]

@@ -2,7 +2,8 @@
 //! and side, validate everything, then write the images, `images.zrf` and `images.json`
 //! atomically into the output directory.
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, progress, write_atomic};
+use super::output::{self, Existing, Plan};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, progress};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use zogkit::format::Format;
@@ -31,9 +32,16 @@ pub struct RenderArgs {
     #[arg(long)]
     pub game: Option<String>,
     /// Output directory (created if missing); image paths inside it follow the spec's image
-    /// names when it has them.
+    /// names when it has them. Existing files in it are refused unless --force or --update.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Overwrite existing files in the output directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Write nothing when every file the set needs exists and is newer than the input;
+    /// otherwise replace them.
+    #[arg(long, conflicts_with = "force")]
+    pub update: bool,
     /// Image format.
     #[arg(long, value_enum, default_value_t = OutFormat::Bmp)]
     pub format: OutFormat,
@@ -62,7 +70,7 @@ pub struct RenderArgs {
     #[arg(long = "name", value_name = "PIECE=TEXT")]
     pub names: Vec<String>,
     /// Input format (default: from the extension).
-    #[arg(long, value_parser = super::convert::parse_format)]
+    #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<Format>,
     /// Print only problems.
     #[arg(short, long)]
@@ -155,37 +163,39 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
         ));
     }
     let dir = &args.output;
-    let pb = progress(set.files.len() + 2, args.quiet);
+    let mut files = Vec::with_capacity(set.files.len() + 2);
     for f in &set.files {
         let path = join(dir, &f.path).ok_or_else(|| {
             (
                 EXIT_ERRORS,
                 format!(
-                    "image path {:?} would leave {}; nothing more was written",
+                    "image path {:?} would leave {}; nothing was written",
                     f.path,
                     dir.display()
                 ),
             )
         })?;
-        write_atomic(&path, &f.bytes)
-            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
-        pb.inc(1);
+        files.push((path, f.bytes.clone()));
     }
     // The fragment in the rule file's own encoding when it can hold it (ZoG reads Shift_JIS
     // rule files byte-wise), otherwise UTF-8.
     let fragment = source_encoding
         .and_then(|e| zogkit::text::encode(&set.fragment, e).ok())
         .unwrap_or_else(|| set.fragment.clone().into_bytes());
-    let frag_path = dir.join(FRAGMENT_FILE);
-    write_atomic(&frag_path, &fragment)
-        .map_err(|e| usage(format!("cannot write {}: {e}", frag_path.display())))?;
-    pb.inc(1);
+    files.push((dir.join(FRAGMENT_FILE), fragment));
     let manifest = serde_json::to_vec_pretty(&set.manifest)
         .map_err(|e| (EXIT_ERRORS, format!("manifest: {e}")))?;
-    let man_path = dir.join(MANIFEST_FILE);
-    write_atomic(&man_path, &manifest)
-        .map_err(|e| usage(format!("cannot write {}: {e}", man_path.display())))?;
-    pb.finish_and_clear();
+    files.push((dir.join(MANIFEST_FILE), manifest));
+    if !write_set(args, &files)? {
+        if !args.quiet {
+            eprintln!(
+                "{} is up to date (every file is newer than {}); nothing written",
+                dir.display(),
+                args.file.display()
+            );
+        }
+        return Ok(EXIT_OK);
+    }
     if !args.quiet {
         eprintln!(
             "rendered {:?}: {} boards ({}×{}), {} tiles ({}×{}) as {} into {}; all validators passed",
@@ -201,6 +211,34 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
         );
     }
     Ok(EXIT_OK)
+}
+
+/// Writes the set's files after checking them all (so a refusal writes nothing): an existing
+/// file needs `--force`, or `--update` when it is older than the input. Returns `false` when
+/// `--update` found every file up to date and wrote nothing.
+fn write_set(args: &RenderArgs, files: &[(PathBuf, Vec<u8>)]) -> Result<bool, (u8, String)> {
+    let existing = Existing::new(args.force, args.update);
+    let input = Some(args.file.as_path()).filter(|p| !output::is_stdout(p));
+    let mut current = 0;
+    for (path, _) in files {
+        match output::plan(path, existing, input) {
+            Ok(Plan::Write) => {}
+            Ok(Plan::UpToDate) => current += 1,
+            Err(e) => return Err((EXIT_USAGE, format!("{e}; nothing was written"))),
+        }
+    }
+    if current == files.len() {
+        return Ok(false);
+    }
+    output::usable_dir(&args.output).map_err(|e| (EXIT_USAGE, e))?;
+    let pb = progress(files.len(), args.quiet);
+    for (path, bytes) in files {
+        let replace = existing != Existing::Refuse && std::fs::symlink_metadata(path).is_ok();
+        output::write(path, bytes, replace).map_err(|e| (EXIT_USAGE, e))?;
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    Ok(true)
 }
 
 /// `dir` joined with a `/`-separated relative path, or `None` when the path could lead out of

@@ -97,16 +97,19 @@ pub fn run(args: RoundtripArgs) -> u8 {
     });
     pb.finish_and_clear();
     let failed_files = results.iter().filter(|r| !r.passed).count();
-    match args.format {
-        ReportFormat::Text => print!("{}", text_report(&results, args.quiet)),
+    let report = match args.format {
+        ReportFormat::Text => text_report(&results, args.quiet),
         ReportFormat::Json => {
             let v = serde_json::json!({
                 "files": results,
                 "summary": summary_json(&results),
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
-        ReportFormat::Junit => print!("{}", junit(&results)),
+        ReportFormat::Junit => junit(&results),
+    };
+    if let Err(code) = super::print_stdout(&report) {
+        return code;
     }
     if failed_files == 0 {
         EXIT_OK

@@ -236,9 +236,12 @@ fn interrupted_run(
     after: usize,
 ) -> Option<(std::process::ExitStatus, String)> {
     let _ = std::fs::remove_dir_all(out);
+    let _ = std::fs::remove_file(out.with_extension("json"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
         .args(["convert", "--to", "yaml", "-q", "-o"])
         .arg(out)
+        .arg("--report")
+        .arg(out.with_extension("json"))
         .arg(shared)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -339,8 +342,9 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
     // (one is planted so the check does not depend on the kill's timing) and finishes the job.
     let first = files_under(&reference)[0].clone();
     let planted = killed.join(first.parent().unwrap()).join(format!(
-        ".{}.1.tmp",
-        first.file_name().unwrap().to_str().unwrap()
+        ".{}.{}.tmp",
+        first.file_name().unwrap().to_str().unwrap(),
+        dead_pid()
     ));
     std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
     std::fs::write(&planted, b"partial").unwrap();
@@ -383,7 +387,52 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
         .and_then(|n| n.parse().ok())
         .expect("count of files not converted");
     assert!(missing > 0 && missing <= total - finals, "{err}");
+    assert!(err.contains("with --update"), "{err}");
     eprintln!("SIGINT: {finals} complete outputs, {missing} reported not converted");
+    // The report gives the files never started a third state, `skipped` (not `failed: false`).
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(int.with_extension("json")).unwrap()).unwrap();
+    let files = report["files"].as_array().unwrap();
+    let skipped: Vec<&serde_json::Value> =
+        files.iter().filter(|f| f["status"] == "skipped").collect();
+    assert_eq!(skipped.len(), missing);
+    assert_eq!(report["summary"]["skipped"], missing);
+    for f in files {
+        let status = f["status"].as_str().unwrap();
+        assert!(["converted", "skipped"].contains(&status), "{f}");
+        assert_eq!(f["failed"], false, "{f}");
+    }
+    // `--update` resumes: only the missing files are converted, the rest are up to date.
+    let o = zogkit_in(
+        &root,
+        &[
+            "convert".as_ref(),
+            shared.as_os_str(),
+            "--to".as_ref(),
+            "yaml".as_ref(),
+            "-q".as_ref(),
+            "--update".as_ref(),
+            "-o".as_ref(),
+            int.as_os_str(),
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let converted = total - finals;
+    assert!(
+        err.contains(&format!("converted {converted} of {total} files"))
+            && err.contains(&format!("{finals} up to date")),
+        "{err}"
+    );
+    assert_eq!(assert_complete_outputs(&int, &reference), (total, 0));
+}
+
+/// The id of a process that has ended (a finished child's), for planting stale temporaries.
+fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
 }
 
 #[test]
@@ -400,7 +449,7 @@ fn existing_outputs_are_replaced_only_with_force() {
     let (code, _, err) = run(&root, &["convert", "a.zrf", "--to", "yaml", "-o", "a.yaml"]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("output a.yaml exists (use --force to overwrite)"),
+        err.contains("output a.yaml exists (use --force to overwrite); --update skips"),
         "{err}"
     );
     assert_eq!(
@@ -471,8 +520,8 @@ fn names_differing_only_in_case_are_refused() {
     let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", "out"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("in/A.zrf and in/a.zrf would both be written to out/a.yaml")
-            && err.contains("differ only in case"),
+        err.contains("in/A.zrf and in/a.zrf would be written to out/A.yaml and out/a.yaml")
+            && err.contains("differ only in letter case"),
         "{err}"
     );
     assert!(
@@ -904,4 +953,447 @@ fn check_reads_named_files_in_their_own_format() {
     assert!(out.contains("0 errors"), "{out}");
     assert_eq!(summary_counts(&out), (1, 0), "{out}");
     assert!(!out.contains("zrf::"), "{out}");
+}
+
+/// Runs zogkit in `cwd` with `input` on standard input.
+fn run_stdin(cwd: &Path, args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn formats_come_from_file_names() {
+    let root = scratch("formats");
+    copy(&corpus("macro_001.zrf"), &root.join("a.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("zrf/b.zrf"));
+    // `-o x.yaml` names the output format; no --to needed.
+    let (code, _, err) = run(&root, &["convert", "a.zrf", "-o", "a.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    let yaml = std::fs::read(root.join("a.yaml")).unwrap();
+    assert!(String::from_utf8_lossy(&yaml).contains("spec_version"));
+    let (code, _, err) = run(&root, &["convert", "a.zrf", "-o", "a.out"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --to FORMAT"), "{err}");
+    assert!(!root.join("a.out").exists());
+    // A folder of YAML files converts to ZRF: --from is taken per file from its extension.
+    let (code, _, err) = run(&root, &["convert", "zrf", "--to", "yaml", "-o", "yaml"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&root, &["convert", "yaml", "--to", "zrf", "-o", "back"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("converted 1 of 1 file to zrf"), "{err}");
+    assert!(root.join("back/b.zrf").is_file());
+    // `check -` and `info -` read standard input in the --from format.
+    let (code, out, err) = run_stdin(&root, &["check", "-", "--from", "yaml"], &yaml);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("checked 1 file: 1 game"), "{out}");
+    let (code, out, err) = run_stdin(&root, &["info", "-", "--from", "yaml"], &yaml);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Macros"), "{out}");
+    // --help lists the values; a format that cannot be written is not offered for --to.
+    let (_, help, _) = run(&root, &["convert", "--help"]);
+    assert!(
+        help.contains("[possible values: zrf, yaml, chessembly, lud, fsf]"),
+        "{help}"
+    );
+    assert!(
+        help.contains("[possible values: zrf, yaml, chessembly, lud, ludii-english, fsf]"),
+        "{help}"
+    );
+    let (code, _, err) = run(&root, &["convert", "a.zrf", "--to", "ludii-english"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("possible values: zrf, yaml"), "{err}");
+}
+
+#[test]
+fn report_follows_the_output_rules() {
+    let root = scratch("report");
+    copy(&corpus("macro_001.zrf"), &root.join("in/a.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("in/b.zrf"));
+    let convert = |extra: &[&str]| {
+        let mut args = vec!["convert", "in", "--to", "yaml", "-q", "-o", "out"];
+        args.extend(extra);
+        run(&root, &args)
+    };
+    // `--report -` writes the report to standard output; no file named `-`.
+    let (code, out, err) = convert(&["--report", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["converted"], 2);
+    assert_eq!(v["files"][0]["status"], "converted");
+    assert!(!root.join("-").exists());
+    // One input to standard output and the report there too would mix them: refused.
+    let (code, _, err) = run(
+        &root,
+        &["convert", "in/a.zrf", "--to", "yaml", "--report", "-"],
+    );
+    assert_eq!(code, 2, "{err}");
+    // An existing report is refused before anything is converted, unless --force.
+    std::fs::write(root.join("r.json"), "keep").unwrap();
+    let (code, _, err) = run(
+        &root,
+        &[
+            "convert", "in", "--to", "yaml", "-o", "out2", "--report", "r.json",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("r.json exists (use --force to overwrite)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("r.json")).unwrap(),
+        "keep"
+    );
+    assert!(!root.join("out2").exists(), "nothing was converted");
+    let (code, _, err) = convert(&["--force", "--report", "r.json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["summary"]["files"], 2);
+    // Never replaced, even with --force: a FIFO, a symbolic link, a directory.
+    assert!(
+        Command::new("mkfifo")
+            .arg(root.join("fifo"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink("r.json", root.join("link")).unwrap();
+    std::fs::create_dir(root.join("dir")).unwrap();
+    for (name, what) in [
+        ("fifo", "not a regular file"),
+        ("link", "a symbolic link"),
+        ("dir", "a directory"),
+    ] {
+        let (code, _, err) = convert(&["--force", "--report", name]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(
+            err.contains(what) && err.contains("refusing to replace"),
+            "{err}"
+        );
+    }
+    let ft = std::fs::symlink_metadata(root.join("fifo"))
+        .unwrap()
+        .file_type();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(ft.is_fifo(), "the FIFO is still a FIFO");
+    assert!(
+        std::fs::symlink_metadata(root.join("link"))
+            .unwrap()
+            .is_symlink()
+    );
+    // Outputs follow the same rule: an output path that is a FIFO is never replaced.
+    let (code, _, err) = run(
+        &root,
+        &[
+            "convert", "in/a.zrf", "--to", "yaml", "-o", "fifo", "--force",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("refusing to replace"), "{err}");
+    assert!(
+        std::fs::symlink_metadata(root.join("fifo"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+#[test]
+fn update_skips_current_outputs_and_render_follows_the_same_rules() {
+    let root = scratch("update");
+    copy(&corpus("macro_001.zrf"), &root.join("in/a.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("in/b.zrf"));
+    let convert = |extra: &[&str]| {
+        let mut args = vec!["convert", "in", "--to", "yaml", "-o", "out"];
+        args.extend(extra);
+        run(&root, &args)
+    };
+    assert_eq!(convert(&[]).0, 0);
+    // Re-running refuses the existing outputs; --update skips the current ones.
+    let (code, _, err) = convert(&[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--update skips outputs newer than their input"),
+        "{err}"
+    );
+    let before = snapshot(&root.join("out"));
+    let (code, _, err) = convert(&["--update"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("converted 0 of 2 files to yaml, 0 failed, 0 warnings, 2 up to date"),
+        "{err}"
+    );
+    assert!(
+        snapshot(&root.join("out")) == before,
+        "--update rewrote a current output"
+    );
+    // An input newer than its output is converted again.
+    let later = SystemTime::now() + Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(root.join("in/b.zrf"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    std::fs::write(root.join("out/b.yaml"), "stale").unwrap();
+    let (code, _, err) = convert(&["--update", "--report", "r.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("converted 1 of 2 files"), "{err}");
+    assert!(
+        std::fs::read_to_string(root.join("out/b.yaml"))
+            .unwrap()
+            .contains("\"games\"")
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["files"][0]["status"], "up-to-date");
+    assert_eq!(v["files"][1]["status"], "converted");
+    assert_eq!(convert(&["--update", "--force"]).0, 2, "they conflict");
+
+    // render: an existing set is refused (nothing written), --update keeps a current one,
+    // --force replaces it.
+    let mini = Path::new(REPO).join("corpus/zrf/render_minishogi.zrf");
+    let mini = mini.to_str().unwrap();
+    let (code, _, err) = run(&root, &["render", mini, "-o", "img", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let before = snapshot(&root.join("img"));
+    let (code, _, err) = run(&root, &["render", mini, "-o", "img"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("exists (use --force to overwrite); nothing was written"),
+        "{err}"
+    );
+    let (code, _, err) = run(&root, &["render", mini, "-o", "img", "--update"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is up to date"), "{err}");
+    assert!(snapshot(&root.join("img")) == before);
+    let (code, _, err) = run(&root, &["render", mini, "-o", "img", "--force", "-q"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn an_unusable_output_folder_is_one_error() {
+    let root = scratch("unusable");
+    for i in 0..5 {
+        copy(&corpus("macro_001.zrf"), &root.join(format!("in/f{i}.zrf")));
+    }
+    std::fs::write(root.join("file"), "x").unwrap();
+    let one_error = |out: &str| {
+        let (code, _, err) = run(&root, &["convert", "in", "--to", "yaml", "-o", out]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("output folder") && err.contains(out), "{err}");
+    };
+    one_error("file");
+    one_error("file/sub");
+    std::fs::create_dir(root.join("ro")).unwrap();
+    std::fs::set_permissions(root.join("ro"), std::fs::Permissions::from_mode(0o555)).unwrap();
+    // Permissions do not bind root: that case is then tested by the two above only.
+    if std::fs::write(root.join("ro/probe"), "x").is_ok() {
+        eprintln!("note: running as root; the read-only folder case is skipped");
+    } else {
+        one_error("ro");
+    }
+    make_writable(&root);
+}
+
+#[test]
+fn two_input_folders_landing_on_one_output_name_are_named_as_such() {
+    let root = scratch("collide");
+    copy(&corpus("macro_001.zrf"), &root.join("a/x.zrf"));
+    copy(&corpus("variant_001.zrf"), &root.join("b/x.zrf"));
+    let (code, _, err) = run(&root, &["convert", "a", "b", "--to", "yaml", "-o", "out"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a/x.zrf and b/x.zrf would both be written to out/x.yaml"),
+        "{err}"
+    );
+    assert!(!err.contains("case"), "{err}");
+    assert!(!root.join("out").exists());
+}
+
+#[test]
+fn concurrent_runs_into_one_folder_claim_each_output_once() {
+    let root = scratch("concurrent");
+    let names = ["macro_001.zrf", "variant_001.zrf"];
+    for i in 0..40 {
+        copy(&corpus(names[i % 2]), &root.join(format!("in/f{i:02}.zrf")));
+    }
+    let (code, _, err) = run(
+        &root,
+        &["convert", "in", "--to", "yaml", "-q", "-o", "reference"],
+    );
+    assert_eq!(code, 0, "{err}");
+    // A live run's temporary file is kept; a dead one's is removed.
+    let mut live = Command::new("sleep").arg("60").spawn().unwrap();
+    std::fs::create_dir_all(root.join("out")).unwrap();
+    let live_tmp = root.join(format!("out/.f00.yaml.{}.tmp", live.id()));
+    let dead_tmp = root.join(format!("out/.f01.yaml.{}.tmp", dead_pid()));
+    std::fs::write(&live_tmp, "live").unwrap();
+    std::fs::write(&dead_tmp, "dead").unwrap();
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_zogkit"))
+            .args(["convert", "in", "--to", "yaml", "-o", "out"])
+            .current_dir(&root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let _ = live.kill();
+    let _ = live.wait();
+    let converted = |o: &Output| -> usize {
+        let err = String::from_utf8_lossy(&o.stderr);
+        err.split("converted ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{err}"))
+    };
+    // Every output was claimed by exactly one run; the other reports it as existing.
+    assert_eq!(converted(&a) + converted(&b), 40);
+    for o in [&a, &b] {
+        let err = String::from_utf8_lossy(&o.stderr);
+        for line in err.lines().filter(|l| l.starts_with("error")) {
+            assert!(
+                line.contains("exists (use --force") || line.contains("created by someone else"),
+                "{line}"
+            );
+        }
+    }
+    for rel in files_under(&root.join("reference")) {
+        assert_eq!(
+            std::fs::read(root.join("out").join(&rel)).unwrap(),
+            std::fs::read(root.join("reference").join(&rel)).unwrap()
+        );
+    }
+    assert!(live_tmp.exists(), "a live run's temporary file was removed");
+    assert!(!dead_tmp.exists(), "a dead run's temporary file was kept");
+}
+
+/// Arguments, environment variables and whether the output is coloured.
+type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], bool);
+
+#[test]
+fn colour_follows_the_choice_and_the_environment() {
+    let root = scratch("colour");
+    copy(&corpus("syntax_err_truncated.zrf"), &root.join("bad.zrf"));
+    let run_env = |args: &[&str], env: &[(&str, &str)]| -> String {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+        cmd.args(args)
+            .current_dir(&root)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+    };
+    let red = "\x1b[1;31merror[zrf::unterminated-string]:";
+    // (arguments, environment, coloured?)
+    let cases: [Case; 7] = [
+        (&["check", "bad.zrf"], &[], false),
+        (&["check", "bad.zrf", "--color", "always"], &[], true),
+        (
+            &["--color", "always", "check", "bad.zrf"],
+            &[("NO_COLOR", "1")],
+            true,
+        ),
+        (
+            &["check", "bad.zrf", "--color", "never"],
+            &[("CLICOLOR_FORCE", "1")],
+            false,
+        ),
+        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "1")], true),
+        (&["check", "bad.zrf"], &[("CLICOLOR_FORCE", "0")], false),
+        (
+            &["check", "bad.zrf"],
+            &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+            false,
+        ),
+    ];
+    for (args, env, coloured) in cases {
+        let out = run_env(args, env);
+        assert_eq!(out.contains(red), coloured, "{args:?} {env:?}: {out}");
+        assert_eq!(out.contains('\x1b'), coloured, "{args:?} {env:?}: {out}");
+        assert!(out.contains("unterminated-string"), "{out}");
+    }
+    // convert's diagnostics go to standard error, coloured the same way.
+    let out = run_env(
+        &["convert", "bad.zrf", "--to", "yaml", "--color", "always"],
+        &[],
+    );
+    assert!(out.contains(red) && out.contains("\x1b[1;34m"), "{out}");
+}
+
+#[test]
+fn limits_have_their_own_help_page() {
+    let root = scratch("limits-help");
+    let (code, out, _) = run(&root, &["help", "limits"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("macro-depth=64") && out.contains("zrf::macro-depth"),
+        "{out}"
+    );
+    let (code, out2, _) = run(&root, &["limits"]);
+    assert_eq!(code, 0);
+    assert!(out2.contains("macro-depth=64"), "{out2}");
+    for sub in ["convert", "check", "render"] {
+        let (_, help, _) = run(&root, &[sub, "--help"]);
+        assert!(help.contains("--limit <NAME=VALUE>"), "{help}");
+        assert!(
+            !help.contains("macro-depth=64"),
+            "{sub} --help repeats the table"
+        );
+    }
+}
+
+#[test]
+fn dist_assets_are_shell_completions_and_man_pages() {
+    let root = scratch("dist");
+    let (code, _, err) = run(&root, &["dist-assets", "out"]);
+    assert_eq!(code, 0, "{err}");
+    let read = |rel: &str| {
+        std::fs::read_to_string(root.join("out").join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    };
+    for (file, needle) in [
+        ("completions/zogkit.bash", "--update"),
+        ("completions/_zogkit", "--report"),
+        ("completions/zogkit.fish", "convert"),
+        ("completions/zogkit.elv", "render"),
+        ("completions/_zogkit.ps1", "roundtrip"),
+        ("man/zogkit.1", ".TH ZOGKIT 1"),
+        ("man/zogkit-convert.1", "\\-\\-update"),
+        ("man/zogkit-limits.1", "macro\\-depth=64"),
+    ] {
+        assert!(read(file).contains(needle), "{file} lacks {needle}");
+    }
+    assert!(
+        !root.join("out/man/zogkit-dist-assets.1").exists(),
+        "hidden"
+    );
+    assert!(
+        !root.join("out/man/zogkit-help.1").exists(),
+        "clap's help has no page"
+    );
 }

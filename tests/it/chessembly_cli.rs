@@ -34,7 +34,7 @@ fn json_lists_moves_with_all_fields_in_order() {
             "8/8/3P4/8/5p2/8/8/8",
             "--at",
             "d4",
-            "--color",
+            "--side",
             "black",
             "--state",
             "mode=1",
@@ -206,7 +206,7 @@ fn usage_and_io_problems_exit_2() {
             "8/8/8/8/8/8/8/8",
             "--at",
             "d4",
-            "--color",
+            "--side",
             "green",
         ],
     ];

@@ -186,3 +186,88 @@ fn a_closed_pipe_ends_moves_quietly() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// Runs zogkit with standard output on `/dev/full` (every write fails with ENOSPC).
+fn to_dev_full(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap()
+}
+
+/// Runs zogkit with a standard output whose reader has gone (a closed pipe).
+fn to_closed_pipe(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn failing_standard_output_is_an_error_and_a_closed_pipe_is_quiet() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("note: no /dev/full here; skipped");
+        return;
+    }
+    let dir = scratch_dir("engine-cli-stdout");
+    let f = game(
+        &dir,
+        "step.zrf",
+        "(n (verify empty?) add) (e (verify empty?) add)",
+    );
+    let ugly = dir.join("ugly.zrf");
+    std::fs::write(
+        &ugly,
+        "(game (title \"x\")\n(board (grid (dimensions \"a\" \"1\"))))\n",
+    )
+    .unwrap();
+    let ugly = ugly.to_str().unwrap();
+    let mini = "corpus/zrf/macro_001.zrf";
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["moves", &f],
+        vec!["perft", &f, "--depth", "2"],
+        vec!["roundtrip", mini],
+        vec!["fmt", ugly],
+        vec!["fmt", "--check", ugly],
+        vec!["check", mini],
+        vec!["expand", mini],
+        vec!["info", mini],
+        vec!["board", mini],
+        vec!["schema"],
+        vec!["limits"],
+        vec!["convert", mini, "--to", "yaml"],
+        vec!["convert", "corpus/zrf", "--to", "yaml", "-o", "-"],
+    ];
+    for args in &commands {
+        let o = to_dev_full(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        if args.last() == Some(&"-") {
+            // Several inputs cannot go to standard output: refused before writing.
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(2), "{args:?} into /dev/full: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let o = to_closed_pipe(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1 | 141)),
+            "{args:?} into a closed pipe: {o:?}"
+        );
+        assert!(
+            !err.contains("panicked") && !err.contains("cannot write"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -409,3 +409,29 @@ fn variants_lower_like_their_games_with_each_entry_counted() {
         );
     }
 }
+
+#[test]
+fn fmt_check_prints_a_unified_diff() {
+    let dir = common::scratch_dir("fmt-diff");
+    let f = dir.join("ugly.zrf");
+    let text = "(game (title \"x\")\n(board (grid (dimensions \"a\" \"1\"))))\n";
+    std::fs::write(&f, text).unwrap();
+    let name = f.to_str().unwrap();
+    let out = common::zogkit(&["fmt", "--check", name]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "Diff in {name}:\n--- {name}\n+++ {name}\n@@ -1,2 +1,2 @@\n (game (title \"x\")\n-(board (grid (dimensions \"a\" \"1\"))))\n+  (board (grid (dimensions \"a\" \"1\"))))\n"
+    );
+    assert_eq!(diff, want);
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        text,
+        "--check writes nothing"
+    );
+    let out = common::zogkit(&["fmt", "--write", name]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = common::zogkit(&["fmt", "--check", name]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}

@@ -53,7 +53,7 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
         cmd.args(["convert", "--to", to, "-q", "-o"])
             .arg(work.join(dir));
         if to == "lud" {
-            cmd.arg("--report").arg(&report);
+            cmd.arg("--force").arg("--report").arg(&report);
         }
         // The exit status says whether some file failed, which the report shows.
         cmd.arg(&corpus).output().map_err(|e| e.to_string())?;

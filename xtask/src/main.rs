@@ -1,4 +1,4 @@
-//! Project chores: `cargo xtask bench | corpus | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | corpus | dist | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
 
 mod docs;
 mod fonts;
@@ -22,6 +22,8 @@ tasks:
   truncate [--offsets N]     cut every shared corpus file at N evenly spaced offsets and convert
                              each cut (read, lower, write every format, render): reports panics
                              and cuts over 1 s (default 50)
+  dist                       build the release CLI and write it with shell completions and man
+                             pages (generated from the CLI definition) into target/dist/
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
   fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
                              seeded mutation fuzzing (N seconds per target, default 20);
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         }
         Some("truncate") => truncate(&root, flag("--offsets", 50)),
         Some("corpus") => corpus(&root, args.iter().any(|a| a == "--check")),
+        Some("dist") => dist(&root),
         Some("fuzz") if args.get(1).map(String::as_str) == Some("--replay") => {
             fuzz::replay(&args[2..].iter().map(PathBuf::from).collect::<Vec<_>>())
         }
@@ -132,6 +135,34 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `cargo xtask dist`: the release binary, shell completions and man pages in `target/dist/`.
+fn dist(root: &Path) -> bool {
+    if !run(Command::new(cargo())
+        .args(["build", "--release", "--quiet", "--bin", "zogkit"])
+        .current_dir(root))
+    {
+        return false;
+    }
+    let dist = root.join("target/dist");
+    let _ = std::fs::remove_dir_all(&dist);
+    let bin = root.join("target/release/zogkit");
+    if !run(Command::new(&bin).arg("dist-assets").arg(&dist)) {
+        return false;
+    }
+    let name = format!("zogkit{}", std::env::consts::EXE_SUFFIX);
+    let copy = std::fs::create_dir_all(dist.join("bin"))
+        .and_then(|()| std::fs::copy(&bin, dist.join("bin").join(&name)));
+    if let Err(e) = copy {
+        eprintln!("dist: cannot copy the binary: {e}");
+        return false;
+    }
+    println!(
+        "dist: {} holds bin/{name}, completions/ and man/ (see the README to install them)",
+        dist.display()
+    );
+    true
 }
 
 fn cargo() -> String {
@@ -372,7 +403,7 @@ fn corpus(root: &Path, check: bool) -> bool {
     let report = root.join("target/corpus-report.json");
     let _ = std::fs::remove_dir_all(&out);
     let status = Command::new(root.join("target/release/zogkit"))
-        .args(["convert", "--to", "yaml", "-q", "-o"])
+        .args(["convert", "--to", "yaml", "-q", "--force", "-o"])
         .arg(&out)
         .arg("--report")
         .arg(&report)
