@@ -225,8 +225,11 @@ fn parse_betza(b: &str) -> Result<Vec<Atom>, String> {
     Ok(out)
 }
 
+/// The leaps of an atom letter, and whether the atom rides.
+type AtomLeaps = (&'static [(i32, i32)], bool);
+
 /// The leaps of a Betza atom letter, and whether it rides.
-fn atom_letter(c: char) -> Result<(&'static [(i32, i32)], bool), String> {
+fn atom_letter(c: char) -> Result<AtomLeaps, String> {
     Ok(match c {
         'W' => (&[(1, 0)], false),
         'F' => (&[(1, 1)], false),
