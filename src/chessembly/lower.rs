@@ -397,6 +397,12 @@ impl Lowerer<'_> {
                 p.pc += 1;
                 match op {
                     Op::Step(kind, d) => {
+                        if !matches!(
+                            kind,
+                            MoveKind::Move | MoveKind::TakeMove | MoveKind::Take | MoveKind::Catch
+                        ) {
+                            return Err(self.err(pc, ms_construct(op)));
+                        }
                         if d == Delta::default() {
                             return Err(self.err(pc, "a movement expression by (0, 0)"));
                         }
@@ -419,7 +425,7 @@ impl Lowerer<'_> {
                                         p.instrs.push(self.add(&p, pc)?);
                                     }
                                 }
-                                MoveKind::Take | MoveKind::Catch => {
+                                _ => {
                                     return Err(self.err(
                                         pc,
                                         format!(
@@ -464,7 +470,7 @@ impl Lowerer<'_> {
                                     capture_if_false: true,
                                 };
                             }
-                            MoveKind::Take | MoveKind::Catch => {
+                            _ => {
                                 let a = self.add(&p, pc)?;
                                 p.instrs.push(Instr::Verify(negate(test_at(
                                     Test::Friend,
@@ -689,6 +695,7 @@ impl Lowerer<'_> {
                         stack.push(skip);
                     }
                     Op::Close => break,
+                    other => return Err(self.err(pc, ms_construct(other))),
                 }
             }
             if let Some(block) = finish(p.instrs) {
@@ -1035,4 +1042,23 @@ mod tests {
         prune(&mut b);
         assert_eq!(b, vec![vec![s("a"), s("b")], vec![s("c")]]);
     }
+}
+
+/// Names an MS-dialect construct the lowering keeps verbatim.
+fn ms_construct(op: Op) -> String {
+    let what = match op {
+        Op::Step(MoveKind::Shift, _) => "`shift` (a swap that is not a `take … jump` hop)",
+        Op::Step(MoveKind::PlaceMove, _) => "`place-move`",
+        Op::Jump(_) => "`jump` (a `take … jump` hop capture in a loop or after other items)",
+        Op::Anchor(_) => "`anchor` (moving the anchor over occupied squares)",
+        Op::End => "`end`",
+        Op::Const(_) => "`true` / `false`",
+        Op::Color(_) | Op::ColorOn(..) => "`color` / `color-on`",
+        Op::Absolute(..) => "`absolute` / `absolute-x` / `absolute-y`",
+        Op::Reg(..) => "the one-bit registers (`read`, `read-and`, `read-or`, `read-xor`, `write`)",
+        Op::ReadAnchor(_) | Op::WriteAnchor(_) => "the anchor slots (`read-anchor`, `write-anchor`)",
+        Op::Composite(_) => "a composite block `+ { }` / `| { }`",
+        _ => "an MS-dialect expression",
+    };
+    format!("{what}, an MS-dialect construct the spec cannot express")
 }
