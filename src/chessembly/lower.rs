@@ -357,6 +357,9 @@ impl Lowerer<'_> {
     fn chain(&self, ci: usize) -> Result<Vec<Vec<Instr>>, Unlowered> {
         let chain = &self.program.chains[ci];
         let ops = &self.program.ops;
+        if let Some(block) = hop_capture(&ops[chain.start as usize..chain.end as usize], chain.start) {
+            return Ok(vec![block]);
+        }
         let mut out: Vec<Vec<Instr>> = Vec::new();
         let mut stack = vec![Path {
             pc: chain.start,
@@ -1041,6 +1044,55 @@ mod tests {
         ];
         prune(&mut b);
         assert_eq!(b, vec![vec![s("a"), s("b")], vec![s("c")]]);
+    }
+}
+
+/// The MS hop captures as whole chains: `take(d) jump(e)` (capture the enemy `d` away and land
+/// `e` beyond it on an empty square) and the jumping cannon
+/// `do take(d) enemy(0, 0) not while jump(e) repeat(1)` (slide over empty squares to the first
+/// piece, which must be an enemy, capture it and land on any empty square along `e` beyond it).
+/// The spec's `add` completes a move and drops its captures, so each landing of the cannon sets
+/// the destination (`to`), captures at the marked square and returns (`go to`).
+pub fn hop_capture(ops: &[Op], start: u32) -> Option<Vec<Instr>> {
+    let zero = Delta::default();
+    match *ops {
+        [Op::Step(MoveKind::Take, d), Op::Jump(e)] if d != zero && e != zero => Some(vec![
+            Instr::Verify(test_at(Test::Enemy, d)),
+            Instr::Step(direction_name(d)),
+            Instr::Capture { at: None },
+            Instr::Step(direction_name(e)),
+            Instr::Verify(test_at(Test::Empty, zero)),
+            Instr::plain_add(),
+        ]),
+        [
+            Op::Do,
+            Op::Step(MoveKind::Take, d),
+            Op::Enemy(z),
+            Op::Not,
+            Op::While(w),
+            Op::Jump(e),
+            Op::Repeat(r),
+        ] if d != zero && e != zero && z == zero && w == start && r == start + 5 => Some(vec![
+            Instr::While {
+                cond: test_at(Test::Empty, d),
+                body: vec![Instr::Step(direction_name(d))],
+            },
+            Instr::Verify(test_at(Test::Enemy, d)),
+            Instr::Step(direction_name(d)),
+            Instr::Mark,
+            Instr::While {
+                cond: test_at(Test::Empty, e),
+                body: vec![
+                    Instr::Step(direction_name(e)),
+                    Instr::To { go: false },
+                    Instr::Back,
+                    Instr::Capture { at: None },
+                    Instr::plain_add(),
+                    Instr::To { go: true },
+                ],
+            },
+        ]),
+        _ => None,
     }
 }
 
