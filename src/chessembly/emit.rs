@@ -753,6 +753,47 @@ fn merge_steps(program: &[Instr], dirs: &mut HashMap<String, Delta>) -> Vec<Inst
     out
 }
 
+/// The document with only piece `name` of its first game left to write (`convert --to
+/// chessembly --piece NAME`): the game's other pieces are marked dummy, so [`emit_game`] writes
+/// the one piece without a `piece(…)` guard. An error names the pieces there are.
+pub fn select_piece(doc: &Document, name: &str) -> Result<Document, Diagnostic> {
+    let mut out = doc.clone();
+    let game = out
+        .games
+        .iter_mut()
+        .find(|g| g.pieces.iter().any(|p| !p.dummy))
+        .ok_or_else(|| {
+            diag(
+                Severity::Error,
+                CODE_UNEMITTABLE,
+                "the document has no piece to write as a Chessembly script".into(),
+            )
+        })?;
+    let names: Vec<String> = game
+        .pieces
+        .iter()
+        .filter(|p| !p.dummy)
+        .map(|p| p.name.clone())
+        .collect();
+    if !names.iter().any(|n| n == name) {
+        return Err(diag(
+            Severity::Error,
+            "chessembly::no-such-piece",
+            format!(
+                "--piece {name}: game `{}` has no piece of that name; its pieces are {}",
+                game.title,
+                names.join(", ")
+            ),
+        ));
+    }
+    for p in &mut game.pieces {
+        if p.name != name {
+            p.dummy = true;
+        }
+    }
+    Ok(out)
+}
+
 /// Writes every piece of the first game that has pieces as one Chessembly script. A game of one
 /// piece is written as that piece's chains; with several, each piece's chains are guarded by
 /// `piece(NAME)` (the seed's Windmill idiom), so one script moves them all. Procedure calls are

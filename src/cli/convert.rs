@@ -62,6 +62,10 @@ pub struct ConvertArgs {
     /// Positions compared per game by `--verify` (seeded random playouts).
     #[arg(long, value_name = "N", default_value_t = 200, requires = "verify")]
     pub verify_positions: usize,
+    /// With `--to chessembly`: write only this piece (without a `piece(…)` guard). Default:
+    /// every piece of the game, each under its `piece(NAME)` guard.
+    #[arg(long, value_name = "NAME")]
+    pub piece: Option<String>,
 }
 
 /// Parses a format name for clap.
@@ -114,6 +118,10 @@ impl Outcome {
 pub fn run(args: ConvertArgs) -> u8 {
     if !args.to.writable() {
         eprintln!("error: writing {} is not available yet", args.to.name());
+        return EXIT_USAGE;
+    }
+    if args.piece.is_some() && args.to != Format::Chessembly {
+        eprintln!("error: --piece selects a piece for `--to chessembly` only");
         return EXIT_USAGE;
     }
     if let Some(f) = args.from
@@ -479,6 +487,20 @@ fn convert_one(
                 Err(e) => return fail(text, format!("error: {}: {e}\n", input.display)),
             }
         }
+    };
+    let selected;
+    let doc = match &args.piece {
+        None => doc,
+        Some(name) => match zogkit::chessembly::emit::select_piece(doc, name) {
+            Ok(d) => {
+                selected = d;
+                &selected
+            }
+            Err(d) => {
+                record(&d, &mut text, &mut base);
+                return base.failed(text, r.unmodelled);
+            }
+        },
     };
     let (out, wdiags) = match format::write(args.to, doc) {
         Ok(x) => x,
