@@ -43,7 +43,10 @@ fn fmt(dest: String, mut caps: Vec<String>, promote: Option<String>) -> String {
 fn board_size(rules: &Rules) -> Option<(usize, usize)> {
     let (mut w, mut h) = (0usize, 0usize);
     for name in &rules.positions {
-        let file: String = name.chars().take_while(|c| c.is_ascii_lowercase()).collect();
+        let file: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase())
+            .collect();
         let rank: usize = name[file.len()..].parse().ok()?;
         if file.len() != 1 {
             return None;
@@ -98,8 +101,9 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
         .cloned()
         .collect();
     let Some((w, h)) = board_size(&rules) else {
-        f.mismatches
-            .push(format!("{title}: position names are not algebraic; not compared"));
+        f.mismatches.push(format!(
+            "{title}: position names are not algebraic; not compared"
+        ));
         return written;
     };
     let mut sr = Script::new();
@@ -182,7 +186,10 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
                     .map(|m| {
                         fmt(
                             zogkit::chessembly::square_name(m.to),
-                            m.take.map(zogkit::chessembly::square_name).into_iter().collect(),
+                            m.take
+                                .map(zogkit::chessembly::square_name)
+                                .into_iter()
+                                .collect(),
                             m.transition.map(|t| sr.symbols.name(t).to_string()),
                         )
                     })
@@ -206,7 +213,10 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
 fn ten_games_export_to_chessembly_with_the_same_moves() {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf/dagaz");
     if !base.exists() {
-        assert!(std::env::var_os("CI").is_none(), "../shared is required in CI");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "../shared is required in CI"
+        );
         eprintln!("note: ../shared is absent; skipped");
         return;
     }

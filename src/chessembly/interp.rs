@@ -692,7 +692,9 @@ impl Env<'_> {
         };
         retract(taken, scratch, sink);
         let (tx, ty) = cur.target(d);
-        if (d.dx == 0 && d.dy == 0) || !self.board.contains(tx, ty) || self.board.at(tx, ty).is_some()
+        if (d.dx == 0 && d.dy == 0)
+            || !self.board.contains(tx, ty)
+            || self.board.at(tx, ty).is_some()
         {
             cur.value = false;
             return false;

@@ -357,7 +357,9 @@ impl Lowerer<'_> {
     fn chain(&self, ci: usize) -> Result<Vec<Vec<Instr>>, Unlowered> {
         let chain = &self.program.chains[ci];
         let ops = &self.program.ops;
-        if let Some(block) = hop_capture(&ops[chain.start as usize..chain.end as usize], chain.start) {
+        if let Some(block) =
+            hop_capture(&ops[chain.start as usize..chain.end as usize], chain.start)
+        {
             return Ok(vec![block]);
         }
         let mut out: Vec<Vec<Instr>> = Vec::new();
@@ -992,61 +994,6 @@ fn line_endings(text: &str) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn direction_names_round_trip() {
-        for (dx, dy, name) in [(1, 2, "d+1+2"), (0, -1, "d+0-1"), (-12, 0, "d-12+0")] {
-            let d = Delta::new(dx, dy);
-            assert_eq!(direction_name(d), name);
-            assert_eq!(parse_direction_name(name), Some(d));
-        }
-        assert_eq!(parse_direction_name("n"), None);
-        assert_eq!(parse_direction_name("d1+2"), None);
-    }
-
-    #[test]
-    fn negation_folds_constants_and_double_negation() {
-        let ob = on_board(Delta::new(1, 0));
-        assert_eq!(negate(negate(ob.clone())), ob);
-        assert_eq!(negate(Cond::Const(false)), Cond::Const(true));
-        assert_eq!(bound_cond(Delta::default()), Cond::Const(false));
-    }
-
-    #[test]
-    fn edge_and_corner_conditions_use_axis_directions() {
-        // A vertical step can only leave across the top or bottom.
-        assert_eq!(edge_cond(Delta::new(0, 2)), bound_cond(Delta::new(0, 2)));
-        assert_eq!(corner_cond(Delta::new(0, 2)), Cond::Const(false));
-        assert_eq!(
-            edge_side_cond(Side::Top, Delta::new(0, -1)),
-            Cond::Const(false)
-        );
-        assert_eq!(
-            corner_side_cond(Side::Top, Side::Right, Delta::new(1, 1)),
-            Cond::And(vec![
-                negate(on_board(Delta::new(0, 1))),
-                negate(on_board(Delta::new(1, 0)))
-            ])
-        );
-    }
-
-    #[test]
-    fn prune_drops_prefixes_and_duplicates() {
-        let s = |d: &str| Instr::Step(d.into());
-        let mut b = vec![
-            vec![s("a")],
-            vec![s("a"), s("b")],
-            vec![s("c")],
-            vec![s("c")],
-        ];
-        prune(&mut b);
-        assert_eq!(b, vec![vec![s("a"), s("b")], vec![s("c")]]);
-    }
-}
-
 /// The MS hop captures as whole chains: `take(d) jump(e)` (capture the enemy `d` away and land
 /// `e` beyond it on an empty square) and the jumping cannon
 /// `do take(d) enemy(0, 0) not while jump(e) repeat(1)` (slide over empty squares to the first
@@ -1108,9 +1055,66 @@ fn ms_construct(op: Op) -> String {
         Op::Color(_) | Op::ColorOn(..) => "`color` / `color-on`",
         Op::Absolute(..) => "`absolute` / `absolute-x` / `absolute-y`",
         Op::Reg(..) => "the one-bit registers (`read`, `read-and`, `read-or`, `read-xor`, `write`)",
-        Op::ReadAnchor(_) | Op::WriteAnchor(_) => "the anchor slots (`read-anchor`, `write-anchor`)",
+        Op::ReadAnchor(_) | Op::WriteAnchor(_) => {
+            "the anchor slots (`read-anchor`, `write-anchor`)"
+        }
         Op::Composite(_) => "a composite block `+ { }` / `| { }`",
         _ => "an MS-dialect expression",
     };
     format!("{what}, an MS-dialect construct the spec cannot express")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direction_names_round_trip() {
+        for (dx, dy, name) in [(1, 2, "d+1+2"), (0, -1, "d+0-1"), (-12, 0, "d-12+0")] {
+            let d = Delta::new(dx, dy);
+            assert_eq!(direction_name(d), name);
+            assert_eq!(parse_direction_name(name), Some(d));
+        }
+        assert_eq!(parse_direction_name("n"), None);
+        assert_eq!(parse_direction_name("d1+2"), None);
+    }
+
+    #[test]
+    fn negation_folds_constants_and_double_negation() {
+        let ob = on_board(Delta::new(1, 0));
+        assert_eq!(negate(negate(ob.clone())), ob);
+        assert_eq!(negate(Cond::Const(false)), Cond::Const(true));
+        assert_eq!(bound_cond(Delta::default()), Cond::Const(false));
+    }
+
+    #[test]
+    fn edge_and_corner_conditions_use_axis_directions() {
+        // A vertical step can only leave across the top or bottom.
+        assert_eq!(edge_cond(Delta::new(0, 2)), bound_cond(Delta::new(0, 2)));
+        assert_eq!(corner_cond(Delta::new(0, 2)), Cond::Const(false));
+        assert_eq!(
+            edge_side_cond(Side::Top, Delta::new(0, -1)),
+            Cond::Const(false)
+        );
+        assert_eq!(
+            corner_side_cond(Side::Top, Side::Right, Delta::new(1, 1)),
+            Cond::And(vec![
+                negate(on_board(Delta::new(0, 1))),
+                negate(on_board(Delta::new(1, 0)))
+            ])
+        );
+    }
+
+    #[test]
+    fn prune_drops_prefixes_and_duplicates() {
+        let s = |d: &str| Instr::Step(d.into());
+        let mut b = vec![
+            vec![s("a")],
+            vec![s("a"), s("b")],
+            vec![s("c")],
+            vec![s("c")],
+        ];
+        prune(&mut b);
+        assert_eq!(b, vec![vec![s("a"), s("b")], vec![s("c")]]);
+    }
 }

@@ -349,7 +349,10 @@ pub fn compile_with(
     let (script, mut diags) = parse_with(text, file, dialect);
     // Static checks run even after syntax errors, so one pass reports everything it can.
     let mut program = lower_script(&script, symbols, &mut diags);
-    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+    if !diags
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
         program.notes = diags;
         Ok(program)
     } else {

@@ -423,7 +423,10 @@ impl Parser<'_> {
                         format!("unknown expression `{word}` in the seed dialect"),
                         span,
                     )
-                    .with_note(None, "it is a chessembly-bot (MS) word: read the script with `--dialect ms`"),
+                    .with_note(
+                        None,
+                        "it is a chessembly-bot (MS) word: read the script with `--dialect ms`",
+                    ),
                 );
                 false
             }
@@ -522,7 +525,10 @@ impl Parser<'_> {
                     if self.bytes.get(self.pos) != Some(&b'{') {
                         self.error(
                             "chessembly::unexpected-char",
-                            format!("`{}` must be followed by `{{` (a composite block)", b as char),
+                            format!(
+                                "`{}` must be followed by `{{` (a composite block)",
+                                b as char
+                            ),
                             span,
                         );
                         chain.items.push(Item {

@@ -6,10 +6,10 @@
 
 use std::io::Read as _;
 use zogkit::chessembly::board::Color;
-use zogkit::chessembly::syntax::Dialect;
 use zogkit::chessembly::query::{
     Failure, MoveJson, Prepared, Query, move_json, move_text, prepare,
 };
+use zogkit::chessembly::syntax::Dialect;
 
 /// Which colour the moving piece has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
