@@ -737,6 +737,18 @@ impl Parser<'_> {
                 return None;
             }
         }
+        let expr = self.expr(name, &ints, names, span)?;
+        Some(Item { expr, span })
+    }
+
+    /// The expression `name` with its type-checked arguments.
+    fn expr(
+        &mut self,
+        name: &str,
+        ints: &[i64],
+        mut names: Vec<String>,
+        span: Span,
+    ) -> Option<Expr> {
         let d = || Delta::new(ints[0] as i16, ints[1] as i16);
         let n = || ints[0] as i32;
         let color = |p: &mut Self, names: &mut Vec<String>| -> Option<bool> {
@@ -812,7 +824,7 @@ impl Parser<'_> {
             "write-anchor" => Expr::WriteAnchor(n()),
             _ => return None, // unreachable: `signature` knows exactly these names
         };
-        Some(Item { expr, span })
+        Some(expr)
     }
 
     /// Reads `( arg, ... )` starting at `(`. On a syntax error reports it, skips to `)` or the
