@@ -14,8 +14,9 @@
 //! second player is assumed to move with every delta rotated 180°, as Chessembly does; a
 //! different symmetry on the board is reported as a `chessembly::orientation` warning.
 
-use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond};
-use super::syntax::{Delta, Side};
+use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond, hop_capture};
+use super::program::Op;
+use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{Board, Cond, Document, Instr, Test};
 use std::collections::HashMap;
@@ -278,7 +279,60 @@ impl Writer<'_> {
     }
 
     /// Writes one block; returns an explanation naming the first construct with no form.
+    /// The MS hop captures that `lower` writes (`take(d) jump(e)` and the jumping cannon), back
+    /// as their chains; false when `prog` is not one of them.
+    fn hop(&mut self, prog: &[Instr]) -> bool {
+        let dir = |i: &Instr| match i {
+            Instr::Verify(Cond::Test { at: Some(a), .. }) | Instr::Step(a) => {
+                self.dirs.get(a).copied()
+            }
+            Instr::While {
+                cond: Cond::Test { at: Some(a), .. },
+                ..
+            } => self.dirs.get(a).copied(),
+            _ => None,
+        };
+        let (d, e) = match prog {
+            [v, _, _, s, ..] if prog.len() == 6 => (dir(v), dir(s)),
+            [w1, _, _, _, w2] => (dir(w1), dir(w2)),
+            _ => return false,
+        };
+        let (Some(d), Some(e)) = (d, e) else {
+            return false;
+        };
+        let jump = [Op::Step(MoveKind::Take, d), Op::Jump(e)];
+        let cannon = [
+            Op::Do,
+            Op::Step(MoveKind::Take, d),
+            Op::Enemy(Delta::default()),
+            Op::Not,
+            Op::While(0),
+            Op::Jump(e),
+            Op::Repeat(5),
+        ];
+        let (d, e) = (fmt_delta(d), fmt_delta(e));
+        let items: Vec<String> = if hop_capture(&jump, 0).as_deref() == Some(prog) {
+            vec![format!("take({d})"), format!("jump({e})")]
+        } else if hop_capture(&cannon, 0).as_deref() == Some(prog) {
+            let mut v: Vec<String> = ["do", &format!("take({d})"), "enemy(0, 0)", "not", "while"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            v.push(format!("jump({e})"));
+            v.push("repeat(1)".into());
+            v
+        } else {
+            return false;
+        };
+        self.items.extend(items);
+        self.at_origin = false;
+        true
+    }
+
     fn block(&mut self, prog: &[Instr]) -> Result<(), String> {
+        if self.hop(prog) {
+            return Ok(());
+        }
         let mut i = 0;
         while i < prog.len() {
             let rest = &prog[i..];
@@ -697,6 +751,47 @@ fn merge_steps(program: &[Instr], dirs: &mut HashMap<String, Delta>) -> Vec<Inst
         i = j;
     }
     out
+}
+
+/// The document with only piece `name` of its first game left to write (`convert --to
+/// chessembly --piece NAME`): the game's other pieces are marked dummy, so [`emit_game`] writes
+/// the one piece without a `piece(…)` guard. An error names the pieces there are.
+pub fn select_piece(doc: &Document, name: &str) -> Result<Document, Diagnostic> {
+    let mut out = doc.clone();
+    let game = out
+        .games
+        .iter_mut()
+        .find(|g| g.pieces.iter().any(|p| !p.dummy))
+        .ok_or_else(|| {
+            diag(
+                Severity::Error,
+                CODE_UNEMITTABLE,
+                "the document has no piece to write as a Chessembly script".into(),
+            )
+        })?;
+    let names: Vec<String> = game
+        .pieces
+        .iter()
+        .filter(|p| !p.dummy)
+        .map(|p| p.name.clone())
+        .collect();
+    if !names.iter().any(|n| n == name) {
+        return Err(diag(
+            Severity::Error,
+            "chessembly::no-such-piece",
+            format!(
+                "--piece {name}: game `{}` has no piece of that name; its pieces are {}",
+                game.title,
+                names.join(", ")
+            ),
+        ));
+    }
+    for p in &mut game.pieces {
+        if p.name != name {
+            p.dummy = true;
+        }
+    }
+    Ok(out)
 }
 
 /// Writes every piece of the first game that has pieces as one Chessembly script. A game of one

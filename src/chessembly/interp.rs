@@ -2,8 +2,8 @@
 //! attack sets, for either colour, on boards of any size, with a per-chain step limit.
 
 use super::board::{Board, Color, Piece, Square};
-use super::program::{ChainInfo, Op, Program, Sym, Symbols, compile};
-use super::syntax::{Delta, MoveKind, Side};
+use super::program::{ChainInfo, Op, Program, Sym, Symbols, compile_with};
+use super::syntax::{Composite, Delta, Dialect, MoveKind, RegOp, Side};
 use crate::diag::{Diagnostic, FileId, Span};
 
 /// Default number of dispatched items after which a chain is stopped.
@@ -16,24 +16,25 @@ pub struct Move {
     pub kind: MoveKind,
     /// The moving piece's square.
     pub from: Square,
-    /// The target square of the expression. For [`MoveKind::Catch`] the piece does not move:
-    /// `to` is the square whose piece is removed.
+    /// Where the moving piece stands after the move (for [`MoveKind::Catch`], `from`).
     pub to: Square,
-    /// The square of the captured piece, if the move captures.
+    /// The square the expression aimed at: `to`, except for `catch` (the captured square).
+    pub target: Square,
+    /// The square of the captured piece, if the move captures (for a take-jump, the square
+    /// jumped over; `to` is where the piece lands).
     pub take: Option<Square>,
     /// The kind the moving piece turns into when the move is played.
     pub transition: Option<Sym>,
     /// State registers of the moving side set when the move is played, in order.
     pub state_change: Vec<(Sym, i32)>,
+    /// For [`MoveKind::Composite`], the moves it is made of, in the order they were made.
+    pub parts: Vec<Move>,
 }
 
 impl Move {
-    /// Where the moving piece stands after the move.
+    /// Where the moving piece stands after the move (the same as `to`).
     pub fn destination(&self) -> Square {
-        match self.kind {
-            MoveKind::Catch => self.from,
-            _ => self.to,
-        }
+        self.to
     }
 }
 
@@ -76,10 +77,24 @@ impl State {
 /// Reusable working memory for the interpreter (keeps the hot loop allocation-free).
 #[derive(Debug, Default)]
 pub struct Scratch {
-    blocks: Vec<(i32, i32, u32)>,
+    blocks: Vec<Frame>,
     pending: Vec<(Sym, i32)>,
+    /// Moves made inside open composite blocks.
+    parts: Vec<Move>,
+    /// How many composite blocks are open.
+    composites: usize,
     /// Spans of chains stopped by the step limit during the last generation.
     pub limited: Vec<Span>,
+}
+
+/// An open `{ … }` block: the anchor at `{`, the index of its `}`, and for a composite block
+/// its kind and where its moves start in [`Scratch::parts`].
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    x: i32,
+    y: i32,
+    close: u32,
+    composite: Option<(Composite, usize)>,
 }
 
 /// Programs for piece kinds plus the game settings the language needs.
@@ -93,6 +108,8 @@ pub struct Rules {
     royals: Vec<Sym>,
     /// Items a chain may dispatch before it is stopped.
     pub step_limit: u32,
+    /// The dialect scripts are read as (`None`: detect MS words, with a note).
+    pub dialect: Option<Dialect>,
 }
 
 impl Default for Rules {
@@ -117,12 +134,13 @@ impl Rules {
             default_program: None,
             royals: vec![king],
             step_limit: DEFAULT_STEP_LIMIT,
+            dialect: None,
         }
     }
 
     /// Compiles a script and stores it; the id can then be assigned to kinds.
     pub fn compile(&mut self, text: &str, file: FileId) -> Result<ProgramId, Vec<Diagnostic>> {
-        let p = compile(text, file, &mut self.symbols)?;
+        let p = compile_with(text, file, &mut self.symbols, self.dialect)?;
         self.programs.push(p);
         Ok(ProgramId(self.programs.len() as u32 - 1))
     }
@@ -194,9 +212,11 @@ impl Rules {
         let mut sink = Collect {
             from,
             first: out.len(),
+            chain_first: out.len(),
             out,
         };
         for chain in &program.chains {
+            sink.chain_first = sink.out.len();
             let end = env.run(program, chain, from, piece, scratch, &mut sink);
             if end == End::Limit {
                 scratch.limited.push(chain.span);
@@ -267,9 +287,11 @@ impl Rules {
                 let mut sink = Detect {
                     target,
                     found: false,
+                    jumps: chain.jumps,
+                    pending: false,
                 };
                 env.run(program, chain, sq, piece, scratch, &mut sink);
-                if sink.found {
+                if sink.found || sink.pending {
                     return true;
                 }
             }
@@ -306,17 +328,31 @@ trait Sink {
     fn emit(
         &mut self,
         kind: MoveKind,
-        to: Square,
-        take: bool,
+        target: Square,
+        take: Option<Square>,
         transition: Option<Sym>,
         pending: &[(Sym, i32)],
     ) -> bool;
+    /// Withdraws the `take` move of the current chain that captured on `sq` (MS `jump`).
+    fn retract(&mut self, sq: Square);
+    /// One composite move made of `parts` (MS `+ { }`, `| { }`); true stops the run.
+    fn composite(&mut self, parts: Vec<Move>) -> bool;
 }
 
 struct Collect<'o> {
     from: Square,
     first: usize,
+    /// Where the current chain's moves start in `out`.
+    chain_first: usize,
     out: &'o mut Vec<Move>,
+}
+
+impl Collect<'_> {
+    fn push(&mut self, m: Move) {
+        if !self.out[self.first..].contains(&m) {
+            self.out.push(m);
+        }
+    }
 }
 
 impl Sink for Collect<'_> {
@@ -324,14 +360,18 @@ impl Sink for Collect<'_> {
     fn emit(
         &mut self,
         kind: MoveKind,
-        to: Square,
-        take: bool,
+        target: Square,
+        take: Option<Square>,
         transition: Option<Sym>,
         pending: &[(Sym, i32)],
     ) -> bool {
-        let take = take.then_some(to);
+        let to = if kind == MoveKind::Catch {
+            self.from
+        } else {
+            target
+        };
         let dup = self.out[self.first..].iter().any(|m| {
-            m.to == to
+            m.target == target
                 && m.kind == kind
                 && m.take == take
                 && m.transition == transition
@@ -342,31 +382,82 @@ impl Sink for Collect<'_> {
                 kind,
                 from: self.from,
                 to,
+                target,
                 take,
                 transition,
                 state_change: pending.to_vec(),
+                parts: Vec::new(),
             });
         }
         false
     }
+
+    fn retract(&mut self, sq: Square) {
+        let mine = &self.out[self.chain_first..];
+        if let Some(i) = mine
+            .iter()
+            .rposition(|m| m.kind == MoveKind::Take && m.take == Some(sq))
+        {
+            self.out.remove(self.chain_first + i);
+        }
+    }
+
+    fn composite(&mut self, parts: Vec<Move>) -> bool {
+        let Some(last) = parts.last() else {
+            return false;
+        };
+        let m = Move {
+            kind: MoveKind::Composite,
+            from: self.from,
+            to: last.to,
+            target: last.to,
+            take: None,
+            transition: last.transition,
+            state_change: last.state_change.clone(),
+            parts,
+        };
+        self.push(m);
+        false
+    }
 }
 
+/// Looks for one capture on `target`. A `take` in a chain that uses `jump` only counts if no
+/// `jump` withdraws it before the chain ends (`pending`).
 struct Detect {
     target: Square,
     found: bool,
+    jumps: bool,
+    pending: bool,
 }
 
 impl Sink for Detect {
     #[inline]
     fn emit(
         &mut self,
-        _: MoveKind,
-        to: Square,
-        take: bool,
+        kind: MoveKind,
+        _: Square,
+        take: Option<Square>,
         _: Option<Sym>,
         _: &[(Sym, i32)],
     ) -> bool {
-        if take && to == self.target {
+        if take == Some(self.target) {
+            if kind == MoveKind::Take && self.jumps {
+                self.pending = true;
+            } else {
+                self.found = true;
+            }
+        }
+        self.found
+    }
+
+    fn retract(&mut self, sq: Square) {
+        if sq == self.target {
+            self.pending = false;
+        }
+    }
+
+    fn composite(&mut self, parts: Vec<Move>) -> bool {
+        if parts.iter().any(|m| m.take == Some(self.target)) {
             self.found = true;
         }
         self.found
@@ -381,6 +472,31 @@ struct Env<'a> {
     nested: bool,
 }
 
+/// The state of one chain's run.
+struct Cur {
+    from: Square,
+    piece: Piece,
+    ax: i32,
+    ay: i32,
+    value: bool,
+    transition: Option<Sym>,
+    /// MS: the one-bit registers of `read`/`write`.
+    bits: u16,
+    /// MS: the anchor slots of `read-anchor`/`write-anchor` (unwritten: `None`).
+    anchors: [Option<(i32, i32)>; 16],
+    /// MS: the square of the last `take` that captured, for `jump`.
+    last_take: Option<Square>,
+}
+
+impl Cur {
+    /// The square `d` away from the anchor, in the piece's frame.
+    #[inline]
+    fn target(&self, d: Delta) -> (i32, i32) {
+        let s = self.piece.color.sign();
+        (self.ax + s * d.dx as i32, self.ay + s * d.dy as i32)
+    }
+}
+
 impl Env<'_> {
     /// Runs one chain of `program` for `piece` standing on `from`.
     fn run<S: Sink>(
@@ -392,14 +508,43 @@ impl Env<'_> {
         scratch: &mut Scratch,
         sink: &mut S,
     ) -> End {
-        let board = self.board;
-        let s = piece.color.sign();
-        let (w, h) = (board.width(), board.height());
-        let (mut ax, mut ay) = (from.x as i32, from.y as i32);
-        let mut value = true;
-        let mut transition: Option<Sym> = None;
         scratch.blocks.clear();
         scratch.pending.clear();
+        scratch.parts.clear();
+        let mut cur = Cur {
+            from,
+            piece,
+            ax: from.x as i32,
+            ay: from.y as i32,
+            value: true,
+            transition: None,
+            bits: 0,
+            anchors: [None; 16],
+            last_take: None,
+        };
+        let end = self.exec(program, chain, &mut cur, scratch, sink);
+        if end == End::Stopped {
+            return end;
+        }
+        // Blocks still open (`end`, the step limit, a jump out of a block) end unfinished.
+        while let Some(f) = scratch.blocks.pop() {
+            if close_frame(f, false, scratch, sink) {
+                return End::Stopped;
+            }
+        }
+        end
+    }
+
+    /// The dispatch loop of [`Env::run`].
+    fn exec<S: Sink>(
+        &self,
+        program: &Program,
+        chain: &ChainInfo,
+        cur: &mut Cur,
+        scratch: &mut Scratch,
+        sink: &mut S,
+    ) -> End {
+        let board = self.board;
         let ops = &program.ops;
         let mut pc = chain.start;
         let mut steps = 0u32;
@@ -410,166 +555,376 @@ impl Env<'_> {
                 return End::Limit;
             }
             let op = ops[pc as usize];
-            if !value && !op.is_control() {
+            if !cur.value && !op.is_control() {
                 match scratch.blocks.pop() {
-                    Some((x, y, close)) => {
-                        ax = x;
-                        ay = y;
-                        value = true;
-                        pc = close + 1;
+                    Some(f) => {
+                        cur.ax = f.x;
+                        cur.ay = f.y;
+                        cur.value = true;
+                        pc = f.close + 1;
+                        if close_frame(f, false, scratch, sink) {
+                            return End::Stopped;
+                        }
                         continue;
                     }
                     None => return End::Done,
                 }
             }
             pc += 1;
-            let target = |d: Delta| (ax + s * d.dx as i32, ay + s * d.dy as i32);
             match op {
                 Op::Step(kind, d) => {
-                    let (tx, ty) = target(d);
-                    if !board.contains(tx, ty) {
-                        value = false;
-                        continue;
-                    }
-                    let to = Square::new(tx as u16, ty as u16);
-                    match board.at(tx, ty) {
-                        None => {
-                            if matches!(kind, MoveKind::Move | MoveKind::TakeMove)
-                                && sink.emit(kind, to, false, transition, &scratch.pending)
-                            {
-                                return End::Stopped;
-                            }
-                            ax = tx;
-                            ay = ty;
-                            value = true;
-                        }
-                        Some(p) if p.color == piece.color || kind == MoveKind::Move => {
-                            value = false;
-                        }
-                        Some(_) => {
-                            if sink.emit(kind, to, true, transition, &scratch.pending) {
-                                return End::Stopped;
-                            }
-                            ax = tx;
-                            ay = ty;
-                            value = kind != MoveKind::TakeMove;
-                        }
+                    if self.step(kind, d, cur, scratch, sink) {
+                        return End::Stopped;
                     }
                 }
-                Op::Peek(d) => {
-                    let (tx, ty) = target(d);
-                    value = board.contains(tx, ty) && board.at(tx, ty).is_none();
-                    if value {
-                        ax = tx;
-                        ay = ty;
-                    }
-                }
-                Op::Observe(d) => {
-                    let (tx, ty) = target(d);
-                    value = board.contains(tx, ty) && board.at(tx, ty).is_none();
-                }
-                Op::Bound(d) => {
-                    let (tx, ty) = target(d);
-                    value = !board.contains(tx, ty);
-                }
-                Op::Edge(d) | Op::Corner(d) => {
-                    let (tx, ty) = target(d);
-                    let x_off = !(0..w).contains(&tx);
-                    let y_off = !(0..h).contains(&ty);
-                    value = if matches!(op, Op::Edge(_)) {
-                        x_off != y_off
-                    } else {
-                        x_off && y_off
-                    };
-                }
-                Op::EdgeSide(side, d) => {
-                    let (tx, ty) = target(d);
-                    let off = Offs::new(tx, ty, w, h, piece.color);
-                    value = match side {
-                        Side::Top | Side::Bottom => off.side(side) && off.x_in(),
-                        Side::Left | Side::Right => off.side(side) && off.y_in(),
-                    };
-                }
-                Op::CornerSide(v, hs, d) => {
-                    let (tx, ty) = target(d);
-                    let off = Offs::new(tx, ty, w, h, piece.color);
-                    value = off.side(v) && off.side(hs);
-                }
-                Op::Check => {
-                    value = !self.nested && {
-                        let mut inner = Scratch::default();
-                        self.rules
-                            .in_check(board, self.state, piece.color, &mut inner)
-                    };
-                }
-                Op::Danger(d) => {
-                    let (tx, ty) = target(d);
-                    value = !self.nested && board.contains(tx, ty) && {
-                        let mut hyp = board.clone();
-                        let to = Square::new(tx as u16, ty as u16);
-                        hyp.set(from, None);
-                        hyp.set(to, Some(piece));
-                        let mut inner = Scratch::default();
-                        self.rules.is_attacked(
-                            &hyp,
-                            self.state,
-                            to,
-                            piece.color.opponent(),
-                            &mut inner,
-                        )
-                    };
-                }
-                Op::PieceOn(kind, d) => {
-                    let (tx, ty) = target(d);
-                    value = board.at(tx, ty).is_some_and(|p| p.kind == kind);
-                }
-                Op::Enemy(d) => {
-                    let (tx, ty) = target(d);
-                    value = board.at(tx, ty).is_some_and(|p| p.color != piece.color);
-                }
-                Op::Friendly(d) => {
-                    let (tx, ty) = target(d);
-                    value = board.at(tx, ty).is_some_and(|p| p.color == piece.color);
-                }
-                Op::Piece(kind) => value = piece.kind == kind,
-                Op::SetState(key, n) => scratch.pending.push((key, n)),
-                Op::ClearState => scratch.pending.clear(),
-                Op::IfState(key, n) => value = self.state.get(piece.color, key) == n,
-                Op::Transition(kind) => transition = Some(kind),
-                Op::ClearTransition => transition = None,
                 Op::Repeat(t) => pc = t,
-                Op::Do | Op::Label => {}
+                Op::Do | Op::Label | Op::Composite(_) => {}
                 Op::While(t) => {
-                    if value {
+                    if cur.value {
                         pc = t;
                     } else {
-                        value = true;
+                        cur.value = true;
                     }
                 }
                 Op::Jmp(t) => {
-                    if value {
+                    if cur.value {
                         pc = t;
                     }
-                    value = true;
+                    cur.value = true;
                 }
                 Op::Jne(t) => {
-                    if !value {
+                    if !cur.value {
                         pc = t;
                     }
-                    value = true;
+                    cur.value = true;
                 }
-                Op::Not => value = !value,
-                Op::Open(close) => scratch.blocks.push((ax, ay, close)),
+                Op::Open(close) => {
+                    let here = pc as usize - 1;
+                    let composite = match here.checked_sub(1).map(|i| ops[i]) {
+                        Some(Op::Composite(k)) if here > chain.start as usize => {
+                            scratch.composites += 1;
+                            Some((k, scratch.parts.len()))
+                        }
+                        _ => None,
+                    };
+                    scratch.blocks.push(Frame {
+                        x: cur.ax,
+                        y: cur.ay,
+                        close,
+                        composite,
+                    });
+                }
                 Op::Close => {
-                    if let Some((x, y, _)) = scratch.blocks.pop() {
-                        ax = x;
-                        ay = y;
+                    cur.value = true;
+                    if let Some(f) = scratch.blocks.pop() {
+                        cur.ax = f.x;
+                        cur.ay = f.y;
+                        if close_frame(f, true, scratch, sink) {
+                            return End::Stopped;
+                        }
                     }
-                    value = true;
                 }
+                Op::End => return End::Done,
+                Op::Jump(d) => {
+                    if self.jump(d, cur, scratch, sink) {
+                        return End::Stopped;
+                    }
+                }
+                _ => self.test(op, cur, scratch, board),
             }
         }
         End::Done
+    }
+
+    /// Runs a movement expression; true when the sink asks to stop.
+    fn step<S: Sink>(
+        &self,
+        kind: MoveKind,
+        d: Delta,
+        cur: &mut Cur,
+        scratch: &mut Scratch,
+        sink: &mut S,
+    ) -> bool {
+        let board = self.board;
+        let (tx, ty) = cur.target(d);
+        if !board.contains(tx, ty) {
+            cur.value = false;
+            return false;
+        }
+        let to = Square::new(tx as u16, ty as u16);
+        let occupant = board.at(tx, ty);
+        let (emit, take, moves, value) = match (kind, occupant) {
+            // MS `shift`: swap with any other piece; an empty square is passed through.
+            (MoveKind::Shift, Some(_)) if to == cur.from => (None, None, false, false),
+            (MoveKind::Shift, Some(_)) => (Some(MoveKind::Shift), None, true, true),
+            (MoveKind::Shift, None) => (None, None, true, true),
+            // MS `place-move`: a move onto an empty square; the anchor stays.
+            (MoveKind::PlaceMove, None) => (Some(MoveKind::Move), None, false, true),
+            (MoveKind::PlaceMove, Some(_)) => (None, None, false, false),
+            (MoveKind::Move | MoveKind::TakeMove, None) => (Some(kind), None, true, true),
+            (_, None) => (None, None, true, true),
+            (_, Some(p)) if p.color == cur.piece.color || kind == MoveKind::Move => {
+                (None, None, false, false)
+            }
+            (_, Some(_)) => (Some(kind), Some(to), true, kind != MoveKind::TakeMove),
+        };
+        if kind == MoveKind::Take && take.is_some() {
+            cur.last_take = Some(to);
+        }
+        if let Some(k) = emit
+            && put(k, to, take, cur, scratch, sink)
+        {
+            return true;
+        }
+        if moves {
+            cur.ax = tx;
+            cur.ay = ty;
+        }
+        cur.value = value;
+        false
+    }
+
+    /// MS `jump(d)`: withdraws the last capturing `take` and lands beyond it; true to stop.
+    fn jump<S: Sink>(&self, d: Delta, cur: &mut Cur, scratch: &mut Scratch, sink: &mut S) -> bool {
+        let Some(taken) = cur.last_take else {
+            cur.value = false;
+            return false;
+        };
+        retract(taken, scratch, sink);
+        let (tx, ty) = cur.target(d);
+        if (d.dx == 0 && d.dy == 0)
+            || !self.board.contains(tx, ty)
+            || self.board.at(tx, ty).is_some()
+        {
+            cur.value = false;
+            return false;
+        }
+        let to = Square::new(tx as u16, ty as u16);
+        if put(MoveKind::TakeJump, to, Some(taken), cur, scratch, sink) {
+            return true;
+        }
+        cur.ax = tx;
+        cur.ay = ty;
+        cur.value = true;
+        false
+    }
+
+    /// Conditions, state and the MS register and anchor words (nothing is emitted).
+    fn test(&self, op: Op, cur: &mut Cur, scratch: &mut Scratch, board: &Board) {
+        let (w, h) = (board.width(), board.height());
+        let piece = cur.piece;
+        match op {
+            Op::Peek(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = board.contains(tx, ty) && board.at(tx, ty).is_none();
+                if cur.value {
+                    cur.ax = tx;
+                    cur.ay = ty;
+                }
+            }
+            Op::Observe(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = board.contains(tx, ty) && board.at(tx, ty).is_none();
+            }
+            Op::Bound(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = !board.contains(tx, ty);
+            }
+            Op::Edge(d) | Op::Corner(d) => {
+                let (tx, ty) = cur.target(d);
+                let x_off = !(0..w).contains(&tx);
+                let y_off = !(0..h).contains(&ty);
+                cur.value = if matches!(op, Op::Edge(_)) {
+                    x_off != y_off
+                } else {
+                    x_off && y_off
+                };
+            }
+            Op::EdgeSide(side, d) => {
+                let (tx, ty) = cur.target(d);
+                let off = Offs::new(tx, ty, w, h, piece.color);
+                cur.value = match side {
+                    Side::Top | Side::Bottom => off.side(side) && off.x_in(),
+                    Side::Left | Side::Right => off.side(side) && off.y_in(),
+                };
+            }
+            Op::CornerSide(v, hs, d) => {
+                let (tx, ty) = cur.target(d);
+                let off = Offs::new(tx, ty, w, h, piece.color);
+                cur.value = off.side(v) && off.side(hs);
+            }
+            Op::Check => {
+                cur.value = !self.nested && {
+                    let mut inner = Scratch::default();
+                    self.rules
+                        .in_check(board, self.state, piece.color, &mut inner)
+                };
+            }
+            Op::Danger(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = !self.nested && board.contains(tx, ty) && {
+                    let mut hyp = board.clone();
+                    let to = Square::new(tx as u16, ty as u16);
+                    hyp.set(cur.from, None);
+                    hyp.set(to, Some(piece));
+                    let mut inner = Scratch::default();
+                    self.rules
+                        .is_attacked(&hyp, self.state, to, piece.color.opponent(), &mut inner)
+                };
+            }
+            Op::PieceOn(kind, d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = board.at(tx, ty).is_some_and(|p| p.kind == kind);
+            }
+            Op::Enemy(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = board.at(tx, ty).is_some_and(|p| p.color != piece.color);
+            }
+            Op::Friendly(d) => {
+                let (tx, ty) = cur.target(d);
+                cur.value = board.at(tx, ty).is_some_and(|p| p.color == piece.color);
+            }
+            Op::Piece(kind) => cur.value = piece.kind == kind,
+            Op::SetState(key, n) => scratch.pending.push((key, n)),
+            Op::ClearState => scratch.pending.clear(),
+            Op::IfState(key, n) => cur.value = self.state.get(piece.color, key) == n,
+            Op::Transition(kind) => cur.transition = Some(kind),
+            Op::ClearTransition => cur.transition = None,
+            Op::Not => cur.value = !cur.value,
+            _ => ms_test(op, cur, board),
+        }
+    }
+}
+
+/// The MS words that only read the board or move the anchor.
+fn ms_test(op: Op, cur: &mut Cur, board: &Board) {
+    let (w, h) = (board.width(), board.height());
+    let white = cur.piece.color == Color::White;
+    match op {
+        Op::Const(b) => cur.value = b,
+        Op::Color(w) => cur.value = white == w,
+        Op::ColorOn(want, d) => {
+            let (tx, ty) = cur.target(d);
+            cur.value = board
+                .at(tx, ty)
+                .is_some_and(|p| (p.color == Color::White) == want);
+        }
+        Op::Anchor(d) => {
+            let (tx, ty) = cur.target(d);
+            if board.contains(tx, ty) {
+                cur.ax = tx;
+                cur.ay = ty;
+            } else {
+                cur.value = false;
+            }
+        }
+        Op::Absolute(x, y) => {
+            // Counted from the owner's bottom-left corner: rotated 180° for black.
+            let nx = x.map_or(cur.ax, |x| if white { x } else { w - 1 - x });
+            let ny = y.map_or(cur.ay, |y| if white { y } else { h - 1 - y });
+            if board.contains(nx, ny) {
+                cur.ax = nx;
+                cur.ay = ny;
+            } else {
+                cur.value = false;
+            }
+        }
+        Op::Reg(reg, n) => {
+            if !(0..16).contains(&n) {
+                cur.value = false;
+                return;
+            }
+            let bit = cur.bits >> n & 1 == 1;
+            match reg {
+                RegOp::Read => cur.value = bit,
+                RegOp::And => cur.value &= bit,
+                RegOp::Or => cur.value |= bit,
+                RegOp::Xor => cur.value ^= bit,
+                RegOp::Write => {
+                    if cur.value {
+                        cur.bits |= 1 << n;
+                    } else {
+                        cur.bits &= !(1 << n);
+                    }
+                    cur.value = true;
+                }
+            }
+        }
+        Op::ReadAnchor(n) => match usize::try_from(n).ok().and_then(|i| cur.anchors.get(i)) {
+            Some(&Some((x, y))) => {
+                cur.ax = x;
+                cur.ay = y;
+            }
+            _ => cur.value = false,
+        },
+        Op::WriteAnchor(n) => match usize::try_from(n).ok().and_then(|i| cur.anchors.get_mut(i)) {
+            Some(slot) => *slot = Some((cur.ax, cur.ay)),
+            None => cur.value = false,
+        },
+        // Handled by `exec` (moves, jumps, blocks).
+        _ => {}
+    }
+}
+
+/// Emits a move, or keeps it for the open composite block; true when the sink asks to stop.
+fn put<S: Sink>(
+    kind: MoveKind,
+    target: Square,
+    take: Option<Square>,
+    cur: &Cur,
+    scratch: &mut Scratch,
+    sink: &mut S,
+) -> bool {
+    if scratch.composites == 0 {
+        return sink.emit(kind, target, take, cur.transition, &scratch.pending);
+    }
+    let to = if kind == MoveKind::Catch {
+        cur.from
+    } else {
+        target
+    };
+    scratch.parts.push(Move {
+        kind,
+        from: cur.from,
+        to,
+        target,
+        take,
+        transition: cur.transition,
+        state_change: scratch.pending.clone(),
+        parts: Vec::new(),
+    });
+    false
+}
+
+/// Withdraws the last `take` that captured on `sq`, from the open composite blocks or the sink.
+fn retract<S: Sink>(sq: Square, scratch: &mut Scratch, sink: &mut S) {
+    if let Some(i) = scratch
+        .parts
+        .iter()
+        .rposition(|m| m.kind == MoveKind::Take && m.take == Some(sq))
+    {
+        scratch.parts.remove(i);
+    } else {
+        sink.retract(sq);
+    }
+}
+
+/// Leaves a block; a composite block hands its moves on as one move (`+`: only when
+/// `completed`, `|`: always), to the enclosing composite block or to the sink.
+fn close_frame<S: Sink>(f: Frame, completed: bool, scratch: &mut Scratch, sink: &mut S) -> bool {
+    let Some((kind, start)) = f.composite else {
+        return false;
+    };
+    scratch.composites -= 1;
+    let parts = scratch.parts.split_off(start.min(scratch.parts.len()));
+    if parts.is_empty() || (kind == Composite::All && !completed) {
+        return false;
+    }
+    if scratch.composites > 0 {
+        scratch.parts.extend(parts);
+        false
+    } else {
+        sink.composite(parts)
     }
 }
 

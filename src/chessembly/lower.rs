@@ -357,6 +357,11 @@ impl Lowerer<'_> {
     fn chain(&self, ci: usize) -> Result<Vec<Vec<Instr>>, Unlowered> {
         let chain = &self.program.chains[ci];
         let ops = &self.program.ops;
+        if let Some(block) =
+            hop_capture(&ops[chain.start as usize..chain.end as usize], chain.start)
+        {
+            return Ok(vec![block]);
+        }
         let mut out: Vec<Vec<Instr>> = Vec::new();
         let mut stack = vec![Path {
             pc: chain.start,
@@ -397,6 +402,12 @@ impl Lowerer<'_> {
                 p.pc += 1;
                 match op {
                     Op::Step(kind, d) => {
+                        if !matches!(
+                            kind,
+                            MoveKind::Move | MoveKind::TakeMove | MoveKind::Take | MoveKind::Catch
+                        ) {
+                            return Err(self.err(pc, ms_construct(op)));
+                        }
                         if d == Delta::default() {
                             return Err(self.err(pc, "a movement expression by (0, 0)"));
                         }
@@ -419,7 +430,7 @@ impl Lowerer<'_> {
                                         p.instrs.push(self.add(&p, pc)?);
                                     }
                                 }
-                                MoveKind::Take | MoveKind::Catch => {
+                                _ => {
                                     return Err(self.err(
                                         pc,
                                         format!(
@@ -464,7 +475,7 @@ impl Lowerer<'_> {
                                     capture_if_false: true,
                                 };
                             }
-                            MoveKind::Take | MoveKind::Catch => {
+                            _ => {
                                 let a = self.add(&p, pc)?;
                                 p.instrs.push(Instr::Verify(negate(test_at(
                                     Test::Friend,
@@ -689,6 +700,7 @@ impl Lowerer<'_> {
                         stack.push(skip);
                     }
                     Op::Close => break,
+                    other => return Err(self.err(pc, ms_construct(other))),
                 }
             }
             if let Some(block) = finish(p.instrs) {
@@ -980,6 +992,76 @@ fn line_endings(text: &str) -> &'static str {
         LineEndings::Mixed => "mixed",
         LineEndings::None => "none",
     }
+}
+
+/// The MS hop captures as whole chains: `take(d) jump(e)` (capture the enemy `d` away and land
+/// `e` beyond it on an empty square) and the jumping cannon
+/// `do take(d) enemy(0, 0) not while jump(e) repeat(1)` (slide over empty squares to the first
+/// piece, which must be an enemy, capture it and land on any empty square along `e` beyond it).
+/// The spec's `add` completes a move and drops its captures, so each landing of the cannon sets
+/// the destination (`to`), captures at the marked square and returns (`go to`).
+pub fn hop_capture(ops: &[Op], start: u32) -> Option<Vec<Instr>> {
+    let zero = Delta::default();
+    match *ops {
+        [Op::Step(MoveKind::Take, d), Op::Jump(e)] if d != zero && e != zero => Some(vec![
+            Instr::Verify(test_at(Test::Enemy, d)),
+            Instr::Step(direction_name(d)),
+            Instr::Capture { at: None },
+            Instr::Step(direction_name(e)),
+            Instr::Verify(test_at(Test::Empty, zero)),
+            Instr::plain_add(),
+        ]),
+        [
+            Op::Do,
+            Op::Step(MoveKind::Take, d),
+            Op::Enemy(z),
+            Op::Not,
+            Op::While(w),
+            Op::Jump(e),
+            Op::Repeat(r),
+        ] if d != zero && e != zero && z == zero && w == start && r == start + 5 => Some(vec![
+            Instr::While {
+                cond: test_at(Test::Empty, d),
+                body: vec![Instr::Step(direction_name(d))],
+            },
+            Instr::Verify(test_at(Test::Enemy, d)),
+            Instr::Step(direction_name(d)),
+            Instr::Mark,
+            Instr::While {
+                cond: test_at(Test::Empty, e),
+                body: vec![
+                    Instr::Step(direction_name(e)),
+                    Instr::To { go: false },
+                    Instr::Back,
+                    Instr::Capture { at: None },
+                    Instr::plain_add(),
+                    Instr::To { go: true },
+                ],
+            },
+        ]),
+        _ => None,
+    }
+}
+
+/// Names an MS-dialect construct the lowering keeps verbatim.
+fn ms_construct(op: Op) -> String {
+    let what = match op {
+        Op::Step(MoveKind::Shift, _) => "`shift` (a swap that is not a `take … jump` hop)",
+        Op::Step(MoveKind::PlaceMove, _) => "`place-move`",
+        Op::Jump(_) => "`jump` (a `take … jump` hop capture in a loop or after other items)",
+        Op::Anchor(_) => "`anchor` (moving the anchor over occupied squares)",
+        Op::End => "`end`",
+        Op::Const(_) => "`true` / `false`",
+        Op::Color(_) | Op::ColorOn(..) => "`color` / `color-on`",
+        Op::Absolute(..) => "`absolute` / `absolute-x` / `absolute-y`",
+        Op::Reg(..) => "the one-bit registers (`read`, `read-and`, `read-or`, `read-xor`, `write`)",
+        Op::ReadAnchor(_) | Op::WriteAnchor(_) => {
+            "the anchor slots (`read-anchor`, `write-anchor`)"
+        }
+        Op::Composite(_) => "a composite block `+ { }` / `| { }`",
+        _ => "an MS-dialect expression",
+    };
+    format!("{what}, an MS-dialect construct the spec cannot express")
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! slide, or something else) and a [`Reach`] (an over-approximation of where it can capture),
 //! computed here from the ops alone.
 
-use super::syntax::{Delta, Expr, MoveKind, Script, Side, parse, push_capped};
+use super::syntax::{
+    Composite, Delta, Dialect, Expr, MoveKind, RegOp, Script, Side, parse_with, push_capped,
+};
 use crate::diag::{Diagnostic, FileId, Span};
 use std::collections::HashMap;
 
@@ -120,6 +122,28 @@ pub enum Op {
     Open(u32),
     /// `}`.
     Close,
+    /// MS `jump(d)`.
+    Jump(Delta),
+    /// MS `anchor(d)`.
+    Anchor(Delta),
+    /// MS `end`.
+    End,
+    /// MS `true` / `false`.
+    Const(bool),
+    /// MS `color` (`true` = white).
+    Color(bool),
+    /// MS `color-on`.
+    ColorOn(bool, Delta),
+    /// MS `absolute`, `absolute-x`, `absolute-y` (piece-frame coordinates; `None` keeps that one).
+    Absolute(Option<i32>, Option<i32>),
+    /// MS `read*` / `write`.
+    Reg(RegOp, i32),
+    /// MS `read-anchor`.
+    ReadAnchor(i32),
+    /// MS `write-anchor`.
+    WriteAnchor(i32),
+    /// MS `+` / `|` (the next op is its `{`).
+    Composite(Composite),
 }
 
 impl Op {
@@ -129,7 +153,14 @@ impl Op {
     pub fn is_control(self) -> bool {
         matches!(
             self,
-            Op::While(_) | Op::Label | Op::Jmp(_) | Op::Jne(_) | Op::Not
+            Op::While(_)
+                | Op::Label
+                | Op::Jmp(_)
+                | Op::Jne(_)
+                | Op::Not
+                | Op::Const(_)
+                | Op::Reg(..)
+                | Op::Composite(_)
         )
     }
 }
@@ -171,6 +202,8 @@ pub struct ChainInfo {
     pub shape: ChainShape,
     /// Capture reach.
     pub reach: Reach,
+    /// The chain uses `jump`, which withdraws an emitted `take`.
+    pub jumps: bool,
 }
 
 /// A compiled script.
@@ -186,6 +219,10 @@ pub struct Program {
     pub uses_attacks: bool,
     /// For each offset in a window around the piece, the chains whose [`Reach`] includes it.
     attack_index: AttackIndex,
+    /// The dialect the script was read as.
+    pub dialect: Dialect,
+    /// Notes and warnings from compiling (the `chessembly::dialect` note).
+    pub notes: Vec<Diagnostic>,
 }
 
 /// Half-width of the [`AttackIndex`] window (covers boards up to 17×17 exactly).
@@ -299,10 +336,24 @@ pub fn compile(
     file: FileId,
     symbols: &mut Symbols,
 ) -> Result<Program, Vec<Diagnostic>> {
-    let (script, mut diags) = parse(text, file);
+    compile_with(text, file, symbols, None)
+}
+
+/// [`compile`] in a chosen dialect (`None`: detect MS words, with a note).
+pub fn compile_with(
+    text: &str,
+    file: FileId,
+    symbols: &mut Symbols,
+    dialect: Option<Dialect>,
+) -> Result<Program, Vec<Diagnostic>> {
+    let (script, mut diags) = parse_with(text, file, dialect);
     // Static checks run even after syntax errors, so one pass reports everything it can.
-    let program = lower_script(&script, symbols, &mut diags);
-    if diags.is_empty() {
+    let mut program = lower_script(&script, symbols, &mut diags);
+    if !diags
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        program.notes = diags;
         Ok(program)
     } else {
         // In source order; the too-many-errors note (no span) stays last.
@@ -323,6 +374,8 @@ pub fn lower_script(
         chains: Vec::new(),
         uses_attacks: false,
         attack_index: AttackIndex::default(),
+        dialect: script.dialect,
+        notes: Vec::new(),
     };
     for chain in &script.chains {
         let base = p.ops.len() as u32;
@@ -440,6 +493,17 @@ pub fn lower_script(
                     }
                     Op::Close
                 }
+                Expr::Jump(d) => Op::Jump(*d),
+                Expr::Anchor(d) => Op::Anchor(*d),
+                Expr::End => Op::End,
+                Expr::Const(b) => Op::Const(*b),
+                Expr::Color(w) => Op::Color(*w),
+                Expr::ColorOn(w, d) => Op::ColorOn(*w, *d),
+                Expr::Absolute(x, y) => Op::Absolute(*x, *y),
+                Expr::Reg(op, n) => Op::Reg(*op, *n),
+                Expr::ReadAnchor(n) => Op::ReadAnchor(*n),
+                Expr::WriteAnchor(n) => Op::WriteAnchor(*n),
+                Expr::Composite(c) => Op::Composite(*c),
             };
             p.ops.push(op);
             p.spans.push(it.span);
@@ -456,6 +520,7 @@ pub fn lower_script(
             span: chain.span,
             shape: shape(ops),
             reach: reach(ops),
+            jumps: ops.iter().any(|op| matches!(op, Op::Jump(_))),
         });
     }
     p.attack_index = AttackIndex::build(&p.chains);
@@ -471,7 +536,10 @@ fn shape(ops: &[Op]) -> ChainShape {
 }
 
 fn captures(k: MoveKind) -> bool {
-    !matches!(k, MoveKind::Move)
+    matches!(
+        k,
+        MoveKind::TakeMove | MoveKind::Take | MoveKind::Catch | MoveKind::TakeJump
+    )
 }
 
 /// Over-approximates where a chain can capture (see [`Reach`]).
@@ -497,7 +565,14 @@ fn reach(ops: &[Op]) -> Reach {
     };
     for &op in ops {
         match op {
-            Op::Repeat(_) | Op::While(_) | Op::Jmp(_) | Op::Jne(_) => return Reach::Any,
+            Op::Repeat(_)
+            | Op::While(_)
+            | Op::Jmp(_)
+            | Op::Jne(_)
+            | Op::Jump(_)
+            | Op::Anchor(_)
+            | Op::Absolute(..)
+            | Op::ReadAnchor(_) => return Reach::Any,
             Op::Peek(d) => {
                 let moved: Vec<Delta> = anchors.iter().map(|a| offset(*a, d)).collect();
                 for m in moved {

@@ -4,6 +4,8 @@ use super::board::{Board, Color, Piece, Square, square_name};
 use super::interp::{DEFAULT_STEP_LIMIT, Move, Rules, State};
 use super::perft::STANDARD;
 use super::program::Symbols;
+use super::syntax::Dialect;
+use crate::diag::Diagnostic;
 use crate::diag::{FileId, SourceMap};
 
 /// Which moves to list: a position and the moving piece.
@@ -22,6 +24,8 @@ pub struct Query {
     pub state: Vec<String>,
     /// Items a chain may run before it is stopped with a warning.
     pub step_limit: u32,
+    /// The dialect (`None`: the seed, or MS when the script uses an MS word, with a note).
+    pub dialect: Option<Dialect>,
 }
 
 impl Query {
@@ -34,6 +38,7 @@ impl Query {
             piece: None,
             state: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
+            dialect: None,
         }
     }
 }
@@ -67,6 +72,8 @@ pub struct Prepared {
     pub at: Square,
     /// The source map holding the script (file 0), for rendering diagnostics.
     pub sources: SourceMap,
+    /// Notes from compiling the script (which word selected the MS dialect).
+    pub notes: Vec<Diagnostic>,
 }
 
 /// Compiles the script and builds the position described by the query.
@@ -75,10 +82,14 @@ pub fn prepare(args: &Query, name: &str, text: &str) -> Result<Prepared, Failure
     let file = sources.add(name, text);
     let mut rules = Rules::new();
     rules.step_limit = args.step_limit;
+    rules.dialect = args.dialect;
     let user = rules.compile(text, file).map_err(|diags| Failure {
         code: 1,
         message: diags.iter().map(|d| d.render(&sources, name)).collect(),
     })?;
+    let notes = rules.program(user).notes.clone();
+    // The built-in scripts are seed Chessembly.
+    rules.dialect = Some(Dialect::Seed);
     for (i, (kind, script)) in STANDARD.iter().enumerate() {
         let id = rules
             .compile(script, FileId(1000 + i as u32))
@@ -120,6 +131,7 @@ pub fn prepare(args: &Query, name: &str, text: &str) -> Result<Prepared, Failure
         state,
         at,
         sources,
+        notes,
     })
 }
 
@@ -135,26 +147,34 @@ pub struct StateChangeJson {
 /// A move in its JSON form; fields serialize in this order.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct MoveJson {
-    /// `move`, `take-move`, `catch` or `take`.
+    /// `move`, `take-move`, `catch`, `take`, and in the MS dialect `take-jump`, `shift`,
+    /// `composite`.
     pub kind: &'static str,
     /// The moving piece's square.
     pub from: String,
-    /// The expression's target square (for `catch`, the piece stays on `from`).
+    /// Where the moving piece ends (for `catch`, the same as `from`).
     pub to: String,
-    /// The captured piece's square.
+    /// The square the expression aimed at: `to`, except for `catch` (the captured square).
+    pub target: String,
+    /// The captured piece's square (for `take-jump`, the square jumped over).
     pub take: Option<String>,
     /// The kind the piece turns into.
     pub transition: Option<String>,
     /// State registers set when the move is played, in order.
     pub state_change: Vec<StateChangeJson>,
+    /// For `composite`, the moves it is made of, in order (absent otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<MoveJson>,
 }
 
-/// A move as the JSON object `{kind, from, to, take, transition, state_change}`.
+/// A move as the JSON object `{kind, from, to, target, take, transition, state_change[, parts]}`.
 pub fn move_json(m: &Move, symbols: &Symbols) -> MoveJson {
     MoveJson {
         kind: m.kind.name(),
         from: square_name(m.from),
         to: square_name(m.to),
+        target: square_name(m.target),
+        parts: m.parts.iter().map(|p| move_json(p, symbols)).collect(),
         take: m.take.map(square_name),
         transition: m.transition.map(|t| symbols.name(t).to_string()),
         state_change: m
@@ -184,6 +204,10 @@ pub fn move_text(m: &Move, symbols: &Symbols) -> String {
     }
     for &(k, v) in &m.state_change {
         s += &format!(" {}={v}", symbols.name(k));
+    }
+    if !m.parts.is_empty() {
+        let parts: Vec<String> = m.parts.iter().map(|p| move_text(p, symbols)).collect();
+        s += &format!(" [{}]", parts.join("; "));
     }
     s
 }

@@ -21,6 +21,16 @@ pub enum MoveKind {
     Catch,
     /// `take(dx, dy)`: capture-only displacement onto an enemy.
     Take,
+    /// MS dialect: a `take` replaced by `jump(dx, dy)`: the piece captures the taken square and
+    /// lands on the empty square beyond it.
+    TakeJump,
+    /// MS dialect: `shift(dx, dy)`: the piece swaps places with the piece on the target.
+    Shift,
+    /// MS dialect: `place-move(dx, dy)`: a move onto an empty target; the anchor stays. Its
+    /// moves are recorded as [`MoveKind::Move`].
+    PlaceMove,
+    /// MS dialect: the moves made inside a `+ { }` or `| { }` block, as one move.
+    Composite,
 }
 
 impl MoveKind {
@@ -31,8 +41,59 @@ impl MoveKind {
             MoveKind::TakeMove => "take-move",
             MoveKind::Catch => "catch",
             MoveKind::Take => "take",
+            MoveKind::TakeJump => "take-jump",
+            MoveKind::Shift => "shift",
+            MoveKind::PlaceMove => "place-move",
+            MoveKind::Composite => "composite",
         }
     }
+}
+
+/// Which language a script is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Dialect {
+    /// The seed's vocabulary only.
+    #[default]
+    Seed,
+    /// The seed plus the chessembly-bot (MS) extensions: `jump`, `shift`, `anchor`, `end`,
+    /// `true`, `false`, `color`, `color-on`, `place-move`, `absolute`, `absolute-x`,
+    /// `absolute-y`, `read`, `read-and`, `read-or`, `read-xor`, `write`, `read-anchor`,
+    /// `write-anchor`, and the composite blocks `+ { }` and `| { }`.
+    Ms,
+}
+
+impl Dialect {
+    /// The name used by `--dialect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Seed => "seed",
+            Dialect::Ms => "ms",
+        }
+    }
+}
+
+/// How the moves collected inside a composite block become one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Composite {
+    /// `+ { … }`: one move made of every move inside, only when the block runs to its `}`.
+    All,
+    /// `| { … }`: one move made of the moves inside, however far the block ran.
+    Any,
+}
+
+/// Bit operations on the chain's one-bit registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegOp {
+    /// `read(n)`: the value becomes register n.
+    Read,
+    /// `read-and(n)`.
+    And,
+    /// `read-or(n)`.
+    Or,
+    /// `read-xor(n)`.
+    Xor,
+    /// `write(n)`: register n becomes the value; the value becomes true.
+    Write,
 }
 
 /// A side of the board, in the moving piece's frame.
@@ -119,6 +180,29 @@ pub enum Expr {
     Open,
     /// `}`.
     Close,
+    /// MS: `jump(dx, dy)` after a `take` that captured.
+    Jump(Delta),
+    /// MS: `anchor(dx, dy)`: moves the anchor whatever stands on the target.
+    Anchor(Delta),
+    /// MS: `end`: ends the chain.
+    End,
+    /// MS: `true` / `false` (control): set the value.
+    Const(bool),
+    /// MS: `color(white|black)`: the moving piece's colour (`true` = white).
+    Color(bool),
+    /// MS: `color-on(white|black, dx, dy)`: a piece of that colour is on the target.
+    ColorOn(bool, Delta),
+    /// MS: `absolute(x, y)`, `absolute-x(x)`, `absolute-y(y)`: put the anchor on a square
+    /// counted from the owner's bottom-left corner (`None`: that coordinate is kept).
+    Absolute(Option<i32>, Option<i32>),
+    /// MS: `read(n)`, `read-and(n)`, `read-or(n)`, `read-xor(n)`, `write(n)`.
+    Reg(RegOp, i32),
+    /// MS: `read-anchor(n)`: the anchor goes to the square saved in slot n.
+    ReadAnchor(i32),
+    /// MS: `write-anchor(n)`: saves the anchor in slot n.
+    WriteAnchor(i32),
+    /// MS: `+` or `|` in front of a `{`.
+    Composite(Composite),
     /// An expression that could not be read (a diagnostic was reported); it keeps its place so
     /// item counts, such as `repeat`'s, stay right.
     Invalid,
@@ -147,6 +231,8 @@ pub struct Chain {
 pub struct Script {
     /// Non-empty chains in source order.
     pub chains: Vec<Chain>,
+    /// The language it was read as (chosen, or [`Dialect::Ms`] when it uses an MS word).
+    pub dialect: Dialect,
 }
 
 /// A raw argument before typing.
@@ -165,6 +251,8 @@ enum Sig {
     Delta,
     /// (n)
     Int,
+    /// (x, y), not a delta
+    IntInt,
     /// (name)
     Name,
     /// (name, n)
@@ -183,6 +271,7 @@ impl Sig {
             Sig::Bare => "no arguments",
             Sig::Delta => "2 arguments (dx, dy)",
             Sig::Int => "1 integer argument",
+            Sig::IntInt => "2 integer arguments (x, y)",
             Sig::Name => "1 name argument",
             Sig::NameInt => "2 arguments (name, n)",
             Sig::NameDelta => "3 arguments (name, dx, dy)",
@@ -216,14 +305,33 @@ fn signature(name: &str) -> Option<Sig> {
         | "enemy"
         | "friendly" => Sig::Delta,
         "check" | "do" | "while" | "not" => Sig::Bare,
+        "repeat" | "label" | "jmp" | "jne" => Sig::Int,
         "piece-on" => Sig::NameDelta,
         "piece" => Sig::Name,
         "set-state" => Sig::OptNameInt,
         "if-state" => Sig::NameInt,
         "transition" => Sig::OptName,
-        "repeat" | "label" | "jmp" | "jne" => Sig::Int,
+        _ => return ms_signature(name),
+    })
+}
+
+/// The chessembly-bot (MS) extensions, with their signatures.
+fn ms_signature(name: &str) -> Option<Sig> {
+    Some(match name {
+        "jump" | "shift" | "anchor" | "place-move" => Sig::Delta,
+        "end" | "true" | "false" => Sig::Bare,
+        "color" => Sig::Name,
+        "color-on" => Sig::NameDelta,
+        "absolute" => Sig::IntInt,
+        "absolute-x" | "absolute-y" | "read" | "read-and" | "read-or" | "read-xor" | "write"
+        | "read-anchor" | "write-anchor" => Sig::Int,
         _ => return None,
     })
+}
+
+/// True when `name` is a word of the MS dialect only.
+pub fn is_ms_word(name: &str) -> bool {
+    ms_signature(name).is_some()
 }
 
 struct Parser<'a> {
@@ -233,10 +341,22 @@ struct Parser<'a> {
     file: FileId,
     diags: Vec<Diagnostic>,
     errors: usize,
+    /// The dialect asked for (`None`: the seed, switching to MS at the first MS word).
+    dialect: Option<Dialect>,
+    /// The dialect in effect so far.
+    current: Dialect,
 }
 
-/// Parses a script. Returns the chains that parsed plus every diagnostic; never panics.
+/// Parses a script in the seed dialect, switching to MS at the first MS-only word (with a
+/// `chessembly::dialect` note). Returns the chains that parsed plus every diagnostic; never
+/// panics.
 pub fn parse(text: &str, file: FileId) -> (Script, Vec<Diagnostic>) {
+    parse_with(text, file, None)
+}
+
+/// Parses a script as `dialect` (`None`: detect, as [`parse`] does). With
+/// `Some(Dialect::Seed)` the MS words are unknown words.
+pub fn parse_with(text: &str, file: FileId, dialect: Option<Dialect>) -> (Script, Vec<Diagnostic>) {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -244,8 +364,11 @@ pub fn parse(text: &str, file: FileId) -> (Script, Vec<Diagnostic>) {
         file,
         diags: Vec::new(),
         errors: 0,
+        dialect,
+        current: dialect.unwrap_or_default(),
     };
-    let script = p.script();
+    let mut script = p.script();
+    script.dialect = p.current;
     (script, p.diags)
 }
 
@@ -286,6 +409,38 @@ impl Parser<'_> {
 
     fn error(&mut self, code: &'static str, message: String, span: Span) {
         self.report(Diagnostic::error(code, message, span));
+    }
+
+    /// An MS-only word or symbol at `span`: accepted in the MS dialect; in detection mode the
+    /// first one switches to MS with a note; with `--dialect seed` it is an error (false).
+    fn ms_word(&mut self, word: &str, span: Span) -> bool {
+        match (self.dialect, self.current) {
+            (_, Dialect::Ms) => true,
+            (Some(Dialect::Seed), _) => {
+                self.report(
+                    Diagnostic::error(
+                        "chessembly::unknown-word",
+                        format!("unknown expression `{word}` in the seed dialect"),
+                        span,
+                    )
+                    .with_note(
+                        None,
+                        "it is a chessembly-bot (MS) word: read the script with `--dialect ms`",
+                    ),
+                );
+                false
+            }
+            (_, Dialect::Seed) => {
+                self.current = Dialect::Ms;
+                self.diags.push(Diagnostic::new(
+                    Severity::Note,
+                    "chessembly::dialect",
+                    format!("`{word}` is a chessembly-bot (MS) word: the script is read in the MS dialect"),
+                    Some(span),
+                ));
+                true
+            }
+        }
     }
 
     fn report(&mut self, d: Diagnostic) {
@@ -360,6 +515,41 @@ impl Parser<'_> {
                             "`}` has no matching `{` in this chain".into(),
                             span,
                         );
+                    }
+                }
+                b'+' | b'|' => {
+                    self.pos += 1;
+                    let span = self.span(start, self.pos);
+                    let word = if b == b'+' { "+ {" } else { "| {" };
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) != Some(&b'{') {
+                        self.error(
+                            "chessembly::unexpected-char",
+                            format!(
+                                "`{}` must be followed by `{{` (a composite block)",
+                                b as char
+                            ),
+                            span,
+                        );
+                        chain.items.push(Item {
+                            expr: Expr::Invalid,
+                            span,
+                        });
+                    } else if self.ms_word(word, span) {
+                        let kind = if b == b'+' {
+                            Composite::All
+                        } else {
+                            Composite::Any
+                        };
+                        chain.items.push(Item {
+                            expr: Expr::Composite(kind),
+                            span,
+                        });
+                    } else {
+                        chain.items.push(Item {
+                            expr: Expr::Invalid,
+                            span,
+                        });
                     }
                 }
                 b if is_name_start(b) => {
@@ -461,6 +651,9 @@ impl Parser<'_> {
             );
             return None;
         };
+        if is_ms_word(name) && !self.ms_word(name, name_span) {
+            return None;
+        }
         let bad_arity = |p: &mut Self, found: usize| {
             p.error(
                 "chessembly::arity",
@@ -485,6 +678,7 @@ impl Parser<'_> {
             Sig::Bare => &[],
             Sig::Delta => &[true, true],
             Sig::Int => &[true],
+            Sig::IntInt => &[true, true],
             Sig::Name => &[false],
             Sig::NameInt => &[false, true],
             Sig::NameDelta => &[false, true, true],
@@ -527,7 +721,7 @@ impl Parser<'_> {
         }
         // Range checks: deltas fit i16 (boards are far smaller); other integers fit i32.
         let delta_range = i16::MIN as i64..=i16::MAX as i64;
-        let is_delta = matches!(sig, Sig::Delta | Sig::NameDelta);
+        let is_delta = matches!(sig, Sig::Delta | Sig::NameDelta | Sig::IntInt);
         for (&v, &vspan) in ints.iter().zip(&int_spans) {
             let ok = if is_delta {
                 delta_range.contains(&v)
@@ -543,8 +737,35 @@ impl Parser<'_> {
                 return None;
             }
         }
+        let expr = self.expr(name, &ints, names, span)?;
+        Some(Item { expr, span })
+    }
+
+    /// The expression `name` with its type-checked arguments.
+    fn expr(
+        &mut self,
+        name: &str,
+        ints: &[i64],
+        mut names: Vec<String>,
+        span: Span,
+    ) -> Option<Expr> {
         let d = || Delta::new(ints[0] as i16, ints[1] as i16);
         let n = || ints[0] as i32;
+        let color = |p: &mut Self, names: &mut Vec<String>| -> Option<bool> {
+            let c = names.pop().unwrap_or_default();
+            match c.as_str() {
+                "white" => Some(true),
+                "black" => Some(false),
+                _ => {
+                    p.error(
+                        "chessembly::bad-argument",
+                        format!("`{name}` expects `white` or `black`, found `{c}`"),
+                        span,
+                    );
+                    None
+                }
+            }
+        };
         let expr = match name {
             "take-move" => Expr::Step(MoveKind::TakeMove, d()),
             "move" => Expr::Step(MoveKind::Move, d()),
@@ -582,9 +803,28 @@ impl Parser<'_> {
             "label" => Expr::Label(n()),
             "jmp" => Expr::Jmp(n()),
             "jne" => Expr::Jne(n()),
+            "jump" => Expr::Jump(d()),
+            "shift" => Expr::Step(MoveKind::Shift, d()),
+            "place-move" => Expr::Step(MoveKind::PlaceMove, d()),
+            "anchor" => Expr::Anchor(d()),
+            "end" => Expr::End,
+            "true" => Expr::Const(true),
+            "false" => Expr::Const(false),
+            "color" => Expr::Color(color(self, &mut names)?),
+            "color-on" => Expr::ColorOn(color(self, &mut names)?, d()),
+            "absolute" => Expr::Absolute(Some(n()), Some(ints[1] as i32)),
+            "absolute-x" => Expr::Absolute(Some(n()), None),
+            "absolute-y" => Expr::Absolute(None, Some(n())),
+            "read" => Expr::Reg(RegOp::Read, n()),
+            "read-and" => Expr::Reg(RegOp::And, n()),
+            "read-or" => Expr::Reg(RegOp::Or, n()),
+            "read-xor" => Expr::Reg(RegOp::Xor, n()),
+            "write" => Expr::Reg(RegOp::Write, n()),
+            "read-anchor" => Expr::ReadAnchor(n()),
+            "write-anchor" => Expr::WriteAnchor(n()),
             _ => return None, // unreachable: `signature` knows exactly these names
         };
-        Some(Item { expr, span })
+        Some(expr)
     }
 
     /// Reads `( arg, ... )` starting at `(`. On a syntax error reports it, skips to `)` or the

@@ -41,7 +41,7 @@ fn run_with(script: &str, fen: &str, at: &str, color: Color, state: &[(&str, i32
                 "{}:{}{}",
                 m.kind.name(),
                 if m.take.is_some() { "x" } else { "" },
-                square_name(m.to)
+                square_name(m.target)
             );
             if let Some(t) = m.transition {
                 s += &format!("={}", rules.symbols.name(t));
@@ -133,7 +133,16 @@ fn catch_captures_without_moving_the_piece() {
     let board = Board::from_fen("8/8/3p4/8/3T4/8/8/8", &mut rules.symbols).unwrap();
     let (moves, _) = rules.moves(&board, &State::new(), Square::new(3, 3));
     assert_eq!(moves.len(), 1);
-    assert_eq!(square_name(moves[0].to), "d6");
+    assert_eq!(
+        square_name(moves[0].to),
+        "d4",
+        "`to` is where the piece ends"
+    );
+    assert_eq!(
+        square_name(moves[0].target),
+        "d6",
+        "`target` is the caught square"
+    );
     assert_eq!(moves[0].take, Some(Square::new(3, 5)));
     assert_eq!(
         moves[0].destination(),
@@ -852,4 +861,110 @@ fn fen_reads_any_size_and_names_squares() {
     assert!(Board::from_fen("8/7", &mut sy).is_err());
     assert!(b.parse_square("m1").is_err());
     assert_eq!(b.to_fen(&sy), "12/12/5K6");
+}
+
+#[test]
+fn an_ms_word_selects_the_ms_dialect_with_a_note() {
+    let mut rules = Rules::new();
+    let id = rules
+        .compile("move(0, 1);\nshift(0, 1);", FileId(0))
+        .unwrap();
+    let notes = &rules.program(id).notes;
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].code, "chessembly::dialect");
+    assert!(notes[0].message.contains("`shift`"), "{}", notes[0].message);
+    assert_eq!(rules.program(id).dialect, super::syntax::Dialect::Ms);
+    // Seed scripts get no note.
+    let id = rules.compile("move(0, 1);", FileId(0)).unwrap();
+    assert!(rules.program(id).notes.is_empty());
+    // `--dialect seed` refuses the word.
+    rules.dialect = Some(super::syntax::Dialect::Seed);
+    let errs = rules.compile("shift(0, 1);", FileId(0)).unwrap_err();
+    assert_eq!(errs[0].code, "chessembly::unknown-word");
+    let errs = rules.compile("+ { move(0, 1) };", FileId(0)).unwrap_err();
+    assert_eq!(errs[0].code, "chessembly::unknown-word");
+}
+
+#[test]
+fn a_failed_jump_still_withdraws_its_take() {
+    // d5 enemy, d6 friend: the jump cannot land, and the take is withdrawn anyway.
+    assert_eq!(
+        run("take(0, 1) jump(0, 1);", "8/8/3P4/3p4/8/8/8/8", "d4"),
+        Vec::<String>::new()
+    );
+    // d6 empty: one take-jump that ends on d6 and captures d5.
+    assert_eq!(
+        run("take(0, 1) jump(0, 1);", "8/8/8/3p4/8/8/8/8", "d4"),
+        vec!["take-jump:xd6"]
+    );
+    // The take of another chain is not withdrawn (chains are independent).
+    assert_eq!(
+        run(
+            "take(0, 1);\ntake(0, 1) jump(0, 1);",
+            "8/8/3P4/3p4/8/8/8/8",
+            "d4"
+        ),
+        vec!["take:xd5"]
+    );
+}
+
+#[test]
+fn a_withdrawn_take_is_no_attack() {
+    let mut rules = Rules::new();
+    let id = rules.compile("take(0, 1) jump(0, 1);", FileId(0)).unwrap();
+    rules.set_default(id);
+    let mut scratch = super::interp::Scratch::default();
+    for (fen, attacked) in [
+        ("8/8/8/8/8/3p4/3p4/3T4", false),
+        ("8/8/8/8/8/8/3p4/3T4", true),
+    ] {
+        let board = Board::from_fen(fen, &mut rules.symbols).unwrap();
+        let d2 = board.parse_square("d2").unwrap();
+        assert_eq!(
+            rules.is_attacked(&board, &State::new(), d2, Color::White, &mut scratch),
+            attacked,
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn composite_blocks_nest() {
+    let script = "+ { move(0, 1) | { move(1, 0) move(1, 0) } move(0, 1) };";
+    let mut rules = Rules::new();
+    let id = rules.compile(script, FileId(0)).unwrap();
+    rules.set_default(id);
+    for (fen, parts, to) in [
+        ("8/8/8/8/8/8/8/8", 4, "d6"),
+        // f5 blocks the inner block's second step: the `|` block keeps e5.
+        ("8/8/8/5p2/8/8/8/8", 3, "d6"),
+    ] {
+        let mut board = Board::from_fen(fen, &mut rules.symbols).unwrap();
+        let d4 = board.parse_square("d4").unwrap();
+        let kind = rules.symbols.intern("test");
+        board.set(
+            d4,
+            Some(Piece {
+                color: Color::White,
+                kind,
+            }),
+        );
+        let (moves, _) = rules.moves(&board, &State::new(), d4);
+        assert_eq!(moves.len(), 1, "{fen}");
+        assert_eq!(moves[0].kind, super::syntax::MoveKind::Composite);
+        assert_eq!(moves[0].parts.len(), parts, "{fen}");
+        assert_eq!(square_name(moves[0].to), to);
+    }
+    // d6 occupied: the `+` block does not reach its `}`: no move at all.
+    let mut board = Board::from_fen("8/8/3p4/8/8/8/8/8", &mut rules.symbols).unwrap();
+    let d4 = board.parse_square("d4").unwrap();
+    let kind = rules.symbols.intern("test");
+    board.set(
+        d4,
+        Some(Piece {
+            color: Color::White,
+            kind,
+        }),
+    );
+    assert!(rules.moves(&board, &State::new(), d4).0.is_empty());
 }

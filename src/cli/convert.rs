@@ -70,6 +70,10 @@ pub struct ConvertArgs {
     /// Positions compared per game by `--verify` (seeded random playouts).
     #[arg(long, value_name = "N", default_value_t = 200, requires = "verify")]
     pub verify_positions: usize,
+    /// With `--to chessembly`: write only this piece (without a `piece(…)` guard). Default:
+    /// every piece of the game, each under its `piece(NAME)` guard.
+    #[arg(long, value_name = "NAME")]
+    pub piece: Option<String>,
 }
 
 /// The clap parser of `--from`: the readable formats, listed in `--help`.
@@ -142,6 +146,10 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if args.piece.is_some() && to != Format::Chessembly {
+        eprintln!("error: --piece selects a piece for `--to chessembly` only");
+        return EXIT_USAGE;
+    }
     // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
     let skip = (to == Format::Yaml).then_some(Format::Yaml);
     let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, skip)) {
@@ -611,6 +619,20 @@ fn convert_one(
                 Err(e) => return fail(text, format!("error: {}: {e}\n", input.display)),
             }
         }
+    };
+    let selected;
+    let doc = match &args.piece {
+        None => doc,
+        Some(name) => match zogkit::chessembly::emit::select_piece(doc, name) {
+            Ok(d) => {
+                selected = d;
+                &selected
+            }
+            Err(d) => {
+                record(&d, &mut text, &mut base);
+                return base.failed(text, r.unmodelled);
+            }
+        },
     };
     let (out, wdiags) = match format::write(to, doc) {
         Ok(x) => x,

@@ -9,6 +9,7 @@ use zogkit::chessembly::board::Color;
 use zogkit::chessembly::query::{
     Failure, MoveJson, Prepared, Query, move_json, move_text, prepare,
 };
+use zogkit::chessembly::syntax::Dialect;
 
 /// Which colour the moving piece has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -69,6 +70,30 @@ pub struct MovesArgs {
     /// `--limit chessembly-steps`, itself 1000 by default).
     #[arg(long)]
     pub step_limit: Option<u32>,
+    /// Chessembly dialect: `seed` (the seed's words only) or `ms` (plus the chessembly-bot
+    /// words `jump`, `shift`, `anchor`, registers, `+ { }` …). Default: the seed, switching to
+    /// `ms` with a note when the script uses an MS word.
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
+}
+
+/// `--dialect` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DialectArg {
+    /// The seed's vocabulary only.
+    Seed,
+    /// The seed plus the chessembly-bot (MS) extensions.
+    Ms,
+}
+
+impl DialectArg {
+    /// The library's dialect.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            DialectArg::Seed => Dialect::Seed,
+            DialectArg::Ms => Dialect::Ms,
+        }
+    }
 }
 
 impl MovesArgs {
@@ -86,6 +111,7 @@ impl MovesArgs {
             step_limit: self
                 .step_limit
                 .unwrap_or(super::settings().read.chessembly_steps),
+            dialect: self.dialect.map(DialectArg::dialect),
         }
     }
 }
@@ -107,6 +133,7 @@ pub fn moves(args: &MovesArgs, name: &str, text: &str) -> Result<Output, Failure
         state,
         at,
         sources,
+        notes,
     } = prepare(&args.query(), name, text)?;
     let (moves, warnings) = rules.moves(&board, &state, at);
     let stdout = match args.format {
@@ -123,7 +150,11 @@ pub fn moves(args: &MovesArgs, name: &str, text: &str) -> Result<Output, Failure
     };
     Ok(Output {
         stdout,
-        stderr: warnings.iter().map(|d| d.render(&sources, name)).collect(),
+        stderr: notes
+            .iter()
+            .chain(&warnings)
+            .map(|d| d.render(&sources, name))
+            .collect(),
     })
 }
 

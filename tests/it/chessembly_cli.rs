@@ -225,3 +225,52 @@ fn native_perft_counts_the_start_position() {
     assert!(text.contains("perft(1) = 20 "), "{text}");
     assert!(text.contains("perft(3) = 8902 "), "{text}");
 }
+
+/// Move records say where the piece ends: `catch` keeps it on `from` (`target` is the caught
+/// square); a take-jump ends on its landing square and records the jumped one in `take`.
+#[test]
+fn json_to_is_where_the_piece_ends() {
+    let moves = |script: &str, board: &str, extra: &[&str]| {
+        let mut args = vec!["moves", "-", "--board", board, "--at", "d4"];
+        args.extend_from_slice(extra);
+        let out = zogkit(&args, Some(script));
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v.as_array().unwrap().clone(), stderr)
+    };
+    let (list, stderr) = moves("catch(0, 2);", "8/8/3p4/8/8/8/8/8", &[]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["kind"], "catch");
+    assert_eq!(list[0]["from"], "d4");
+    assert_eq!(list[0]["to"], "d4");
+    assert_eq!(list[0]["target"], "d6");
+    assert_eq!(list[0]["take"], "d6");
+    // The MS word selects the dialect, with a note naming it.
+    let (list, stderr) = moves("take(0, 1) jump(0, 1);", "8/8/8/3p4/8/8/8/8", &[]);
+    assert!(stderr.contains("note[chessembly::dialect]"), "{stderr}");
+    assert!(stderr.contains("`jump`"), "{stderr}");
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["kind"], "take-jump");
+    assert_eq!(list[0]["to"], "d6");
+    assert_eq!(list[0]["take"], "d5");
+    // `--dialect ms` needs no note; `--dialect seed` refuses the word (exit 1).
+    let (_, stderr) = moves("shift(0, 1);", "8/8/8/3p4/8/8/8/8", &["--dialect", "ms"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    let out = zogkit(
+        &[
+            "moves",
+            "-",
+            "--board",
+            "8/8/8/8/8/8/8/8",
+            "--at",
+            "d4",
+            "--dialect",
+            "seed",
+        ],
+        Some("shift(0, 1);"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("chessembly::unknown-word"));
+}

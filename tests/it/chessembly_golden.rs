@@ -8,7 +8,8 @@
 //!
 //! Case file format (one directive a line, `#` comments):
 //! `case TITLE`, `board FEN`, `at SQ`, `color white|black`, `piece NAME`, `state KEY=N`,
-//! `expect SQ xSQ ...` (destination squares; `x` marks a capture; order-insensitive),
+//! `expect SQ xSQ ...` (target squares: where the piece lands, or for `catch` the captured
+//! square; `x` marks a capture; order-insensitive),
 //! `expect-state KEY=N` and `expect-transition NAME` (every move carries exactly that).
 
 use std::fmt::Write as _;
@@ -117,6 +118,7 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         piece: case.piece.clone(),
         state: case.state.clone(),
         step_limit: zogkit::chessembly::interp::DEFAULT_STEP_LIMIT,
+        dialect: None,
     };
     let p = prepare(&args, name, text).unwrap_or_else(|f| panic!("{name}: {}", f.message));
     let (moves, warnings) = p.rules.moves(&p.board, &p.state, p.at);
@@ -140,7 +142,7 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         let _ = write!(out, "{:>3} ", y + 1);
         for x in 0..w {
             let sq = Square::new(x as u16, y as u16);
-            let here: Vec<_> = moves.iter().filter(|m| m.to == sq).collect();
+            let here: Vec<_> = moves.iter().filter(|m| m.target == sq).collect();
             let c = if sq == p.at {
                 '@'
             } else if here.iter().any(|m| m.take.is_some()) {
@@ -179,8 +181,8 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
         let mut got: Vec<String> = moves
             .iter()
             .map(|m| match m.take {
-                Some(_) => format!("x{}", square_name(m.to)),
-                None => square_name(m.to),
+                Some(_) => format!("x{}", square_name(m.target)),
+                None => square_name(m.target),
             })
             .collect();
         got.sort();

@@ -5,6 +5,7 @@ mod common;
 
 mod batch;
 mod chessembly_cli;
+mod chessembly_export;
 mod chessembly_golden;
 mod chessembly_lower;
 mod corpus_spec;
