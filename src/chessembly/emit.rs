@@ -889,8 +889,23 @@ pub fn emit_game(doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnosti
     let mut seen = std::collections::HashSet::new(); // lookup only
     diags.retain(|d| d.code != CODE_ORIENTATION || seen.insert(d.message.clone()));
     if written == 0 {
+        // The error carries each piece's reason, which would otherwise be lost with the warnings.
+        let reasons: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning && d.code != CODE_ORIENTATION)
+            .map(|d| d.message.as_str())
+            .collect();
+        let mut why = reasons
+            .iter()
+            .take(6)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n  - ");
+        if reasons.len() > 6 {
+            why.push_str(&format!("\n  - and {} more", reasons.len() - 6));
+        }
         return Err(err(format!(
-            "no piece of `{}` can be written as Chessembly",
+            "no piece of `{}` can be written as Chessembly:\n  - {why}",
             game.title
         )));
     }

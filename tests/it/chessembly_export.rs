@@ -252,3 +252,32 @@ fn ten_games_export_to_chessembly_with_the_same_moves() {
     assert!(pieces > 0, "no piece was written");
     assert!(f.mismatches.is_empty(), "{} mismatches", f.mismatches.len());
 }
+
+/// When no piece of a game can be written, the error says why for each piece (the per-piece
+/// reasons are not lost with the warnings of a file that fails).
+#[test]
+fn a_game_with_no_writable_piece_says_why() {
+    let zrf = r#"(game (title "Zoned") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+        (directions (n 0 -1) (s 0 1))) (symmetry Black (n s) (s n))
+        (zone (name home) (players White Black) (positions a1 b1)))
+      (piece (name Walker) (moves ((verify (in-zone? home)) n add)))
+      (piece (name Runner) (moves ((verify (in-zone? home)) s add))))"#;
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "zoned.zrf",
+        zrf.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.expect("read");
+    let err = zogkit::format::write(zogkit::format::Format::Chessembly, &doc).unwrap_err();
+    assert_eq!(err.code, "chessembly::unemittable");
+    assert!(
+        err.message.contains("no piece of `Zoned`")
+            && err.message.contains("piece `Walker`")
+            && err.message.contains("piece `Runner`"),
+        "{}",
+        err.message
+    );
+}
