@@ -11,13 +11,17 @@ mod ludii_facts;
 use ludii_facts::*;
 use std::path::Path;
 
-/// Floors on the sample (218 games): counts that must be reached.
-const FLOOR_READ: usize = 0;
-const FLOOR_SITES: usize = 0;
-const FLOOR_KINDS: usize = 0;
-const FLOOR_PLACEMENTS: usize = 0;
+/// Floors on the sample (218 games, 218 texts): counts that must be reached. Measured: 217
+/// read; board size equal in 138 of the 142 texts that state it; piece kinds in 216 of 217;
+/// placements in 85 of 112 (97 with stack heights ignored); 79.6 % of the oracle's placements
+/// found in the texts that state them. Before this reader: 95, 106, 10 (10) and 10.6 %.
+const FLOOR_READ: usize = 217;
+const FLOOR_SITES: usize = 138;
+const FLOOR_KINDS: usize = 216;
+const FLOOR_PLACEMENTS: usize = 85;
+const FLOOR_PLACEMENT_SITES: usize = 97;
 /// Placements found over the texts that state them, in per mille.
-const FLOOR_FOUND_PERMILLE: usize = 0;
+const FLOOR_FOUND_PERMILLE: usize = 796;
 
 #[test]
 fn library_english_sample_matches_the_oracle() {
@@ -36,13 +40,24 @@ fn library_english_sample_matches_the_oracle() {
     let texts = oracle_english(&setup, &files, 60).expect("oracle English");
     let results: Vec<(String, EnglishOutcome)> = files
         .iter()
-        .map(|f| (f.clone(), compare_english(f, texts[f].as_deref(), &facts[f])))
+        .map(|f| {
+            (
+                f.clone(),
+                compare_english(f, texts[f].as_deref(), &facts[f]),
+            )
+        })
         .collect();
     let t = english_tally(&results);
     println!("{}", english_table(&t));
     for (f, o) in &results {
         if let Some(e) = &o.first_error {
             println!("{f}: {e}");
+        }
+        if o.setup_stated && !o.diff.placements {
+            println!(
+                "{f}: placements differ ({} of the oracle's {} found)",
+                o.diff.found, o.diff.total
+            );
         }
     }
     let all = t.last().unwrap().1;
@@ -55,7 +70,11 @@ fn library_english_sample_matches_the_oracle() {
         ("read without error", all.read, FLOOR_READ),
         ("board size equal (stated)", all.sites, FLOOR_SITES),
         ("piece kinds equal (stated)", all.kinds, FLOOR_KINDS),
-        ("placements equal (stated)", all.placements, FLOOR_PLACEMENTS),
+        (
+            "placements equal (stated)",
+            all.placements,
+            FLOOR_PLACEMENTS,
+        ),
         ("placements found, per mille", found, FLOOR_FOUND_PERMILLE),
     ] {
         assert!(

@@ -326,6 +326,17 @@ impl Geo {
         }
     }
 
+    /// The holes of a mancala board: every site but the two stores (left of the first hole
+    /// and right of the last), which [`mancala`] puts first and last.
+    pub fn holes(&self) -> Vec<usize> {
+        let stores = self.shape == Shape::Mancala && self.xy.first().is_some_and(|p| p.0 < 0.0);
+        if stores && self.len() >= 2 {
+            (1..self.len() - 1).collect()
+        } else {
+            (0..self.len()).collect()
+        }
+    }
+
     /// Number of sites.
     pub fn len(&self) -> usize {
         self.names.len()

@@ -11,13 +11,13 @@
 mod setup;
 
 use super::board::{self, COMPASS, Geo};
-use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr,
-    MoveBlock, Piece, Placement, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
+    Piece, Placement, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
+use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 
 /// Diagnostic code: a phrase the reader cannot map; it is kept as text on the spec.
 pub const CODE_UNRESOLVED: &str = "ludii::unresolved-phrase";
@@ -123,7 +123,12 @@ impl Reader<'_> {
                 return None;
             }
             BoardPhrase::Unsupported(why) => {
-                self.unresolved("Game Rules", phrase, span, &format!("board not built: {why}"));
+                self.unresolved(
+                    "Game Rules",
+                    phrase,
+                    span,
+                    &format!("board not built: {why}"),
+                );
                 return None;
             }
         };
@@ -624,7 +629,9 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                         sec,
                         t,
                         l.span,
-                        &format!("pieces put in a hand ([{items}]) are not placements on the board"),
+                        &format!(
+                            "pieces put in a hand ([{items}]) are not placements on the board"
+                        ),
                     ),
                     Ok(SetupLine::Other) => r.unresolved(sec, t, l.span, "not a placement"),
                     Err(why) => r.unresolved(sec, t, l.span, &why),
@@ -782,7 +789,11 @@ fn read_pieces(r: &mut Reader, lines: &[(String, Line)]) -> (Vec<Piece>, Vec<Str
             .and_then(|x| x.split_once(']'))
         {
             for item in list.split(',') {
-                known.push(item.trim().trim_end_matches(|c: char| c.is_ascii_digit()).to_string());
+                known.push(
+                    item.trim()
+                        .trim_end_matches(|c: char| c.is_ascii_digit())
+                        .to_string(),
+                );
             }
         }
     }

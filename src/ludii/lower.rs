@@ -10,8 +10,8 @@ use super::board::{self, COMPASS, Geo};
 use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
-    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
-    Piece, Placement, Symmetry, Test, Texts, Zone,
+    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
+    Placement, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.

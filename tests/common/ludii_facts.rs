@@ -127,8 +127,7 @@ pub fn oracle_batch(
     timeout: u32,
 ) -> Result<BTreeMap<String, Option<String>>, String> {
     let cache = setup.target.join(dir);
-    let cached =
-        |f: &str| cache.join(format!("{}.{ext}", f.strip_suffix(".lud").unwrap_or(f)));
+    let cached = |f: &str| cache.join(format!("{}.{ext}", f.strip_suffix(".lud").unwrap_or(f)));
     // A file the oracle could not handle leaves a note in the cache so it is not retried.
     let failed = |f: &str| cache.join(format!("{}.failed", f.strip_suffix(".lud").unwrap_or(f)));
     let todo: Vec<&String> = files
@@ -178,15 +177,17 @@ pub fn oracle_facts(
     files: &[String],
     timeout: u32,
 ) -> Result<BTreeMap<String, serde_json::Value>, String> {
-    Ok(oracle_batch(setup, "facts", "ludii-facts", "json", &[], files, timeout)?
-        .into_iter()
-        .map(|(f, t)| {
-            let v = t
-                .and_then(|t| serde_json::from_str(&t).ok())
-                .unwrap_or(serde_json::Value::Null);
-            (f, v)
-        })
-        .collect())
+    Ok(
+        oracle_batch(setup, "facts", "ludii-facts", "json", &[], files, timeout)?
+            .into_iter()
+            .map(|(f, t)| {
+                let v = t
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or(serde_json::Value::Null);
+                (f, v)
+            })
+            .collect(),
+    )
 }
 
 /// The English rules the oracle generates for each file (cached in `target/ludii-english`;
@@ -492,12 +493,9 @@ pub fn english_states(text: &str) -> (bool, bool, bool) {
     for l in &lines {
         match *l {
             "Setup:" => in_setup = true,
-            "Rules:" | "Aim:" | "Game Heuristics:" | "Board Setup:" | "Game Endings:" | "Moves:" => {
-                in_setup = false
-            }
-            _ if in_setup
-                && (l.starts_with("Place ") || l.starts_with("Set the count of ")) =>
-            {
+            "Rules:" | "Aim:" | "Game Heuristics:" | "Board Setup:" | "Game Endings:"
+            | "Moves:" => in_setup = false,
+            _ if in_setup && (l.starts_with("Place ") || l.starts_with("Set the count of ")) => {
                 place = true
             }
             _ => {}

@@ -36,7 +36,12 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool) -> bool {
         let texts = oracle_english(&setup, &all, 60)?;
         let english: Vec<(String, EnglishOutcome)> = all
             .iter()
-            .map(|f| (f.clone(), compare_english(f, texts[f].as_deref(), &facts[f])))
+            .map(|f| {
+                (
+                    f.clone(),
+                    compare_english(f, texts[f].as_deref(), &facts[f]),
+                )
+            })
             .collect();
         Ok(report(&results) + &english_report(&english))
     };
@@ -103,7 +108,9 @@ fn english_report(results: &[(String, EnglishOutcome)]) -> String {
          *stated* when the text gives it: the board when its sentence has dimensions \
          (`10x9 rectangle board`, `2 x 6 Mancala board`), the piece kinds when a `… play(s) with …` \
          sentence lists them, the placements when the board is stated and `Setup:` has a \
-         `Place …` line; each \"equal\" count is among the games that state it. Placements found \
+         `Place …` or `Set the count of …` line; each \"equal\" count is among the games that \
+         state it. Ludii's English never prints a stack's height (`count:`), so placements are \
+         also compared with heights ignored. Placements found \
          are the oracle's placements (one per piece) that zogkit's reading has, over the texts \
          that state them and over all texts.\n\n",
     );

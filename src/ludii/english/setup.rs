@@ -191,7 +191,11 @@ pub(super) fn singular(plural: &str, known: &[String]) -> String {
         return k.clone();
     }
     match plural.strip_suffix("es") {
-        Some(stem) if ["s", "x", "z", "ch", "sh"].iter().any(|e| stem.ends_with(e)) => {
+        Some(stem)
+            if ["s", "x", "z", "ch", "sh"]
+                .iter()
+                .any(|e| stem.ends_with(e)) =>
+        {
             stem.to_string()
         }
         _ => plural.strip_suffix('s').unwrap_or(plural).to_string(),
@@ -256,9 +260,10 @@ impl<'a> Sites<'a> {
                 if len != 5 {
                     continue;
                 }
-                let (Some(mut a), Some(b)) =
-                    (self.set(&r[..at], depth + 1), self.set(&r[at + len..], depth + 1))
-                else {
+                let (Some(mut a), Some(b)) = (
+                    self.set(&r[..at], depth + 1),
+                    self.set(&r[at + len..], depth + 1),
+                ) else {
                     continue;
                 };
                 a.retain(|x| !b.contains(x));
@@ -315,10 +320,16 @@ impl<'a> Sites<'a> {
                 (Box::new(|i| i % 2 == 0), x)
             } else if let Some(x) = r.strip_prefix("odd ") {
                 (Box::new(|i| i % 2 == 1), x)
-            } else if let Some(x) = r.strip_prefix("greater than ").and_then(|x| x.strip_prefix(CENTRE)) {
+            } else if let Some(x) = r
+                .strip_prefix("greater than ")
+                .and_then(|x| x.strip_prefix(CENTRE))
+            {
                 let c = centre()?;
                 (Box::new(move |i| i > c), x)
-            } else if let Some(x) = r.strip_prefix("less than ").and_then(|x| x.strip_prefix(CENTRE)) {
+            } else if let Some(x) = r
+                .strip_prefix("less than ")
+                .and_then(|x| x.strip_prefix(CENTRE))
+            {
                 let c = centre()?;
                 (Box::new(move |i| i < c), x)
             } else {
@@ -365,6 +376,8 @@ impl<'a> Sites<'a> {
             "the right sites of the board" => geo.right(),
             "the sites of the board" | "all sites" | "the board" => (0..geo.len()).collect(),
             "the centre sites of the board" | "the center sites of the board" => geo.centre(),
+            // A mancala board's own track: its holes (the stores are not on it).
+            "track of board" if geo.shape == board::Shape::Mancala => geo.holes(),
             "the centre point of the board" | "the center point of the board" => {
                 let c = geo.centre();
                 if c.len() != 1 {
@@ -531,7 +544,13 @@ pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
 
 /// `X for player one on sites: A1 and B2` / `… on site E1` / `… at <site set>`.
 fn split_place(rest: &str) -> Option<(&str, &str)> {
-    for sep in [" on sites: ", " on sites ", " on site: ", " on site ", " at "] {
+    for sep in [
+        " on sites: ",
+        " on sites ",
+        " on site: ",
+        " on site ",
+        " at ",
+    ] {
         if let Some(x) = rest.split_once(sep) {
             return Some(x);
         }
@@ -573,7 +592,13 @@ fn item_owner(item: &str, cx: &SetupCx) -> Option<(String, String)> {
     None
 }
 
-fn placement(player: String, piece: String, sites: &[usize], count: usize, cx: &SetupCx) -> Placement {
+fn placement(
+    player: String,
+    piece: String,
+    sites: &[usize],
+    count: usize,
+    cx: &SetupCx,
+) -> Placement {
     let geo = cx.geo.expect("located sites have a board");
     Placement {
         player,
@@ -608,7 +633,10 @@ mod tests {
         );
         assert_eq!(s.eval("vertex sites [0,1,2]"), Some(vec![0, 1, 2]));
         assert_eq!(s.eval("[0,6,10]"), Some(vec![0, 6, 10]));
-        assert_eq!(s.eval("the corner sites of the board"), Some(vec![0, 4, 20, 24]));
+        assert_eq!(
+            s.eval("the corner sites of the board"),
+            Some(vec![0, 4, 20, 24])
+        );
         assert_eq!(s.eval("the vertexes with coordinates [Z9]"), None);
     }
 
@@ -616,7 +644,13 @@ mod tests {
     fn piece_lists_split_into_sentences() {
         let l = "Player one plays with Jaguars. Player two plays with Dogs.";
         let s = sentences(l);
-        assert_eq!(s, vec!["Player one plays with Jaguars.", "Player two plays with Dogs."]);
+        assert_eq!(
+            s,
+            vec![
+                "Player one plays with Jaguars.",
+                "Player two plays with Dogs."
+            ]
+        );
         assert_eq!(
             piece_list(s[1]),
             Some((Owner::Player(2), vec!["Dogs".to_string()], 0))
