@@ -272,10 +272,21 @@ impl<'a> Sites<'a> {
             }
             return None;
         }
-        if let Some((base, n)) = s.rsplit_once(" expanded by ") {
-            let steps = number(n.strip_suffix(" steps").or(n.strip_suffix(" step"))?)?;
-            let b = self.set(base, depth + 1)?;
-            return Some(self.geo.expand(&b, steps.min(1000)));
+        // `R expanded by a steps expanded by b steps …`, peeled without recursion.
+        let mut grow = Vec::new();
+        let mut base = s;
+        while let Some((b, n)) = base.rsplit_once(" expanded by ") {
+            grow.push(number(
+                n.strip_suffix(" steps").or(n.strip_suffix(" step"))?,
+            )?);
+            base = b.trim();
+        }
+        if !grow.is_empty() {
+            let mut v = self.set(base, depth + 1)?;
+            for steps in grow.into_iter().rev() {
+                v = self.geo.expand(&v, steps.min(1000));
+            }
+            return Some(v);
         }
         // `current site is even <set>`: the sites of the set whose index is even.
         if let Some(r) = s.strip_prefix("current site is ") {
@@ -571,10 +582,10 @@ fn locate(s: &str, cx: &SetupCx) -> Result<Vec<usize>, String> {
     }
     // `H5, G4 and I4`.
     let list = items(s);
-    if list.len() > 1 {
-        if let Some(v) = list.iter().map(|x| geo.index_of(x)).collect() {
-            return Ok(v);
-        }
+    if list.len() > 1
+        && let Some(v) = list.iter().map(|x| geo.index_of(x)).collect()
+    {
+        return Ok(v);
     }
     Err(format!("site set `{s}` not understood"))
 }
