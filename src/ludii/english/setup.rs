@@ -396,6 +396,18 @@ impl<'a> Sites<'a> {
                 }
                 c
             }
+            "the outer sites of the board" if geo.shape == board::Shape::Grid => {
+                let mut v: Vec<usize> = geo
+                    .bottom()
+                    .into_iter()
+                    .chain(geo.top())
+                    .chain(geo.left())
+                    .chain(geo.right())
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
             "the corner sites of the board" if geo.shape == board::Shape::Grid => {
                 let (l, r) = (geo.left(), geo.right());
                 let mut v: Vec<usize> = geo
@@ -414,6 +426,32 @@ impl<'a> Sites<'a> {
                 match w.as_slice() {
                     ["each", _, "of", "the", n, "row"] => geo.row(n.parse().ok()?),
                     ["each", _, "of", "the", n, "column"] => geo.column(n.parse().ok()?),
+                    // `each cell of the the number of Cell rows divided by 2 row`.
+                    [
+                        "each",
+                        _,
+                        "of",
+                        "the",
+                        "the",
+                        "number",
+                        "of",
+                        _,
+                        what,
+                        "divided",
+                        "by",
+                        k,
+                        line,
+                    ] if what == &format!("{line}s") => {
+                        let k: usize = k.parse().ok().filter(|&k| k > 0)?;
+                        let lines = |f: fn(&(usize, usize)) -> usize| {
+                            geo.label_rc.iter().map(f).max().map_or(0, |m| m + 1)
+                        };
+                        match *line {
+                            "row" => geo.row(lines(|p| p.1) / k),
+                            "column" => geo.column(lines(|p| p.0) / k),
+                            _ => return None,
+                        }
+                    }
                     _ => return None,
                 }
             }
