@@ -6,6 +6,7 @@
 //! vector between site centres: `N NE E SE S SW W NW`.
 
 use super::expand::col_letters;
+use crate::spec::{Board, Extensions, Link, Opposite, Position};
 
 /// The eight compass directions, clockwise from north.
 pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -283,6 +284,59 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
 }
 
 impl Geo {
+    /// The spec board of this geometry: positions in Ludii's index order, named by their
+    /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
+    /// `extensions.ludii` for the writer.
+    pub fn spec_board(&self, text: String) -> Board {
+        let positions = (0..self.len())
+            .map(|i| Position {
+                name: self.names[i].clone(),
+                rect: None,
+                grid: None,
+                dummy: false,
+                killed: false,
+                links: self.links[i]
+                    .iter()
+                    .map(|(d, j)| Link {
+                        direction: d.to_string(),
+                        to: self.names[*j].clone(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Board {
+            directions: self.dirs.iter().map(|d| d.to_string()).collect(),
+            positions,
+            opposites: self
+                .dirs
+                .iter()
+                .filter_map(|d| {
+                    let o = rotate(d, 4)?;
+                    self.dirs.contains(&o).then(|| Opposite {
+                        direction: d.to_string(),
+                        opposite: o.to_string(),
+                    })
+                })
+                .collect(),
+            extensions: Extensions {
+                ludii: vec![text],
+                ..Extensions::default()
+            },
+            ..Board::default()
+        }
+    }
+
+    /// The holes of a mancala board: every site but the two stores (left of the first hole
+    /// and right of the last), which [`mancala`] puts first and last.
+    pub fn holes(&self) -> Vec<usize> {
+        let stores = self.shape == Shape::Mancala && self.xy.first().is_some_and(|p| p.0 < 0.0);
+        if stores && self.len() >= 2 {
+            (1..self.len() - 1).collect()
+        } else {
+            (0..self.len()).collect()
+        }
+    }
+
     /// Number of sites.
     pub fn len(&self) -> usize {
         self.names.len()

@@ -8,13 +8,16 @@
 //! Ludii versions (indentation, trailing spaces, `..`, `vertexs`, region descriptions printed in
 //! place of region names, the optional `Game Rules:` line) are tolerated.
 
+mod setup;
+
 use super::board::{self, COMPASS, Geo};
 use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link,
-    MoveBlock, Piece, Placement, Position, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
+    Piece, Placement, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
+use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 
 /// Diagnostic code: a phrase the reader cannot map; it is kept as text on the spec.
 pub const CODE_UNRESOLVED: &str = "ludii::unresolved-phrase";
@@ -34,16 +37,6 @@ const HEADERS: [&str; 10] = [
     "Board Setup:",
     "Game Endings:",
     "Moves:",
-];
-
-/// Sentences that list pieces.
-const PIECE_LISTS: [&str; 6] = [
-    "All players play with ",
-    "Player one plays with ",
-    "Player two plays with ",
-    "Player three plays with ",
-    "The following pieces are shared by all players: ",
-    "The following pieces are neutral: ",
 ];
 
 struct Line<'a> {
@@ -114,32 +107,31 @@ impl Reader<'_> {
             .push(format!("// unresolved ({section}): {text}"));
     }
 
-    /// Board phrase: `10x9 rectangle board with square tiling`, `11x11 diamond board with hexagonal tiling`.
+    /// The board sentence (`10x9 rectangle board with square tiling`, `2 x 6 Mancala board
+    /// with 2 outer stores`, …), built with Ludii's site indexing (`ludii::board`).
     fn board(&mut self, phrase: &str, vertex: bool, span: Span) -> Option<Board> {
-        let words: Vec<&str> = phrase.split_whitespace().collect();
-        let dims = words.first()?;
-        let (r, c) = dims.split_once('x')?;
-        let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
-        if !(1..=200).contains(&r) || !(1..=200).contains(&c) {
-            return None;
-        }
-        let shape = words.get(1).copied().unwrap_or("");
-        let tiling = phrase.contains("square tiling");
-        let (geo, lud) = match shape {
-            "rectangle" | "square" if tiling => (
-                board::grid(r, c),
-                if r == c {
-                    format!("(board (square {r})")
-                } else {
-                    format!("(board (rectangle {r} {c})")
-                },
-            ),
-            "diamond" | "rhombus" if r == c && phrase.contains("hexagonal") => {
-                (board::diamond(r), format!("(board (hex Diamond {r})"))
+        let (geo, lud) = match setup::board_phrase(phrase, vertex) {
+            BoardPhrase::Built(geo, lud) => (geo, lud),
+            BoardPhrase::Unstated => {
+                self.diags.push(Diagnostic::warning(
+                    CODE_UNRESOLVED,
+                    format!(
+                        "the text does not describe the board (\"{phrase}\"): no board, and sites named in the text cannot be located"
+                    ),
+                    span,
+                ));
+                return None;
             }
-            _ => return None,
+            BoardPhrase::Unsupported(why) => {
+                self.unresolved(
+                    "Game Rules",
+                    phrase,
+                    span,
+                    &format!("board not built: {why}"),
+                );
+                return None;
+            }
         };
-        let lud = format!("{lud}{})", if vertex { " use:Vertex" } else { "" });
         if vertex {
             self.diags.push(Diagnostic::new(
                 Severity::Note,
@@ -148,100 +140,15 @@ impl Reader<'_> {
                 Some(span),
             ));
         }
-        let b = Board {
-            directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
-            positions: (0..geo.len())
-                .map(|i| Position {
-                    name: geo.names[i].clone(),
-                    rect: None,
-                    grid: None,
-                    dummy: false,
-                    killed: false,
-                    links: geo.links[i]
-                        .iter()
-                        .map(|(d, j)| Link {
-                            direction: d.to_string(),
-                            to: geo.names[*j].clone(),
-                        })
-                        .collect(),
-                })
-                .collect(),
-            opposites: geo
-                .dirs
-                .iter()
-                .filter_map(|d| {
-                    let o = board::rotate(d, 4)?;
-                    geo.dirs.contains(&o).then(|| crate::spec::Opposite {
-                        direction: d.to_string(),
-                        opposite: o.to_string(),
-                    })
-                })
-                .collect(),
-            extensions: Extensions {
-                ludii: vec![lud],
-                ..Extensions::default()
-            },
-            ..Board::default()
-        };
+        let b = geo.spec_board(lud);
         self.geo = Some(geo);
         Some(b)
     }
 
-    /// A region description: `the bottom sites of the board expanded by 4 steps`, `sites [1, 2]`.
+    /// A site-set description: `the bottom sites of the board expanded by 4 steps`,
+    /// `sites [1, 2]`, `the union of …`.
     fn region(&self, s: &str) -> Option<Vec<usize>> {
-        let geo = self.geo.as_ref()?;
-        let mut s = s.trim();
-        // `R expanded by a steps expanded by b steps …`, peeled without recursion.
-        let mut grow = Vec::new();
-        while let Some((base, rest)) = s.rsplit_once(" expanded by ") {
-            let n: usize = rest.split_whitespace().next()?.parse().ok()?;
-            grow.push(n.min(1000));
-            s = base.trim();
-        }
-        if !grow.is_empty() {
-            let mut b = self.region(s)?;
-            for n in grow.into_iter().rev() {
-                b = geo.expand(&b, n);
-            }
-            return Some(b);
-        }
-        if let Some(list) = s
-            .strip_prefix("sites [")
-            .or_else(|| s.strip_prefix("the sites ["))
-            .and_then(|x| x.strip_suffix(']'))
-        {
-            return self.index_list(list);
-        }
-        Some(match s {
-            "the bottom sites of the board" => geo.bottom(),
-            "the top sites of the board" => geo.top(),
-            "the left sites of the board" => geo.left(),
-            "the right sites of the board" => geo.right(),
-            "the sites of the board" | "all sites" | "the board" => (0..geo.len()).collect(),
-            "the centre sites of the board" | "the center sites of the board" => geo.centre(),
-            _ => {
-                // each cell of the <n> row / column (0-based)
-                let w: Vec<&str> = s.split_whitespace().collect();
-                match w.as_slice() {
-                    ["each", _, "of", "the", n, "row"] => geo.row(n.parse().ok()?),
-                    ["each", _, "of", "the", n, "column"] => geo.column(n.parse().ok()?),
-                    _ => return None,
-                }
-            }
-        })
-    }
-
-    fn index_list(&self, list: &str) -> Option<Vec<usize>> {
-        let geo = self.geo.as_ref()?;
-        let mut v = Vec::new();
-        for x in list.split(',') {
-            let i: usize = x.trim().parse().ok()?;
-            if i >= geo.len() {
-                return None;
-            }
-            v.push(i);
-        }
-        Some(v)
+        Sites::new(self.geo.as_ref()?).eval(s)
     }
 
     /// Direction words → offsets from forward/north.
@@ -616,62 +523,15 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     let lower_text = text.to_lowercase();
     let vertex = lower_text.contains("vertex") || lower_text.contains("vertices");
     let mut boards = Vec::new();
-    match r.board(&board_phrase, vertex, open_span) {
-        Some(b) => boards.push(b),
-        None => {
-            let t = board_phrase.clone();
-            r.unresolved("Game Rules", &t, open_span, "board not understood");
-        }
+    if let Some(b) = r.board(&board_phrase, vertex, open_span) {
+        boards.push(b);
     }
-    let mut pieces: Vec<Piece> = Vec::new();
-    let mut plurals: Vec<String> = Vec::new();
     let mut zones: Vec<Zone> = Vec::new();
     let mut setup: Vec<Placement> = Vec::new();
     let mut goals: Vec<Goal> = Vec::new();
     let mut manual: Vec<String> = Vec::new();
-
-    // Piece list first (piece rules need the names).
-    for (_, l) in &lines {
-        for prefix in PIECE_LISTS {
-            if let Some(list) = l.text.strip_prefix(prefix) {
-                for p in list_items(list) {
-                    if !plurals.contains(&p) {
-                        plurals.push(p);
-                    }
-                }
-            }
-        }
-    }
-    // Singular names: from setup lines when they agree, else by stripping the plural suffix.
-    let setup_names: Vec<String> = lines
-        .iter()
-        .filter(|(s, _)| s == "Setup:")
-        .filter_map(|(_, l)| {
-            let t = l
-                .text
-                .strip_prefix("Place a ")
-                .or_else(|| l.text.strip_prefix("Place an "))?;
-            Some(t.split_whitespace().next()?.to_string())
-        })
-        .collect();
-    for p in &plurals {
-        let singular = setup_names
-            .iter()
-            .find(|s| format!("{s}s") == *p || format!("{s}es") == *p)
-            .cloned()
-            .unwrap_or_else(|| {
-                let es = ["ses", "shes", "ches", "xes", "zes"];
-                if es.iter().any(|e| p.ends_with(e)) {
-                    p[..p.len() - 2].to_string()
-                } else {
-                    p.strip_suffix('s').unwrap_or(p).to_string()
-                }
-            });
-        pieces.push(Piece {
-            name: singular,
-            ..Piece::default()
-        });
-    }
+    // Piece lists first (piece rules and setup lines need the names).
+    let (mut pieces, plurals) = read_pieces(&mut r, &lines);
 
     for (i, (section, l)) in lines.iter().enumerate() {
         if i == open_idx {
@@ -680,8 +540,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         let t = l.text;
         let sec = section.trim_end_matches(':');
         match section.as_str() {
-            "Game Rules:" | "Regions:" | "Rules for Pieces:"
-                if PIECE_LISTS.iter().any(|p| t.starts_with(p)) => {}
+            "Game Rules:" | "Regions:" | "Rules for Pieces:" if is_piece_list(t) => {}
             "Regions:" => {
                 let Some((name, desc)) = t.split_once(": ") else {
                     r.unresolved(sec, t, l.span, "not a region line");
@@ -694,7 +553,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                     _ => (desc, r.players.clone()),
                 };
                 let sites = match desc.strip_prefix("contains the sites [") {
-                    Some(list) => r.index_list(list.trim_end_matches(']')),
+                    Some(list) => r.region(&format!("[{list}")),
                     None => r.region(desc),
                 };
                 match (sites, r.geo.as_ref()) {
@@ -758,10 +617,26 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                 }
                 r.unresolved(sec, t, l.span, "sentence not understood");
             }
-            "Setup:" => match place(t, &pieces, &r) {
-                Some(p) => setup.push(p),
-                None => r.unresolved(sec, t, l.span, "setup line not understood"),
-            },
+            "Setup:" => {
+                let cx = SetupCx {
+                    pieces: &pieces,
+                    players: &r.players,
+                    geo: r.geo.as_ref(),
+                };
+                match setup::setup_line(t, &cx) {
+                    Ok(SetupLine::Placed(p)) => setup.extend(p),
+                    Ok(SetupLine::Hand(items)) => r.unresolved(
+                        sec,
+                        t,
+                        l.span,
+                        &format!(
+                            "pieces put in a hand ([{items}]) are not placements on the board"
+                        ),
+                    ),
+                    Ok(SetupLine::Other) => r.unresolved(sec, t, l.span, "not a placement"),
+                    Err(why) => r.unresolved(sec, t, l.span, &why),
+                }
+            }
             "Rules:" => {
                 if strip_end(t) == "Move one of your pieces" {
                     continue;
@@ -841,36 +716,95 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     (Some(doc), r.diags)
 }
 
-/// `Place a Jiang for player one on site E1.` / `… on sites: D1 and F1.`
-fn place(t: &str, pieces: &[Piece], r: &Reader) -> Option<Placement> {
-    let t = strip_end(t);
-    let t = t
-        .strip_prefix("Place a ")
-        .or_else(|| t.strip_prefix("Place an "))?;
-    let (head, sites) = t
-        .split_once(" on sites: ")
-        .or_else(|| t.split_once(" on sites "))
-        .or_else(|| t.split_once(" on site: "))
-        .or_else(|| t.split_once(" on site "))?;
-    let (piece, player) = match head.split_once(" for player ") {
-        Some((p, w)) => (p, format!("P{}", number_word(w.trim())?)),
-        None => return None,
-    };
-    if !pieces.iter().any(|p| p.name == piece) || !r.players.contains(&player) {
-        return None;
+/// A line made of piece-list sentences (`Player one plays with Jaguars. Player two plays with
+/// Dogs.`).
+fn is_piece_list(t: &str) -> bool {
+    piece_sentences(t)
+        .first()
+        .is_some_and(|s| setup::piece_list(s).is_some())
+}
+
+/// The sentences of a line; Ludii prints `All players play with null The following pieces …`
+/// without a period, so a list is also split before `The following pieces`.
+fn piece_sentences(t: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for s in setup::sentences(t) {
+        let mut rest = s;
+        while let Some(at) = rest.find(" The following pieces ") {
+            out.push(rest[..at].trim());
+            rest = &rest[at + 1..];
+        }
+        out.push(rest);
     }
-    let geo = r.geo.as_ref()?;
-    let mut positions = Vec::new();
-    for s in list_items(sites) {
-        let k = geo.index_of(&s)?;
-        positions.push(geo.names[k].clone());
+    out
+}
+
+/// The pieces of the piece-list sentences, singular names taken from setup lines when they
+/// fit. Dice (`Dies with 6 faces valued […]`) are not pieces of the spec: one warning says so.
+fn read_pieces(r: &mut Reader, lines: &[(String, Line)]) -> (Vec<Piece>, Vec<String>) {
+    let mut plurals: Vec<String> = Vec::new();
+    for (_, l) in lines {
+        for s in piece_sentences(l.text) {
+            let Some((_, names, dice)) = setup::piece_list(s) else {
+                continue;
+            };
+            if dice > 0 {
+                r.diags.push(Diagnostic::warning(
+                    CODE_UNRESOLVED,
+                    format!("dice are not pieces of the spec; {dice} dice left out: \"{s}\""),
+                    l.span,
+                ));
+            }
+            let list = s.split_once(" with ").map_or(s, |x| x.1);
+            let list = list.split_once(": ").map_or(list, |x| x.1);
+            for it in setup::items(list) {
+                let it = it.trim_end_matches('.');
+                if it.contains(' ') && !it.starts_with("Die") {
+                    r.unresolved("Game Rules", it, l.span, "not a piece name");
+                }
+            }
+            for n in names {
+                if !plurals.contains(&n) {
+                    plurals.push(n);
+                }
+            }
+        }
     }
-    Some(Placement {
-        player,
-        piece: piece.to_string(),
-        positions,
-        off: None,
-    })
+    // Singular names the setup lines use: `Place a Dog …`, `Place stack of [Goat2] …`.
+    let mut known: Vec<String> = Vec::new();
+    for (sec, l) in lines {
+        if sec != "Setup:" {
+            continue;
+        }
+        let t = l.text;
+        if let Some(x) = t
+            .strip_prefix("Place a ")
+            .or_else(|| t.strip_prefix("Place an "))
+            .and_then(|x| x.split_whitespace().next())
+        {
+            known.push(x.to_string());
+        }
+        if let Some((list, _)) = t
+            .strip_prefix("Place stack of [")
+            .and_then(|x| x.split_once(']'))
+        {
+            for item in list.split(',') {
+                known.push(
+                    item.trim()
+                        .trim_end_matches(|c: char| c.is_ascii_digit())
+                        .to_string(),
+                );
+            }
+        }
+    }
+    let pieces = plurals
+        .iter()
+        .map(|p| Piece {
+            name: setup::singular(p, &known),
+            ..Piece::default()
+        })
+        .collect();
+    (pieces, plurals)
 }
 
 /// Splits the aim paragraph into `If …, … wins` clauses (Ludii prints no period between them).

@@ -10,8 +10,8 @@ use super::board::{self, COMPASS, Geo};
 use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
-    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Link, MoveBlock,
-    Piece, Placement, Position, Symmetry, Test, Texts, Zone,
+    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
+    Placement, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
@@ -233,42 +233,7 @@ impl Lower<'_> {
 
     /// The spec board of a computed Ludii board (`text` is its ludeme, kept for the writer).
     fn board_of(&mut self, geo: board::Geo, text: String) -> Board {
-        let positions = (0..geo.len())
-            .map(|i| Position {
-                name: geo.names[i].clone(),
-                rect: None,
-                grid: None,
-                dummy: false,
-                killed: false,
-                links: geo.links[i]
-                    .iter()
-                    .map(|(d, j)| Link {
-                        direction: d.to_string(),
-                        to: geo.names[*j].clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        let mut b = Board {
-            directions: geo.dirs.iter().map(|d| d.to_string()).collect(),
-            positions,
-            extensions: Extensions {
-                ludii: vec![text],
-                ..Extensions::default()
-            },
-            ..Board::default()
-        };
-        b.opposites = geo
-            .dirs
-            .iter()
-            .filter_map(|d| {
-                let o = board::rotate(d, 4)?;
-                geo.dirs.contains(&o).then(|| crate::spec::Opposite {
-                    direction: d.to_string(),
-                    opposite: o.to_string(),
-                })
-            })
-            .collect();
+        let mut b = geo.spec_board(text);
         if self.facings.iter().any(|f| f.is_some()) {
             for (p, f) in self.players.iter().zip(&self.facings) {
                 let rot = f.as_deref().and_then(board::compass_index).unwrap_or(0) as i32;

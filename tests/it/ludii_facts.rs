@@ -4,10 +4,7 @@
 //! except under CI. The oracle runs once, in batch mode, for the files not cached in
 //! `target/ludii-facts`. `cargo xtask ludii` does the same over the whole library.
 
-#[path = "common/ludii_facts.rs"]
-mod library;
-
-use library::*;
+use crate::common::ludii_facts::*;
 use std::path::Path;
 
 /// Floors on the sample (218 games): counts that must be reached.

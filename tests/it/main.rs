@@ -18,6 +18,7 @@ mod fsf_writer;
 mod golden_zrf;
 mod limits;
 mod ludii;
+mod ludii_english;
 mod ludii_facts;
 mod ludii_writer;
 mod outcomes;

@@ -1,4 +1,4 @@
-//! `cargo xtask ludii [--ludii JAR] [--check]`: reads Ludii's whole board-game library with zogkit, compares it with the Ludii oracle's facts and writes `golden/ludii-library-report.md`.
+//! `cargo xtask ludii [--ludii JAR] [--check]`: reads Ludii's whole board-game library and the English rules Ludii generates for it with zogkit, compares both with the Ludii oracle's facts and writes `golden/ludii-library-report.md`.
 
 #[path = "../../tests/it/common/ludii_facts.rs"]
 mod ludii_facts;
@@ -32,7 +32,18 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool) -> bool {
             "ludii: read and compared in {:.2} s (debug build of the comparison)",
             start.elapsed().as_secs_f64()
         );
-        Ok(report(&results))
+        eprintln!("ludii: generating the English of those not cached…");
+        let texts = oracle_english(&setup, &all, 60)?;
+        let english: Vec<(String, EnglishOutcome)> = all
+            .iter()
+            .map(|f| {
+                (
+                    f.clone(),
+                    compare_english(f, texts[f].as_deref(), &facts[f]),
+                )
+            })
+            .collect();
+        Ok(report(&results) + &english_report(&english))
     };
     let md = match run() {
         Ok(md) => md,
@@ -81,6 +92,40 @@ fn report(results: &[(String, Outcome)]) -> String {
         let mut v: Vec<_> = codes.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         for (c, k) in v {
+            md.push_str(&format!("| `{c}` | {k} |\n"));
+        }
+    }
+    md
+}
+
+fn english_report(results: &[(String, EnglishOutcome)]) -> String {
+    let t = english_tally(results);
+    let mut md = String::from("\n## The generated English\n\n");
+    md.push_str(
+        "The English rules the Ludii oracle generates for each game (`ludii english`, cached in \
+         `target/ludii-english`), read by zogkit with `--from ludii-english` and compared with the \
+         same facts. \"Texts\" counts the games Ludii compiles and describes. A property is \
+         *stated* when the text gives it: the board when its sentence has dimensions \
+         (`10x9 rectangle board`, `2 x 6 Mancala board`), the piece kinds when a `… play(s) with …` \
+         sentence lists them, the placements when the board is stated and `Setup:` has a \
+         `Place …` or `Set the count of …` line; each \"equal\" count is among the games that \
+         state it. Ludii's English never prints a stack's height (`count:`), so placements are \
+         also compared with heights ignored. Placements found \
+         are the oracle's placements (one per piece) that zogkit's reading has, over the texts \
+         that state them and over all texts.\n\n",
+    );
+    md.push_str(&english_table(&t));
+    let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, o) in results {
+        if let Some(e) = &o.first_error {
+            *codes
+                .entry(e.split(':').take(3).collect::<Vec<_>>().join(":"))
+                .or_default() += 1;
+        }
+    }
+    if !codes.is_empty() {
+        md.push_str("\n### First error of the texts that fail, by code\n\n| code | texts |\n| --- | ---: |\n");
+        for (c, k) in codes {
             md.push_str(&format!("| `{c}` | {k} |\n"));
         }
     }

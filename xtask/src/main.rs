@@ -32,8 +32,9 @@ tasks:
   ludii [--ludii JAR] [--check]
                              read Ludii's whole board-game library (from the jar, default
                              ../shared/tools/ludii/ludii-res.jar), compare with the Ludii oracle's
-                             facts (cached in target/ludii-facts) and write
-                             golden/ludii-library-report.md (--check: fail if it would change)
+                             facts (cached in target/ludii-facts), do the same with the English
+                             Ludii generates for each game (cached in target/ludii-english) and
+                             write golden/ludii-library-report.md (--check: fail if it would change)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
                              fonts-noto-cjk and fonts-hanazono, and pip's fonttools)

@@ -114,16 +114,26 @@ pub fn sample(all: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The oracle's `facts` for each file, from the cache or from one batch run for the files
-/// not cached yet (`timeout` seconds per file).
-pub fn oracle_facts(
+/// The oracle's output in `mode` (`facts`, `english`) for each file: read from the cache
+/// `target/<dir>` (one `<rel without .lud>.<ext>` per file), after one batch run for the files
+/// not cached yet (`timeout` seconds per file). `None` where the oracle wrote nothing.
+pub fn oracle_batch(
     setup: &Setup,
+    mode: &str,
+    dir: &str,
+    ext: &str,
+    extra: &[&str],
     files: &[String],
     timeout: u32,
-) -> Result<BTreeMap<String, serde_json::Value>, String> {
-    let cache = setup.target.join("ludii-facts");
-    let cached = |f: &str| cache.join(format!("{}.json", f.strip_suffix(".lud").unwrap_or(f)));
-    let todo: Vec<&String> = files.iter().filter(|f| !cached(f).is_file()).collect();
+) -> Result<BTreeMap<String, Option<String>>, String> {
+    let cache = setup.target.join(dir);
+    let cached = |f: &str| cache.join(format!("{}.{ext}", f.strip_suffix(".lud").unwrap_or(f)));
+    // A file the oracle could not handle leaves a note in the cache so it is not retried.
+    let failed = |f: &str| cache.join(format!("{}.failed", f.strip_suffix(".lud").unwrap_or(f)));
+    let todo: Vec<&String> = files
+        .iter()
+        .filter(|f| !cached(f).is_file() && !failed(f).is_file())
+        .collect();
     if !todo.is_empty() {
         let list: String = todo
             .iter()
@@ -131,10 +141,11 @@ pub fn oracle_facts(
             .collect();
         let mut child = Command::new(&setup.oracle)
             .arg("batch")
-            .arg("facts")
+            .arg(mode)
             .arg(setup.library_root())
             .arg(&cache)
             .args(["--timeout", &timeout.to_string()])
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -148,16 +159,55 @@ pub fn oracle_facts(
             .write_all(list.as_bytes())
             .map_err(|e| e.to_string())?;
         child.wait().map_err(|e| e.to_string())?;
+        for f in todo {
+            if !cached(f).is_file() {
+                let _ = std::fs::write(failed(f), "");
+            }
+        }
     }
-    let mut out = BTreeMap::new();
-    for f in files {
-        let v = std::fs::read_to_string(cached(f))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or(serde_json::Value::Null);
-        out.insert(f.clone(), v);
-    }
-    Ok(out)
+    Ok(files
+        .iter()
+        .map(|f| (f.clone(), std::fs::read_to_string(cached(f)).ok()))
+        .collect())
+}
+
+/// The oracle's `facts` for each file (cached in `target/ludii-facts`).
+pub fn oracle_facts(
+    setup: &Setup,
+    files: &[String],
+    timeout: u32,
+) -> Result<BTreeMap<String, serde_json::Value>, String> {
+    Ok(
+        oracle_batch(setup, "facts", "ludii-facts", "json", &[], files, timeout)?
+            .into_iter()
+            .map(|(f, t)| {
+                let v = t
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or(serde_json::Value::Null);
+                (f, v)
+            })
+            .collect(),
+    )
+}
+
+/// The English rules the oracle generates for each file (cached in `target/ludii-english`;
+/// Ludii's text, so never copied into the repository). `--trials 0`: no random playouts, which
+/// only feed the manual-page sections (`Game Endings:`, `Moves:`) that the reader ignores; the
+/// rules sections are deterministic and the same, and generation is about three times faster.
+pub fn oracle_english(
+    setup: &Setup,
+    files: &[String],
+    timeout: u32,
+) -> Result<BTreeMap<String, Option<String>>, String> {
+    oracle_batch(
+        setup,
+        "english",
+        "ludii-english",
+        "txt",
+        &["--trials", "0"],
+        files,
+        timeout,
+    )
 }
 
 /// zogkit's reading options with the jar's defines.
@@ -215,13 +265,42 @@ pub fn compare(setup: &Setup, opts: &ReadOptions, rel: &str, facts: &serde_json:
 }
 
 fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
+    let d = diff_doc(doc, facts);
+    o.sites = d.sites;
+    o.players = d.players;
+    o.kinds = d.kinds;
+    o.placements = d.placements;
+}
+
+/// A spec's first game compared with the oracle's facts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Diff {
+    /// Same number of board sites.
+    pub sites: bool,
+    /// Same number of players.
+    pub players: bool,
+    /// Same set of piece kinds.
+    pub kinds: bool,
+    /// Same multiset of placements (site index, kind, owner).
+    pub placements: bool,
+    /// Same set of placements: how many pieces stand on a site ignored.
+    pub placement_sites: bool,
+    /// The oracle's placements found among ours (multiset intersection).
+    pub found: usize,
+    /// The oracle's placements.
+    pub total: usize,
+}
+
+/// Compares the first game of `doc` with `facts`.
+pub fn diff_doc(doc: &Document, facts: &serde_json::Value) -> Diff {
     let Some(g) = doc.games.first() else {
-        return;
+        return Diff {
+            total: oracle_placements(facts).len(),
+            ..Diff::default()
+        };
     };
     let board = g.boards.first();
     let sites = board.map_or(0, |b| b.positions.len()) as u64;
-    o.sites = facts["board"]["sites"].as_u64() == Some(sites);
-    o.players = facts["players"].as_u64() == Some(g.players.len() as u64);
     let mut theirs: Vec<String> = facts["kinds"]
         .as_array()
         .map(|a| {
@@ -235,7 +314,6 @@ fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
     let mut ours: Vec<String> = g.pieces.iter().map(|p| p.name.clone()).collect();
     ours.sort();
     ours.dedup();
-    o.kinds = theirs == ours;
     let player_no = |p: &str| -> i64 {
         match g.players.iter().position(|x| x == p) {
             Some(i) => i as i64 + 1,
@@ -258,10 +336,44 @@ fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
                 .map(move |s| (index(s), p.piece.clone(), player_no(&p.player)))
         })
         .collect();
-    let mut oracle: Vec<(i64, String, i64)> = facts["placements"]
+    let mut oracle = oracle_placements(facts);
+    mine.sort();
+    oracle.sort();
+    // Multiset intersection of two sorted lists.
+    let (mut i, mut j, mut found) = (0, 0, 0);
+    while i < mine.len() && j < oracle.len() {
+        match mine[i].cmp(&oracle[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                found += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let set = |v: &[(i64, String, i64)]| {
+        let mut v = v.to_vec();
+        v.dedup();
+        v
+    };
+    Diff {
+        placement_sites: set(&mine) == set(&oracle),
+        sites: facts["board"]["sites"].as_u64() == Some(sites),
+        players: facts["players"].as_u64() == Some(g.players.len() as u64),
+        kinds: theirs == ours,
+        placements: mine == oracle,
+        found,
+        total: oracle.len(),
+    }
+}
+
+/// The oracle's board placements as (site index, kind, owner), one per piece (a placement of
+/// `count` pieces is `count` placements).
+fn oracle_placements(facts: &serde_json::Value) -> Vec<(i64, String, i64)> {
+    facts["placements"]
         .as_array()
         .map(|a| {
-            // A placement of `count` pieces is `count` placements (one per piece).
             a.iter()
                 .flat_map(|p| {
                     let one = (
@@ -273,10 +385,7 @@ fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
                 })
                 .collect()
         })
-        .unwrap_or_default();
-    mine.sort();
-    oracle.sort();
-    o.placements = mine == oracle;
+        .unwrap_or_default()
 }
 
 /// Counts per category: files, oracle ok, read, sites, players, kinds, placements.
@@ -331,6 +440,204 @@ pub fn table(t: &[(String, Tally)]) -> String {
         s.push_str(&format!(
             "| {c} | {} | {} | {} | {} | {} | {} | {} |\n",
             t.files, t.oracle_ok, t.read, t.sites, t.players, t.kinds, t.placements
+        ));
+    }
+    s
+}
+
+// ------------------------------------------------------------------ the generated English
+
+/// One generated English text read by zogkit (`--from ludii-english`) and compared with the
+/// oracle's facts for the same game. "Stated" is decided from the text alone: the board when its
+/// sentence gives dimensions (`10x9 rectangle board`, `2 x 6 Mancala board`), the piece kinds
+/// when a `… play(s) with …` or `The following pieces …` sentence lists them, the placements
+/// when the board is stated and the `Setup:` section has a `Place …` or `Set the count of …`
+/// line. Ludii's English never prints a stack's height (`(place Stack "Disc1" 0 count:5)` is
+/// `Place stack of [Disc1] at vertex 0`), so placements are also compared as sets, heights
+/// ignored.
+#[derive(Debug, Clone, Default)]
+pub struct EnglishOutcome {
+    /// The oracle compiled the game and generated a text.
+    pub text: bool,
+    /// zogkit read the text without an error.
+    pub read: bool,
+    /// zogkit built a board.
+    pub board: bool,
+    /// The text gives the board's dimensions.
+    pub board_stated: bool,
+    /// The text lists the piece kinds.
+    pub kinds_stated: bool,
+    /// The text states the placements.
+    pub setup_stated: bool,
+    /// The comparison with the facts.
+    pub diff: Diff,
+    /// The first error zogkit reported.
+    pub first_error: Option<String>,
+}
+
+/// What the English text states (see [`EnglishOutcome`]): (board, kinds, placements).
+pub fn english_states(text: &str) -> (bool, bool, bool) {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let board = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("The game \""))
+        .and_then(|l| l.split_once(" on a ").or_else(|| l.split_once(" on an ")))
+        .is_some_and(|(_, b)| b.starts_with(|c: char| c.is_ascii_digit()));
+    let kinds = lines.iter().any(|l| {
+        l.starts_with("All players play with ")
+            || (l.starts_with("Player ") && l.contains(" plays with "))
+            || l.starts_with("The following pieces ")
+    });
+    let mut in_setup = false;
+    let mut place = false;
+    for l in &lines {
+        match *l {
+            "Setup:" => in_setup = true,
+            "Rules:" | "Aim:" | "Game Heuristics:" | "Board Setup:" | "Game Endings:"
+            | "Moves:" => in_setup = false,
+            _ if in_setup && (l.starts_with("Place ") || l.starts_with("Set the count of ")) => {
+                place = true
+            }
+            _ => {}
+        }
+    }
+    (board, kinds, board && place)
+}
+
+/// Reads one generated text with zogkit and compares it with the facts.
+pub fn compare_english(rel: &str, text: Option<&str>, facts: &serde_json::Value) -> EnglishOutcome {
+    let Some(text) = text.filter(|_| facts["ok"].as_bool() == Some(true)) else {
+        return EnglishOutcome::default();
+    };
+    let name = format!("{}.txt", rel.strip_suffix(".lud").unwrap_or(rel));
+    let r = format::read(
+        Format::LudiiEnglish,
+        &name,
+        text.as_bytes(),
+        &ReadOptions::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let first_error = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == zogkit::diag::Severity::Error)
+        .map(|d| format!("{}: {}", d.code, d.message));
+    let (board_stated, kinds_stated, setup_stated) = english_states(text);
+    let mut o = EnglishOutcome {
+        text: true,
+        read: first_error.is_none() && r.document.is_some(),
+        first_error,
+        board_stated,
+        kinds_stated,
+        setup_stated,
+        ..EnglishOutcome::default()
+    };
+    match r.document.as_ref() {
+        Some(doc) => {
+            o.board = doc.games.first().is_some_and(|g| !g.boards.is_empty());
+            o.diff = diff_doc(doc, facts);
+        }
+        None => o.diff.total = oracle_placements(facts).len(),
+    }
+    o
+}
+
+/// Counts of [`EnglishOutcome`]s (each "equal" count among the games that state it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EnglishTally {
+    pub files: usize,
+    pub texts: usize,
+    pub read: usize,
+    pub no_board: usize,
+    pub board_stated: usize,
+    pub sites: usize,
+    pub kinds_stated: usize,
+    pub kinds: usize,
+    pub setup_stated: usize,
+    pub placements: usize,
+    pub placement_sites: usize,
+    /// Placements found / the oracle's placements, over every text.
+    pub found: usize,
+    pub total: usize,
+    /// The same over the texts that state their placements.
+    pub found_stated: usize,
+    pub total_stated: usize,
+}
+
+impl EnglishTally {
+    fn add(&mut self, o: &EnglishOutcome) {
+        self.files += 1;
+        if !o.text {
+            return;
+        }
+        let d = &o.diff;
+        self.texts += 1;
+        self.read += o.read as usize;
+        self.no_board += !o.board as usize;
+        self.board_stated += o.board_stated as usize;
+        self.sites += (o.board_stated && d.sites) as usize;
+        self.kinds_stated += o.kinds_stated as usize;
+        self.kinds += (o.kinds_stated && d.kinds) as usize;
+        self.setup_stated += o.setup_stated as usize;
+        self.placements += (o.setup_stated && d.placements) as usize;
+        self.placement_sites += (o.setup_stated && d.placement_sites) as usize;
+        self.found += d.found;
+        self.total += d.total;
+        if o.setup_stated {
+            self.found_stated += d.found;
+            self.total_stated += d.total;
+        }
+    }
+}
+
+/// Per-category tallies of the English and the total (last, named `all`).
+pub fn english_tally(results: &[(String, EnglishOutcome)]) -> Vec<(String, EnglishTally)> {
+    let mut by: BTreeMap<String, EnglishTally> = BTreeMap::new();
+    let mut all = EnglishTally::default();
+    for (f, o) in results {
+        by.entry(category(f)).or_default().add(o);
+        all.add(o);
+    }
+    let mut v: Vec<(String, EnglishTally)> = by.into_iter().collect();
+    v.push(("all".into(), all));
+    v
+}
+
+fn pct(a: usize, b: usize) -> String {
+    if b == 0 {
+        "–".into()
+    } else {
+        format!("{:.1} %", 100.0 * a as f64 / b as f64)
+    }
+}
+
+/// The markdown table of [`english_tally`].
+pub fn english_table(t: &[(String, EnglishTally)]) -> String {
+    let mut s = String::from(
+        "| category | files | texts | read without error | no board | board size stated / equal | piece kinds stated / equal | placements stated / equal / equal but for stack heights | placements found (stated) | placements found (all) |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for (c, t) in t {
+        let c = if c == "all" {
+            "**all**".to_string()
+        } else {
+            format!("`{c}`")
+        };
+        s.push_str(&format!(
+            "| {c} | {} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} | {} | {} |\n",
+            t.files,
+            t.texts,
+            t.read,
+            t.no_board,
+            t.board_stated,
+            t.sites,
+            t.kinds_stated,
+            t.kinds,
+            t.setup_stated,
+            t.placements,
+            t.placement_sites,
+            pct(t.found_stated, t.total_stated),
+            pct(t.found, t.total),
         ));
     }
     s

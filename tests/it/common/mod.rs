@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cpu;
+pub mod ludii_facts;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

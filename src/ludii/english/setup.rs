@@ -1,0 +1,713 @@
+//! The parts of Ludii's English that locate things: the board sentence, site sets (`the union of the bottom sites of the board and …`), piece lists and `Setup:` lines.
+//!
+//! Boards are built by `ludii::board` (Ludii's site indexing, the one the `.lud` reader uses);
+//! site sets are evaluated on that board with the same `Geo` queries as `(sites …)` forms.
+
+use super::super::board::{self, Geo};
+use super::super::lower::split_item;
+use crate::spec::{Piece, Placement};
+
+/// What a board sentence describes.
+pub(super) enum BoardPhrase {
+    /// A board zogkit builds: its geometry and the `.lud` board ludeme it corresponds to.
+    Built(Geo, String),
+    /// The sentence gives no dimensions (`noshape board with nobasis tiling`, `hexagonal
+    /// hexagon board`): the text does not say which sites there are.
+    Unstated,
+    /// The sentence gives dimensions of a board zogkit does not build.
+    Unsupported(&'static str),
+}
+
+/// `10x9 rectangle board with square tiling`, `2 x 6 Mancala board with 2 outer stores`,
+/// `11x11 diamond board with hexagonal tiling`, `8x8 triangle board with triangular tiling`.
+/// `vertex`: the text places pieces on vertices (`use:Vertex`).
+pub(super) fn board_phrase(phrase: &str, vertex: bool) -> BoardPhrase {
+    let words: Vec<&str> = phrase.split_whitespace().collect();
+    let num = |w: &str| w.parse::<usize>().ok().filter(|k| (1..=200).contains(k));
+    let Some(first) = words.first() else {
+        return BoardPhrase::Unstated;
+    };
+    if !first.starts_with(|c: char| c.is_ascii_digit()) {
+        return BoardPhrase::Unstated;
+    }
+    // `2 x 6 Mancala board with 2 none|outer stores`.
+    if let [r, "x", c, "Mancala", "board", rest @ ..] = words.as_slice() {
+        let (Some(r), Some(c)) = (num(r), num(c)) else {
+            return BoardPhrase::Unsupported("board dimensions outside 1..200");
+        };
+        let stores = match rest {
+            [] | ["with", _, "none", "stores"] => false,
+            ["with", _, "outer", "stores"] => true,
+            _ => return BoardPhrase::Unsupported("a mancala board with these stores"),
+        };
+        let lud = format!(
+            "(mancalaBoard {r} {c}{})",
+            if stores { "" } else { " store:None" }
+        );
+        return BoardPhrase::Built(board::mancala(r, c, stores), lud);
+    }
+    let dims: Vec<Option<usize>> = first.split('x').map(num).collect();
+    let shape = words.get(1).copied().unwrap_or("");
+    let tiling = phrase
+        .split_once(" with ")
+        .map(|(_, t)| t.trim_end_matches(" tiling"))
+        .unwrap_or("");
+    let use_vertex = if vertex { " use:Vertex" } else { "" };
+    match (dims.as_slice(), shape, tiling) {
+        ([Some(r), Some(c)], "rectangle" | "square", "square") => {
+            let lud = if r == c {
+                format!("(board (square {r}){use_vertex})")
+            } else {
+                format!("(board (rectangle {r} {c}){use_vertex})")
+            };
+            BoardPhrase::Built(board::grid(*r, *c), lud)
+        }
+        ([Some(n), Some(m)], "diamond" | "rhombus", "hexagonal") if n == m && !vertex => {
+            BoardPhrase::Built(board::diamond(*n), format!("(board (hex Diamond {n}))"))
+        }
+        ([Some(n), Some(m)], "triangle", "triangular") if n == m => {
+            let geo = if vertex {
+                board::tri_vertex(*n)
+            } else {
+                board::tri_cell(*n)
+            };
+            BoardPhrase::Built(geo, format!("(board (tri {n}){use_vertex})"))
+        }
+        _ if dims.iter().any(Option::is_none) => {
+            BoardPhrase::Unsupported("board dimensions outside 1..200")
+        }
+        _ => BoardPhrase::Unsupported("this board shape and tiling"),
+    }
+}
+
+/// Splits a line into sentences at `. ` followed by a capital letter (outside brackets).
+pub(super) fn sentences(line: &str) -> Vec<&str> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for i in 0..b.len() {
+        match b[i] {
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b'.' if depth <= 0
+                && b.get(i + 1) == Some(&b' ')
+                && b.get(i + 2).is_some_and(u8::is_ascii_uppercase) =>
+            {
+                out.push(line[start..=i].trim());
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    if start < line.len() && !line[start..].trim().is_empty() {
+        out.push(line[start..].trim());
+    }
+    out
+}
+
+/// Splits `a, b and c` (or `or`) into items, ignoring separators inside brackets.
+pub(super) fn items(s: &str) -> Vec<&str> {
+    let s = s.trim().trim_end_matches('.').trim();
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0i32, 0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            _ if depth <= 0 => {
+                let sep = [", ", " and ", " or "]
+                    .iter()
+                    .find(|p| s[i..].starts_with(**p))
+                    .map(|p| p.len());
+                if let Some(k) = sep {
+                    out.push(s[start..i].trim());
+                    i += k;
+                    start = i;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(s[start..].trim());
+    out.retain(|x| !x.is_empty());
+    out
+}
+
+/// Who a piece-list sentence gives pieces to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Owner {
+    /// `All players play with …`.
+    Each,
+    /// `Player two plays with …` (1-based).
+    Player(usize),
+    /// `The following pieces are shared by all players: …`.
+    Shared,
+    /// `The following pieces are neutral: …`.
+    Neutral,
+    /// `Shared plays with …` and the like: a repetition of a list above.
+    Repeat,
+}
+
+/// A piece-list sentence: the owner and the plural names (dice and `null` left out), and the
+/// number of dice named.
+pub(super) fn piece_list(s: &str) -> Option<(Owner, Vec<String>, usize)> {
+    let s = s.trim().trim_end_matches('.');
+    let (owner, list) = if let Some(l) = s.strip_prefix("All players play with ") {
+        (Owner::Each, l)
+    } else if let Some(l) = s.strip_prefix("The following pieces are shared by all players: ") {
+        (Owner::Shared, l)
+    } else if let Some(l) = s.strip_prefix("The following pieces are neutral: ") {
+        (Owner::Neutral, l)
+    } else if let Some((who, l)) = s.split_once(" plays with ") {
+        match who.strip_prefix("Player ").and_then(super::number_word) {
+            Some(k) => (Owner::Player(k), l),
+            None => (Owner::Repeat, l),
+        }
+    } else {
+        return None;
+    };
+    let mut names = Vec::new();
+    let mut dice = 0;
+    for it in items(list) {
+        if it.starts_with("Dies with ") || it.starts_with("Die with ") {
+            dice += 1;
+        } else if it != "null" && !it.contains(' ') && !names.iter().any(|n| n == it) {
+            names.push(it.to_string());
+        }
+    }
+    Some((owner, names, dice))
+}
+
+/// The singular of a plural piece name as Ludii writes it (`Foxes`, `Geeses`, `Dogs`), taken
+/// from `known` singular names (setup lines) when one fits.
+pub(super) fn singular(plural: &str, known: &[String]) -> String {
+    if let Some(k) = known
+        .iter()
+        .find(|s| format!("{s}s") == plural || format!("{s}es") == plural)
+    {
+        return k.clone();
+    }
+    match plural.strip_suffix("es") {
+        Some(stem)
+            if ["s", "x", "z", "ch", "sh"]
+                .iter()
+                .any(|e| stem.ends_with(e)) =>
+        {
+            stem.to_string()
+        }
+        _ => plural.strip_suffix('s').unwrap_or(plural).to_string(),
+    }
+}
+
+/// Limits the work of one site-set evaluation (ambiguous `and`s are tried by backtracking).
+const BUDGET: usize = 20_000;
+
+/// Evaluates site-set phrases on a board.
+pub(super) struct Sites<'a> {
+    pub geo: &'a Geo,
+    budget: std::cell::Cell<usize>,
+}
+
+impl<'a> Sites<'a> {
+    pub fn new(geo: &'a Geo) -> Self {
+        Sites {
+            geo,
+            budget: std::cell::Cell::new(BUDGET),
+        }
+    }
+
+    /// The sites a phrase names, in the phrase's order; `None` when not understood.
+    pub fn eval(&self, s: &str) -> Option<Vec<usize>> {
+        self.budget.set(BUDGET);
+        self.set(s.trim().trim_end_matches('.').trim(), 0)
+    }
+
+    fn set(&self, s: &str, depth: usize) -> Option<Vec<usize>> {
+        let left = self.budget.get().checked_sub(1)?;
+        self.budget.set(left);
+        if depth > 16 {
+            return None;
+        }
+        let s = s.trim();
+        for kind in ["vertex ", "cell ", "site ", "edge "] {
+            if let Some(r) = s.strip_prefix(kind) {
+                return self.set(r, depth + 1);
+            }
+        }
+        if let Some(r) = s.strip_prefix("the union of ") {
+            let parts = self.parts(r, depth)?;
+            let mut v: Vec<usize> = parts.into_iter().flatten().collect();
+            v.sort_unstable();
+            v.dedup();
+            return Some(v);
+        }
+        if let Some(r) = s.strip_prefix("the intersection of ") {
+            let mut parts = self.parts(r, depth)?.into_iter();
+            let mut acc = parts.next()?;
+            for p in parts {
+                acc.retain(|x| p.contains(x));
+            }
+            acc.sort_unstable();
+            return Some(acc);
+        }
+        // `the difference between A and B` has exactly two operands: a split is kept only
+        // when both sides read whole, so a following `and …` belongs to an enclosing list.
+        if let Some(r) = s.strip_prefix("the difference between ") {
+            for (at, len) in separators(r) {
+                if len != 5 {
+                    continue;
+                }
+                let (Some(mut a), Some(b)) = (
+                    self.set(&r[..at], depth + 1),
+                    self.set(&r[at + len..], depth + 1),
+                ) else {
+                    continue;
+                };
+                a.retain(|x| !b.contains(x));
+                a.sort_unstable();
+                return Some(a);
+            }
+            return None;
+        }
+        // `R expanded by a steps expanded by b steps …`, peeled without recursion.
+        let mut grow = Vec::new();
+        let mut base = s;
+        while let Some((b, n)) = base.rsplit_once(" expanded by ") {
+            grow.push(number(
+                n.strip_suffix(" steps").or(n.strip_suffix(" step"))?,
+            )?);
+            base = b.trim();
+        }
+        if !grow.is_empty() {
+            let mut v = self.set(base, depth + 1)?;
+            for steps in grow.into_iter().rev() {
+                v = self.geo.expand(&v, steps.min(1000));
+            }
+            return Some(v);
+        }
+        // `current site is even <set>`: the sites of the set whose index is even.
+        if let Some(r) = s.strip_prefix("current site is ") {
+            return self.filtered(r, depth);
+        }
+        self.atom(s)
+    }
+
+    /// Splits `A, B and C` into at least two site sets, trying the separators left to right
+    /// (the phrases nest without brackets, so a split is kept when every part reads).
+    fn parts(&self, s: &str, depth: usize) -> Option<Vec<Vec<usize>>> {
+        let seps: Vec<(usize, usize)> = separators(s);
+        for &(at, len) in &seps {
+            let Some(first) = self.set(&s[..at], depth + 1) else {
+                continue;
+            };
+            let rest = &s[at + len..];
+            if let Some(one) = self.set(rest, depth + 1) {
+                return Some(vec![first, one]);
+            }
+            if let Some(mut more) = self.parts(rest, depth + 1) {
+                more.insert(0, first);
+                return Some(more);
+            }
+            if self.budget.get() == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// `even <set>`, `odd <set>`, `greater than the centre point of the board <set>`, `less
+    /// than …`: the sites of the set whose index passes the test.
+    fn filtered(&self, r: &str, depth: usize) -> Option<Vec<usize>> {
+        const CENTRE: &str = "the centre point of the board ";
+        let centre = || match self.geo.centre().as_slice() {
+            [c] => Some(*c),
+            _ => None,
+        };
+        let (keep, rest): (Box<dyn Fn(usize) -> bool>, &str) =
+            if let Some(x) = r.strip_prefix("even ") {
+                (Box::new(|i| i % 2 == 0), x)
+            } else if let Some(x) = r.strip_prefix("odd ") {
+                (Box::new(|i| i % 2 == 1), x)
+            } else if let Some(x) = r
+                .strip_prefix("greater than ")
+                .and_then(|x| x.strip_prefix(CENTRE))
+            {
+                let c = centre()?;
+                (Box::new(move |i| i > c), x)
+            } else if let Some(x) = r
+                .strip_prefix("less than ")
+                .and_then(|x| x.strip_prefix(CENTRE))
+            {
+                let c = centre()?;
+                (Box::new(move |i| i < c), x)
+            } else {
+                return None;
+            };
+        let mut v = self.set(rest, depth + 1)?;
+        v.retain(|&i| keep(i));
+        Some(v)
+    }
+
+    /// A site set without operators.
+    fn atom(&self, s: &str) -> Option<Vec<usize>> {
+        let geo = self.geo;
+        if let Some(list) = s
+            .strip_prefix("the vertexes with coordinates [")
+            .or_else(|| s.strip_prefix("the cells with coordinates ["))
+            .or_else(|| s.strip_prefix("the sites with coordinates ["))
+            .and_then(|x| x.strip_suffix(']'))
+        {
+            return list.split(',').map(|l| geo.index_of(l.trim())).collect();
+        }
+        if let Some(list) = s
+            .strip_prefix("sites [")
+            .or_else(|| s.strip_prefix("the sites ["))
+            .or_else(|| s.strip_prefix("all sites within ["))
+            .or_else(|| s.strip_prefix('['))
+            .and_then(|x| x.strip_suffix(']'))
+        {
+            return list
+                .split(',')
+                .map(|x| x.trim().parse::<usize>().ok().filter(|&i| i < geo.len()))
+                .collect();
+        }
+        if let Ok(i) = s.parse::<usize>() {
+            return (i < geo.len()).then(|| vec![i]);
+        }
+        if let Some(i) = geo.index_of(s) {
+            return Some(vec![i]);
+        }
+        Some(match s {
+            "the bottom sites of the board" => geo.bottom(),
+            "the top sites of the board" => geo.top(),
+            "the left sites of the board" => geo.left(),
+            "the right sites of the board" => geo.right(),
+            "the sites of the board" | "all sites" | "the board" => (0..geo.len()).collect(),
+            "the centre sites of the board" | "the center sites of the board" => geo.centre(),
+            // A mancala board's own track: its holes (the stores are not on it).
+            "track of board" if geo.shape == board::Shape::Mancala => geo.holes(),
+            "the centre point of the board" | "the center point of the board" => {
+                let c = geo.centre();
+                if c.len() != 1 {
+                    return None;
+                }
+                c
+            }
+            "the outer sites of the board" if geo.shape == board::Shape::Grid => {
+                let mut v: Vec<usize> = geo
+                    .bottom()
+                    .into_iter()
+                    .chain(geo.top())
+                    .chain(geo.left())
+                    .chain(geo.right())
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            "the corner sites of the board" if geo.shape == board::Shape::Grid => {
+                let (l, r) = (geo.left(), geo.right());
+                let mut v: Vec<usize> = geo
+                    .bottom()
+                    .into_iter()
+                    .chain(geo.top())
+                    .filter(|x| l.contains(x) || r.contains(x))
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            _ => {
+                // `each vertex of the 4 row`, `each cell of the 0 column` (0-based).
+                let w: Vec<&str> = s.split_whitespace().collect();
+                match w.as_slice() {
+                    ["each", _, "of", "the", n, "row"] => geo.row(n.parse().ok()?),
+                    ["each", _, "of", "the", n, "column"] => geo.column(n.parse().ok()?),
+                    // `each cell of the the number of Cell rows divided by 2 row`.
+                    [
+                        "each",
+                        _,
+                        "of",
+                        "the",
+                        "the",
+                        "number",
+                        "of",
+                        _,
+                        what,
+                        "divided",
+                        "by",
+                        k,
+                        line,
+                    ] if what == &format!("{line}s") => {
+                        let k: usize = k.parse().ok().filter(|&k| k > 0)?;
+                        let lines = |f: fn(&(usize, usize)) -> usize| {
+                            geo.label_rc.iter().map(f).max().map_or(0, |m| m + 1)
+                        };
+                        match *line {
+                            "row" => geo.row(lines(|p| p.1) / k),
+                            "column" => geo.column(lines(|p| p.0) / k),
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+        })
+    }
+}
+
+/// `3`, `3 minus 1`, `2 plus 1`.
+fn number(s: &str) -> Option<usize> {
+    if let Some((a, b)) = s.split_once(" minus ") {
+        return number(a)?.checked_sub(number(b)?);
+    }
+    if let Some((a, b)) = s.split_once(" plus ") {
+        return number(a)?.checked_add(number(b)?);
+    }
+    s.trim().parse().ok()
+}
+
+/// Byte offsets and lengths of `, ` and ` and ` outside brackets.
+fn separators(s: &str) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    for i in 0..b.len() {
+        match b[i] {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            _ if depth <= 0 => {
+                if s[i..].starts_with(", ") {
+                    out.push((i, 2));
+                } else if s[i..].starts_with(" and ") {
+                    out.push((i, 5));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What a `Setup:` line gives.
+pub(super) enum SetupLine {
+    /// Placements on the board.
+    Placed(Vec<Placement>),
+    /// Pieces put in a player's hand (not on the board).
+    Hand(String),
+    /// A line that is not about placing pieces (`Set Team 1 as …`).
+    Other,
+}
+
+/// The context of a `Setup:` line.
+pub(super) struct SetupCx<'a> {
+    pub pieces: &'a [Piece],
+    pub players: &'a [String],
+    pub geo: Option<&'a Geo>,
+}
+
+/// One `Setup:` line: `Place a Jiang for player one on site E1.`, `… on sites: D1 and F1`,
+/// `Place a Dog for player two at <site set>`, `Place stack of [Goat2] at vertex 6`,
+/// `Set the count of the vertexes in <site set> to 3`. `Err` says why the line is not read.
+pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
+    let t = t.trim().trim_end_matches('.').trim();
+    if let Some(rest) = t.strip_prefix("Place stack of [") {
+        let (list, rest) = rest.split_once("] at ").ok_or("no `] at`")?;
+        if rest.contains("'s hand site") {
+            return Ok(SetupLine::Hand(list.to_string()));
+        }
+        let sites = locate(rest, cx)?;
+        let mut out = Vec::new();
+        for item in list.split(',').map(str::trim) {
+            let (piece, player) = item_owner(item, cx)
+                .ok_or_else(|| format!("`{item}` is not a piece of the piece lists"))?;
+            out.push(placement(player, piece, &sites, 1, cx));
+        }
+        return Ok(SetupLine::Placed(out));
+    }
+    if let Some(rest) = t
+        .strip_prefix("Place a ")
+        .or_else(|| t.strip_prefix("Place an "))
+    {
+        let (head, sites) = split_place(rest).ok_or("no `on site(s)` or `at`")?;
+        let (piece, player) = match head.split_once(" for player ") {
+            Some((p, w)) => {
+                let k = super::number_word(w.trim()).or((w.trim() == "zero").then_some(0));
+                let player = match k {
+                    Some(0) => "Neutral".to_string(),
+                    Some(k) => cx
+                        .players
+                        .get(k - 1)
+                        .cloned()
+                        .ok_or_else(|| format!("there is no player {w}"))?,
+                    None => return Err(format!("player `{w}` not understood")),
+                };
+                (p.trim(), player)
+            }
+            None => (head.trim(), "Neutral".to_string()),
+        };
+        if !cx.pieces.iter().any(|p| p.name == piece) {
+            return Err(format!("`{piece}` is not a piece of the piece lists"));
+        }
+        let sites = locate(sites, cx)?;
+        return Ok(SetupLine::Placed(vec![placement(
+            player,
+            piece.to_string(),
+            &sites,
+            1,
+            cx,
+        )]));
+    }
+    if let Some(rest) = t.strip_prefix("Set the count of ") {
+        let (what, n) = rest.rsplit_once(" to ").ok_or("no `to`")?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .ok()
+            .filter(|k| *k <= 1000)
+            .ok_or("the count is not a number up to 1000")?;
+        let what = ["the vertexes in ", "the cells in ", "the sites in "]
+            .iter()
+            .find_map(|p| what.strip_prefix(p))
+            .ok_or("no `the vertexes in`")?;
+        let [piece] = cx.pieces else {
+            return Err("the text does not say which piece is counted".into());
+        };
+        let sites = locate(what, cx)?;
+        return Ok(SetupLine::Placed(vec![placement(
+            "Neutral".into(),
+            piece.name.clone(),
+            &sites,
+            n,
+            cx,
+        )]));
+    }
+    if t.starts_with("Place ") {
+        return Err("not a known `Place` form".into());
+    }
+    Ok(SetupLine::Other)
+}
+
+/// `X for player one on sites: A1 and B2` / `… on site E1` / `… at <site set>`.
+fn split_place(rest: &str) -> Option<(&str, &str)> {
+    for sep in [
+        " on sites: ",
+        " on sites ",
+        " on site: ",
+        " on site ",
+        " at ",
+    ] {
+        if let Some(x) = rest.split_once(sep) {
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// The sites of a setup line, or why they cannot be located.
+fn locate(s: &str, cx: &SetupCx) -> Result<Vec<usize>, String> {
+    let geo = cx
+        .geo
+        .ok_or("the text does not describe the board, so its sites cannot be located")?;
+    let sites = Sites::new(geo);
+    // Ludii prints `on site  and E5` for some coordinate lists.
+    let s = s.trim_start().strip_prefix("and ").unwrap_or(s);
+    if let Some(v) = sites.eval(s) {
+        return Ok(v);
+    }
+    // `H5, G4 and I4`.
+    let list = items(s);
+    if list.len() > 1
+        && let Some(v) = list.iter().map(|x| geo.index_of(x)).collect()
+    {
+        return Ok(v);
+    }
+    Err(format!("site set `{s}` not understood"))
+}
+
+/// `Goat2` → (`Goat`, `P2`); `Seed` (no number) → a neutral piece.
+fn item_owner(item: &str, cx: &SetupCx) -> Option<(String, String)> {
+    if let Some(x) = split_item(item, cx.pieces, cx.players) {
+        return Some((x.0, x.1));
+    }
+    let stem = item.trim_end_matches(|c: char| c.is_ascii_digit());
+    let k = &item[stem.len()..];
+    if cx.pieces.iter().any(|p| p.name == stem) && (k.is_empty() || k == "0") {
+        return Some((stem.to_string(), "Neutral".into()));
+    }
+    None
+}
+
+fn placement(
+    player: String,
+    piece: String,
+    sites: &[usize],
+    count: usize,
+    cx: &SetupCx,
+) -> Placement {
+    let geo = cx.geo.expect("located sites have a board");
+    Placement {
+        player,
+        piece,
+        positions: sites
+            .iter()
+            .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
+            .collect(),
+        off: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn site_sets_nest_without_brackets() {
+        let g = board::grid(5, 5);
+        let s = Sites::new(&g);
+        assert_eq!(
+            s.eval("the union of the bottom sites of the board expanded by 1 steps and the vertexes with coordinates [A3, E3]"),
+            Some(vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14])
+        );
+        assert_eq!(
+            s.eval("the difference between the top sites of the board expanded by 2 steps and the vertexes with coordinates [C5]"),
+            Some((10..25).filter(|&i| i != 22).collect())
+        );
+        assert_eq!(
+            s.eval("the intersection of the union of each vertex of the 4 column and each vertex of the 2 column and the bottom sites of the board"),
+            Some(vec![2, 4])
+        );
+        assert_eq!(s.eval("vertex sites [0,1,2]"), Some(vec![0, 1, 2]));
+        assert_eq!(s.eval("[0,6,10]"), Some(vec![0, 6, 10]));
+        assert_eq!(
+            s.eval("the corner sites of the board"),
+            Some(vec![0, 4, 20, 24])
+        );
+        assert_eq!(s.eval("the vertexes with coordinates [Z9]"), None);
+    }
+
+    #[test]
+    fn piece_lists_split_into_sentences() {
+        let l = "Player one plays with Jaguars. Player two plays with Dogs.";
+        let s = sentences(l);
+        assert_eq!(
+            s,
+            vec![
+                "Player one plays with Jaguars.",
+                "Player two plays with Dogs."
+            ]
+        );
+        assert_eq!(
+            piece_list(s[1]),
+            Some((Owner::Player(2), vec!["Dogs".to_string()], 0))
+        );
+        let d = "The following pieces are shared by all players: Dies with 2 faces valued [0, 1] and Dies with 2 faces valued [0, 1].";
+        assert_eq!(piece_list(d), Some((Owner::Shared, vec![], 2)));
+        assert_eq!(singular("Foxes", &[]), "Fox");
+        assert_eq!(singular("Geeses", &["Geese".to_string()]), "Geese");
+        assert_eq!(singular("Dogs", &[]), "Dog");
+    }
+}
