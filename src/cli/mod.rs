@@ -69,13 +69,17 @@ pub fn zrf_options(encoding: Option<Encoding>) -> zrf::ReadOptions {
 pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
     match (&input.path, &input.root) {
         (None, _) => Box::new(NoIncludes),
-        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
+        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes {
+            root: None,
+            cache: BTreeMap::new(),
+        }),
         (Some(p), root) => {
             let shown = root.clone().unwrap_or_else(|| parent_dir(p));
             // A root that cannot be resolved lets nothing in, rather than everything.
             let real = std::fs::canonicalize(&shown).unwrap_or_else(|_| shown.clone());
             Box::new(FsIncludes {
                 root: Some((real, shown.display().to_string())),
+                cache: BTreeMap::new(),
             })
         }
     }
@@ -380,16 +384,81 @@ pub fn interrupted() -> bool {
 
 /// Reads an input's bytes (standard input for `-`), at most one byte more than the largest
 /// input limit (`input-bytes`, `yaml-bytes`), so a huge file costs no memory: the reader then
-/// refuses it by its size.
+/// refuses it by its size. Only regular files are read ([`read_regular`]).
 pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
     let read = settings().read;
-    let cap = read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64 + 1;
-    let mut v = Vec::new();
+    let cap = (read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64).saturating_add(1);
     match &input.path {
-        Some(p) => std::io::Read::read_to_end(&mut std::fs::File::open(p)?.take(cap), &mut v)?,
-        None => std::io::Read::read_to_end(&mut std::io::stdin().take(cap), &mut v)?,
-    };
+        Some(p) => read_regular(p, cap),
+        None => {
+            let mut v = Vec::new();
+            std::io::stdin().take(cap).read_to_end(&mut v)?;
+            Ok(v)
+        }
+    }
+}
+
+/// Largest file read besides the inputs themselves: a `render --font` font, a `convert
+/// --with-images` manifest, a `replay` record or a `moves --script` (64 MiB).
+pub const MAX_AUX_BYTES: u64 = 64 << 20;
+
+/// Reads at most `cap` bytes of `path`, which must be a regular file: a FIFO, a device, a
+/// socket or a directory is refused with an error naming what it is, before anything is read
+/// (a FIFO is opened without blocking and checked on the open handle, so it cannot hang).
+/// A file longer than `cap` yields its first `cap` bytes; callers pass one byte more than their
+/// limit to see that the file is too large.
+pub fn read_regular(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO must not wait for a writer.
+        opts.custom_flags(0o4000);
+    }
+    let file = opts.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file; only regular files (and `-` for standard input) are read",
+                kind_of(&meta.file_type())
+            ),
+        ));
+    }
+    let mut v = Vec::with_capacity(meta.len().min(cap).min(1 << 24) as usize);
+    file.take(cap).read_to_end(&mut v)?;
     Ok(v)
+}
+
+/// [`read_regular`] for a file that must not exceed `max` bytes: a larger one is an error
+/// naming the limit, found from its size before anything is read.
+pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let shown = display_path(path);
+    let bytes = read_regular(path, max.saturating_add(1)).map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{shown}: larger than {max} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for an error message.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "this path" }
 }
 
 /// Reads one command-line file (or `-`) into a spec document, in the format `from` or the one
@@ -443,10 +512,12 @@ pub struct FsIncludes {
     /// The directory includes must stay in, canonical and as shown to the user; `None` allows
     /// any file.
     pub root: Option<(PathBuf, String)>,
+    /// Files read so far for this input, by canonical path: each distinct file is read once.
+    pub cache: BTreeMap<PathBuf, Arc<[u8]>>,
 }
 
 impl IncludeLoader for FsIncludes {
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Arc<[u8]>), IncludeError> {
         let base = Path::new(from).parent().unwrap_or(Path::new("."));
         let path = find_case_insensitive(base, name).ok_or_else(|| {
             format!(
@@ -467,7 +538,20 @@ impl IncludeLoader for FsIncludes {
                 });
             }
         }
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let bytes = match self.cache.get(&key) {
+            Some(b) => b.clone(),
+            None => {
+                // At most one byte more than the size limit: the reader refuses a larger file
+                // by its size without this reading it.
+                let cap = (settings().read.zrf.max_input_bytes as u64).saturating_add(1);
+                let b: Arc<[u8]> = read_regular(&path, cap)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .into();
+                self.cache.insert(key, b.clone());
+                b
+            }
+        };
         Ok((path.display().to_string(), bytes))
     }
     fn identity(&mut self, name: &str) -> String {
