@@ -190,7 +190,13 @@ pub fn read(
     opts: &ReadOptions,
     loader: &mut dyn IncludeLoader,
 ) -> ReadResult {
-    if let Some((d, shown)) = text::not_text(bytes, FileId(0)) {
+    // Size first: a file over the limit is refused by its length, whatever it holds.
+    let too_large = match format {
+        Format::Yaml => None,
+        _ => text::too_large(bytes.len(), opts.zrf.max_input_bytes, FileId(0))
+            .map(|d| (d, String::new())),
+    };
+    if let Some((d, shown)) = too_large.or_else(|| text::not_text(bytes, FileId(0))) {
         let mut sources = SourceMap::new();
         sources.add(name, shown);
         return ReadResult {
@@ -242,7 +248,11 @@ fn over_limits(doc: &Document, limits: &zrf::lower::Limits) -> Option<Diagnostic
                 at,
             )
         };
-        if let Some(b) = g.boards.iter().find(|b| b.positions.len() > limits.max_positions) {
+        if let Some(b) = g
+            .boards
+            .iter()
+            .find(|b| b.positions.len() > limits.max_positions)
+        {
             let n = format!("a board of {} positions", b.positions.len());
             let code = spec::geometry::CODE_BOARD_TOO_LARGE;
             return Some(too(code, n, "positions", limits.max_positions));

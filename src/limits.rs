@@ -194,7 +194,9 @@ impl ReadOptions {
             .ok_or_else(|| format!("--limit {setting:?}: expected NAME=VALUE"))?;
         let digits = value.trim().replace('_', "");
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("--limit {setting:?}: {value:?} is not a whole number"));
+            return Err(format!(
+                "--limit {setting:?}: {value:?} is not a whole number"
+            ));
         }
         // Saturating: a number too large for 64 bits means the largest value.
         let value = digits.parse::<u64>().unwrap_or(u64::MAX);
@@ -245,7 +247,11 @@ mod tests {
                 let mut o = ReadOptions::default();
                 o.apply_limit(&format!("{}={v}", l.name)).unwrap();
                 let got = o.limit(l.name).unwrap();
-                assert!(got >= u64::from(u32::MAX).min(ceiling(l.name)), "{}: {got}", l.name);
+                assert!(
+                    got >= u64::from(u32::MAX).min(ceiling(l.name)),
+                    "{}: {got}",
+                    l.name
+                );
                 assert!(got <= ceiling(l.name), "{}: {got}", l.name);
             }
         }

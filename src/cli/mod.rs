@@ -458,7 +458,11 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
             return "a socket";
         }
     }
-    if t.is_dir() { "a directory" } else { "this path" }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "this path"
+    }
 }
 
 /// Reads one command-line file (or `-`) into a spec document, in the format `from` or the one
@@ -590,7 +594,9 @@ pub fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
         })?;
         cur.push(found.file_name());
     }
-    cur.is_file().then_some(cur)
+    // Anything that exists is returned: the reader refuses what is not a regular file with a
+    // message saying so (a FIFO is not "not found").
+    cur.exists().then_some(cur)
 }
 
 /// A progress bar on standard error, shown only when it is a terminal and the batch is long.
