@@ -406,3 +406,62 @@ fn yaml_specs_obey_the_positions_pieces_and_move_block_limits() {
     let r = zogkit_measured(&dir, &["--limit", "positions=4", "check", y]);
     assert_eq!(r.code, 0, "{}", r.output());
 }
+
+#[test]
+fn batch_memory_stays_flat_with_many_warnings() {
+    let dir = scratch_dir("hostile-warnings");
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    // 202 warnings each: 101 unknown top-level forms and 101 macro redefinitions (each code
+    // capped at 100 plus one that counts the rest).
+    let mut body = GAME.to_string();
+    for i in 0..101 {
+        body.push_str(&format!("(foo{i} x)\n"));
+    }
+    for _ in 0..102 {
+        body.push_str("(define m x)\n");
+    }
+    for i in 0..2_000 {
+        write(&inputs, &format!("f{i:04}.zrf"), &body);
+    }
+    let runs: &[&[&str]] = &[
+        &["convert", "-q", "in", "--to", "yaml", "-o", "out1"],
+        &["convert", "in", "--to", "yaml", "-o", "out2"],
+        &["check", "in"],
+        &["check", "--format", "json", "in"],
+    ];
+    for args in runs {
+        let r = zogkit_measured(&dir, args);
+        eprintln!("{args:?}: exit {}, peak {} KiB", r.code, r.peak_kib);
+        assert_eq!(
+            r.code,
+            0,
+            "{args:?}: {}",
+            &r.stderr[r.stderr.len().saturating_sub(2000)..]
+        );
+        // Before diagnostics were printed and dropped per file, these kept every file's
+        // diagnostics: 146 MB for convert and text check, 1.86 GB for JSON.
+        assert!(
+            r.peak_kib < 100 * 1024,
+            "{args:?} peaked at {} KiB",
+            r.peak_kib
+        );
+        if args.contains(&"json") {
+            let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+            let files = doc["files"].as_array().unwrap();
+            assert_eq!(files.len(), 2_000);
+            let first = &files[0];
+            assert_eq!(first["file"], "in/f0000.zrf");
+            assert_eq!(first["warnings"], 202);
+            assert_eq!(first["diagnostics"].as_array().unwrap().len(), 128);
+            assert_eq!(first["diagnostics_omitted"], 74);
+            assert_eq!(doc["summary"]["warnings"], 404_000);
+        }
+        if args[0] == "check" && !args.contains(&"json") {
+            // In input order.
+            let a = r.stdout.find("f0000.zrf").unwrap();
+            let b = r.stdout.find("f1999.zrf").unwrap();
+            assert!(a < b);
+        }
+    }
+}

@@ -131,6 +131,73 @@ impl InputFile {
     }
 }
 
+/// Prints the texts of a batch in input order as soon as every earlier file is done, so a
+/// finished file's diagnostics are printed and dropped instead of kept until the end (memory
+/// stays flat however many warnings a batch has). Printing pauses the progress bar.
+pub struct InOrder<'a> {
+    pb: &'a ProgressBar,
+    to_stdout: bool,
+    /// The next index to print and the finished texts waiting for it.
+    state: std::sync::Mutex<(usize, BTreeMap<usize, String>)>,
+    write_failed: AtomicBool,
+}
+
+impl<'a> InOrder<'a> {
+    /// Prints to standard output (`to_stdout`) or standard error, around `pb`.
+    pub fn new(pb: &'a ProgressBar, to_stdout: bool) -> Self {
+        InOrder {
+            pb,
+            to_stdout,
+            state: std::sync::Mutex::new((0, BTreeMap::new())),
+            write_failed: AtomicBool::new(false),
+        }
+    }
+
+    /// Input `i` is finished with this text (possibly empty); prints every text that is now
+    /// next in order.
+    pub fn done(&self, i: usize, text: String) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.1.insert(i, text);
+        let mut ready = String::new();
+        loop {
+            let next = st.0;
+            let Some(t) = st.1.remove(&next) else { break };
+            ready.push_str(&t);
+            st.0 += 1;
+        }
+        if ready.is_empty() || self.write_failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let ok = self.pb.suspend(|| {
+            if self.to_stdout {
+                std::io::stdout().lock().write_all(ready.as_bytes())
+            } else {
+                std::io::stderr().lock().write_all(ready.as_bytes())
+            }
+        });
+        if ok.is_err() {
+            self.write_failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Prints `text` at once, before any file's text (a header).
+    pub fn done_header(&self, text: &str) {
+        let r = if self.to_stdout {
+            std::io::stdout().lock().write_all(text.as_bytes())
+        } else {
+            std::io::stderr().lock().write_all(text.as_bytes())
+        };
+        if r.is_err() {
+            self.write_failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a write failed (the rest was not printed).
+    pub fn failed(&self) -> bool {
+        self.write_failed.load(Ordering::Relaxed)
+    }
+}
+
 /// Runs `f` on every input (with its index) on all cores, largest files first so that a big file
 /// does not run alone at the end of a batch; returns the results in input order.
 pub fn par_map_largest_first<T, F>(inputs: &[InputFile], f: F) -> Vec<T>
@@ -147,10 +214,22 @@ where
     };
     let mut order: Vec<(u64, usize)> = inputs.iter().map(size).zip(0..).collect();
     order.sort_by_key(|&(bytes, i)| (std::cmp::Reverse(bytes), i));
-    let mut done: Vec<(usize, T)> = order
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(_, i)| (i, f(i, &inputs[i])))
+    // One queue in that order, taken from by every worker (rather than rayon splitting the
+    // list in halves): files of equal size finish roughly in input order, so `InOrder` can
+    // print and drop their diagnostics early.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().clamp(1, order.len().max(1));
+    let mut done: Vec<(usize, T)> = (0..workers)
+        .into_par_iter()
+        .flat_map_iter(|_| {
+            let mut mine = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(_, i)) = order.get(k) else { break };
+                mine.push((i, f(i, &inputs[i])));
+            }
+            mine
+        })
         .collect();
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, t)| t).collect()
