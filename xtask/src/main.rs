@@ -3,6 +3,7 @@
 mod docs;
 mod fonts;
 mod fuzz;
+mod fuzz_files;
 mod lud_writer;
 mod ludii;
 
@@ -23,7 +24,7 @@ tasks:
                              each cut (read, lower, write every format, render): reports panics
                              and cuts over 1 s (default 50)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
-  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
