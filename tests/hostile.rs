@@ -465,3 +465,42 @@ fn batch_memory_stays_flat_with_many_warnings() {
         }
     }
 }
+
+#[test]
+fn yaml_aliases_add_at_most_the_limit_whatever_the_text_length() {
+    let dir = scratch_dir("hostile-aliases");
+    // 1 MB of plain nodes, then aliases adding 1.5 M nodes: the old budget (2 nodes per byte
+    // of text plus the limit) let them through.
+    let pad = vec!["1"; 500_000].join(",");
+    let a = vec!["x"; 1_000].join(", ");
+    let doc = |n: usize| {
+        let b = vec!["*a"; n].join(", ");
+        format!("\"pad\": [{pad}]\n\"a\": &a [{a}]\n\"b\": [{b}]\n")
+    };
+    write(&dir, "many.yaml", &doc(1_500));
+    run(&dir, &["check", "many.yaml"], 1, "[yaml::alias-limit]");
+    // 0.9 M added nodes are within the limit: refused for another reason (not a spec).
+    write(&dir, "fewer.yaml", &doc(900));
+    let r = zogkit_measured(&dir, &["check", "fewer.yaml"]);
+    assert_eq!(r.code, 1, "{}", r.output());
+    assert!(
+        !r.output().contains("[yaml::alias-limit]"),
+        "{}",
+        r.output()
+    );
+}
+
+#[test]
+fn a_large_ludii_triangle_board_is_read_quickly() {
+    let dir = scratch_dir("hostile-tri");
+    write(
+        &dir,
+        "tri.lud",
+        "(game \"Tri\" (players 2) (equipment { (board (tri 200)) (piece \"Disc\" Each) }) \
+         (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))\n",
+    );
+    // 40,000 cells: neighbours were found by comparing every pair (6 s).
+    let r = zogkit_measured(&dir, &["check", "tri.lud"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
+}

@@ -47,7 +47,9 @@ pub fn seeds(zrf: &[Vec<u8>]) -> Vec<Vec<u8>> {
             let mut s = b"(include \"f1.inc\")\n(include \"f1.inc\")\n".to_vec();
             s.extend_from_slice(&zrf[i]);
             s.push(SEP);
-            s.extend_from_slice(b"(include \"f2.inc\")\n(include \"f2.inc\")\n(include \"f9.inc\")\n");
+            s.extend_from_slice(
+                b"(include \"f2.inc\")\n(include \"f2.inc\")\n(include \"f9.inc\")\n",
+            );
             s.extend_from_slice(&zrf[(i + 1) % n][..zrf[(i + 1) % n].len().min(2048)]);
             s.push(SEP);
             s.extend_from_slice(b"(define shared (x y z))\n(include \"f1.inc\")\n");
@@ -104,7 +106,15 @@ pub fn exercise_cli(bin: &Path, scratch: &Path, input: &[u8]) -> Result<(), Stri
     let out = scratch.join("out");
     let runs: [&[&str]; 4] = [
         &["check", "."],
-        &["convert", "main.zrf", "--to", "yaml", "-o", "out/main.yaml", "--force"],
+        &[
+            "convert",
+            "main.zrf",
+            "--to",
+            "yaml",
+            "-o",
+            "out/main.yaml",
+            "--force",
+        ],
         &["fmt", "--check", "main.zrf"],
         &["expand", "main.zrf"],
     ];
