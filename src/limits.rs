@@ -47,6 +47,11 @@ pub const LIMITS: &[Limit] = &[
         what: "nodes one ZRF game or variant may expand to",
     },
     Limit {
+        name: "expansion-bytes",
+        code: "zrf::expansion-text-too-large",
+        what: "bytes of text ZRF `$k` substitution may create in one file",
+    },
+    Limit {
         name: "list-items",
         code: "zrf::list-too-long",
         what: "items one ZRF list may hold after macros are spliced in",
@@ -132,6 +137,7 @@ impl ReadOptions {
             "macro-depth" => z.expand.max_macro_depth as u64,
             "macro-calls" => z.expand.max_calls,
             "expansion-nodes" => z.expand.max_nodes,
+            "expansion-bytes" => z.expand.max_text_bytes,
             "list-items" => z.expand.max_list_items as u64,
             "include-depth" => z.expand.max_include_depth as u64,
             "include-bytes" => z.expand.max_include_bytes,
@@ -171,6 +177,7 @@ impl ReadOptions {
             "macro-depth" => z.expand.max_macro_depth = size,
             "macro-calls" => z.expand.max_calls = value,
             "expansion-nodes" => z.expand.max_nodes = value,
+            "expansion-bytes" => z.expand.max_text_bytes = value,
             "list-items" => z.expand.max_list_items = size,
             "include-depth" => z.expand.max_include_depth = size,
             "include-bytes" => z.expand.max_include_bytes = value,

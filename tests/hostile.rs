@@ -504,3 +504,29 @@ fn a_large_ludii_triangle_board_is_read_quickly() {
     assert_eq!(r.code, 0, "{}", r.output());
     assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
 }
+
+#[test]
+fn a_large_macro_argument_copied_many_times_is_refused() {
+    let dir = scratch_dir("hostile-bigarg");
+    // A 1 MB argument substituted 512 times: 512 MB of text (537 MB of YAML before).
+    let copies = vec!["$1"; 512].join(" ");
+    let game = GAME.replace(
+        "(piece (name P)",
+        &format!("(piece (name P) (help (m \"{}\"))", "A".repeat(1_000_000)),
+    );
+    write(&dir, "big.zrf", &format!("(define m {copies})\n{game}"));
+    let code = "[zrf::expansion-text-too-large]";
+    run(&dir, &["check", "big.zrf"], 1, code);
+    run(
+        &dir,
+        &["convert", "big.zrf", "--to", "yaml", "-o", "big.yaml"],
+        1,
+        code,
+    );
+    assert!(!dir.join("big.yaml").exists());
+    let r = zogkit_measured(
+        &dir,
+        &["--limit", "expansion-bytes=600000000", "check", "big.zrf"],
+    );
+    assert!(!r.output().contains(code), "{}", r.output());
+}

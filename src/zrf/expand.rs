@@ -52,6 +52,10 @@ pub struct Limits {
     /// budget (the largest real file expands to about 3 M). A file over it is refused whole:
     /// no entry of it is kept.
     pub max_file_nodes: u64,
+    /// Most bytes of text `$k` substitution may create in one input file (every game and
+    /// variant together): a 1 MB argument copied 512 times made 537 MB of YAML. Shared call
+    /// results are not copied, so they count once.
+    pub max_text_bytes: u64,
     /// Reuse the result of a call whose expansion depends only on its arguments (on by
     /// default; switched off only to cross-check that sharing changes nothing).
     pub share_calls: bool,
@@ -67,6 +71,7 @@ impl Default for Limits {
             max_include_depth: 16,
             max_include_bytes: 16 << 20,
             max_file_nodes: 32_000_000,
+            max_text_bytes: 64 << 20,
             share_calls: true,
         }
     }
@@ -175,6 +180,9 @@ pub const CODE_INCLUDE_TOO_LARGE: &str = "zrf::include-too-large";
 /// Diagnostic code: the games and variants of one input expand to more than
 /// [`Limits::max_file_nodes`].
 pub const CODE_FILE_TOO_LARGE: &str = "zrf::file-expansion-too-large";
+/// Diagnostic code: `$k` substitution creates more than [`Limits::max_text_bytes`] of text in
+/// one input file.
+pub const CODE_TEXT_TOO_LARGE: &str = "zrf::expansion-text-too-large";
 /// Diagnostic code: an include resolves outside the directory tree the loader is confined to.
 pub const CODE_INCLUDE_OUTSIDE: &str = "zrf::include-outside";
 
@@ -385,6 +393,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     let mut memo = Memo::default();
     let mut pending_variants = Vec::new();
     let count = forms.len();
+    let mut text_bytes = 0u64;
     let mut over_budget = false;
     for (k, form) in forms.into_iter().enumerate() {
         let is_game = form.head() == Some("game");
@@ -425,6 +434,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
                 env: Vec::new(),
                 reported_unbound: Default::default(),
                 reported_arity: Default::default(),
+                text_bytes: &mut text_bytes,
                 memo: &mut memo,
             };
             let mut out = Vec::with_capacity(form.args().len());
@@ -1077,6 +1087,9 @@ struct Expander<'a, 't> {
     env: Vec<Frame>,
     /// Results of calls that depend only on their arguments, shared across a file's games.
     memo: &'a mut Memo,
+    /// Bytes of text `$k` substitution has created in this file so far (every form), against
+    /// [`Limits::max_text_bytes`].
+    text_bytes: &'a mut u64,
     reported_unbound: FxHashSet<(u32, u32)>,
     reported_arity: FxHashSet<Arc<str>>,
 }
@@ -1133,6 +1146,18 @@ impl<'a, 't> Expander<'a, 't> {
             return Ok(s.clone());
         }
         out.push_str(&s[last..]);
+        *self.text_bytes = self.text_bytes.saturating_add(out.len() as u64);
+        if *self.text_bytes > self.limits.max_text_bytes && !self.aborted {
+            self.aborted = true;
+            self.diags.push(Diagnostic::error(
+                CODE_TEXT_TOO_LARGE,
+                format!(
+                    "macro arguments substituted into this file's games and variants make more than {} bytes of text (`--limit expansion-bytes=N` changes it); this form is skipped",
+                    self.limits.max_text_bytes
+                ),
+                span,
+            ));
+        }
         Ok(out.into())
     }
 
