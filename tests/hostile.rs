@@ -477,11 +477,17 @@ fn yaml_aliases_add_at_most_the_limit_whatever_the_text_length() {
         let b = vec!["*a"; n].join(", ");
         format!("\"pad\": [{pad}]\n\"a\": &a [{a}]\n\"b\": [{b}]\n")
     };
+    let limit = ["--limit", "yaml-aliases=1000000"];
     write(&dir, "many.yaml", &doc(1_500));
-    run(&dir, &["check", "many.yaml"], 1, "[yaml::alias-limit]");
+    run(
+        &dir,
+        &[&limit[..], &["check", "many.yaml"]].concat(),
+        1,
+        "[yaml::alias-limit]",
+    );
     // 0.9 M added nodes are within the limit: refused for another reason (not a spec).
     write(&dir, "fewer.yaml", &doc(900));
-    let r = zogkit_measured(&dir, &["check", "fewer.yaml"]);
+    let r = zogkit_measured(&dir, &[&limit[..], &["check", "fewer.yaml"]].concat());
     assert_eq!(r.code, 1, "{}", r.output());
     assert!(
         !r.output().contains("[yaml::alias-limit]"),
