@@ -81,7 +81,7 @@ fn main() -> ExitCode {
             };
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
-                None => ["zrf", "yaml", "csm", "lud", "english"]
+                None => ["zrf", "yaml", "csm", "lud", "english", "includes", "cli"]
                     .map(String::from)
                     .to_vec(),
             };
