@@ -190,7 +190,13 @@ pub fn read(
     opts: &ReadOptions,
     loader: &mut dyn IncludeLoader,
 ) -> ReadResult {
-    if let Some((d, shown)) = text::not_text(bytes, FileId(0)) {
+    // Size first: a file over the limit is refused by its length, whatever it holds.
+    let too_large = match format {
+        Format::Yaml => None,
+        _ => text::too_large(bytes.len(), opts.zrf.max_input_bytes, FileId(0))
+            .map(|d| (d, String::new())),
+    };
+    if let Some((d, shown)) = too_large.or_else(|| text::not_text(bytes, FileId(0))) {
         let mut sources = SourceMap::new();
         sources.add(name, shown);
         return ReadResult {
@@ -200,6 +206,15 @@ pub fn read(
         };
     }
     let (mut result, capped) = read_uncapped(format, name, bytes, opts, loader);
+    // The ZRF reader applies these while lowering; every other reader's document is held to
+    // the same limits here, so no format lets through what another refuses.
+    if format != Format::Zrf
+        && let Some(doc) = &result.document
+        && let Some(d) = over_limits(doc, &opts.lower)
+    {
+        result.diagnostics.push(d);
+        result.document = None;
+    }
     let mut rest = result.diagnostics.split_off(capped);
     diag::cap_repeats(&mut rest, diag::MAX_PER_CODE);
     result.diagnostics.append(&mut rest);
@@ -216,6 +231,46 @@ pub fn read(
         ));
     }
     result
+}
+
+/// The first of the positions, pieces and move-blocks limits that a document exceeds, as an
+/// error (with the code the ZRF reader uses for it) located at the document's start.
+fn over_limits(doc: &Document, limits: &zrf::lower::Limits) -> Option<Diagnostic> {
+    let at = diag::Span::new(FileId(0), 0, 0);
+    for g in &doc.games {
+        let too = |code: &'static str, what: String, limit: &str, max: usize| {
+            Diagnostic::error(
+                code,
+                format!(
+                    "game {:?} has {what}, more than the limit of {max} (`--limit {limit}=N` changes it); it is not read",
+                    g.title
+                ),
+                at,
+            )
+        };
+        if let Some(b) = g
+            .boards
+            .iter()
+            .find(|b| b.positions.len() > limits.max_positions)
+        {
+            let n = format!("a board of {} positions", b.positions.len());
+            let code = spec::geometry::CODE_BOARD_TOO_LARGE;
+            return Some(too(code, n, "positions", limits.max_positions));
+        }
+        let placed: usize = g.setup.iter().map(|p| p.positions.len()).sum();
+        if g.pieces.len().max(placed) > limits.max_pieces {
+            let n = format!("{} piece types and places {placed} pieces", g.pieces.len());
+            let code = zrf::lower::CODE_TOO_MANY_PIECES;
+            return Some(too(code, n, "pieces", limits.max_pieces));
+        }
+        let blocks: usize = g.pieces.iter().map(|p| p.moves.len() + p.drops.len()).sum();
+        if blocks > limits.max_move_blocks {
+            let n = format!("{blocks} move and drop blocks");
+            let code = zrf::lower::CODE_TOO_MANY_MOVE_BLOCKS;
+            return Some(too(code, n, "move-blocks", limits.max_move_blocks));
+        }
+    }
+    None
 }
 
 /// Records the input's own facts in a document read from decoded text: the SHA-256 of its

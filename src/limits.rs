@@ -47,6 +47,11 @@ pub const LIMITS: &[Limit] = &[
         what: "nodes one ZRF game or variant may expand to",
     },
     Limit {
+        name: "expansion-bytes",
+        code: "zrf::expansion-text-too-large",
+        what: "bytes of text ZRF `$k` substitution may create in one file",
+    },
+    Limit {
         name: "list-items",
         code: "zrf::list-too-long",
         what: "items one ZRF list may hold after macros are spliced in",
@@ -57,19 +62,29 @@ pub const LIMITS: &[Limit] = &[
         what: "ZRF includes nested in each other",
     },
     Limit {
+        name: "include-bytes",
+        code: "zrf::include-too-large",
+        what: "bytes the includes of one ZRF file add, each counted every time it is spliced in",
+    },
+    Limit {
+        name: "file-expansion-nodes",
+        code: "zrf::file-expansion-too-large",
+        what: "nodes all games and variants of one ZRF file may expand to together",
+    },
+    Limit {
         name: "positions",
         code: "spec::board-too-large",
-        what: "positions of one ZRF board",
+        what: "positions of one board, in every format",
     },
     Limit {
         name: "pieces",
         code: "zrf::too-many-pieces",
-        what: "piece types of one ZRF game, and pieces its setup places",
+        what: "piece types of one game, and pieces its setup places, in every format",
     },
     Limit {
         name: "move-blocks",
         code: "zrf::too-many-move-blocks",
-        what: "move and drop blocks of all pieces of one ZRF game",
+        what: "move and drop blocks of all pieces of one game, in every format",
     },
     Limit {
         name: "yaml-bytes",
@@ -93,6 +108,20 @@ pub const LIMITS: &[Limit] = &[
     },
 ];
 
+/// Largest value the limits that bound recursion accept: `nesting` (later stages recurse on
+/// list depth; 20,000 overflowed the stack, 5,000 did not), `macro-depth` and
+/// `include-depth`. A larger setting means this value; every other limit saturates at the
+/// largest value its type holds.
+pub const RECURSION_CEILING: u64 = 2_048;
+
+/// The largest value the limit called `name` takes.
+pub fn ceiling(name: &str) -> u64 {
+    match name {
+        "nesting" | "macro-depth" | "include-depth" => RECURSION_CEILING,
+        _ => u64::MAX,
+    }
+}
+
 /// Looks a limit up by name.
 pub fn find(name: &str) -> Option<&'static Limit> {
     LIMITS.iter().find(|l| l.name == name)
@@ -108,8 +137,11 @@ impl ReadOptions {
             "macro-depth" => z.expand.max_macro_depth as u64,
             "macro-calls" => z.expand.max_calls,
             "expansion-nodes" => z.expand.max_nodes,
+            "expansion-bytes" => z.expand.max_text_bytes,
             "list-items" => z.expand.max_list_items as u64,
             "include-depth" => z.expand.max_include_depth as u64,
+            "include-bytes" => z.expand.max_include_bytes,
+            "file-expansion-nodes" => z.expand.max_file_nodes,
             "positions" => self.lower.max_positions as u64,
             "pieces" => self.lower.max_pieces as u64,
             "move-blocks" => self.lower.max_move_blocks as u64,
@@ -121,7 +153,9 @@ impl ReadOptions {
         })
     }
 
-    /// Sets the limit called `name`. Errors name the problem (unknown name, value out of range).
+    /// Sets the limit called `name`. Values are saturating: one above what the limit can hold
+    /// (or above its [`ceiling`]) sets the largest value it can. Errors name the problem
+    /// (unknown name, zero).
     pub fn set_limit(&mut self, name: &str, value: u64) -> Result<(), String> {
         if find(name).is_none() {
             let names: Vec<&str> = LIMITS.iter().map(|l| l.name).collect();
@@ -133,26 +167,28 @@ impl ReadOptions {
         if value == 0 {
             return Err(format!("limit {name} must be at least 1"));
         }
-        let too_big = || format!("limit {name}={value} is too large");
-        let size = || usize::try_from(value).map_err(|_| too_big());
+        let value = value.min(ceiling(name));
+        let size = usize::try_from(value).unwrap_or(usize::MAX);
+        let small = u32::try_from(value).unwrap_or(u32::MAX);
         let z = &mut self.zrf;
         match name {
-            "input-bytes" => z.max_input_bytes = size()?,
-            "nesting" => z.syntax.max_depth = size()?,
-            "macro-depth" => z.expand.max_macro_depth = size()?,
+            "input-bytes" => z.max_input_bytes = size,
+            "nesting" => z.syntax.max_depth = size,
+            "macro-depth" => z.expand.max_macro_depth = size,
             "macro-calls" => z.expand.max_calls = value,
             "expansion-nodes" => z.expand.max_nodes = value,
-            "list-items" => z.expand.max_list_items = size()?,
-            "include-depth" => z.expand.max_include_depth = size()?,
-            "positions" => self.lower.max_positions = size()?,
-            "pieces" => self.lower.max_pieces = size()?,
-            "move-blocks" => self.lower.max_move_blocks = size()?,
-            "yaml-bytes" => self.yaml.max_bytes = size()?,
+            "expansion-bytes" => z.expand.max_text_bytes = value,
+            "list-items" => z.expand.max_list_items = size,
+            "include-depth" => z.expand.max_include_depth = size,
+            "include-bytes" => z.expand.max_include_bytes = value,
+            "file-expansion-nodes" => z.expand.max_file_nodes = value,
+            "positions" => self.lower.max_positions = size,
+            "pieces" => self.lower.max_pieces = size,
+            "move-blocks" => self.lower.max_move_blocks = size,
+            "yaml-bytes" => self.yaml.max_bytes = size,
             "yaml-aliases" => self.yaml.max_alias_nodes = value,
-            "chessembly-steps" => {
-                self.chessembly_steps = u32::try_from(value).map_err(|_| too_big())?
-            }
-            "engine-steps" => self.engine_steps = u32::try_from(value).map_err(|_| too_big())?,
+            "chessembly-steps" => self.chessembly_steps = small,
+            "engine-steps" => self.engine_steps = small,
             _ => unreachable!("every name in LIMITS is handled"),
         }
         Ok(())
@@ -163,10 +199,14 @@ impl ReadOptions {
         let (name, value) = setting
             .split_once('=')
             .ok_or_else(|| format!("--limit {setting:?}: expected NAME=VALUE"))?;
-        let value: u64 = value
-            .replace('_', "")
-            .parse()
-            .map_err(|_| format!("--limit {setting:?}: {value:?} is not a whole number"))?;
+        let digits = value.trim().replace('_', "");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "--limit {setting:?}: {value:?} is not a whole number"
+            ));
+        }
+        // Saturating: a number too large for 64 bits means the largest value.
+        let value = digits.parse::<u64>().unwrap_or(u64::MAX);
         self.set_limit(name.trim(), value)
     }
 }
@@ -204,11 +244,23 @@ mod tests {
                 .unwrap_err()
                 .contains("at least 1")
         );
-        assert!(
-            o.apply_limit("chessembly-steps=99999999999")
-                .unwrap_err()
-                .contains("too large")
-        );
         assert_eq!(o.limit("nesting"), ReadOptions::default().limit("nesting"));
+    }
+
+    #[test]
+    fn values_saturate() {
+        for l in LIMITS {
+            for v in ["18446744073709551615", "99999999999999999999999"] {
+                let mut o = ReadOptions::default();
+                o.apply_limit(&format!("{}={v}", l.name)).unwrap();
+                let got = o.limit(l.name).unwrap();
+                assert!(
+                    got >= u64::from(u32::MAX).min(ceiling(l.name)),
+                    "{}: {got}",
+                    l.name
+                );
+                assert!(got <= ceiling(l.name), "{}: {got}", l.name);
+            }
+        }
     }
 }

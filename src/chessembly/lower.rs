@@ -756,14 +756,15 @@ pub fn prune(blocks: &mut Vec<Vec<Instr>>) {
 /// the given directions (their negations added) and the second player's 180° symmetry.
 pub fn grid_board(files: usize, ranks: usize, used: &[Delta]) -> Board {
     let mut deltas: Vec<Delta> = Vec::new();
+    let mut seen: HashSet<Delta> = HashSet::new(); // lookup only
     for d in used {
-        if !deltas.contains(d) && *d != Delta::default() {
+        if *d != Delta::default() && seen.insert(*d) {
             deltas.push(*d);
         }
     }
     for d in deltas.clone() {
         let n = Delta::new(-d.dx, -d.dy);
-        if !deltas.contains(&n) {
+        if seen.insert(n) {
             deltas.push(n);
         }
     }
@@ -826,15 +827,24 @@ pub fn used_deltas(blocks: &[MoveBlock]) -> Vec<Delta> {
         b.program.iter().for_each(|i| instr_dirs(i, &mut names));
     }
     let mut out: Vec<Delta> = Vec::new();
+    let mut seen: HashSet<Delta> = HashSet::new(); // lookup only
     for n in names {
         if let Some(d) = parse_direction_name(&n)
-            && !out.contains(&d)
+            && seen.insert(d)
         {
             out.push(d);
         }
     }
     out
 }
+
+/// Most distinct directions (move vectors) one script may use: every direction becomes a
+/// board direction with a link from every square, so 50,000 of them cost seconds and hundreds
+/// of megabytes. Real scripts use a few dozen.
+pub const MAX_DIRECTIONS: usize = 1_024;
+
+/// Error code: a script uses more than [`MAX_DIRECTIONS`] distinct directions.
+pub const CODE_TOO_MANY_DIRECTIONS: &str = "chessembly::too-many-directions";
 
 /// The file name without directories and extension.
 fn stem(name: &str) -> &str {
@@ -946,7 +956,19 @@ pub fn lower(
         },
         ..Piece::default()
     };
-    let board = grid_board(opts.files, opts.ranks, &used_deltas(&piece.moves));
+    let used = used_deltas(&piece.moves);
+    if used.len() > MAX_DIRECTIONS {
+        diags.push(Diagnostic::error(
+            CODE_TOO_MANY_DIRECTIONS,
+            format!(
+                "the script moves in {} distinct directions, more than the limit of {MAX_DIRECTIONS}; it is not read",
+                used.len()
+            ),
+            Span::new(file, 0, 0),
+        ));
+        return (None, diags);
+    }
+    let board = grid_board(opts.files, opts.ranks, &used);
     let doc = Document {
         procedures: Vec::new(),
         spec_version: SPEC_VERSION.to_string(),

@@ -1,7 +1,7 @@
 //! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
 
 use super::outcome::{self, Deny, Policy, count};
-use super::{EXIT_ERRORS, EXIT_OK, InputFile, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -91,8 +91,17 @@ impl Output {
     }
 }
 
+/// Located diagnostics one file's entry in `check --format json` holds at most; the rest are
+/// counted in its `diagnostics_omitted` (its `errors` and `warnings` count them all), so a batch
+/// with many warnings per file does not hold them all in memory.
+pub const MAX_JSON_DIAGNOSTICS: usize = 128;
+
 fn diagnostics_json(diags: &[Diagnostic], sources: &SourceMap, file: &str) -> serde_json::Value {
-    diags.iter().map(|d| d.to_json(sources, file)).collect()
+    diags
+        .iter()
+        .take(MAX_JSON_DIAGNOSTICS)
+        .map(|d| d.to_json(sources, file))
+        .collect()
 }
 
 /// Checks one input exactly as `convert` reads it, without writing: [`format::read`] in the
@@ -149,7 +158,13 @@ fn check_one(
         }
         j["games"] = games.into();
         j["variants"] = variants.into();
+        j["errors"] = count(&r.diagnostics, Severity::Error).into();
+        j["warnings"] = count(&r.diagnostics, Severity::Warning).into();
         j["diagnostics"] = diagnostics_json(&r.diagnostics, &r.sources, &input.display);
+        let omitted = r.diagnostics.len().saturating_sub(MAX_JSON_DIAGNOSTICS);
+        if omitted > 0 {
+            j["diagnostics_omitted"] = omitted.into();
+        }
         j
     });
     FileReport {
@@ -179,13 +194,28 @@ pub fn run(args: CheckArgs) -> u8 {
         verbose: args.verbose,
     };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
-    let reports: Vec<FileReport> = super::par_map_largest_first(&inputs, |_, i| {
+    // Each file's text or JSON entry is printed as soon as the files before it are done, then
+    // dropped: memory does not grow with the diagnostics of finished files.
+    let printer = super::InOrder::new(&pb, true);
+    if args.format == Format::Json {
+        printer.done_header("{\n  \"files\": [\n");
+    }
+    let reports: Vec<FileReport> = super::par_map_largest_first(&inputs, |n, i| {
         // A named file with an extension zogkit does not know (`.ZRF` is known) is read as ZRF.
-        let r = check_one(i, outcome::format_of(args.from, i), &opts, out);
+        let mut r = check_one(i, outcome::format_of(args.from, i), &opts, out);
+        let text = match r.json.take() {
+            Some(j) => {
+                let entry = serde_json::to_string_pretty(&j).unwrap_or_default();
+                format!("{}{entry}", if n == 0 { "" } else { ",\n" })
+            }
+            None => super::color::stdout(&std::mem::take(&mut r.text)).into_owned(),
+        };
+        printer.done(n, text);
         pb.inc(1);
         r
     });
     pb.finish_and_clear();
+    let printed_ok = !printer.failed();
 
     let files = reports.len();
     let games: usize = reports.iter().map(|r| r.games).sum();
@@ -216,18 +246,10 @@ pub fn run(args: CheckArgs) -> u8 {
     let mut out = String::new();
     match args.format {
         Format::Json => {
-            let doc = serde_json::json!({
-                "files": reports.iter().filter_map(|r| r.json.as_ref()).collect::<Vec<_>>(),
-                "summary": {"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()},
-            });
-            let _ = writeln!(out, "{doc:#}");
+            let summary = serde_json::json!({"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()});
+            let _ = writeln!(out, "\n  ],\n  \"summary\": {summary:#}\n}}");
         }
         Format::Text => {
-            if !args.quiet {
-                for r in &reports {
-                    out.push_str(&super::color::stdout(&r.text));
-                }
-            }
             if !failed.is_empty() {
                 out.push_str("files with errors:\n");
                 for f in &failed {
@@ -242,6 +264,9 @@ pub fn run(args: CheckArgs) -> u8 {
             }
             let _ = writeln!(out, "{summary}");
         }
+    }
+    if !printed_ok {
+        return EXIT_USAGE;
     }
     if let Err(code) = super::print_stdout(&out) {
         return code;

@@ -171,14 +171,27 @@ pub fn run(args: ConvertArgs) -> u8 {
     }));
     super::catch_interrupts();
     let pb = progress(inputs.len(), args.quiet);
+    // Each file's diagnostics are printed (in input order) as soon as the files before it are
+    // done, then dropped: memory does not grow with the warnings of finished files.
+    let printer = super::InOrder::new(&pb, false);
     let outcomes: Vec<Outcome> = super::par_map_largest_first(&inputs, |i, input| {
         if interrupted() {
+            printer.done(i, String::new());
             return Outcome {
                 skipped: true,
                 ..Default::default()
             };
         }
-        let o = convert_one(&args, to, input, &targets[i], &opts);
+        let mut o = convert_one(&args, to, input, &targets[i], &opts);
+        let text = std::mem::take(&mut o.text);
+        printer.done(
+            i,
+            if !args.quiet || o.failed {
+                super::color::stderr(&text).into_owned()
+            } else {
+                String::new()
+            },
+        );
         pb.inc(1);
         o
     });
@@ -232,15 +245,11 @@ fn output_format(args: &ConvertArgs) -> Result<Format, String> {
     Ok(to)
 }
 
-/// Prints every file's diagnostics (failures only with `-q`), the failed files and the summary
-/// line to standard error; returns the number of failed files.
+/// Prints the failed files and the summary
+/// line to standard error (each file's diagnostics were printed as it finished); returns the
+/// number of failed files.
 fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[Outcome]) -> usize {
     let mut err = std::io::stderr().lock();
-    for o in outcomes {
-        if !args.quiet || o.failed {
-            let _ = err.write_all(super::color::stderr(&o.text).as_bytes());
-        }
-    }
     let failed: Vec<&str> = outcomes
         .iter()
         .zip(inputs)

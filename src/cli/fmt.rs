@@ -98,7 +98,8 @@ pub fn run(args: FmtArgs) -> u8 {
             eprintln!("error: fmt needs files, not standard input");
             return EXIT_USAGE;
         };
-        let bytes = match std::fs::read(path) {
+        let max = super::settings().read.zrf.max_input_bytes;
+        let bytes = match super::read_regular(path, (max as u64).saturating_add(1)) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {}: {e}", input.display);
@@ -106,8 +107,13 @@ pub fn run(args: FmtArgs) -> u8 {
                 continue;
             }
         };
-        // Binary data and UTF-16 text are not ZRF: an error, as in every other subcommand.
-        if let Some((d, shown)) = text::not_text(&bytes, FileId(0)) {
+        // A file over `input-bytes` (read up to one byte more), binary data and UTF-16 text
+        // are refused with an error, as in every other subcommand.
+        let refused = match text::too_large(bytes.len(), max, FileId(0)) {
+            Some(d) => Some((d, String::new())),
+            None => text::not_text(&bytes, FileId(0)),
+        };
+        if let Some((d, shown)) = refused {
             let mut sources = zogkit::diag::SourceMap::new();
             sources.add(input.display.as_str(), shown);
             eprint!(

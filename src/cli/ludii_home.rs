@@ -15,7 +15,7 @@ pub fn load(path: &Path) -> Result<Library, String> {
         if meta.len() > MAX_JAR_BYTES {
             return Err(format!("{shown}: larger than {MAX_JAR_BYTES} bytes"));
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+        let bytes = super::read_bounded(path, MAX_JAR_BYTES)?;
         let (lib, problems) =
             Library::from_zip(&shown, &bytes).map_err(|e| format!("{shown}: {e}"))?;
         report(&problems);
@@ -33,7 +33,10 @@ pub fn load(path: &Path) -> Result<Library, String> {
         .collect();
     files.sort();
     for f in &files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let left = zogkit::ludii::expand::MAX_LIBRARY_BYTES.saturating_sub(total) as u64;
+        let bytes = super::read_bounded(f, left)
+            .map_err(|e| format!("{e} (the .def files exceed the size budget)"))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", f.display()))?;
         total = total.saturating_add(text.len());
         if total > zogkit::ludii::expand::MAX_LIBRARY_BYTES {
             return Err(format!("{shown}: the .def files exceed the size budget"));

@@ -72,13 +72,17 @@ pub fn zrf_options(encoding: Option<Encoding>) -> zrf::ReadOptions {
 pub fn loader(input: &InputFile) -> Box<dyn IncludeLoader> {
     match (&input.path, &input.root) {
         (None, _) => Box::new(NoIncludes),
-        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes { root: None }),
+        (Some(_), _) if settings().allow_include_outside => Box::new(FsIncludes {
+            root: None,
+            cache: BTreeMap::new(),
+        }),
         (Some(p), root) => {
             let shown = root.clone().unwrap_or_else(|| parent_dir(p));
             // A root that cannot be resolved lets nothing in, rather than everything.
             let real = std::fs::canonicalize(&shown).unwrap_or_else(|_| shown.clone());
             Box::new(FsIncludes {
                 root: Some((real, shown.display().to_string())),
+                cache: BTreeMap::new(),
             })
         }
     }
@@ -130,6 +134,70 @@ impl InputFile {
     }
 }
 
+/// Prints the texts of a batch in input order as soon as every earlier file is done, so a
+/// finished file's diagnostics are printed and dropped instead of kept until the end (memory
+/// stays flat however many warnings a batch has). Printing pauses the progress bar.
+pub struct InOrder<'a> {
+    pb: &'a ProgressBar,
+    to_stdout: bool,
+    /// The next index to print and the finished texts waiting for it.
+    state: std::sync::Mutex<(usize, BTreeMap<usize, String>)>,
+    write_failed: AtomicBool,
+}
+
+impl<'a> InOrder<'a> {
+    /// Prints to standard output (`to_stdout`) or standard error, around `pb`.
+    pub fn new(pb: &'a ProgressBar, to_stdout: bool) -> Self {
+        InOrder {
+            pb,
+            to_stdout,
+            state: std::sync::Mutex::new((0, BTreeMap::new())),
+            write_failed: AtomicBool::new(false),
+        }
+    }
+
+    /// Input `i` is finished with this text (possibly empty); prints every text that is now
+    /// next in order.
+    pub fn done(&self, i: usize, text: String) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.1.insert(i, text);
+        let mut ready = String::new();
+        loop {
+            let next = st.0;
+            let Some(t) = st.1.remove(&next) else { break };
+            ready.push_str(&t);
+            st.0 += 1;
+        }
+        if ready.is_empty() || self.write_failed.load(Ordering::Relaxed) {
+            return;
+        }
+        self.pb.suspend(|| self.write(&ready));
+    }
+
+    /// Prints `text` at once, before any file's text (a header).
+    pub fn done_header(&self, text: &str) {
+        self.write(text);
+    }
+
+    /// Standard output goes through [`print_stdout`] (a closed pipe is quiet, a failed write
+    /// is reported once); a failed write stops the printing.
+    fn write(&self, text: &str) {
+        let ok = if self.to_stdout {
+            print_stdout(text).is_ok()
+        } else {
+            std::io::stderr().lock().write_all(text.as_bytes()).is_ok()
+        };
+        if !ok {
+            self.write_failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a write failed (the rest was not printed).
+    pub fn failed(&self) -> bool {
+        self.write_failed.load(Ordering::Relaxed)
+    }
+}
+
 /// Runs `f` on every input (with its index) on all cores, largest files first so that a big file
 /// does not run alone at the end of a batch; returns the results in input order.
 pub fn par_map_largest_first<T, F>(inputs: &[InputFile], f: F) -> Vec<T>
@@ -146,10 +214,22 @@ where
     };
     let mut order: Vec<(u64, usize)> = inputs.iter().map(size).zip(0..).collect();
     order.sort_by_key(|&(bytes, i)| (std::cmp::Reverse(bytes), i));
-    let mut done: Vec<(usize, T)> = order
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(_, i)| (i, f(i, &inputs[i])))
+    // One queue in that order, taken from by every worker (rather than rayon splitting the
+    // list in halves): files of equal size finish roughly in input order, so `InOrder` can
+    // print and drop their diagnostics early.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().clamp(1, order.len().max(1));
+    let mut done: Vec<(usize, T)> = (0..workers)
+        .into_par_iter()
+        .flat_map_iter(|_| {
+            let mut mine = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(_, i)) = order.get(k) else { break };
+                mine.push((i, f(i, &inputs[i])));
+            }
+            mine
+        })
         .collect();
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, t)| t).collect()
@@ -431,16 +511,85 @@ pub fn interrupted() -> bool {
 
 /// Reads an input's bytes (standard input for `-`), at most one byte more than the largest
 /// input limit (`input-bytes`, `yaml-bytes`), so a huge file costs no memory: the reader then
-/// refuses it by its size.
+/// refuses it by its size. Only regular files are read ([`read_regular`]).
 pub fn read_input(input: &InputFile) -> std::io::Result<Vec<u8>> {
     let read = settings().read;
-    let cap = read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64 + 1;
-    let mut v = Vec::new();
+    let cap = (read.zrf.max_input_bytes.max(read.yaml.max_bytes) as u64).saturating_add(1);
     match &input.path {
-        Some(p) => std::io::Read::read_to_end(&mut std::fs::File::open(p)?.take(cap), &mut v)?,
-        None => std::io::Read::read_to_end(&mut std::io::stdin().take(cap), &mut v)?,
-    };
+        Some(p) => read_regular(p, cap),
+        None => {
+            let mut v = Vec::new();
+            std::io::stdin().take(cap).read_to_end(&mut v)?;
+            Ok(v)
+        }
+    }
+}
+
+/// Largest file read besides the inputs themselves: a `render --font` font, a `convert
+/// --with-images` manifest, a `replay` record or a `moves --script` (64 MiB).
+pub const MAX_AUX_BYTES: u64 = 64 << 20;
+
+/// Reads at most `cap` bytes of `path`, which must be a regular file: a FIFO, a device, a
+/// socket or a directory is refused with an error naming what it is, before anything is read
+/// (a FIFO is opened without blocking and checked on the open handle, so it cannot hang).
+/// A file longer than `cap` yields its first `cap` bytes; callers pass one byte more than their
+/// limit to see that the file is too large.
+pub fn read_regular(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO must not wait for a writer.
+        opts.custom_flags(0o4000);
+    }
+    let file = opts.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file; only regular files (and `-` for standard input) are read",
+                kind_of(&meta.file_type())
+            ),
+        ));
+    }
+    let mut v = Vec::with_capacity(meta.len().min(cap).min(1 << 24) as usize);
+    file.take(cap).read_to_end(&mut v)?;
     Ok(v)
+}
+
+/// [`read_regular`] for a file that must not exceed `max` bytes: a larger one is an error
+/// naming the limit, found from its size before anything is read.
+pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let shown = display_path(path);
+    let bytes = read_regular(path, max.saturating_add(1)).map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{shown}: larger than {max} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for an error message.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "this path"
+    }
 }
 
 /// Reads one command-line file (or `-`) into a spec document, in the format `from` or the one
@@ -494,10 +643,12 @@ pub struct FsIncludes {
     /// The directory includes must stay in, canonical and as shown to the user; `None` allows
     /// any file.
     pub root: Option<(PathBuf, String)>,
+    /// Files read so far for this input, by canonical path: each distinct file is read once.
+    pub cache: BTreeMap<PathBuf, Arc<[u8]>>,
 }
 
 impl IncludeLoader for FsIncludes {
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Arc<[u8]>), IncludeError> {
         let base = Path::new(from).parent().unwrap_or(Path::new("."));
         let path = find_case_insensitive(base, name).ok_or_else(|| {
             format!(
@@ -518,7 +669,20 @@ impl IncludeLoader for FsIncludes {
                 });
             }
         }
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let bytes = match self.cache.get(&key) {
+            Some(b) => b.clone(),
+            None => {
+                // At most one byte more than the size limit: the reader refuses a larger file
+                // by its size without this reading it.
+                let cap = (settings().read.zrf.max_input_bytes as u64).saturating_add(1);
+                let b: Arc<[u8]> = read_regular(&path, cap)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .into();
+                self.cache.insert(key, b.clone());
+                b
+            }
+        };
         Ok((path.display().to_string(), bytes))
     }
     fn identity(&mut self, name: &str) -> String {
@@ -557,7 +721,9 @@ pub fn find_case_insensitive(base: &Path, name: &str) -> Option<PathBuf> {
         })?;
         cur.push(found.file_name());
     }
-    cur.is_file().then_some(cur)
+    // Anything that exists is returned: the reader refuses what is not a regular file with a
+    // message saying so (a FIFO is not "not found").
+    cur.exists().then_some(cur)
 }
 
 /// A progress bar on standard error, shown only when it is a terminal and the batch is long.

@@ -178,7 +178,7 @@ pub fn run(args: &MovesArgs) -> i32 {
             }
         }
     } else {
-        match std::fs::read(&args.script) {
+        match super::read_bounded(std::path::Path::new(&args.script), super::MAX_AUX_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(s) => (args.script.clone(), s),
                 Err(_) => {
@@ -187,7 +187,7 @@ pub fn run(args: &MovesArgs) -> i32 {
                 }
             },
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", args.script);
+                eprintln!("error: cannot read {e}");
                 return 2;
             }
         }

@@ -123,8 +123,8 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let fonts = match &args.font {
         None => FontSet::bundled(),
         Some(p) => {
-            let bytes =
-                std::fs::read(p).map_err(|e| usage(format!("cannot read {}: {e}", p.display())))?;
+            let bytes = super::read_bounded(p, super::MAX_AUX_BYTES)
+                .map_err(|e| usage(format!("cannot read font {e}")))?;
             FontSet::user_font(bytes, true).map_err(|e| usage(format!("{}: {e}", p.display())))?
         }
     };
@@ -275,10 +275,9 @@ fn pick_game(doc: &Document, sel: Option<&str>) -> Result<usize, (u8, String)> {
 /// wrote into `dir` (read from its `images.json`). Returns notes worth printing as warnings.
 pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String> {
     let path = dir.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&path).map_err(|e| {
+    let bytes = super::read_bounded(&path, super::MAX_AUX_BYTES).map_err(|e| {
         format!(
-            "cannot read {} (run `zogkit render FILE -o {}` first): {e}",
-            path.display(),
+            "cannot read {e} (run `zogkit render FILE -o {}` first)",
             dir.display()
         )
     })?;

@@ -37,10 +37,10 @@ pub struct ReplayArgs {
 /// Runs `zogkit replay`; returns the exit code.
 pub fn run(args: &ReplayArgs) -> u8 {
     let shown = super::display_path(&args.file);
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match super::read_bounded(&args.file, super::MAX_AUX_BYTES) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {shown}: {e}");
+            eprintln!("error: cannot read {e}");
             return super::EXIT_USAGE;
         }
     };

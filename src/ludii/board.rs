@@ -208,10 +208,25 @@ pub fn tri_cell(n: usize) -> Geo {
     let mut geo = build(Shape::TriCell, v, &[], &[]);
     let side = 1.0 / 3f64.sqrt() + 1e-6;
     let n_sites = geo.xy.len();
+    // Sites bucketed by a grid of cells one neighbour distance wide: neighbours are in the
+    // 3×3 cells around a site, so this is linear (all pairs took 6 s for `(tri 200)`).
+    let cell = |(x, y): (f64, f64)| ((x / side).floor() as i64, (y / side).floor() as i64);
+    let mut buckets: rustc_hash::FxHashMap<(i64, i64), Vec<usize>> = Default::default(); // lookup only
+    for (j, &p) in geo.xy.iter().enumerate() {
+        buckets.entry(cell(p)).or_default().push(j);
+    }
     let mut orth = Vec::new();
     for i in 0..n_sites {
         let mut l = Vec::new();
-        for j in 0..n_sites {
+        let (cx, cy) = cell(geo.xy[i]);
+        let mut near: Vec<usize> = (-1..=1)
+            .flat_map(|ox| (-1..=1).map(move |oy| (cx + ox, cy + oy)))
+            .filter_map(|c| buckets.get(&c))
+            .flatten()
+            .copied()
+            .collect();
+        near.sort_unstable();
+        for j in near {
             let (dx, dy) = (geo.xy[j].0 - geo.xy[i].0, geo.xy[j].1 - geo.xy[i].1);
             if i != j && (dx * dx + dy * dy).sqrt() <= side {
                 let d = compass_of(dx, dy);
@@ -469,6 +484,28 @@ mod tests {
         let t = tri_cell(3);
         assert_eq!(t.len(), 9);
         assert!(t.links.iter().all(|l| (1..=3).contains(&l.len())));
+    }
+
+    #[test]
+    fn tri_cell_neighbours_match_comparing_every_pair() {
+        for n in 1..=9 {
+            let g = tri_cell(n);
+            let side = 1.0 / 3f64.sqrt() + 1e-6;
+            for i in 0..g.xy.len() {
+                let mut all: Vec<(&str, usize)> = (0..g.xy.len())
+                    .filter(|&j| {
+                        let (dx, dy) = (g.xy[j].0 - g.xy[i].0, g.xy[j].1 - g.xy[i].1);
+                        i != j && (dx * dx + dy * dy).sqrt() <= side
+                    })
+                    .map(|j| {
+                        let (dx, dy) = (g.xy[j].0 - g.xy[i].0, g.xy[j].1 - g.xy[i].1);
+                        (compass_of(dx, dy), j)
+                    })
+                    .collect();
+                all.sort_by_key(|(d, _)| compass_index(d));
+                assert_eq!(g.links[i], all, "tri {n}, site {i}");
+            }
+        }
     }
 }
 

@@ -50,12 +50,13 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
     let mut issues = Vec::new();
     // Directions: grid directions in order, then directions defined only by `links`.
     let mut directions: Vec<String> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<&str> = Default::default(); // lookup only
     let grid_dirs = layout
         .grids
         .iter()
         .flat_map(|g| g.directions.iter().map(|d| &d.name));
     for n in grid_dirs.chain(layout.links.iter().map(|l| &l.direction)) {
-        if !directions.contains(n) {
+        if seen.insert(n.as_str()) {
             directions.push(n.clone());
         }
     }

@@ -193,11 +193,11 @@ pub struct ReadLimits {
 }
 
 impl Default for ReadLimits {
-    /// 64 MiB of text and one million nodes added by aliases.
+    /// 64 MiB of text and four million nodes added by aliases (the shared corpus needs up to 1.2 M).
     fn default() -> Self {
         ReadLimits {
             max_bytes: 64 << 20,
-            max_alias_nodes: 1_000_000,
+            max_alias_nodes: 4_000_000,
         }
     }
 }

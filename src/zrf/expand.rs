@@ -43,6 +43,19 @@ pub struct Limits {
     pub max_list_items: usize,
     /// Deepest chain of includes.
     pub max_include_depth: usize,
+    /// Most bytes the includes of one input file may contribute, each include counted every
+    /// time it is spliced in (plus [`INCLUDE_OVERHEAD`]), so a diamond of includes is refused
+    /// after a few copies instead of doubling at every level.
+    pub max_include_bytes: u64,
+    /// Most nodes all games and variants of one input file may expand to together (each
+    /// counted as [`Limits::max_nodes`] counts it), so variants cannot multiply the per-form
+    /// budget (the largest real file expands to about 3 M). A file over it is refused whole:
+    /// no entry of it is kept.
+    pub max_file_nodes: u64,
+    /// Most bytes of text `$k` substitution may create in one input file (every game and
+    /// variant together): a 1 MB argument copied 512 times made 537 MB of YAML. Shared call
+    /// results are not copied, so they count once.
+    pub max_text_bytes: u64,
     /// Reuse the result of a call whose expansion depends only on its arguments (on by
     /// default; switched off only to cross-check that sharing changes nothing).
     pub share_calls: bool,
@@ -56,6 +69,9 @@ impl Default for Limits {
             max_calls: 2_000_000,
             max_list_items: 100_000,
             max_include_depth: 16,
+            max_include_bytes: 16 << 20,
+            max_file_nodes: 32_000_000,
+            max_text_bytes: 64 << 20,
             share_calls: true,
         }
     }
@@ -145,7 +161,7 @@ pub trait IncludeLoader {
     /// Finds `name` (as written in `(include "name")`) relative to the file `from` (the display
     /// name of the including file). Returns the included file's display name and bytes, or why
     /// it cannot (a plain message converts to [`CODE_INCLUDE_NOT_FOUND`]).
-    fn load(&mut self, from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError>;
+    fn load(&mut self, from: &str, name: &str) -> Result<(String, Arc<[u8]>), IncludeError>;
     /// The identity of a file given by display name, used to detect include cycles (for
     /// example its canonical path). Defaults to the name itself.
     fn identity(&mut self, name: &str) -> String {
@@ -153,8 +169,20 @@ pub trait IncludeLoader {
     }
 }
 
+/// What each include costs against [`Limits::max_include_bytes`] besides its size, so that
+/// empty files included many times over are bounded too.
+pub const INCLUDE_OVERHEAD: u64 = 1024;
+
 /// Diagnostic code: an included file cannot be found or read.
 pub const CODE_INCLUDE_NOT_FOUND: &str = "zrf::include-not-found";
+/// Diagnostic code: the includes of one input add more than [`Limits::max_include_bytes`].
+pub const CODE_INCLUDE_TOO_LARGE: &str = "zrf::include-too-large";
+/// Diagnostic code: the games and variants of one input expand to more than
+/// [`Limits::max_file_nodes`].
+pub const CODE_FILE_TOO_LARGE: &str = "zrf::file-expansion-too-large";
+/// Diagnostic code: `$k` substitution creates more than [`Limits::max_text_bytes`] of text in
+/// one input file.
+pub const CODE_TEXT_TOO_LARGE: &str = "zrf::expansion-text-too-large";
 /// Diagnostic code: an include resolves outside the directory tree the loader is confined to.
 pub const CODE_INCLUDE_OUTSIDE: &str = "zrf::include-outside";
 
@@ -180,7 +208,7 @@ impl From<String> for IncludeError {
 pub struct NoIncludes;
 
 impl IncludeLoader for NoIncludes {
-    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
+    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Arc<[u8]>), IncludeError> {
         Err(format!("cannot include {name:?}: includes are not available for this input").into())
     }
 }
@@ -260,16 +288,17 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
         loader,
         parse_include,
     } = input;
-    let mut stack = vec![(loader.identity(name), name.to_string())];
-    let top = splice_includes(
-        nodes,
-        name,
+    let stack = vec![(loader.identity(name), name.to_string())];
+    let top = Splicer {
         loader,
         parse_include,
-        &mut stack,
-        &mut diags,
+        parsed: HashMap::default(),
+        spliced: 0,
+        over: false,
+        stack,
         limits,
-    );
+    }
+    .splice(nodes, name, &mut diags);
 
     // Collect macros (later definition wins) and the menu entries.
     let mut macros: Vec<Macro> = Vec::new();
@@ -363,10 +392,24 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     let mut first_game: Option<usize> = None;
     let mut memo = Memo::default();
     let mut pending_variants = Vec::new();
-    for form in forms {
+    let count = forms.len();
+    let mut text_bytes = 0u64;
+    let mut over_budget = false;
+    for (k, form) in forms.into_iter().enumerate() {
         let is_game = form.head() == Some("game");
         // Expand the children of the form (not the head).
         let predicted = table.predict_list(form.args());
+        // One budget for the whole file: variants must not multiply the per-form one.
+        let file_left = limits.max_file_nodes.saturating_sub(total);
+        if predicted > file_left.min(limits.max_nodes) && predicted <= limits.max_nodes {
+            diags.push(file_budget_error(form, k, count, predicted, total, limits));
+            over_budget = true;
+            break;
+        }
+        let limits = Limits {
+            max_nodes: limits.max_nodes.min(file_left),
+            ..limits
+        };
         let body = if predicted > limits.max_nodes {
             diags.push(Diagnostic::error(
                 "zrf::expansion-too-large",
@@ -391,6 +434,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
                 env: Vec::new(),
                 reported_unbound: Default::default(),
                 reported_arity: Default::default(),
+                text_bytes: &mut text_bytes,
                 memo: &mut memo,
             };
             let mut out = Vec::with_capacity(form.args().len());
@@ -434,6 +478,11 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
             }
         }
     }
+    if over_budget {
+        // The file is refused: nothing of it is lowered, so the work stays within the budget.
+        entries.clear();
+        pending_variants.clear();
+    }
     // Resolve variants against the first game, wherever they appear.
     for idx in pending_variants {
         match first_game {
@@ -454,7 +503,7 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
             )),
         }
     }
-    if first_game.is_none() && !entries.is_empty() {
+    if over_budget || (first_game.is_none() && !entries.is_empty()) {
         // already reported per variant
     } else if entries.is_empty() {
         diags.push(Diagnostic::new(
@@ -473,6 +522,34 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
             nodes: total,
         },
         diags,
+    )
+}
+
+/// The error for a form (the `k`-th of `count`) that would take the file's expansion past
+/// [`Limits::max_file_nodes`]; it and the forms after it are skipped.
+fn file_budget_error(
+    form: &Node,
+    k: usize,
+    count: usize,
+    predicted: u64,
+    total: u64,
+    limits: Limits,
+) -> Diagnostic {
+    let rest = count - k - 1;
+    Diagnostic::error(
+        CODE_FILE_TOO_LARGE,
+        format!(
+            "the games and variants of this file would expand to more than {} nodes in all ({} so far, about {} more here); this form{} skipped",
+            limits.max_file_nodes,
+            fmt_big(total),
+            fmt_big(predicted),
+            match rest {
+                0 => " is".to_string(),
+                1 => " and the one after it are".to_string(),
+                n => format!(" and the {n} after it are"),
+            }
+        ),
+        form.span,
     )
 }
 
@@ -599,67 +676,103 @@ pub fn resolve_variant(game: &[Node], delta: &[Node]) -> Vec<Node> {
     out
 }
 
-fn splice_includes(
-    nodes: Vec<Node>,
-    from: &str,
-    loader: &mut dyn IncludeLoader,
-    parse_include: &mut ParseInclude<'_>,
-    stack: &mut Vec<(String, String)>,
-    diags: &mut Vec<Diagnostic>,
+/// State of splicing the includes of one input file.
+struct Splicer<'a> {
+    loader: &'a mut dyn IncludeLoader,
+    parse_include: &'a mut ParseInclude<'a>,
+    /// Each distinct file's top-level nodes, by identity: parsed (and reported on) once.
+    parsed: HashMap<String, Vec<Node>>,
+    /// Bytes spliced in so far, against `limits.max_include_bytes`.
+    spliced: u64,
+    /// The include budget was exceeded (reported once; later includes are skipped).
+    over: bool,
+    stack: Vec<(String, String)>,
     limits: Limits,
-) -> Vec<Node> {
-    let mut out = Vec::with_capacity(nodes.len());
-    for n in nodes {
-        if n.head() != Some("include") {
-            out.push(n);
-            continue;
-        }
-        let Some(target) = n.args().first().and_then(|a| a.as_str().or(a.as_atom())) else {
-            diags.push(Diagnostic::error(
-                "zrf::bad-include",
-                "expected a file name: `(include \"file.zrf\")`",
-                n.span,
-            ));
-            continue;
-        };
-        if stack.len() > limits.max_include_depth {
-            diags.push(Diagnostic::error(
-                "zrf::include-depth",
-                format!(
-                    "includes nested deeper than {} levels",
-                    limits.max_include_depth
-                ),
-                n.span,
-            ));
-            continue;
-        }
-        match loader.load(from, target) {
-            Err(e) => diags.push(Diagnostic::error(e.code, e.message, n.span)),
-            Ok((shown, bytes)) => {
-                let key = loader.identity(&shown);
-                if stack.iter().any(|(k, _)| *k == key) {
-                    let chain: Vec<&str> = stack.iter().map(|(_, s)| s.as_str()).collect();
-                    diags.push(Diagnostic::error(
-                        "zrf::include-cycle",
-                        format!(
-                            "including {target:?} again would loop: {} → {shown}",
-                            chain.join(" → ")
-                        ),
-                        n.span,
-                    ));
+}
+
+impl Splicer<'_> {
+    fn splice(&mut self, nodes: Vec<Node>, from: &str, diags: &mut Vec<Diagnostic>) -> Vec<Node> {
+        let mut out = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            if n.head() != Some("include") {
+                out.push(n);
+                continue;
+            }
+            let Some(target) = n.args().first().and_then(|a| a.as_str().or(a.as_atom())) else {
+                diags.push(Diagnostic::error(
+                    "zrf::bad-include",
+                    "expected a file name: `(include \"file.zrf\")`",
+                    n.span,
+                ));
+                continue;
+            };
+            if self.over {
+                continue;
+            }
+            if self.stack.len() > self.limits.max_include_depth {
+                diags.push(Diagnostic::error(
+                    "zrf::include-depth",
+                    format!(
+                        "includes nested deeper than {} levels",
+                        self.limits.max_include_depth
+                    ),
+                    n.span,
+                ));
+                continue;
+            }
+            let (shown, bytes) = match self.loader.load(from, target) {
+                Err(e) => {
+                    diags.push(Diagnostic::error(e.code, e.message, n.span));
                     continue;
                 }
-                let (_, nodes, mut ds) = parse_include(&shown, &bytes);
-                diags.append(&mut ds);
-                stack.push((key, shown.clone()));
-                let inner =
-                    splice_includes(nodes, &shown, loader, parse_include, stack, diags, limits);
-                stack.pop();
-                out.extend(inner);
+                Ok(loaded) => loaded,
+            };
+            let key = self.loader.identity(&shown);
+            if self.stack.iter().any(|(k, _)| *k == key) {
+                let chain: Vec<&str> = self.stack.iter().map(|(_, s)| s.as_str()).collect();
+                diags.push(Diagnostic::error(
+                    "zrf::include-cycle",
+                    format!(
+                        "including {target:?} again would loop: {} → {shown}",
+                        chain.join(" → ")
+                    ),
+                    n.span,
+                ));
+                continue;
             }
+            self.spliced = self
+                .spliced
+                .saturating_add(bytes.len() as u64)
+                .saturating_add(INCLUDE_OVERHEAD);
+            if self.spliced > self.limits.max_include_bytes {
+                self.over = true;
+                diags.push(Diagnostic::error(
+                    CODE_INCLUDE_TOO_LARGE,
+                    format!(
+                        "the includes of this file would add more than {} bytes (each include counted every time it is spliced in, plus {INCLUDE_OVERHEAD} bytes); this and later includes are skipped",
+                        self.limits.max_include_bytes
+                    ),
+                    n.span,
+                ));
+                continue;
+            }
+            let nodes = match self.parsed.get(&key) {
+                Some(nodes) => nodes.clone(),
+                None => {
+                    let (_, nodes, mut ds) = (self.parse_include)(&shown, &bytes);
+                    diags.append(&mut ds);
+                    self.parsed.insert(key.clone(), nodes.clone());
+                    nodes
+                }
+            };
+            drop(bytes);
+            self.stack.push((key, shown.clone()));
+            let inner = self.splice(nodes, &shown, diags);
+            self.stack.pop();
+            out.extend(inner);
         }
+        out
     }
-    out
 }
 
 /// Highest `$k` mentioned in a subtree.
@@ -974,6 +1087,9 @@ struct Expander<'a, 't> {
     env: Vec<Frame>,
     /// Results of calls that depend only on their arguments, shared across a file's games.
     memo: &'a mut Memo,
+    /// Bytes of text `$k` substitution has created in this file so far (every form), against
+    /// [`Limits::max_text_bytes`].
+    text_bytes: &'a mut u64,
     reported_unbound: FxHashSet<(u32, u32)>,
     reported_arity: FxHashSet<Arc<str>>,
 }
@@ -1030,6 +1146,18 @@ impl<'a, 't> Expander<'a, 't> {
             return Ok(s.clone());
         }
         out.push_str(&s[last..]);
+        *self.text_bytes = self.text_bytes.saturating_add(out.len() as u64);
+        if *self.text_bytes > self.limits.max_text_bytes && !self.aborted {
+            self.aborted = true;
+            self.diags.push(Diagnostic::error(
+                CODE_TEXT_TOO_LARGE,
+                format!(
+                    "macro arguments substituted into this file's games and variants make more than {} bytes of text (`--limit expansion-bytes=N` changes it); this form is skipped",
+                    self.limits.max_text_bytes
+                ),
+                span,
+            ));
+        }
         Ok(out.into())
     }
 

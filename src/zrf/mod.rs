@@ -97,6 +97,8 @@ pub fn read(
     let syntax = opts.syntax;
     let forced = opts.encoding;
     let mut parse_include = |inc_name: &str, inc_bytes: &[u8]| {
+        // The loader reads at most one byte more than the limit; a larger file is refused
+        // by its size here.
         let id = FileId(sources.len() as u32);
         let big = text::too_large(inc_bytes.len(), max_bytes, id);
         let inc_bytes = if big.is_some() { &[][..] } else { inc_bytes };

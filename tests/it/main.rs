@@ -16,6 +16,7 @@ mod engine_oracle;
 mod engine_replay;
 mod fsf_writer;
 mod golden_zrf;
+mod hostile;
 mod limits;
 mod ludii;
 mod ludii_english;

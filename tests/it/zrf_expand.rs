@@ -2,6 +2,7 @@
 
 use crate::common::cpu::cpu_time;
 use std::collections::HashMap;
+use std::sync::Arc;
 use zogkit::diag::Severity;
 use zogkit::zrf::{self, EntryKind, IncludeError, IncludeLoader, ReadOptions, ZrfFile};
 
@@ -9,11 +10,11 @@ use zogkit::zrf::{self, EntryKind, IncludeError, IncludeLoader, ReadOptions, Zrf
 struct Mem(HashMap<String, String>);
 
 impl IncludeLoader for Mem {
-    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Vec<u8>), IncludeError> {
+    fn load(&mut self, _from: &str, name: &str) -> Result<(String, Arc<[u8]>), IncludeError> {
         self.0
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(k, v)| (k.clone(), v.clone().into_bytes()))
+            .map(|(k, v)| (k.clone(), v.as_bytes().into()))
             .ok_or_else(|| format!("{name} not found").into())
     }
 }

@@ -39,6 +39,7 @@ fn target_format(name: &str) -> Option<Format> {
         "csm" => Some(Format::Chessembly),
         "lud" => Some(Format::Lud),
         "english" => Some(Format::LudiiEnglish),
+        "includes" | "cli" => Some(Format::Zrf),
         _ => None,
     }
 }
@@ -229,7 +230,7 @@ fn minimise(fmt: Format, mut input: Vec<u8>, fails: &dyn Fn(Format, &[u8]) -> bo
 
 fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
     let ext = match target {
-        "zrf" => "zrf",
+        "zrf" | "includes" | "cli" => "zrf",
         "yaml" => "yaml",
         "lud" => "lud",
         "english" => "txt",
@@ -245,14 +246,34 @@ fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
     }
     files.sort();
     // Large seeds slow every round down; keep the first 64 KB of each.
-    files
+    let seeds: Vec<Vec<u8>> = files
         .iter()
         .filter_map(|p| std::fs::read(p).ok())
         .map(|mut b| {
             b.truncate(64 * 1024);
             b
         })
-        .collect()
+        .collect();
+    match target {
+        "includes" | "cli" => crate::fuzz_files::seeds(&seeds),
+        _ => seeds,
+    }
+}
+
+/// Runs one input of `target`: the `includes` and `cli` targets read sets of files
+/// ([`crate::fuzz_files`]), the others one file through [`exercise`].
+fn exercise_target(
+    target: &str,
+    fmt: Format,
+    bytes: &[u8],
+    cli: Option<&(PathBuf, PathBuf)>,
+) -> Result<(), String> {
+    match (target, cli) {
+        ("includes", _) => std::panic::catch_unwind(|| crate::fuzz_files::exercise_includes(bytes))
+            .map_err(|_| "panic".to_string()),
+        ("cli", Some((bin, scratch))) => crate::fuzz_files::exercise_cli(bin, scratch, bytes),
+        _ => exercise(fmt, bytes),
+    }
 }
 
 /// Every file below `dir` whose extension is `ext` (any letter case), into `out`.
@@ -280,7 +301,9 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
     let mut clean = true;
     for target in targets {
         let Some(fmt) = target_format(target) else {
-            eprintln!("fuzz: unknown target {target} (zrf, yaml, csm, lud, english)");
+            eprintln!(
+                "fuzz: unknown target {target} (zrf, yaml, csm, lud, english, includes, cli)"
+            );
             return false;
         };
         let seeds = seeds_for(root, target);
@@ -288,11 +311,21 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             eprintln!("fuzz: no seeds for {target}");
             continue;
         }
+        let cli = match target.as_str() {
+            "cli" => match crate::fuzz_files::binary(root) {
+                Some(bin) => Some((bin, root.join("target/fuzz-cli-scratch"))),
+                None => {
+                    eprintln!("fuzz: cannot build the zogkit binary for the cli target");
+                    return false;
+                }
+            },
+            _ => None,
+        };
         let mut rng = Rng(seed.max(1) ^ (target.len() as u64 * 0x9E37_79B9));
         let start = Instant::now();
         let (mut execs, mut findings) = (0u64, 0usize);
         let dir = root.join("target/fuzz-findings").join(target);
-        let fails = |fmt: Format, b: &[u8]| exercise(fmt, b).is_err();
+        let fails = |fmt: Format, b: &[u8]| exercise_target(target, fmt, b, cli.as_ref()).is_err();
         let _ = std::fs::create_dir_all(&dir);
         let in_flight = dir.join(format!("in-flight.{target}"));
         while start.elapsed() < Duration::from_secs(secs) {
@@ -302,7 +335,8 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             // tried is on disk, so the crash can be replayed (`--replay`).
             let _ = std::fs::write(&in_flight, &input);
             // CPU time, not wall time: a loaded machine cannot turn an input into a finding.
-            let (result, took) = crate::cpu_time(|| exercise(fmt, &input));
+            let (result, took) =
+                crate::cpu_time(|| exercise_target(target, fmt, &input, cli.as_ref()));
             execs += 1;
             let kind = match (&result, took > budget) {
                 (Err(msg), _) => Some(format!("panic: {msg}")),
@@ -311,7 +345,7 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
             };
             if let Some(kind) = kind {
                 findings += 1;
-                let small = if result.is_err() {
+                let small = if result.is_err() && target != "cli" {
                     minimise(fmt, input, &fails)
                 } else {
                     input

@@ -3,6 +3,7 @@
 mod docs;
 mod fonts;
 mod fuzz;
+mod fuzz_files;
 mod lud_writer;
 mod ludii;
 
@@ -25,7 +26,7 @@ tasks:
   dist                       build the release CLI and write it with shell completions and man
                              pages (generated from the CLI definition) into target/dist/
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
-  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english]
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
@@ -84,7 +85,7 @@ fn main() -> ExitCode {
             };
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
-                None => ["zrf", "yaml", "csm", "lud", "english"]
+                None => ["zrf", "yaml", "csm", "lud", "english", "includes", "cli"]
                     .map(String::from)
                     .to_vec(),
             };

@@ -45,6 +45,7 @@ pub(super) fn read<T: de::DeserializeOwned>(text: &str, limits: &ReadLimits) -> 
             .saturating_add(16)
             .saturating_add(limits.max_alias_nodes),
         direct: 0,
+        alias_left: limits.max_alias_nodes,
         replays: 0,
         replaying: 0,
         depth: 0,
@@ -98,6 +99,9 @@ struct Reader<'t> {
     budget: u64,
     /// Nodes read from the text itself (not through an alias).
     direct: u64,
+    /// Nodes aliases may still add (`ReadLimits::max_alias_nodes`): nodes read while an
+    /// alias is replayed count against it.
+    alias_left: u64,
     /// Aliases replayed, nested ones included.
     replays: u64,
     /// Alias replays in progress.
@@ -290,6 +294,8 @@ impl<'t> Reader<'t> {
         self.budget = self.budget.checked_sub(1).ok_or(Unfit)?;
         if self.replaying == 0 {
             self.direct += 1;
+        } else {
+            self.alias_left = self.alias_left.checked_sub(1).ok_or(Unfit)?;
         }
         let mut lead = Lead::default();
         let node = match ctx {
@@ -843,6 +849,9 @@ impl<'a, 't> MapAccess<'a, 't> {
             return Ok(None);
         }
         self.r.budget = self.r.budget.checked_sub(1).ok_or(Unfit)?;
+        if self.r.replaying > 0 {
+            self.r.alias_left = self.r.alias_left.checked_sub(1).ok_or(Unfit)?;
+        }
         if self.r.peek() != Some(b'"') {
             return Err(Unfit);
         }

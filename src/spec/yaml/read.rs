@@ -50,11 +50,17 @@ impl<'a> Source<'a> {
 /// included) against the budget. Errors are syntax or limit errors.
 pub(super) fn check_well_formed(src: &Source<'_>, limits: &ReadLimits) -> Result<(), Diagnostic> {
     let text = src.body;
+    // What the text holds by itself (at most about 2 nodes per byte), plus what aliases may
+    // add: the limit counts only nodes added by aliases.
+    let most = (text.len() as u64).saturating_mul(2).saturating_add(16);
+    let own = if first_alias(text).is_some() {
+        own_nodes(text, most).unwrap_or(most)
+    } else {
+        most
+    };
     let budget = Budget {
         remaining: Cell::new(
-            (text.len() as u64)
-                .saturating_mul(2)
-                .saturating_add(16)
+            own.saturating_add(16)
                 .saturating_add(limits.max_alias_nodes),
         ),
         exceeded: Cell::new(false),
@@ -97,27 +103,71 @@ pub(super) fn check_well_formed(src: &Source<'_>, limits: &ReadLimits) -> Result
 
 /// Byte offset of the first alias (`*name`) outside quoted scalars and comments.
 fn first_alias(text: &str) -> Option<usize> {
+    alias_starts(text).next()
+}
+
+/// Byte offsets of every alias (`*name`) outside quoted scalars and comments.
+fn alias_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
     let b = text.as_bytes();
     let mut i = 0;
     let mut prev = b'\n';
-    while i < b.len() {
-        let c = b[i];
-        let after_space = matches!(prev, b' ' | b'\t' | b'\r' | b'\n' | b'[' | b'{' | b',');
+    std::iter::from_fn(move || {
+        let found = next_alias(b, &mut i, &mut prev);
+        if found.is_some() {
+            prev = b'*';
+            i += 1;
+        }
+        found
+    })
+}
+
+/// Nodes `text` holds by itself: the document read with every alias replaced by a plain
+/// scalar (so an alias counts one node, whatever it repeats). `None` when it does not read.
+fn own_nodes(text: &str, cap: u64) -> Option<u64> {
+    let mut bytes = text.as_bytes().to_vec();
+    for start in alias_starts(text).collect::<Vec<_>>() {
+        bytes[start] = b'~';
+        let mut k = start + 1;
+        while k < bytes.len()
+            && !matches!(bytes[k], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}')
+        {
+            bytes[k] = b' ';
+            k += 1;
+        }
+    }
+    let blanked = String::from_utf8(bytes).ok()?;
+    let budget = Budget {
+        remaining: Cell::new(cap),
+        exceeded: Cell::new(false),
+    };
+    Count(&budget)
+        .deserialize(serde_yaml::Deserializer::from_str(&blanked))
+        .ok()?;
+    Some(cap - budget.remaining.get())
+}
+
+/// Scans `b` from `*i` for the next alias start (see [`alias_starts`]).
+fn next_alias(b: &[u8], i: &mut usize, prev: &mut u8) -> Option<usize> {
+    while *i < b.len() {
+        let c = b[*i];
+        let after_space = matches!(*prev, b' ' | b'\t' | b'\r' | b'\n' | b'[' | b'{' | b',');
         if c == b'#' && after_space {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
+            while *i < b.len() && b[*i] != b'\n' {
+                *i += 1;
             }
         } else if (c == b'"' || c == b'\'') && after_space {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += if c == b'"' && b[i] == b'\\' { 2 } else { 1 };
+            *i += 1;
+            while *i < b.len() && b[*i] != c {
+                *i += if c == b'"' && b[*i] == b'\\' { 2 } else { 1 };
             }
-        } else if c == b'*' && after_space && b.get(i + 1).is_some_and(|n| !n.is_ascii_whitespace())
+        } else if c == b'*'
+            && after_space
+            && b.get(*i + 1).is_some_and(|n| !n.is_ascii_whitespace())
         {
-            return Some(i);
+            return Some(*i);
         }
-        prev = b.get(i).copied().unwrap_or(b'\n');
-        i += 1;
+        *prev = b.get(*i).copied().unwrap_or(b'\n');
+        *i += 1;
     }
     None
 }

@@ -1,0 +1,538 @@
+//! Hostile inputs through the real CLI (issue 15, input side): files that are not regular files
+//! (FIFOs, devices) are refused instead of waited for; huge files (sparse, made here) cost no
+//! memory; includes are read once and bounded per input; the games and variants of one file
+//! share one expansion budget; `--limit` values saturate; Chessembly directions are linear and
+//! bounded; every reader applies the positions limit. Each refusal must arrive within a second
+//! of CPU time and under 200 MiB.
+
+use crate::common;
+
+use common::{Measured, scratch_dir, zogkit_measured};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use zogkit::limits::LIMITS;
+
+const MAX_CPU: Duration = Duration::from_secs(1);
+/// Wall-time guard against a real hang only (a FIFO that is waited for).
+const HANG: Duration = Duration::from_secs(60);
+const MAX_PEAK_KIB: u64 = 200 * 1024;
+
+/// A small valid game.
+const GAME: &str = "(game (title \"g\") (players A B) (turn-order A B)\n\
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n\
+  (piece (name P) (moves (n add)))\n\
+  (board-setup (A (P a1)))\n\
+  (win-condition (A) stalemated))\n";
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+/// A sparse file of `len` bytes (no disk space, no memory).
+fn sparse(dir: &Path, name: &str, len: u64) {
+    let f = std::fs::File::create(dir.join(name)).unwrap();
+    f.set_len(len).unwrap();
+}
+
+/// Asserts a measured run failed with `exit`, mentions `needle`, and stayed within the CPU and
+/// memory bounds.
+fn bounded_failure(r: &Measured, args: &[&str], exit: i32, needle: &str) {
+    let out = r.output();
+    eprintln!(
+        "{args:?}: exit {}, cpu {:.3} s, peak {} KiB",
+        r.code,
+        r.cpu.as_secs_f64(),
+        r.peak_kib
+    );
+    assert_eq!(r.code, exit, "{args:?}:\n{out}");
+    assert!(out.contains(needle), "{args:?}: no {needle:?} in:\n{out}");
+    assert!(r.cpu < MAX_CPU, "{args:?} used {:?} of CPU", r.cpu);
+    assert!(
+        r.peak_kib < MAX_PEAK_KIB,
+        "{args:?} peaked at {} KiB",
+        r.peak_kib
+    );
+}
+
+fn run(dir: &Path, args: &[&str], exit: i32, needle: &str) -> Measured {
+    let r = zogkit_measured(dir, args);
+    bounded_failure(&r, args, exit, needle);
+    r
+}
+
+/// Runs zogkit in `dir` with a wall-time guard: a run still going after [`HANG`] is killed and
+/// fails the test. Returns the exit code and the output.
+fn run_guarded(dir: &Path, args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(_status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            return (out.status.code().unwrap_or(-1), text);
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} hung on a FIFO for {HANG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn fifos_and_devices_are_refused_not_waited_for() {
+    let dir = scratch_dir("hostile-fifo");
+    let made = Command::new("mkfifo")
+        .arg(dir.join("pipe.zrf"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "mkfifo must work under CI"
+        );
+        eprintln!("note: mkfifo unavailable; FIFO checks skipped");
+        return;
+    }
+    write(&dir, "inc.zrf", &format!("(include \"pipe.zrf\")\n{GAME}"));
+    let cases: &[(&[&str], i32)] = &[
+        (&["check", "pipe.zrf"], 1),
+        (&["convert", "pipe.zrf", "--to", "yaml", "-o", "out"], 1),
+        (&["fmt", "pipe.zrf"], 2),
+        (&["expand", "pipe.zrf"], 2),
+        (&["check", "inc.zrf"], 1),
+        (&["render", "--font", "pipe.zrf", "inc.zrf", "-o", "img"], 2),
+        (
+            &["render", "--font", "/dev/zero", "inc.zrf", "-o", "img"],
+            2,
+        ),
+    ];
+    for (args, exit) in cases {
+        let (code, out) = run_guarded(&dir, args);
+        eprintln!("{args:?}: exit {code}");
+        assert_eq!(code, *exit, "{args:?}:\n{out}");
+        assert!(
+            out.contains("is not a regular file"),
+            "{args:?} should name the problem:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn huge_sparse_files_cost_no_memory() {
+    let dir = scratch_dir("hostile-sparse");
+    sparse(&dir, "huge.zrf", 5 << 30);
+    run(&dir, &["fmt", "huge.zrf"], 1, "[text::too-large]");
+    run(
+        &dir,
+        &["fmt", "--check", "huge.zrf"],
+        1,
+        "[text::too-large]",
+    );
+    run(&dir, &["check", "huge.zrf"], 1, "[text::too-large]");
+    // A 1 GB include is refused by its size: at most one byte more than the limit is read.
+    sparse(&dir, "big.inc", 1 << 30);
+    write(&dir, "inc.zrf", &format!("(include \"big.inc\")\n{GAME}"));
+    run(&dir, &["check", "inc.zrf"], 1, "[text::too-large]");
+    // A font and an image manifest are bounded too.
+    write(&dir, "g.zrf", GAME);
+    sparse(&dir, "font.ttf", 5 << 30);
+    run(
+        &dir,
+        &["render", "--font", "font.ttf", "g.zrf", "-o", "img"],
+        2,
+        "larger than",
+    );
+    std::fs::create_dir_all(dir.join("images")).unwrap();
+    sparse(&dir.join("images"), "images.json", 5 << 30);
+    let args = [
+        "convert",
+        "g.zrf",
+        "--to",
+        "zrf",
+        "-o",
+        "out",
+        "--with-images",
+        "images",
+    ];
+    let r = zogkit_measured(&dir, &args);
+    bounded_failure(&r, &args, r.code.max(1), "larger than");
+    assert_ne!(r.code, 0, "a huge images.json must fail the run");
+}
+
+/// `d0` is one atom; `dK` is a list of two `d{K-1}`: `(dK)` expands to about 2^(K+1) nodes,
+/// all shared.
+fn doubling(k: usize) -> String {
+    let mut s = String::from("(define d0 x)\n");
+    for i in 1..=k {
+        s.push_str(&format!("(define d{i} ((d{}) (d{})))\n", i - 1, i - 1));
+    }
+    s
+}
+
+#[test]
+fn a_diamond_of_includes_is_bounded_per_input() {
+    let dir = scratch_dir("hostile-diamond");
+    // inc0 includes inc1 twice, … inc11 includes the 60 KB leaf twice: 4,096 copies of it.
+    let leaf = format!(
+        "(define leaf {})\n",
+        "(a b c d e f g h) ".repeat(60_000 / 18)
+    );
+    write(&dir, "leaf.inc", &leaf);
+    for i in 0..12 {
+        let next = if i == 11 {
+            "leaf.inc".to_string()
+        } else {
+            format!("inc{}.inc", i + 1)
+        };
+        write(
+            &dir,
+            &format!("inc{i}.inc"),
+            &format!("(include \"{next}\")\n(include \"{next}\")\n"),
+        );
+    }
+    write(&dir, "main.zrf", &format!("(include \"inc0.inc\")\n{GAME}"));
+    let r = run(&dir, &["check", "main.zrf"], 1, "[zrf::include-too-large]");
+    assert!(
+        r.output().contains("main.zrf") || r.output().contains(".inc"),
+        "located: {}",
+        r.output()
+    );
+    // Raising the budget lets a smaller diamond through; each file is still read once.
+    let ok = zogkit_measured(
+        &dir,
+        &["--limit", "include-bytes=1000000000", "check", "inc11.inc"],
+    );
+    assert!(
+        !ok.output().contains("include-too-large"),
+        "{}",
+        ok.output()
+    );
+}
+
+#[test]
+fn variants_and_games_share_one_expansion_budget_per_file() {
+    let dir = scratch_dir("hostile-variants");
+    // Each form expands to about 2.1 M nodes, under the per-form limit of 4 M; 300 of them
+    // would be 630 M nodes.
+    let mut variants = doubling(20);
+    variants.push_str(GAME);
+    let mut games = doubling(20);
+    for i in 0..300 {
+        variants.push_str(&format!("(variant (title \"v{i}\") (notes (d20)))\n"));
+        games.push_str(&format!(
+            "(game (title \"g{i}\") (players A B) (notes (d20)))\n"
+        ));
+    }
+    write(&dir, "variants.zrf", &variants);
+    write(&dir, "games.zrf", &games);
+    let code = "[zrf::file-expansion-too-large]";
+    run(&dir, &["check", "variants.zrf"], 1, code);
+    run(
+        &dir,
+        &["convert", "variants.zrf", "--to", "yaml", "-o", "v.yaml"],
+        1,
+        code,
+    );
+    run(&dir, &["check", "games.zrf"], 1, code);
+    run(&dir, &["expand", "games.zrf"], 1, code);
+    assert!(!dir.join("v.yaml").exists());
+    // The budget is configurable: ten forms fit in 25 M nodes, not in 20 M.
+    let mut few = doubling(20);
+    few.push_str(GAME);
+    for i in 0..10 {
+        few.push_str(&format!("(variant (title \"v{i}\") (notes (d20)))\n"));
+    }
+    write(&dir, "few.zrf", &few);
+    let low = zogkit_measured(
+        &dir,
+        &[
+            "--limit",
+            "file-expansion-nodes=20000000",
+            "check",
+            "few.zrf",
+        ],
+    );
+    assert!(low.output().contains(code), "{}", low.output());
+    let high = zogkit_measured(
+        &dir,
+        &[
+            "--limit",
+            "file-expansion-nodes=25000000",
+            "check",
+            "few.zrf",
+        ],
+    );
+    assert!(!high.output().contains(code), "{}", high.output());
+}
+
+#[test]
+fn limit_values_saturate_zero_is_a_usage_error() {
+    let dir = scratch_dir("hostile-saturate");
+    write(&dir, "g.zrf", GAME);
+    // Three errors: an unknown direction, an unbalanced paren and a missing include.
+    write(
+        &dir,
+        "bad.zrf",
+        &format!(
+            "{GAME})\n(include \"missing.zrf\")\n(game (title \"h\") (piece (name Q) (moves (zz add))))\n"
+        ),
+    );
+    for l in LIMITS {
+        let zero = zogkit_measured(
+            &dir,
+            &["--limit", &format!("{}=0", l.name), "check", "g.zrf"],
+        );
+        assert_eq!(zero.code, 2, "{}=0:\n{}", l.name, zero.output());
+        for v in ["1", "18446744073709551615", "99999999999999999999999999"] {
+            let setting = format!("{}={v}", l.name);
+            let r = zogkit_measured(&dir, &["--limit", &setting, "check", "g.zrf"]);
+            assert!(
+                r.code == 0 || r.code == 1,
+                "{setting}: exit {}:\n{}",
+                r.code,
+                r.output()
+            );
+            if v != "1" {
+                assert_eq!(
+                    r.code,
+                    0,
+                    "{setting} must not make a valid file fail:\n{}",
+                    r.output()
+                );
+                // The largest value must not disable checks (a wrapped read cap once made a
+                // file with errors look clean).
+                let bad = zogkit_measured(&dir, &["--limit", &setting, "check", "bad.zrf"]);
+                assert_eq!(bad.code, 1, "{setting}:\n{}", bad.output());
+                assert!(
+                    bad.output().contains("error"),
+                    "{setting}:\n{}",
+                    bad.output()
+                );
+            }
+        }
+    }
+    // A raised nesting limit is capped, so a deep file cannot overflow the stack.
+    let deep = format!(
+        "(game (title \"g\") (notes {}{}))\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    write(&dir, "deep.zrf", &deep);
+    for cmd in ["check", "expand"] {
+        let r = zogkit_measured(
+            &dir,
+            &["--limit", "nesting=18446744073709551615", cmd, "deep.zrf"],
+        );
+        assert_eq!(r.code, 1, "{cmd}:\n{}", r.output());
+        assert!(
+            r.output().contains("[zrf::too-deep]"),
+            "{cmd}:\n{}",
+            r.output()
+        );
+    }
+}
+
+#[test]
+fn chessembly_directions_are_linear_and_bounded() {
+    let dir = scratch_dir("hostile-csm");
+    let many: String = (0..30_000)
+        .map(|i| format!("move({i}, {});\n", i + 1))
+        .collect();
+    write(&dir, "many.csm", &many);
+    run(
+        &dir,
+        &["check", "many.csm"],
+        1,
+        "[chessembly::too-many-directions]",
+    );
+    // Just under the limit: read, and quickly.
+    let ok: String = (0..1_000)
+        .map(|i| format!("move({}, {});\n", i / 40, i % 40 + 1))
+        .collect();
+    write(&dir, "ok.csm", &ok);
+    let r = zogkit_measured(&dir, &["check", "ok.csm"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(r.cpu < MAX_CPU, "{:?}", r.cpu);
+}
+
+#[test]
+fn yaml_specs_obey_the_positions_pieces_and_move_block_limits() {
+    let dir = scratch_dir("hostile-yaml");
+    write(&dir, "g.zrf", GAME);
+    let c = zogkit_measured(&dir, &["convert", "g.zrf", "--to", "yaml", "-o", "g.yaml"]);
+    assert_eq!(c.code, 0, "{}", c.output());
+    let yaml = dir.join("g.yaml");
+    assert!(yaml.exists());
+    let y = yaml.to_str().unwrap();
+    let r = zogkit_measured(&dir, &["check", y]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    // The 2×2 board has 4 positions; the limit applies to YAML as it does to ZRF.
+    for args in [
+        vec!["--limit", "positions=3", "check", y],
+        vec![
+            "--limit",
+            "positions=3",
+            "convert",
+            y,
+            "--to",
+            "zrf",
+            "-o",
+            "back.zrf",
+        ],
+        vec!["--limit", "positions=3", "check", "g.zrf"],
+    ] {
+        let r = zogkit_measured(&dir, &args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.output());
+        assert!(
+            r.output().contains("[spec::board-too-large]"),
+            "{args:?}: {}",
+            r.output()
+        );
+    }
+    let r = zogkit_measured(&dir, &["--limit", "positions=4", "check", y]);
+    assert_eq!(r.code, 0, "{}", r.output());
+}
+
+#[test]
+fn batch_memory_stays_flat_with_many_warnings() {
+    let dir = scratch_dir("hostile-warnings");
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    // 202 warnings each: 101 unknown top-level forms and 101 macro redefinitions (each code
+    // capped at 100 plus one that counts the rest).
+    let mut body = GAME.to_string();
+    for i in 0..101 {
+        body.push_str(&format!("(foo{i} x)\n"));
+    }
+    for _ in 0..102 {
+        body.push_str("(define m x)\n");
+    }
+    for i in 0..2_000 {
+        write(&inputs, &format!("f{i:04}.zrf"), &body);
+    }
+    let runs: &[&[&str]] = &[
+        &["convert", "-q", "in", "--to", "yaml", "-o", "out1"],
+        &["convert", "in", "--to", "yaml", "-o", "out2"],
+        &["check", "in"],
+        &["check", "--format", "json", "in"],
+    ];
+    for args in runs {
+        let r = zogkit_measured(&dir, args);
+        eprintln!("{args:?}: exit {}, peak {} KiB", r.code, r.peak_kib);
+        assert_eq!(
+            r.code,
+            0,
+            "{args:?}: {}",
+            &r.stderr[r.stderr.len().saturating_sub(2000)..]
+        );
+        // Before diagnostics were printed and dropped per file, these kept every file's
+        // diagnostics: 146 MB for convert and text check, 1.86 GB for JSON.
+        assert!(
+            r.peak_kib < 100 * 1024,
+            "{args:?} peaked at {} KiB",
+            r.peak_kib
+        );
+        if args.contains(&"json") {
+            let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+            let files = doc["files"].as_array().unwrap();
+            assert_eq!(files.len(), 2_000);
+            let first = &files[0];
+            assert_eq!(first["file"], "in/f0000.zrf");
+            assert_eq!(first["warnings"], 202);
+            assert_eq!(first["diagnostics"].as_array().unwrap().len(), 128);
+            assert_eq!(first["diagnostics_omitted"], 74);
+            assert_eq!(doc["summary"]["warnings"], 404_000);
+        }
+        if args[0] == "check" && !args.contains(&"json") {
+            // In input order.
+            let a = r.stdout.find("f0000.zrf").unwrap();
+            let b = r.stdout.find("f1999.zrf").unwrap();
+            assert!(a < b);
+        }
+    }
+}
+
+#[test]
+fn yaml_aliases_add_at_most_the_limit_whatever_the_text_length() {
+    let dir = scratch_dir("hostile-aliases");
+    // 1 MB of plain nodes, then aliases adding 1.5 M nodes: the old budget (2 nodes per byte
+    // of text plus the limit) let them through.
+    let pad = vec!["1"; 500_000].join(",");
+    let a = vec!["x"; 1_000].join(", ");
+    let doc = |n: usize| {
+        let b = vec!["*a"; n].join(", ");
+        format!("\"pad\": [{pad}]\n\"a\": &a [{a}]\n\"b\": [{b}]\n")
+    };
+    let limit = ["--limit", "yaml-aliases=1000000"];
+    write(&dir, "many.yaml", &doc(1_500));
+    run(
+        &dir,
+        &[&limit[..], &["check", "many.yaml"]].concat(),
+        1,
+        "[yaml::alias-limit]",
+    );
+    // 0.9 M added nodes are within the limit: refused for another reason (not a spec).
+    write(&dir, "fewer.yaml", &doc(900));
+    let r = zogkit_measured(&dir, &[&limit[..], &["check", "fewer.yaml"]].concat());
+    assert_eq!(r.code, 1, "{}", r.output());
+    assert!(
+        !r.output().contains("[yaml::alias-limit]"),
+        "{}",
+        r.output()
+    );
+}
+
+#[test]
+fn a_large_ludii_triangle_board_is_read_quickly() {
+    let dir = scratch_dir("hostile-tri");
+    write(
+        &dir,
+        "tri.lud",
+        "(game \"Tri\" (players 2) (equipment { (board (tri 200)) (piece \"Disc\" Each) }) \
+         (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))\n",
+    );
+    // 40,000 cells: neighbours were found by comparing every pair (6 s).
+    let r = zogkit_measured(&dir, &["check", "tri.lud"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
+}
+
+#[test]
+fn a_large_macro_argument_copied_many_times_is_refused() {
+    let dir = scratch_dir("hostile-bigarg");
+    // A 1 MB argument substituted 512 times: 512 MB of text (537 MB of YAML before).
+    let copies = vec!["$1"; 512].join(" ");
+    let game = GAME.replace(
+        "(piece (name P)",
+        &format!("(piece (name P) (help (m \"{}\"))", "A".repeat(1_000_000)),
+    );
+    write(&dir, "big.zrf", &format!("(define m {copies})\n{game}"));
+    let code = "[zrf::expansion-text-too-large]";
+    run(&dir, &["check", "big.zrf"], 1, code);
+    run(
+        &dir,
+        &["convert", "big.zrf", "--to", "yaml", "-o", "big.yaml"],
+        1,
+        code,
+    );
+    assert!(!dir.join("big.yaml").exists());
+    let r = zogkit_measured(
+        &dir,
+        &["--limit", "expansion-bytes=600000000", "check", "big.zrf"],
+    );
+    assert!(!r.output().contains(code), "{}", r.output());
+}
