@@ -4,6 +4,7 @@
 //! of each written piece in the original game equal the Chessembly interpreter's moves of the
 //! re-read script, for both colours. The figures (positions, pieces, moves compared) are printed.
 
+use crate::common;
 use std::collections::BTreeSet;
 use std::path::Path;
 use zogkit::chessembly::board::{Board, Color, Piece, Square};
@@ -220,18 +221,7 @@ fn ten_games_export_to_chessembly_with_the_same_moves() {
         eprintln!("note: ../shared is absent; skipped");
         return;
     }
-    let games = [
-        ("chess/chess.zrf", "Chess", 0),
-        ("xiangqi/xiangqi.zrf", "XiangQi", 0),
-        ("shogi-family/shogi.zrf", "Shogi", 0),
-        ("shogi-family/mini-shogi.zrf", "Mini Shogi", 0),
-        ("shogi-family/kyoto-shogi.zrf", "Kyoto Shogi", 0),
-        ("chess/makruk.zrf", "Makruk", 0),
-        ("chess/shatranj.zrf", "Shatranj", 0),
-        ("chess/courier-chess.zrf", "Courier Chess", 1),
-        ("chess/sittuyin.zrf", "Sittuyin", 0),
-        ("xiangqi/janggi.zrf", "Janggi", 0),
-    ];
+    let games = common::TEN_GAMES;
     let mut f = Figures::default();
     let mut pieces = 0;
     for (file, title, nth) in games {

@@ -13,21 +13,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use zogkit::limits::LIMITS;
 
-const MAX_CPU: Duration = Duration::from_secs(1);
-/// Wall-time guard against a real hang only (a FIFO that is waited for).
-const HANG: Duration = Duration::from_secs(60);
-const MAX_PEAK_KIB: u64 = 200 * 1024;
-
-/// A small valid game.
-const GAME: &str = "(game (title \"g\") (players A B) (turn-order A B)\n\
-  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n\
-  (piece (name P) (moves (n add)))\n\
-  (board-setup (A (P a1)))\n\
-  (win-condition (A) stalemated))\n";
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
-}
+// The bounds, the small game and `write` are the limit tests' own (one binary, one copy).
+use crate::limits::{GAME, MAX_CPU, MAX_PEAK_KIB, MAX_WALL as HANG, write};
 
 /// A sparse file of `len` bytes (no disk space, no memory).
 fn sparse(dir: &Path, name: &str, len: u64) {

@@ -12,20 +12,20 @@ use zogkit::limits::LIMITS;
 
 /// CPU-time bound for one refused input (debug build). CPU time, not wall time: a loaded
 /// machine cannot make the check fail.
-const MAX_CPU: Duration = Duration::from_secs(1);
+pub const MAX_CPU: Duration = Duration::from_secs(1);
 /// Wall-time guard against a real hang only.
-const MAX_WALL: Duration = Duration::from_secs(60);
+pub const MAX_WALL: Duration = Duration::from_secs(60);
 /// Peak-memory bound for one refused input, in KiB (200 MiB).
-const MAX_PEAK_KIB: u64 = 200 * 1024;
+pub const MAX_PEAK_KIB: u64 = 200 * 1024;
 
 /// A small valid game; `{board}`, `{pieces}` and `{setup}` are filled in by the tests.
-const GAME: &str = "(game (title \"g\") (players A B) (turn-order A B)\n\
+pub const GAME: &str = "(game (title \"g\") (players A B) (turn-order A B)\n\
   (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n\
   (piece (name P) (moves (n add)))\n\
   (board-setup (A (P a1)))\n\
   (win-condition (A) stalemated))\n";
 
-fn write(dir: &Path, name: &str, text: &str) {
+pub fn write(dir: &Path, name: &str, text: &str) {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();

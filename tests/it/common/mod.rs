@@ -244,3 +244,19 @@ pub fn shared_game(file: &str, title: &str, nth: usize) -> (zogkit::spec::Docume
         .unwrap_or_else(|| panic!("{file} has no entry {title:?}"));
     (doc, index)
 }
+
+/// The ten chess-family games of the shared corpus (under `dagaz/`) that the engine, the
+/// format round trips and the Chessembly export are checked on: file, title, and which of the
+/// games with that title.
+pub const TEN_GAMES: [(&str, &str, usize); 10] = [
+    ("chess/chess.zrf", "Chess", 0),
+    ("xiangqi/xiangqi.zrf", "XiangQi", 0),
+    ("shogi-family/shogi.zrf", "Shogi", 0),
+    ("shogi-family/mini-shogi.zrf", "Mini Shogi", 0),
+    ("shogi-family/kyoto-shogi.zrf", "Kyoto Shogi", 0),
+    ("chess/makruk.zrf", "Makruk", 0),
+    ("chess/shatranj.zrf", "Shatranj", 0),
+    ("chess/courier-chess.zrf", "Courier Chess", 1),
+    ("chess/sittuyin.zrf", "Sittuyin", 0),
+    ("xiangqi/janggi.zrf", "Janggi", 0),
+];
