@@ -144,10 +144,11 @@ fn run_guarded(bin: &Path, dir: &Path, args: &[&str]) -> Result<(), String> {
                 None => Err(format!("{args:?}: killed by a signal ({status})")),
             };
         }
-        if start.elapsed() > Duration::from_secs(20) {
+        // A guard against a real hang only (the inputs are small): load cannot trip it.
+        if start.elapsed() > Duration::from_secs(120) {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!("{args:?}: still running after 20 s"));
+            return Err(format!("{args:?}: still running after 120 s"));
         }
         std::thread::sleep(Duration::from_millis(5));
     }
