@@ -981,7 +981,7 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------------- setup and ends
 
-    /// `(place ["Stack"] "Item<n>" sites [count:k])` or `(place Stack items:{…} site)` →
+    /// `(place ["Stack"] "Item<n>" sites [count:k | counts:{k…}])` or `(place Stack items:{…} site)` →
     /// placements, a position listed once per piece; `None` when not understood. `state:`
     /// and `value:` are dropped with a warning (the spec has no piece states).
     pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Vec<Placement>> {
@@ -990,7 +990,7 @@ impl Lower<'_> {
         if stack {
             args.remove(0);
         }
-        let known = ["coord", "count", "state", "value", "items"];
+        let known = ["coord", "count", "counts", "state", "value", "items"];
         if n.args()
             .iter()
             .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
@@ -1016,6 +1016,22 @@ impl Lower<'_> {
             None => 1,
             Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
+        // `counts:{k…}`: one count per site, or one for every site.
+        let counts: Vec<usize> = match n.named("counts") {
+            None => vec![count; sites.len()],
+            Some(Node::Array(ks, _)) if ks.len() == 1 || ks.len() == sites.len() => {
+                let ks: Vec<usize> = ks
+                    .iter()
+                    .map(|k| {
+                        int(k)
+                            .filter(|k| (0..=1000).contains(k))
+                            .map(|k| k as usize)
+                    })
+                    .collect::<Option<_>>()?;
+                (0..sites.len()).map(|i| ks[i.min(ks.len() - 1)]).collect()
+            }
+            Some(_) => return None,
+        };
         if n.named("state").is_some() || n.named("value").is_some() {
             self.unmapped(
                 "piece states and values of `(place …)` (`state:`, `value:`)",
@@ -1033,7 +1049,8 @@ impl Lower<'_> {
                 piece,
                 positions: sites
                     .iter()
-                    .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
+                    .zip(&counts)
+                    .flat_map(|(&i, &k)| std::iter::repeat_n(geo.names[i].clone(), k))
                     .collect(),
                 off: None,
             });
