@@ -66,6 +66,32 @@ pub(crate) struct Lower<'a> {
     pub facings: Vec<Option<String>>,
     pub ext: Vec<String>,
     pub zone_names: Vec<String>,
+    /// The board's `(track …)` forms.
+    pub tracks: Vec<super::track::Track>,
+    /// The sites of every `(regions …)`, named or not.
+    pub region_sites: Vec<super::track::RegionSites>,
+    /// Mancala stores (no track step enters them).
+    pub stores: Vec<usize>,
+    /// Pieces owned by `Shared` or `Neutral`, with that owner.
+    pub piece_owners: Vec<(String, String)>,
+}
+
+impl<'a> Lower<'a> {
+    /// A lowering with nothing read yet.
+    pub fn new(diags: &'a mut Vec<Diagnostic>) -> Self {
+        Lower {
+            diags,
+            geo: None,
+            players: Vec::new(),
+            facings: Vec::new(),
+            ext: Vec::new(),
+            zone_names: Vec::new(),
+            tracks: Vec::new(),
+            region_sites: Vec::new(),
+            stores: Vec::new(),
+            piece_owners: Vec::new(),
+        }
+    }
 }
 
 fn cond_test(t: Test) -> Cond {
@@ -143,6 +169,7 @@ impl Lower<'_> {
 
     /// `(board <graph> [use:Cell|Vertex])` → a computed board, or a diagnostic.
     pub fn board(&mut self, n: &Node) -> Option<Board> {
+        n.args().iter().for_each(|a| self.collect_tracks(a));
         let graph = n.positional().next()?;
         let vertex = n.named("use").and_then(|u| u.atom()) == Some("Vertex");
         let nums: Vec<i64> = graph.positional().filter_map(int).collect();
@@ -214,6 +241,9 @@ impl Lower<'_> {
         let stores = n.named("store").and_then(|s| s.atom()) != Some("None");
         let geo = match nums.as_slice() {
             [r, c, ..] if (1..=200).contains(r) && (1..=200).contains(c) => {
+                if stores {
+                    self.stores = vec![0, (*r * *c + 1) as usize];
+                }
                 board::mancala(*r as usize, *c as usize, stores)
             }
             _ => {
@@ -228,6 +258,7 @@ impl Lower<'_> {
                 return None;
             }
         };
+        n.args().iter().for_each(|a| self.collect_tracks(a));
         Some(self.board_of(geo, print(n)))
     }
 
@@ -311,14 +342,28 @@ impl Lower<'_> {
                         "Right" => Some(geo.right()),
                         "Board" => Some((0..geo.len()).collect()),
                         "Centre" | "Center" => Some(geo.centre()),
+                        "Track" => self.track_sites(None),
+                        p if self.players.iter().any(|x| x == p) => {
+                            self.region_sites(Some(p), None)
+                        }
                         _ => None,
                     },
+                    ("sites", [Node::Str(name, _)]) => self.region_sites(None, Some(name)),
                     ("sites", [Node::Atom(k, _), x]) => match (k.as_str(), x) {
                         ("Row", x) => Some(geo.row(int(x)? as usize)),
                         ("Column", x) => Some(geo.column(int(x)? as usize)),
                         ("Side", Node::Atom(d, _)) => Some(geo.side(d)),
+                        ("Track", Node::Str(name, _)) => self.track_sites(Some(name)),
+                        (p, Node::Str(name, _)) if self.players.iter().any(|x| x == p) => {
+                            self.region_sites(Some(p), Some(name))
+                        }
                         _ => None,
                     },
+                    ("centrePoint", []) => geo.centre().first().map(|&c| vec![c]),
+                    ("+" | "-" | "*" | "/", [_, _]) => {
+                        let k = float(n).filter(|k| k.fract() == 0.0 && *k >= 0.0)? as usize;
+                        Some(vec![k]).filter(|_| k < geo.len())
+                    }
                     ("expand", [r]) => {
                         let steps = n.named("steps").and_then(int).unwrap_or(1).clamp(0, 1000);
                         let base = self.sites(r)?;
@@ -385,8 +430,8 @@ impl Lower<'_> {
     pub fn regions(&mut self, n: &Node) -> Option<Vec<Zone>> {
         let args: Vec<&Node> = n.positional().collect();
         let (name, rest) = match args.first() {
-            Some(Node::Str(s, _)) => (s.clone(), &args[1..]),
-            _ => return None,
+            Some(Node::Str(s, _)) => (Some(s.clone()), &args[1..]),
+            _ => (None, &args[..]),
         };
         let (owners, expr) = match rest {
             [Node::Atom(o, _), e] => (Some(o.as_str()), *e),
@@ -406,6 +451,13 @@ impl Lower<'_> {
             }
         }
         let sites = self.sites(expr)?;
+        self.region_sites.push(super::track::RegionSites {
+            name: name.clone(),
+            owner: owners.filter(|o| o.starts_with('P')).map(String::from),
+            sites: sites.clone(),
+        });
+        // An unnamed region is only looked up (`(sites P1)`); it stays verbatim.
+        let name = name?;
         let geo = self.geo.as_ref()?;
         if !self.zone_names.contains(&name) {
             self.zone_names.push(name.clone());
@@ -929,7 +981,7 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------------- setup and ends
 
-    /// `(place ["Stack"] "Item<n>" sites [count:k])` or `(place Stack items:{…} site)` →
+    /// `(place ["Stack"] "Item<n>" sites [count:k | counts:{k…}])` or `(place Stack items:{…} site)` →
     /// placements, a position listed once per piece; `None` when not understood. `state:`
     /// and `value:` are dropped with a warning (the spec has no piece states).
     pub fn place(&mut self, n: &Node, pieces: &[Piece]) -> Option<Vec<Placement>> {
@@ -938,7 +990,7 @@ impl Lower<'_> {
         if stack {
             args.remove(0);
         }
-        let known = ["coord", "count", "state", "value", "items"];
+        let known = ["coord", "count", "counts", "state", "value", "items"];
         if n.args()
             .iter()
             .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
@@ -964,6 +1016,22 @@ impl Lower<'_> {
             None => 1,
             Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
+        // `counts:{k…}`: one count per site, or one for every site.
+        let counts: Vec<usize> = match n.named("counts") {
+            None => vec![count; sites.len()],
+            Some(Node::Array(ks, _)) if ks.len() == 1 || ks.len() == sites.len() => {
+                let ks: Vec<usize> = ks
+                    .iter()
+                    .map(|k| {
+                        int(k)
+                            .filter(|k| (0..=1000).contains(k))
+                            .map(|k| k as usize)
+                    })
+                    .collect::<Option<_>>()?;
+                (0..sites.len()).map(|i| ks[i.min(ks.len() - 1)]).collect()
+            }
+            Some(_) => return None,
+        };
         if n.named("state").is_some() || n.named("value").is_some() {
             self.unmapped(
                 "piece states and values of `(place …)` (`state:`, `value:`)",
@@ -973,14 +1041,16 @@ impl Lower<'_> {
         }
         let mut out = Vec::new();
         for item in items {
-            let (piece, player) = split_item(item, pieces, &self.players)?;
+            let owned = self.piece_owners.iter().find(|(p, _)| p == item).cloned();
+            let (piece, player) = owned.or_else(|| split_item(item, pieces, &self.players))?;
             let geo = self.geo.as_ref()?;
             out.push(Placement {
                 player,
                 piece,
                 positions: sites
                     .iter()
-                    .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
+                    .zip(&counts)
+                    .flat_map(|(&i, &k)| std::iter::repeat_n(geo.names[i].clone(), k))
                     .collect(),
                 off: None,
             });
@@ -1253,7 +1323,7 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
     }
 }
 
-/// Splits an item name such as `Jiang1` into the piece and its owner.
+/// Splits an item name such as `Jiang1` into the piece and its owner (`Disc0`: `Neutral`).
 pub fn split_item(item: &str, pieces: &[Piece], players: &[String]) -> Option<(String, String)> {
     let digits = item.len() - item.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     let (name, num) = item.split_at(item.len() - digits);
@@ -1261,7 +1331,11 @@ pub fn split_item(item: &str, pieces: &[Piece], players: &[String]) -> Option<(S
         return None;
     }
     let num: usize = num.parse().ok()?;
-    let player = players.get(num.checked_sub(1)?)?.clone();
+    // `Disc0`: a piece of nobody's.
+    let player = match num {
+        0 => "Neutral".to_string(),
+        k => players.get(k - 1)?.clone(),
+    };
     Some((name.to_string(), player))
 }
 
@@ -1391,14 +1465,7 @@ pub(crate) fn lower_game(
             },
         });
     }
-    let mut l = Lower {
-        diags,
-        geo: None,
-        players: Vec::new(),
-        facings: Vec::new(),
-        ext: Vec::new(),
-        zone_names: Vec::new(),
-    };
+    let mut l = Lower::new(diags);
     let title = g
         .args()
         .first()
@@ -1444,6 +1511,9 @@ pub(crate) fn lower_game(
             g.span(),
         ));
     }
+    for e in equipment.iter().filter(|e| e.head() == Some("track")) {
+        l.collect_tracks(e);
+    }
     for e in &equipment {
         match e.head() {
             Some("board" | "mancalaBoard") => {}
@@ -1477,6 +1547,9 @@ pub(crate) fn lower_game(
                 if e.args().iter().any(|a| matches!(a, Node::Named(..))) {
                     l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
                     l.ext.push(format!("(equipment {{{}}})", print(e)));
+                }
+                if let Some(o @ ("Shared" | "Neutral")) = args.get(1).and_then(|o| o.atom()) {
+                    l.piece_owners.push((name.clone(), o.to_string()));
                 }
                 // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
                 let at = match pieces.iter().position(|p| &p.name == name) {
@@ -1525,7 +1598,11 @@ pub(crate) fn lower_game(
             match r.head() {
                 Some("start") => {
                     for item in flatten(r) {
-                        match l.place(item, &pieces) {
+                        let placed = match item.head() {
+                            Some("set") => l.set_count(item, &pieces),
+                            _ => l.place(item, &pieces),
+                        };
+                        match placed {
                             Some(p) => setup.extend(p),
                             None => l.keep("start", item, true),
                         }

@@ -14,6 +14,7 @@ pub mod expand;
 pub mod jar;
 pub mod lower;
 pub mod syntax;
+mod track;
 pub mod write;
 
 use crate::diag::{Diagnostic, FileId};

@@ -914,14 +914,7 @@ fn map_board(b: &crate::spec::Board) -> Result<Map, String> {
             && let Some(n) = nodes.first()
         {
             let mut tmp = Vec::new();
-            let mut l = super::lower::Lower {
-                diags: &mut tmp,
-                geo: None,
-                players: vec![],
-                facings: vec![],
-                ext: vec![],
-                zone_names: vec![],
-            };
+            let mut l = super::lower::Lower::new(&mut tmp);
             if l.board(n).is_some()
                 && let Some(geo) = l.geo
             {

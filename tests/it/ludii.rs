@@ -782,3 +782,36 @@ fn a_large_ludii_board_writes_zrf_in_linear_time() {
     let back = back.document.expect("the written ZRF reads back");
     assert_eq!(back.games[0].boards[0].positions.len(), 10_000);
 }
+
+/// Mancala counters: `(set Count n to:…)` over a track, a player's regions (named and unnamed),
+/// and items owned by nobody (`Disc0`, a `Shared` piece), as Ludii's facts report them.
+#[test]
+fn counters_tracks_and_player_regions_become_placements() {
+    let text = "(game \"Sow\" (players 2) (equipment { \
+                (mancalaBoard 2 3 (track \"Track\" \"1,E,N,W\" loop:True)) \
+                (regions P1 (sites Bottom)) (regions \"Home\" P2 (sites Top)) \
+                (piece \"Seed\" Shared) (piece \"Ball\" Shared) }) \
+                (rules (start { (set Count 2 to:(sites Track)) \
+                (set Count 1 at:(sites P2 \"Home\")) (set Count 1 to:(sites P1)) \
+                (place \"Ball\" 0) (set Count 0 to:(sites Board)) }) \
+                (play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))";
+    let (doc, diags) = read_lud("sow.lud", text, FileId(0));
+    let doc = doc.expect("document");
+    assert!(
+        !diags.iter().any(|d| d.message.contains("(set ")),
+        "{diags:?}"
+    );
+    // Store A1 = 0, bottom row B1 C1 D1 = 1..3, top row B2 C2 D2 = 4..6, store E1 = 7.
+    let mut want: Vec<(String, String, String)> = Vec::new();
+    for s in ["B1", "C1", "D1", "B2", "C2", "D2"] {
+        for _ in 0..2 {
+            want.push(("Neutral".into(), "Seed".into(), s.into()));
+        }
+    }
+    for s in ["B2", "C2", "D2", "B1", "C1", "D1"] {
+        want.push(("Neutral".into(), "Seed".into(), s.into()));
+    }
+    want.push(("Shared".into(), "Ball".into(), "A1".into()));
+    want.sort();
+    assert_eq!(placements(&doc), want);
+}

@@ -12,7 +12,7 @@ const FLOOR_READ: usize = 218;
 const FLOOR_SITES: usize = 178;
 const FLOOR_PLAYERS: usize = 217;
 const FLOOR_KINDS: usize = 215;
-const FLOOR_PLACEMENTS: usize = 128;
+const FLOOR_PLACEMENTS: usize = 179;
 
 #[test]
 fn library_sample_matches_the_oracle() {
