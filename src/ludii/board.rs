@@ -6,7 +6,7 @@
 //! vector between site centres: `N NE E SE S SW W NW`.
 
 use super::expand::col_letters;
-use crate::spec::{Board, Extensions, Link, Opposite, Position};
+use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position};
 
 /// The eight compass directions, clockwise from north.
 pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -298,7 +298,30 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
 }
 
+/// The owner of Ludii's pieces that belong to no player (owner 0: `Neutral`, `Shared`, the
+/// counters of sowing games), one convention for the `.lud` and the English readers.
+pub const NEUTRAL: &str = "Neutral";
+
 impl Geo {
+    /// A placement of `piece` for `player`: on each site (index), its count of pieces (a
+    /// position is listed once per piece).
+    pub fn placement(
+        &self,
+        player: String,
+        piece: String,
+        sites: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Placement {
+        Placement {
+            player,
+            piece,
+            positions: sites
+                .into_iter()
+                .flat_map(|(i, k)| std::iter::repeat_n(self.names[i].clone(), k))
+                .collect(),
+            off: None,
+        }
+    }
+
     /// The spec board of this geometry: positions in Ludii's index order, named by their
     /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
     /// `extensions.ludii` for the writer.

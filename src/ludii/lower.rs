@@ -1044,16 +1044,11 @@ impl Lower<'_> {
             let owned = self.piece_owners.iter().find(|(p, _)| p == item).cloned();
             let (piece, player) = owned.or_else(|| split_item(item, pieces, &self.players))?;
             let geo = self.geo.as_ref()?;
-            out.push(Placement {
+            out.push(geo.placement(
                 player,
                 piece,
-                positions: sites
-                    .iter()
-                    .zip(&counts)
-                    .flat_map(|(&i, &k)| std::iter::repeat_n(geo.names[i].clone(), k))
-                    .collect(),
-                off: None,
-            });
+                sites.iter().copied().zip(counts.iter().copied()),
+            ));
         }
         Some(out)
     }
@@ -1333,7 +1328,7 @@ pub fn split_item(item: &str, pieces: &[Piece], players: &[String]) -> Option<(S
     let num: usize = num.parse().ok()?;
     // `Disc0`: a piece of nobody's.
     let player = match num {
-        0 => "Neutral".to_string(),
+        0 => super::board::NEUTRAL.to_string(),
         k => players.get(k - 1)?.clone(),
     };
     Some((name.to_string(), player))

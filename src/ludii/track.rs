@@ -151,14 +151,10 @@ impl Lower<'_> {
         });
         let piece = pieces.first()?;
         let geo = self.geo.as_ref()?;
-        Some(vec![Placement {
-            player: "Neutral".into(),
-            piece: piece.name.clone(),
-            positions: sites
-                .iter()
-                .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
-                .collect(),
-            off: None,
-        }])
+        Some(vec![geo.placement(
+            super::board::NEUTRAL.into(),
+            piece.name.clone(),
+            sites.iter().map(|&i| (i, count)),
+        )])
     }
 }

@@ -537,7 +537,7 @@ pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
             Some((p, w)) => {
                 let k = super::number_word(w.trim()).or((w.trim() == "zero").then_some(0));
                 let player = match k {
-                    Some(0) => "Neutral".to_string(),
+                    Some(0) => crate::ludii::board::NEUTRAL.to_string(),
                     Some(k) => cx
                         .players
                         .get(k - 1)
@@ -547,7 +547,7 @@ pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
                 };
                 (p.trim(), player)
             }
-            None => (head.trim(), "Neutral".to_string()),
+            None => (head.trim(), crate::ludii::board::NEUTRAL.to_string()),
         };
         if !cx.pieces.iter().any(|p| p.name == piece) {
             return Err(format!("`{piece}` is not a piece of the piece lists"));
@@ -578,7 +578,7 @@ pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
         };
         let sites = locate(what, cx)?;
         return Ok(SetupLine::Placed(vec![placement(
-            "Neutral".into(),
+            crate::ludii::board::NEUTRAL.into(),
             piece.name.clone(),
             &sites,
             n,
@@ -636,7 +636,7 @@ fn item_owner(item: &str, cx: &SetupCx) -> Option<(String, String)> {
     let stem = item.trim_end_matches(|c: char| c.is_ascii_digit());
     let k = &item[stem.len()..];
     if cx.pieces.iter().any(|p| p.name == stem) && (k.is_empty() || k == "0") {
-        return Some((stem.to_string(), "Neutral".into()));
+        return Some((stem.to_string(), crate::ludii::board::NEUTRAL.into()));
     }
     None
 }
@@ -649,15 +649,7 @@ fn placement(
     cx: &SetupCx,
 ) -> Placement {
     let geo = cx.geo.expect("located sites have a board");
-    Placement {
-        player,
-        piece,
-        positions: sites
-            .iter()
-            .flat_map(|&i| std::iter::repeat_n(geo.names[i].clone(), count))
-            .collect(),
-        off: None,
-    }
+    geo.placement(player, piece, sites.iter().map(|&i| (i, count)))
 }
 
 #[cfg(test)]
