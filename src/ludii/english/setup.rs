@@ -118,7 +118,7 @@ pub(super) fn items(s: &str) -> Vec<&str> {
             _ if depth <= 0 => {
                 let sep = [", ", " and ", " or "]
                     .iter()
-                    .find(|p| s[i..].starts_with(**p))
+                    .find(|p| b[i..].starts_with(p.as_bytes()))
                     .map(|p| p.len());
                 if let Some(k) = sep {
                     out.push(s[start..i].trim());
@@ -480,9 +480,9 @@ fn separators(s: &str) -> Vec<(usize, usize)> {
             b'[' => depth += 1,
             b']' => depth -= 1,
             _ if depth <= 0 => {
-                if s[i..].starts_with(", ") {
+                if b[i..].starts_with(b", ") {
                     out.push((i, 2));
-                } else if s[i..].starts_with(" and ") {
+                } else if b[i..].starts_with(b" and ") {
                     out.push((i, 5));
                 }
             }
@@ -701,5 +701,17 @@ mod tests {
         assert_eq!(singular("Foxes", &[]), "Fox");
         assert_eq!(singular("Geeses", &["Geese".to_string()]), "Geese");
         assert_eq!(singular("Dogs", &[]), "Dog");
+    }
+
+    #[test]
+    fn lists_split_around_multibyte_characters() {
+        // Regression for fuzz findings: the separators were sought at byte offsets
+        // inside a character and the slice panicked.
+        assert_eq!(items("A5, Â6 and C6"), vec!["A5", "Â6", "C6"]);
+        assert_eq!(
+            items("Cannoîs and 《Soldiers"),
+            vec!["Cannoîs", "《Soldiers"]
+        );
+        assert_eq!(separators("a→b, c and d"), vec![(5, 2), (8, 5)]);
     }
 }
