@@ -329,8 +329,37 @@ impl Writer<'_> {
         true
     }
 
+    /// The MS `shift` blocks that `lower` writes (mark the origin, the way to the target, swap
+    /// with the piece there), back as their chains: the way as usual,
+    /// then `shift`. False when `prog` is not one.
+    fn swap(&mut self, prog: &[Instr]) -> Result<bool, String> {
+        let [
+            Instr::Mark,
+            way @ ..,
+            Instr::Step(s),
+            Instr::Verify(Cond::Not(occupied)),
+            Instr::Cascade,
+            Instr::Back,
+            add @ Instr::Add { .. },
+        ] = prog
+        else {
+            return Ok(false);
+        };
+        if !here(occupied, Test::Empty)
+            || way
+                .iter()
+                .any(|i| matches!(i, Instr::Mark | Instr::Back | Instr::Cascade))
+        {
+            return Ok(false);
+        }
+        self.block(way)?;
+        let d = self.delta(s)?;
+        self.mv(add, "shift", d, "")?;
+        Ok(true)
+    }
+
     fn block(&mut self, prog: &[Instr]) -> Result<(), String> {
-        if self.hop(prog) {
+        if self.hop(prog) || self.swap(prog)? {
             return Ok(());
         }
         let mut i = 0;
@@ -539,9 +568,16 @@ impl Writer<'_> {
                     self.items.push("set-state".into());
                     i += 1;
                 }
-                [Instr::Step(_), ..] => {
+                // A step onto any square: MS `anchor` (false off the board, as the step).
+                [Instr::Step(s), ..] => {
+                    let d = self.delta(s)?;
+                    self.items.push(format!("anchor({})", fmt_delta(d)));
+                    self.at_origin = false;
+                    i += 1;
+                }
+                [Instr::Add { .. }, ..] => {
                     return Err(
-                        "a step that is neither a move nor a `peek` (a step onto any square)"
+                        "a move with no test of the square it lands on (a move onto any square)"
                             .into(),
                     );
                 }

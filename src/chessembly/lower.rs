@@ -345,6 +345,55 @@ impl Lowerer<'_> {
         p.val = if branch { Val::True } else { Val::False };
     }
 
+    /// The move block of a `shift` whose target is the current position of `p`: when a piece
+    /// stands there, the two pieces swap. The way there is `p`'s program without its moves (each
+    /// is a block of its own); the origin is marked first, the piece there `cascade`s to the
+    /// target, and the target's piece is added back at the mark. The anchor then goes on along
+    /// `p` whether or not a piece stood there, as the interpreter's does.
+    fn swap_block(&self, p: &Path, pc: u32) -> Result<Vec<Instr>, Unlowered> {
+        let add = self.add(p, pc)?;
+        if matches!(&add, Instr::Add { pieces, .. } if !pieces.is_empty()) {
+            return Err(self.err(pc, "a `shift` with a `transition`"));
+        }
+        let mut block = vec![Instr::Mark];
+        // The interpreter refuses a shift onto the piece's own square; the spec has no test for
+        // it, so the way must be straight steps that do not come back.
+        let mut offset = (0i32, 0i32);
+        for i in &p.instrs {
+            match i {
+                Instr::Add { .. } => {}
+                Instr::Step(dir) => {
+                    let d = parse_direction_name(dir).unwrap_or_default();
+                    offset = (offset.0 + i32::from(d.dx), offset.1 + i32::from(d.dy));
+                    block.push(i.clone());
+                }
+                Instr::While { .. } | Instr::If { .. } => {
+                    return Err(self.err(pc, "a `shift` after a loop or a branch on the same way"));
+                }
+                Instr::Mark | Instr::Back => {
+                    return Err(self.err(pc, "a `shift` after a `catch` on the same way"));
+                }
+                other if has_add(other) => {
+                    return Err(self.err(
+                        pc,
+                        "a `shift` after a conditional move (`take`, `catch`, a slide) on the same way",
+                    ));
+                }
+                other => block.push(other.clone()),
+            }
+        }
+        if offset == (0, 0) {
+            return Err(self.err(pc, "a `shift` that may target the piece's own square"));
+        }
+        block.extend([
+            Instr::Verify(negate(test_at(Test::Empty, Delta::default()))),
+            Instr::Cascade,
+            Instr::Back,
+            add,
+        ]);
+        Ok(block)
+    }
+
     fn step(&self, p: &mut Path, d: Delta) {
         p.instrs.push(Instr::Step(direction_name(d)));
         p.moved = true;
@@ -401,6 +450,17 @@ impl Lowerer<'_> {
                     .filter(|_| pc + 1 < chain.end);
                 p.pc += 1;
                 match op {
+                    Op::Step(MoveKind::Shift, d)
+                        if d != Delta::default() && next != Some(Op::Repeat(pc)) =>
+                    {
+                        self.step(&mut p, d);
+                        out.push(self.swap_block(&p, pc)?);
+                    }
+                    Op::Anchor(d) => {
+                        if d != Delta::default() {
+                            self.step(&mut p, d);
+                        }
+                    }
                     Op::Step(kind, d) => {
                         if !matches!(
                             kind,
@@ -1068,10 +1128,11 @@ pub fn hop_capture(ops: &[Op], start: u32) -> Option<Vec<Instr>> {
 /// Names an MS-dialect construct the lowering keeps verbatim.
 fn ms_construct(op: Op) -> String {
     let what = match op {
-        Op::Step(MoveKind::Shift, _) => "`shift` (a swap that is not a `take … jump` hop)",
+        Op::Step(MoveKind::Shift, _) => {
+            "`shift(…) repeat(1)` (a swap with every piece along a line)"
+        }
         Op::Step(MoveKind::PlaceMove, _) => "`place-move`",
         Op::Jump(_) => "`jump` (a `take … jump` hop capture in a loop or after other items)",
-        Op::Anchor(_) => "`anchor` (moving the anchor over occupied squares)",
         Op::End => "`end`",
         Op::Const(_) => "`true` / `false`",
         Op::Color(_) | Op::ColorOn(..) => "`color` / `color-on`",

@@ -338,11 +338,18 @@ impl<'a> Gen<'a> {
         let dest = if r.to != NONE { r.to } else { r.cur };
         if let Sink::Hit { pos, found } = &mut self.sink {
             let hit = |a: &Action| matches!(*a, Action::Capture { at } if at == *pos);
+            // A piece that this move lifts away is not taken where another lands (a swap:
+            // `cascade` onto it, then the move carries it off).
+            let lifted = r.from == *pos
+                || r.actions
+                    .iter()
+                    .any(|a| matches!(*a, Action::Move { from, .. } if from == *pos));
             if r.actions.iter().any(hit)
                 || (dest == *pos && r.from != dest)
-                || r.actions.iter().any(
-                    |a| matches!(*a, Action::Move { from, to, .. } if to == *pos && from != to),
-                )
+                || (!lifted
+                    && r.actions.iter().any(
+                        |a| matches!(*a, Action::Move { from, to, .. } if to == *pos && from != to),
+                    ))
             {
                 *found = true;
             }

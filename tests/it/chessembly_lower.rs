@@ -288,6 +288,16 @@ fn engine_moves(
             let mut caps = Vec::new();
             let mut promote = None;
             let mut states = Vec::new();
+            // A swap (`shift`): the piece cascades to the target and the target's piece comes
+            // back to the origin; the interpreter records it as a move to the target.
+            let origin = pos_of(at);
+            let swapped_to = m.actions.iter().find_map(|a| match *a {
+                engine::Action::Move { from, to, .. } if from == origin && to != origin => Some(to),
+                _ => None,
+            });
+            if let Some(target) = swapped_to.filter(|_| m.to == Some(origin)) {
+                return fmt_move(sq_of(target), Vec::new(), None, states);
+            }
             for a in &m.actions {
                 match *a {
                     engine::Action::Capture { at } => caps.push(sq_of(at)),
@@ -838,7 +848,7 @@ fn emit_from_zrf_style_board() {
         vec![Instr::Step("x".into()), empty.clone(), add.clone()],
         "`x`, which is not a direction",
     );
-    refuse(vec![step, add], "neither a move nor a `peek`");
+    refuse(vec![step, add], "no test of the square it lands on");
 }
 
 /// Each construct without an exact spec form is named, and only its chain is kept as text.
@@ -952,4 +962,87 @@ fn a_lowered_capture_keeps_the_capturing_piece() {
         );
         assert_eq!(st.board[at("d4")], None);
     }
+}
+
+/// A lowered `shift` swaps the two pieces, and the piece it swaps with is not attacked: Black's
+/// royal `k` beside White's swapper is not in check, so Black keeps its move (in the
+/// interpreter a shift is no capture, so it never attacks either).
+#[test]
+fn a_lowered_shift_swaps_and_does_not_attack() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chessembly/ms-shift.csm"),
+    )
+    .unwrap();
+    let (doc, _) = lower_ok("ms-shift", &text);
+    let names: BTreeSet<String> = ["ms-shift", "k"].iter().map(|s| s.to_string()).collect();
+    let mut doc = playable(doc, &names, &["ms-shift"]);
+    doc.games[0].goals.push(spec::Goal {
+        kind: spec::GoalKind::Loss,
+        players: vec!["Black".into()],
+        condition: spec::GoalCond::Checkmated {
+            pieces: vec!["k".into()],
+        },
+    });
+    let rules = engine::Rules::compile(&doc, 0).unwrap();
+    let mut st = engine::State::start(&rules);
+    let put = |st: &mut engine::State, at: &str, owner: u32, kind: &str| {
+        st.board[rules.position(at).unwrap() as usize] = Some(engine::Piece {
+            owner,
+            kind: rules.kind(kind).unwrap(),
+            attrs: 0,
+        });
+    };
+    for (at, owner, kind) in [
+        ("d4", 0, "ms-shift"),
+        ("d5", 1, "k"),
+        ("a1", 0, "ms-shift"),
+        ("a2", 0, "ms-shift"),
+        ("h7", 0, "ms-shift"),
+        ("h8", 1, "ms-shift"),
+    ] {
+        put(&mut st, at, owner, kind);
+    }
+    let pos = |n: &str| rules.position(n).unwrap();
+    let white = engine::legal_moves(&rules, &mut st);
+    let swap = white
+        .moves
+        .iter()
+        .find(|m| {
+            m.actions.contains(&engine::Action::Move {
+                from: pos("a1"),
+                to: pos("a2"),
+                promote: None,
+            })
+        })
+        .expect("White's a1 swapper swaps with a2")
+        .clone();
+    engine::play(&rules, &mut st, &swap);
+    let kind_at =
+        |st: &engine::State, n: &str| st.board[pos(n) as usize].map(|p| (p.owner, p.kind));
+    assert_eq!(
+        kind_at(&st, "a1"),
+        kind_at(&st, "a2"),
+        "both a1 and a2 hold White swappers"
+    );
+    assert!(kind_at(&st, "a1").is_some());
+    let black = engine::legal_moves(&rules, &mut st);
+    assert!(
+        !black.moves.is_empty(),
+        "Black's king beside a swapper counted as attacked: no legal move left"
+    );
+    let b = black
+        .moves
+        .iter()
+        .find(|m| {
+            m.actions.contains(&engine::Action::Move {
+                from: pos("h8"),
+                to: pos("h7"),
+                promote: None,
+            })
+        })
+        .expect("Black's h8 swapper swaps with h7")
+        .clone();
+    engine::play(&rules, &mut st, &b);
+    assert_eq!(st.board[pos("h7") as usize].map(|p| p.owner), Some(1));
+    assert_eq!(st.board[pos("h8") as usize].map(|p| p.owner), Some(0));
 }
