@@ -104,6 +104,8 @@ pub struct ReadOptions {
     pub yaml: spec::yaml::ReadLimits,
     /// Steps one Chessembly chain may run when moves are generated.
     pub chessembly_steps: u32,
+    /// The Chessembly dialect to read (`None`: detect MS words, with a note).
+    pub chessembly_dialect: Option<crate::chessembly::syntax::Dialect>,
     /// Steps one move block may run in the engine (`perft`, `moves`, `replay`).
     pub engine_steps: u32,
     /// Ludii: option choices and the library of defines.
@@ -118,6 +120,7 @@ impl Default for ReadOptions {
             lower: zrf::lower::Limits::default(),
             yaml: spec::yaml::ReadLimits::default(),
             chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
+            chessembly_dialect: None,
             engine_steps: crate::engine::DEFAULT_STEP_LIMIT,
             ludii: crate::ludii::Options::default(),
         }
@@ -345,6 +348,7 @@ fn read_uncapped(
             let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
             let lopts = crate::chessembly::lower::LowerOptions {
                 piece_name: Some(stem.to_string()),
+                dialect: opts.chessembly_dialect,
                 ..Default::default()
             };
             let (document, mut ds) = crate::chessembly::lower(name, &decoded.text, id, &lopts);

@@ -18,8 +18,8 @@
 //! [`super::emit()`] recognises exactly what this module writes.
 
 use super::board::{Square, square_name};
-use super::program::{Op, Program, Symbols, compile};
-use super::syntax::{Delta, MoveKind, Side};
+use super::program::{Op, Program, Symbols, compile_with};
+use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
@@ -55,6 +55,9 @@ pub struct LowerOptions {
     pub ranks: usize,
     /// Name of the piece the script moves; `None`: the file name without its extension.
     pub piece_name: Option<String>,
+    /// The language to read: `None` reads the seed's and switches to MS, with a note, at the
+    /// first MS-only word.
+    pub dialect: Option<Dialect>,
 }
 
 impl Default for LowerOptions {
@@ -63,6 +66,7 @@ impl Default for LowerOptions {
             files: 8,
             ranks: 8,
             piece_name: None,
+            dialect: None,
         }
     }
 }
@@ -926,11 +930,11 @@ pub fn lower(
     opts: &LowerOptions,
 ) -> (Option<Document>, Vec<Diagnostic>) {
     let mut symbols = Symbols::new();
-    let program = match compile(text, file, &mut symbols) {
+    let program = match compile_with(text, file, &mut symbols, opts.dialect) {
         Ok(p) => p,
         Err(d) => return (None, d),
     };
-    let mut diags = Vec::new();
+    let mut diags = program.notes.clone();
     if opts.files == 0
         || opts.ranks == 0
         || opts.files > super::board::MAX_SIDE
@@ -1042,6 +1046,7 @@ pub fn lower(
                 .map(|b| format!("{b:02x}"))
                 .collect(),
             version: None,
+            dialect: (program.dialect != Dialect::Seed).then(|| program.dialect.name().to_string()),
         },
         games: vec![Game {
             engine: None,

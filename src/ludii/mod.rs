@@ -38,6 +38,7 @@ pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
             .and_then(|v| v.as_str().map(String::from)),
         sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
         version: None,
+        dialect: None,
     }
 }
 

@@ -57,6 +57,10 @@ pub struct Source {
     /// The format's own version statement (ZRF `(version "…")`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The language variant the source was read in, when it is not the format's standard one:
+    /// `ms` for a Chessembly script in the chessembly-bot dialect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
 }
 
 /// What a menu entry is.

@@ -165,6 +165,7 @@ pub fn source_of(file: &ZrfFile, file_name: &str, bytes: &[u8]) -> Source {
         ),
         sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
         version: None,
+        dialect: None,
     }
 }
 

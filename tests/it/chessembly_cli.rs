@@ -274,3 +274,61 @@ fn json_to_is_where_the_piece_ends() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("chessembly::unknown-word"));
 }
+
+/// `convert` and `check` take `--dialect` too (`check` is `convert`'s dry run), and the spec
+/// records a script read in the MS dialect as `source.dialect: ms`.
+#[test]
+fn convert_and_check_take_the_dialect_and_the_spec_records_it() {
+    let script = corpus("ms-shift.csm");
+    let run = |args: &[&str]| {
+        let out = zogkit(args, None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, yaml, stderr) = run(&["convert", &script, "--to", "yaml", "-o", "-", "-v"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("note[chessembly::dialect]"), "{stderr}");
+    let doc: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
+    assert_eq!(doc["source"]["dialect"], "ms", "{yaml}");
+    let (code, yaml_ms, stderr) = run(&[
+        "convert",
+        &script,
+        "--to",
+        "yaml",
+        "-o",
+        "-",
+        "-v",
+        "--dialect",
+        "ms",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("note[chessembly::dialect]"), "{stderr}");
+    assert_eq!(yaml_ms, yaml);
+    for cmd in [
+        &[
+            "convert",
+            &script,
+            "--to",
+            "yaml",
+            "-o",
+            "-",
+            "--dialect",
+            "seed",
+        ][..],
+        &["check", &script, "--dialect", "seed"][..],
+    ] {
+        let (code, stdout, stderr) = run(cmd);
+        let all = stdout + &stderr;
+        assert_eq!(code, Some(1), "{cmd:?}: {all}");
+        assert!(all.contains("chessembly::unknown-word"), "{all}");
+    }
+    let (code, _, stderr) = run(&["check", &script, "--dialect", "ms"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // A seed script records no dialect.
+    let (_, yaml, _) = run(&["convert", &corpus("bishop.csm"), "--to", "yaml", "-o", "-"]);
+    let doc: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
+    assert!(doc["source"].get("dialect").is_none(), "{yaml}");
+}
