@@ -104,6 +104,9 @@ pub struct ReadOptions {
     pub yaml: spec::yaml::ReadLimits,
     /// Steps one Chessembly chain may run when moves are generated.
     pub chessembly_steps: u32,
+    /// Most bytes one written file may hold (`--limit output-bytes`); a writer's output over
+    /// it, or over what zogkit would read back in that format, is refused ([`output_too_large`]).
+    pub max_output_bytes: u64,
     /// The Chessembly dialect to read (`None`: detect MS words, with a note).
     pub chessembly_dialect: Option<crate::chessembly::syntax::Dialect>,
     /// Steps one move block may run in the engine (`perft`, `moves`, `replay`).
@@ -121,6 +124,7 @@ impl Default for ReadOptions {
             yaml: spec::yaml::ReadLimits::default(),
             chessembly_steps: crate::chessembly::interp::DEFAULT_STEP_LIMIT,
             chessembly_dialect: None,
+            max_output_bytes: 64 << 20,
             engine_steps: crate::engine::DEFAULT_STEP_LIMIT,
             ludii: crate::ludii::Options::default(),
         }
@@ -475,6 +479,37 @@ fn size_checked<'a>(bytes: &'a [u8], opts: &ReadOptions) -> (&'a [u8], Option<Di
         Some(d) => (&[], Some(d)),
         None => (bytes, None),
     }
+}
+
+/// Error code: a written file would be larger than [`ReadOptions::max_output_bytes`] or than
+/// zogkit reads back in its format.
+pub const CODE_OUTPUT_TOO_LARGE: &str = "write::too-large";
+
+/// The error for `len` bytes written in `format` when that is over the output budget: the
+/// `output-bytes` limit, or the size zogkit would read back in that format (`yaml-bytes` for
+/// YAML, `input-bytes` for the others), whichever is smaller. A file zogkit writes can be read
+/// again with the same limits.
+pub fn output_too_large(format: Format, len: usize, opts: &ReadOptions) -> Option<Diagnostic> {
+    let (read_back, read_name) = match format {
+        Format::Yaml => (opts.yaml.max_bytes as u64, "yaml-bytes"),
+        _ => (opts.zrf.max_input_bytes as u64, "input-bytes"),
+    };
+    let (cap, name) = if read_back < opts.max_output_bytes {
+        (read_back, read_name)
+    } else {
+        (opts.max_output_bytes, "output-bytes")
+    };
+    (len as u64 > cap).then(|| {
+        Diagnostic::new(
+            Severity::Error,
+            CODE_OUTPUT_TOO_LARGE,
+            format!(
+                "the {} output would be {len} bytes, more than the limit of {cap} (`--limit {name}`); nothing is written",
+                format.name()
+            ),
+            None,
+        )
+    })
 }
 
 /// Writes a document in `format`. Returns the bytes and diagnostics (what could not be

@@ -661,6 +661,10 @@ fn convert_one(
     for d in &wdiags {
         record(d, &mut text, &mut base);
     }
+    if let Some(d) = format::output_too_large(to, out.len(), opts) {
+        record(&d, &mut text, &mut base);
+        return base.failed(text, r.unmodelled);
+    }
     if args.verify {
         let vopts = zogkit::verify::Options {
             positions: args.verify_positions,

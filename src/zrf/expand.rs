@@ -52,6 +52,10 @@ pub struct Limits {
     /// budget (the largest real file expands to about 3 M). A file over it is refused whole:
     /// no entry of it is kept.
     pub max_file_nodes: u64,
+    /// Most games and variants one input file may hold (the shared corpus has at most 60): a
+    /// file of 200,000 one-line variants took 2.6 GB to convert. A file over it is refused
+    /// whole, before anything is expanded.
+    pub max_forms: usize,
     /// Most bytes of text `$k` substitution may create in one input file (every game and
     /// variant together): a 1 MB argument copied 512 times made 537 MB of YAML. Shared call
     /// results are not copied, so they count once.
@@ -71,6 +75,7 @@ impl Default for Limits {
             max_include_depth: 16,
             max_include_bytes: 16 << 20,
             max_file_nodes: 32_000_000,
+            max_forms: 10_000,
             max_text_bytes: 64 << 20,
             share_calls: true,
         }
@@ -180,6 +185,9 @@ pub const CODE_INCLUDE_TOO_LARGE: &str = "zrf::include-too-large";
 /// Diagnostic code: the games and variants of one input expand to more than
 /// [`Limits::max_file_nodes`].
 pub const CODE_FILE_TOO_LARGE: &str = "zrf::file-expansion-too-large";
+
+/// Error code: the file holds more games and variants than [`Limits::max_forms`].
+pub const CODE_TOO_MANY_FORMS: &str = "zrf::too-many-variants";
 /// Diagnostic code: `$k` substitution creates more than [`Limits::max_text_bytes`] of text in
 /// one input file.
 pub const CODE_TEXT_TOO_LARGE: &str = "zrf::expansion-text-too-large";
@@ -395,6 +403,18 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     let count = forms.len();
     let mut text_bytes = 0u64;
     let mut over_budget = false;
+    if let Some(first_over) = forms.get(limits.max_forms) {
+        diags.push(Diagnostic::error(
+            CODE_TOO_MANY_FORMS,
+            format!(
+                "this file holds {count} games and variants, more than the limit of {}; the file is refused (this is the first over it)",
+                limits.max_forms
+            ),
+            first_over.span,
+        ));
+        over_budget = true;
+        forms.clear();
+    }
     for (k, form) in forms.into_iter().enumerate() {
         let is_game = form.head() == Some("game");
         // Expand the children of the form (not the head).

@@ -266,6 +266,68 @@ fn variants_and_games_share_one_expansion_budget_per_file() {
     assert!(!high.output().contains(code), "{}", high.output());
 }
 
+/// Finding 3: 200,000 one-line variants (2.6 GB and 97 MB of YAML before) are refused whole
+/// before anything is expanded, at the first form over the `variants` limit.
+#[test]
+fn too_many_variants_are_refused_before_expanding() {
+    let dir = scratch_dir("hostile-many-variants");
+    let mut text = GAME.to_string();
+    text.push_str(&"(variant (title \"v\"))\n".repeat(200_000));
+    write(&dir, "many.zrf", &text);
+    let code = "[zrf::too-many-variants]";
+    // The game takes 5 lines; the 10,001st form is variant 10,000, on line 10,005.
+    let r = run(
+        &dir,
+        &["convert", "many.zrf", "--to", "yaml", "-o", "many.yaml"],
+        1,
+        code,
+    );
+    assert!(r.output().contains("many.zrf:10005:1"), "{}", r.output());
+    assert!(!dir.join("many.yaml").exists());
+    run(&dir, &["check", "many.zrf"], 1, code);
+    // The limit is configurable: six forms pass by default and fail with `variants=5`.
+    write(
+        &dir,
+        "six.zrf",
+        &format!("{GAME}{}", "(variant (title \"v\"))\n".repeat(5)),
+    );
+    let low = zogkit_measured(&dir, &["--limit", "variants=5", "check", "six.zrf"]);
+    assert_eq!(low.code, 1, "{}", low.output());
+    assert!(low.output().contains(code), "{}", low.output());
+    let default = zogkit_measured(&dir, &["check", "six.zrf"]);
+    assert_eq!(default.code, 0, "{}", default.output());
+}
+
+/// Finding 3: a written file has a size budget, `output-bytes`, and is never larger than zogkit
+/// would read back in its format (`yaml-bytes` for YAML, `input-bytes` for the others); over
+/// it the file fails and nothing is written.
+#[test]
+fn written_files_have_a_size_budget() {
+    let dir = scratch_dir("hostile-output-bytes");
+    write(&dir, "g.zrf", GAME);
+    let code = "[write::too-large]";
+    let r = zogkit_measured(&dir, &["convert", "g.zrf", "-o", "ok.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(dir.join("ok.yaml").exists());
+    for (limit, input, to) in [
+        ("output-bytes=200", "g.zrf", "yaml"),
+        ("yaml-bytes=200", "g.zrf", "yaml"),
+        ("output-bytes=100", "ok.yaml", "zrf"),
+        ("input-bytes=100", "ok.yaml", "zrf"),
+    ] {
+        let out = format!("out.{to}");
+        let args = ["--limit", limit, "convert", input, "-o", &out];
+        let name = limit.split('=').next().unwrap();
+        let r = run(&dir, &args, 1, code);
+        assert!(
+            r.output().contains(&format!("--limit {name}")),
+            "{}",
+            r.output()
+        );
+        assert!(!dir.join(&out).exists(), "{args:?} wrote {out}");
+    }
+}
+
 #[test]
 fn limit_values_saturate_zero_is_a_usage_error() {
     let dir = scratch_dir("hostile-saturate");
