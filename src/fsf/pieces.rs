@@ -236,7 +236,7 @@ pub fn classify(
     holds: &dyn Fn(&Cond) -> Option<bool>,
 ) -> Classified {
     let mut out = Classified::default();
-    let mut memo = vec![None; procedures.len()];
+    let mut inl = moves::Inliner::new(procedures.len());
     for (bi, b) in blocks.iter().enumerate() {
         if b.move_type.is_some() && !ignore_move_types {
             out.unexpressible.push((
@@ -245,7 +245,7 @@ pub fn classify(
             ));
             continue;
         }
-        let mut p = moves::inline(&b.program, procedures, &mut memo);
+        let mut p = moves::inline(&b.program, procedures, &mut inl);
         if let [Instr::Verify(c), ..] = p.as_slice() {
             match holds(c) {
                 Some(true) => {

@@ -11,7 +11,8 @@ use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity};
 use crate::spec::moves::{
-    Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape, split_promotion,
+    Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
+    split_promotion,
 };
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Test};
 use std::collections::BTreeMap;
@@ -136,6 +137,8 @@ struct Ctx<'a> {
     /// Ludii piece name of each spec piece name.
     pname: BTreeMap<String, String>,
     procs: &'a [Vec<Instr>],
+    /// Inlined procedure bodies and the budget left, for the whole document.
+    inliner: std::cell::RefCell<Inliner>,
     /// Zones written without an owner (every player has them): `(sites "z")`, not `(sites Mover "z")`.
     shared: Vec<String>,
     /// The spec was read from Ludii (`.lud` or its English): its slides and leaps already
@@ -300,6 +303,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         sym,
         pname: ludii_piece_names(g),
         procs: &doc.procedures,
+        inliner: std::cell::RefCell::new(Inliner::new(doc.procedures.len())),
         shared: board.map_or(vec![], |b| {
             b.zones
                 .iter()
@@ -1673,10 +1677,9 @@ fn needs_piece(c: &Cond) -> bool {
 /// A block's shape with its promotion split off, calls inlined first; a block with a move
 /// type or partial completions is classified by its first move (the caller reports the loss).
 fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
-    let mut memo = vec![None; cx.procs.len()];
     let inlined = MoveBlock {
         move_type: b.move_type.clone(),
-        program: inline(&b.program, cx.procs, &mut memo),
+        program: inline(&b.program, cx.procs, &mut cx.inliner.borrow_mut()),
     };
     let (block, cut) = match first_move_only(&inlined) {
         Some(f) => {

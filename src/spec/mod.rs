@@ -41,14 +41,15 @@ impl Document {
     }
 
     /// The games with every procedure `call` replaced by the procedure's instructions (calls
-    /// nested deeper than 256 are kept): what a program means, whatever its factoring.
+    /// nested deeper than 256, or past [`moves::MAX_INLINED`] instructions for the whole document,
+    /// are kept): what a program means, whatever its factoring.
     pub fn games_inlined(&self) -> Vec<Game> {
         let mut games = self.games.clone();
-        let mut memo: Vec<Option<Vec<Instr>>> = vec![None; self.procedures.len()];
+        let mut inl = moves::Inliner::new(self.procedures.len());
         for g in &mut games {
             for p in &mut g.pieces {
                 for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
-                    b.program = moves::inline(&b.program, &self.procedures, &mut memo);
+                    b.program = moves::inline(&b.program, &self.procedures, &mut inl);
                 }
             }
         }
