@@ -215,12 +215,12 @@ impl<'a> Gen<'a> {
                 }
                 Op::Capture(l) => {
                     let at = self.loc(*l, &r);
-                    if at == NONE {
-                        return;
-                    }
-                    // Capturing a position twice captures once (a flying king's loop repeats
-                    // its capture; ZoG records `x pos` once).
-                    if !r.actions.contains(&Action::Capture { at }) {
+                    // Off the board: nothing to capture, and the move goes on (Bifrost's Surtr
+                    // burns all eight neighbours of d1, three of them off the board; ZoG writes
+                    // `SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`). Capturing a position
+                    // twice captures once (a flying king's loop repeats its capture; ZoG
+                    // records `x pos` once).
+                    if at != NONE && !r.actions.contains(&Action::Capture { at }) {
                         r.actions.push(Action::Capture { at });
                     }
                 }

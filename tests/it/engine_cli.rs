@@ -49,6 +49,25 @@ fn perft_and_moves_run_a_game_and_json_says_complete() {
     );
 }
 
+/// `(capture dir)` aimed off the board captures nothing and the move goes on, as ZoG's Bifrost
+/// save shows (docs/engine.md, "Semantics the saves decided"); a step off the board still ends
+/// the block.
+#[test]
+fn a_capture_off_the_board_does_nothing_and_a_step_off_the_board_ends_the_block() {
+    let dir = scratch_dir("engine-cli-off-board");
+    let f = game(
+        &dir,
+        "off.zrf",
+        "(n (capture w) add) (e (capture e) add) (n w add)",
+    );
+    let out = zogkit(&["moves", &f, "--format", "text"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Man a1 - a2\nMan a1 - b1 x c1\n"
+    );
+}
+
 #[test]
 fn a_program_that_never_ends_stops_at_the_step_limit_with_a_warning_naming_it() {
     let dir = scratch_dir("engine-cli-loop");
