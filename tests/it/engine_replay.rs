@@ -76,10 +76,6 @@ const OPEN: &[(&str, &str)] = &[
         "line 33 `15. Cannon b7 x b1 = Horse` (engine: only the General may move)",
     ),
     (
-        "KoShogi/KoShogi.zsg",
-        "line 70 `6. partial 7 EC 11E - 12F @ 12F 4 1 White EC pass-flag`",
-    ),
-    (
         "Ragnarok/Bifrost.zsg",
         "line 26 `12. SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`",
     ),
