@@ -350,19 +350,21 @@ impl<'a> Reader<'a> {
         let mut next = next;
         // `= X on p q …`: ZoG lists every position changed to the same X (KoShogi
         // `= EV on 1F 19J`); a word that names a piece or a player ends the list.
-        let listed = next == i + 4;
-        while listed {
-            let Some(w) = self.word(next) else { break };
-            let Some(at) = self.rules.position(w) else {
-                break;
-            };
-            if self.rules.player(w).is_some() || self.rules.kind(w).is_some() {
-                break;
+        if next == i + 4 {
+            while let Some(at) = self.word(next).and_then(|w| self.listed_position(w)) {
+                out.push(change(at));
+                next += 1;
             }
-            out.push(change(at));
-            next += 1;
         }
         Some(next)
+    }
+
+    /// A word that continues `= X on p …`: a position that names no piece and no player.
+    fn listed_position(&self, w: &str) -> Option<u32> {
+        if self.rules.player(w).is_some() || self.rules.kind(w).is_some() {
+            return None;
+        }
+        self.rules.position(w)
     }
 
     fn attr(&mut self, i: usize, out: &mut Vec<Segment>) -> Option<usize> {
