@@ -82,21 +82,40 @@ impl Segment {
     }
 }
 
-/// ZoG's index of attribute `attr` for a piece of type `kind`: a piece's attributes are
-/// numbered in reverse declaration order (YoninShogi declares South West North East and saves
-/// South as 3; Bolotoudou's Man declares `in-line?` then `is-capturing?`, saved as 1 and 0).
-/// When `kind` does not declare it, the first type that does decides; else the game's list.
+/// ZoG's index of attribute `attr` as set on a piece of type `kind`. ZoG keeps one table for
+/// the game with an entry per distinct declaration `(attribute NAME INITIAL)`, in the order the
+/// pieces declare them, and numbers it from the end. YoninShogi's pieces all declare South West
+/// North East (saved as 3 2 1 0); KoShogi declares `igui? true`, `step-mover? true`,
+/// `step-mover? false`, `enemy-pass? false`, `igui? false`, `is-bow? true`, `is-bow? false`,
+/// `from-enemy? false`, and saves `enemy-pass?` as 4 on every piece (the European Cannon, the
+/// Twelve-mile Fog, the Immaculate Light). The entry is the declaration of `kind`, else of the
+/// first type that declares `attr`; attributes no piece declares follow the declared entries,
+/// in the order the rules first name them (*decided*: no save sets one).
 pub fn attr_index(rules: &Rules, kind: Option<u32>, attr: u32) -> u32 {
+    let initial = |k: &super::rules::Kind, a: u32| k.attrs >> a & 1 == 1;
+    let mut table: Vec<(u32, Option<bool>)> = Vec::new();
+    for k in &rules.kinds {
+        for &a in &k.declared {
+            let entry = (a, Some(initial(k, a)));
+            if !table.contains(&entry) {
+                table.push(entry);
+            }
+        }
+    }
+    for a in 0..rules.attributes.len() as u32 {
+        if !table.iter().any(|&(t, _)| t == a) {
+            table.push((a, None));
+        }
+    }
     let declares = |k: &&super::rules::Kind| k.declared.contains(&attr);
-    let list = kind
+    let entry = kind
         .map(|k| &rules.kinds[k as usize])
         .filter(declares)
         .or_else(|| rules.kinds.iter().find(declares))
-        .map(|k| &k.declared);
-    match list {
-        Some(l) => (l.len() - 1 - l.iter().position(|&a| a == attr).unwrap_or(0)) as u32,
-        None => (rules.attributes.len() as u32).saturating_sub(attr + 1),
-    }
+        .map(|k| (attr, Some(initial(k, attr))))
+        .unwrap_or((attr, None));
+    let at = table.iter().position(|&e| e == entry).unwrap_or(0);
+    (table.len() - 1 - at) as u32
 }
 
 /// The segments of `m` read against `st`, the position it is played from: movements first, in

@@ -213,16 +213,26 @@ fn prioritise(rules: &Rules, moves: &mut Vec<Move>) {
 }
 
 /// `maximal captures`: only the moves that capture the most pieces (with `2`, pieces that
-/// are not the commonest type count double, as ZoG's kings do).
+/// are not the commonest type count double, as ZoG's kings do). A piece whose type the move
+/// changes counts as captured: Northern Kings' jump over a King turns it into a Checker, and
+/// ZoG let `King b6 - f2 = Checker on e3` stand beside `King c7 - f4 x e5` (*decided* over
+/// counting the parts of the chain, which fits that save as well; see docs/engine.md).
 fn maximal(rules: &Rules, st: &State, moves: &mut Vec<Move>) {
     let weight = |m: &Move| -> u32 {
-        m.actions
+        let mut taken: Vec<u32> = Vec::new();
+        for a in &m.actions {
+            let at = match *a {
+                Action::Capture { at } | Action::ChangeType { at, .. } => at,
+                Action::Move { from, to, .. } if from != to => to,
+                _ => continue,
+            };
+            if st.board[at as usize].is_some() && !taken.contains(&at) {
+                taken.push(at);
+            }
+        }
+        taken
             .iter()
-            .filter_map(|a| match *a {
-                Action::Capture { at } => st.board[at as usize],
-                Action::Move { from, to, .. } if from != to => st.board[to as usize],
-                _ => None,
-            })
+            .filter_map(|&at| st.board[at as usize])
             .map(|p| {
                 if rules.options.maximal_captures == 2 && p.kind != 0 {
                     2

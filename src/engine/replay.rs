@@ -331,17 +331,40 @@ impl<'a> Reader<'a> {
             };
             (p, i + 2)
         };
-        if let Some(owner) = self.rules.player(&name) {
-            out.push(Segment::Owner { owner, at });
+        let first = if let Some(owner) = self.rules.player(&name) {
+            Segment::Owner { owner, at }
         } else if let Some(kind) = self.rules.kind(&name) {
-            out.push(Segment::Type { kind, at });
+            Segment::Type { kind, at }
         } else {
             self.fail(i + 1, || {
                 format!("expected a piece or a player after `=`, found `{name}`")
             });
             return None;
+        };
+        let change = |at| match first {
+            Segment::Owner { owner, .. } => Segment::Owner { owner, at },
+            Segment::Type { kind, .. } => Segment::Type { kind, at },
+            s => s,
+        };
+        out.push(first);
+        let mut next = next;
+        // `= X on p q …`: ZoG lists every position changed to the same X (KoShogi
+        // `= EV on 1F 19J`); a word that names a piece or a player ends the list.
+        if next == i + 4 {
+            while let Some(at) = self.word(next).and_then(|w| self.listed_position(w)) {
+                out.push(change(at));
+                next += 1;
+            }
         }
         Some(next)
+    }
+
+    /// A word that continues `= X on p …`: a position that names no piece and no player.
+    fn listed_position(&self, w: &str) -> Option<u32> {
+        if self.rules.player(w).is_some() || self.rules.kind(w).is_some() {
+            return None;
+        }
+        self.rules.position(w)
     }
 
     fn attr(&mut self, i: usize, out: &mut Vec<Segment>) -> Option<usize> {

@@ -63,21 +63,12 @@ const EXCEPTIONS: &[(&str, &str)] = &[
 /// cause is not found yet (see docs/engine.md, "Open").
 const OPEN: &[(&str, &str)] = &[
     (
-        "CheckersCollection/Northern Kings.zsg",
-        "line 10 `3. partial 3 King b6 - f2 = Checker on e3 …` (engine: maximal captures keeps only \
-         `King c7 - f4 x e5`)",
-    ),
-    (
         "Chessence/Chessence.zsg",
         "line 49 `23. Pawn d6 x c4 Pawn c4 - x8 = Black`",
     ),
     (
         "ChinesePassiveChess/PassiveChess.zsg",
         "line 33 `15. Cannon b7 x b1 = Horse` (engine: only the General may move)",
-    ),
-    (
-        "KoShogi/KoShogi.zsg",
-        "line 70 `6. partial 7 EC 11E - 12F @ 12F 4 1 White EC pass-flag`",
     ),
 ];
 
