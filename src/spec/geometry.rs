@@ -7,8 +7,9 @@
 //! - a grid direction links index tuple `c` to `c + delta` when that tuple exists in the same
 //!   grid (missing delta components are 0); the same direction name may link in several grids;
 //! - then explicit positions, then dummy positions, in order;
-//! - `links` then set a position's link in a direction (replacing a grid link), `unlink`
-//!   removes links, and `kill-positions` marks positions as killed and removes every link to or
+//! - `links` then set a position's link in a direction (replacing a grid link) and `unlink`
+//!   removes links, in the order the source gave them (a group of links carries how many
+//!   removals came before it), and `kill-positions` marks positions as killed and removes every link to or
 //!   from them (the positions stay listed, flagged, as z2j keeps them and zones name them).
 
 use super::types::{Layout, Link, Opposite, Position};
@@ -169,7 +170,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
     // Links: per position, per direction index → target position index.
     // Per position and direction index, the target position (or NONE): a dense table, read in
     // direction order.
-    const NONE: usize = usize::MAX;
+    const NONE: usize = NO_LINK;
     let nd = directions.len();
     let mut links: Vec<usize> = vec![NONE; positions.len() * nd];
     for (gi, g) in layout.grids.iter().enumerate() {
@@ -209,49 +210,26 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
             }
         }
     }
-    for l in &layout.links {
-        let di = dir_index[l.direction.as_str()];
-        for [a, b] in &l.links {
-            match (index.get(a), index.get(b)) {
-                (Some(&x), Some(&y)) => {
-                    links[x * nd + di] = y;
-                }
-                _ => issues.push(GeometryIssue {
-                    code: "spec::unknown-position",
-                    message: format!(
-                        "link `{}` ({a} → {b}) names a position the board does not have",
-                        l.direction
-                    ),
-                }),
-            }
+    // `links` and `unlink` in the order the source gave them: a group of links comes after
+    // the first `after_unlinks` removals (ZRF applies board statements in order).
+    let mut groups: Vec<&super::types::LayoutLinks> = layout.links.iter().collect();
+    groups.sort_by_key(|l| l.after_unlinks);
+    let mut removed = 0;
+    let edits = Edits {
+        nd,
+        index: &index,
+        dir_index: &dir_index,
+    };
+    for l in groups {
+        let upto = l.after_unlinks.clamp(removed, layout.unlink.len());
+        for u in &layout.unlink[removed..upto] {
+            edits.unlink(u, &mut links, &mut issues);
         }
+        removed = upto;
+        edits.link(l, &mut links, &mut issues);
     }
-    for u in &layout.unlink {
-        match u {
-            super::types::Unlink::Link([a, b]) => match (index.get(a), index.get(b)) {
-                (Some(&x), Some(&y)) => {
-                    for t in &mut links[x * nd..(x + 1) * nd] {
-                        if *t == y {
-                            *t = NONE;
-                        }
-                    }
-                }
-                (Some(&x), None) if dir_index.contains_key(b.as_str()) => {
-                    links[x * nd + dir_index[b.as_str()]] = NONE;
-                }
-                _ => issues.push(GeometryIssue {
-                    code: "spec::unknown-position",
-                    message: format!("unlink ({a} {b}) names a position the board does not have"),
-                }),
-            },
-            super::types::Unlink::From(a) => match index.get(a) {
-                Some(&x) => links[x * nd..(x + 1) * nd].fill(NONE),
-                None => issues.push(GeometryIssue {
-                    code: "spec::unknown-position",
-                    message: format!("unlink {a} names a position the board does not have"),
-                }),
-            },
-        }
+    for u in &layout.unlink[removed..] {
+        edits.unlink(u, &mut links, &mut issues);
     }
     let mut killed = vec![false; positions.len()];
     for k in &layout.kill_positions {
@@ -350,6 +328,76 @@ pub fn opposites<'p>(directions: &[String], positions: &'p [Position]) -> Vec<Op
         }
     }
     out
+}
+
+/// Marks a missing link target in the dense link table.
+const NO_LINK: usize = usize::MAX;
+
+/// Applies `links` groups and `unlink` removals to the dense link table (per position, per
+/// direction index, the target position or [`NO_LINK`]).
+struct Edits<'a> {
+    nd: usize,
+    index: &'a rustc_hash::FxHashMap<String, usize>, // lookup only
+    dir_index: &'a rustc_hash::FxHashMap<&'a str, usize>, // lookup only
+}
+
+impl Edits<'_> {
+    /// Sets each link of the group (replacing a grid link).
+    fn link(
+        &self,
+        l: &super::types::LayoutLinks,
+        links: &mut [usize],
+        issues: &mut Vec<GeometryIssue>,
+    ) {
+        let di = self.dir_index[l.direction.as_str()];
+        for [a, b] in &l.links {
+            match (self.index.get(a), self.index.get(b)) {
+                (Some(&x), Some(&y)) => links[x * self.nd + di] = y,
+                _ => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!(
+                        "link `{}` ({a} → {b}) names a position the board does not have",
+                        l.direction
+                    ),
+                }),
+            }
+        }
+    }
+
+    /// Removes the links one `unlink` entry names.
+    fn unlink(
+        &self,
+        u: &super::types::Unlink,
+        links: &mut [usize],
+        issues: &mut Vec<GeometryIssue>,
+    ) {
+        let nd = self.nd;
+        match u {
+            super::types::Unlink::Link([a, b]) => match (self.index.get(a), self.index.get(b)) {
+                (Some(&x), Some(&y)) => {
+                    for t in &mut links[x * nd..(x + 1) * nd] {
+                        if *t == y {
+                            *t = NO_LINK;
+                        }
+                    }
+                }
+                (Some(&x), None) if self.dir_index.contains_key(b.as_str()) => {
+                    links[x * nd + self.dir_index[b.as_str()]] = NO_LINK;
+                }
+                _ => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!("unlink ({a} {b}) names a position the board does not have"),
+                }),
+            },
+            super::types::Unlink::From(a) => match self.index.get(a) {
+                Some(&x) => links[x * nd..(x + 1) * nd].fill(NO_LINK),
+                None => issues.push(GeometryIssue {
+                    code: "spec::unknown-position",
+                    message: format!("unlink {a} names a position the board does not have"),
+                }),
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -451,6 +499,7 @@ mod tests {
             links: vec![LayoutLinks {
                 direction: "wrap".into(),
                 links: vec![["c1".into(), "a1".into()]],
+                after_unlinks: 0,
             }],
             unlink: vec![
                 Unlink::Link(["a1".into(), "b1".into()]),
@@ -467,6 +516,36 @@ mod tests {
         assert_eq!(link(&c, "b1", "e"), None); // c1 killed
         assert_eq!(link(&c, "b1", "w").as_deref(), Some("a1"));
         assert_eq!(c.directions, ["e", "w", "wrap"]);
+    }
+
+    #[test]
+    fn an_unlink_leaves_the_links_declared_after_it() {
+        // Chessence's board: `(unlink x1 x2 x3)` then `(links res (b1 x1) (x1 x2) (x2 x3))`.
+        let group = |after_unlinks| LayoutLinks {
+            direction: "res".into(),
+            links: vec![["x1".into(), "x2".into()], ["x2".into(), "x3".into()]],
+            after_unlinks,
+        };
+        let unlink: Vec<Unlink> = ["x1", "x2"].map(|p| Unlink::From(p.into())).into();
+        let layout = |groups| Layout {
+            grids: vec![grid("x/a", "1/2/3", &[("e", &[1, 0])])],
+            links: groups,
+            unlink: unlink.clone(),
+            ..Default::default()
+        };
+        let (c, issues) = compute(&layout(vec![group(2)]));
+        assert!(issues.is_empty());
+        assert_eq!(link(&c, "x1", "res").as_deref(), Some("x2"));
+        assert_eq!(link(&c, "x2", "res").as_deref(), Some("x3"));
+        assert_eq!(link(&c, "x1", "e"), None); // the grid link was made before the unlink
+        assert_eq!(link(&c, "x3", "e").as_deref(), Some("a3"));
+        // Declared between the two removals: only the first removal comes before it.
+        let (c, _) = compute(&layout(vec![group(1)]));
+        assert_eq!(link(&c, "x1", "res").as_deref(), Some("x2"));
+        assert_eq!(link(&c, "x2", "res"), None);
+        // Declared before both (the default): both remove it.
+        let (c, _) = compute(&layout(vec![group(0)]));
+        assert_eq!(link(&c, "x1", "res"), None);
     }
 
     #[test]

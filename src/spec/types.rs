@@ -20,6 +20,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// One input file, normalised.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -405,10 +409,11 @@ pub struct Layout {
     /// Explicitly listed positions with rectangles (ZRF `positions`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<LayoutPosition>,
-    /// Explicit links (ZRF `links`), applied after grid links.
+    /// Explicit links (ZRF `links`), applied after grid links, each group at its place among
+    /// the `unlink` removals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LayoutLinks>,
-    /// Removed links (ZRF `unlink`), applied after `links`.
+    /// Removed links (ZRF `unlink`), in order; each applies to the links made before it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unlink: Vec<Unlink>,
     /// Removed positions (ZRF `kill-positions`), with every link to or from them.
@@ -477,6 +482,12 @@ pub struct LayoutLinks {
     pub direction: String,
     /// `[from, to]` pairs.
     pub links: Vec<[String; 2]>,
+    /// How many of the layout's `unlink` removals come before these links. ZRF applies a
+    /// board's statements in order, so an `unlink` leaves the links declared after it (Chessence
+    /// unlinks its reserve squares, then links them with `to-reserve`); 0: every removal comes
+    /// after.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub after_unlinks: usize,
 }
 
 /// A link removal: one directed link, or every link leaving a position.

@@ -196,6 +196,18 @@ impl<'d> Writer<'d> {
         }
     }
 
+    /// One `(unlink …)` form.
+    fn unlink(&mut self, removals: &[crate::spec::Unlink]) -> String {
+        let v: Vec<String> = removals
+            .iter()
+            .map(|u| match u {
+                crate::spec::Unlink::Link([x, y]) => format!("({} {})", self.name(x), self.name(y)),
+                crate::spec::Unlink::From(p) => self.name(p),
+            })
+            .collect();
+        format!("(unlink {})", v.join(" "))
+    }
+
     fn document(&mut self) -> String {
         let (procs, body) = self.document_body();
         let split = procs.len();
@@ -560,7 +572,16 @@ impl<'d> Writer<'d> {
             s.push(')');
             parts.push(s);
         }
-        for l in &layout.links {
+        // `links` and `unlink` in their order: each group after the removals before it.
+        let mut groups: Vec<&LayoutLinks> = layout.links.iter().collect();
+        groups.sort_by_key(|l| l.after_unlinks);
+        let mut removed = 0;
+        for l in groups {
+            let upto = l.after_unlinks.clamp(removed, layout.unlink.len());
+            if upto > removed {
+                parts.push(self.unlink(&layout.unlink[removed..upto]));
+                removed = upto;
+            }
             let d = self.name(&l.direction);
             let pairs: Vec<String> = l
                 .links
@@ -569,18 +590,8 @@ impl<'d> Writer<'d> {
                 .collect();
             parts.push(format!("(links {d} {})", pairs.join(" ")));
         }
-        if !layout.unlink.is_empty() {
-            let v: Vec<String> = layout
-                .unlink
-                .iter()
-                .map(|u| match u {
-                    crate::spec::Unlink::Link([x, y]) => {
-                        format!("({} {})", self.name(x), self.name(y))
-                    }
-                    crate::spec::Unlink::From(p) => self.name(p),
-                })
-                .collect();
-            parts.push(format!("(unlink {})", v.join(" ")));
+        if removed < layout.unlink.len() {
+            parts.push(self.unlink(&layout.unlink[removed..]));
         }
         if !layout.kill_positions.is_empty() {
             let v: Vec<String> = layout.kill_positions.iter().map(|p| self.name(p)).collect();
@@ -1058,6 +1069,7 @@ fn layout_of(b: &Board) -> Layout {
             l.links.push(LayoutLinks {
                 direction: d.clone(),
                 links,
+                after_unlinks: 0,
             });
         }
     }

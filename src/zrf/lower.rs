@@ -725,9 +725,13 @@ impl<'a> Cx<'a> {
                             ),
                         }
                     }
+                    // ZoG applies board statements in order: an earlier `unlink` does not
+                    // remove these links (Chessence.zsg line 49 steps `x9 → x8` along
+                    // `black-reserve`, declared after `(unlink x1 … x9)`).
                     layout.links.push(LayoutLinks {
                         direction: dir.to_string(),
                         links,
+                        after_unlinks: layout.unlink.len(),
                     });
                 }
                 Some("unlink") => {
