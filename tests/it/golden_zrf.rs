@@ -1,7 +1,8 @@
 //! Golden tests for the hand-written ZRF corpus: for every `corpus/zrf/*.zrf`, the output of
 //! `zogkit check -v`, `zogkit expand` (and `zogkit board` for `board_*` files) in
 //! `golden/zrf/<name>.txt`, and the spec YAML of `zogkit convert --to yaml` in
-//! `golden/zrf/<name>.yaml` for every file that converts. A file whose first line is
+//! `golden/zrf/<name>.yaml` for every file that converts (a file that checks clean but does not
+//! convert has the convert command's diagnostics in its transcript instead). A file whose first line is
 //! `; zogkit-args: ARGS` runs every command with ARGS (global options such as `--limit`), so a
 //! limit's case stays small.
 
@@ -28,7 +29,10 @@ fn run(cmd: &[&str], extra: &[String], rel: &str) -> (std::process::Output, Stri
     let mut args: Vec<&str> = cmd.to_vec();
     args.extend(extra.iter().map(String::as_str));
     args.push(rel);
-    (common::zogkit(&args), format!("$ zogkit {}\n", args.join(" ")))
+    (
+        common::zogkit(&args),
+        format!("$ zogkit {}\n", args.join(" ")),
+    )
 }
 
 fn transcript(rel: &str) -> String {
@@ -38,6 +42,7 @@ fn transcript(rel: &str) -> String {
     t.push_str(&line);
     t.push_str(&String::from_utf8_lossy(&out.stdout));
     t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    let checked_ok = out.status.success();
     let (out, line) = run(&["expand"], &extra, rel);
     t.push('\n');
     t.push_str(&line);
@@ -57,6 +62,14 @@ fn transcript(rel: &str) -> String {
         }
     }
     t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    // A file that checks without errors but cannot be converted shows why (the writer's error).
+    let (out, line) = run(&["convert", "--to", "yaml"], &extra, rel);
+    if checked_ok && !out.status.success() {
+        t.push('\n');
+        t.push_str(&line);
+        t.push_str(&String::from_utf8_lossy(&out.stderr));
+        t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
+    }
     if rel.contains("/board_") {
         let (out, line) = run(&["board"], &extra, rel);
         t.push('\n');

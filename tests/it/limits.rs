@@ -626,7 +626,12 @@ fn yaml_error_corpus_matches_goldens() {
         for name in files {
             let rel = format!("corpus/{dir}/{name}");
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();
-            let args: Vec<&str> = match text.lines().next().unwrap_or("").strip_prefix("# zogkit-args:") {
+            let args: Vec<&str> = match text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .strip_prefix("# zogkit-args:")
+            {
                 Some(a) => a.split_whitespace().collect(),
                 None => vec!["--to", "zrf"],
             };
