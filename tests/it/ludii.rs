@@ -604,7 +604,11 @@ fn long_english_phrases_do_not_overflow() {
 #[test]
 fn corpus_specs_pass_spec_check() {
     let mut problems = Vec::new();
-    for p in non_err_lud().iter().chain(corpus("txt").iter()) {
+    let txt = corpus("txt");
+    let txt = txt
+        .iter()
+        .filter(|p| !p.to_string_lossy().contains("_err_"));
+    for p in non_err_lud().iter().chain(txt) {
         let (name, _, doc, _) = read(p);
         for issue in zogkit::spec::check::check(&doc.unwrap()) {
             problems.push(format!("{name}: {} {}", issue.code, issue.message));

@@ -408,6 +408,11 @@ const CODES_WITHOUT_CASE: &[(&str, &str)] = &[
         "printed by `moves`/`perft`/`replay` (src/cli/play.rs); tests/it/engine_cli.rs checks it",
     ),
     (
+        "yaml::write",
+        "reachable (a ZRF goal of 130 nested `not`s), but check passes such a file while convert \
+         fails: a case would break outcomes.rs (check = convert) until that is settled",
+    ),
+    (
         "render::empty-name",
         "from `zogkit render`, which no corpus harness runs yet",
     ),
