@@ -2,6 +2,8 @@
 //! are compared with `golden/chessembly/<name>.diag` (rendered diagnostics), others with
 //! `golden/chessembly/<name>.txt` (chain shapes, then each case of `<name>.cases` as a board
 //! diagram plus the move list). Each case's hand-checked `expect` line is asserted as well.
+//! An `err-` script that compiles is lowered to the spec instead (what `check` and `convert` do)
+//! and its lowering diagnostics, which must include an error, are its `.diag` golden.
 //!
 //! `UPDATE_GOLDEN=1` rewrites goldens. A missing golden is written on first run, unless `CI` is
 //! set, in which case it is a failure.
@@ -19,7 +21,7 @@ use zogkit::chessembly::board::{piece_letter, square_name};
 use zogkit::chessembly::program::{ChainShape, Reach};
 use zogkit::chessembly::query::{Query, move_text, prepare};
 use zogkit::chessembly::{Rules, Square};
-use zogkit::diag::SourceMap;
+use zogkit::diag::{Severity, SourceMap};
 
 #[derive(Default, Debug)]
 struct Case {
@@ -268,6 +270,16 @@ fn chessembly_corpus_matches_goldens_and_hand_checks() {
         let mut probe = rules.clone();
         match probe.compile(&text, file) {
             Err(diags) => {
+                let out: String = diags.iter().map(|d| d.render(&sm, &name)).collect();
+                check_golden(&golden.join(format!("{stem}.diag")), &out, &mut failures);
+            }
+            Ok(_) if stem.starts_with("err-") => {
+                let opts = zogkit::chessembly::LowerOptions::default();
+                let (_, diags) = zogkit::chessembly::lower(&name, &text, file, &opts);
+                assert!(
+                    diags.iter().any(|d| d.severity == Severity::Error),
+                    "{name}: an err- script must fail to compile or to lower"
+                );
                 let out: String = diags.iter().map(|d| d.render(&sm, &name)).collect();
                 check_golden(&golden.join(format!("{stem}.diag")), &out, &mut failures);
             }

@@ -1,7 +1,9 @@
 //! Golden tests for the hand-written ZRF corpus: for every `corpus/zrf/*.zrf`, the output of
 //! `zogkit check -v`, `zogkit expand` (and `zogkit board` for `board_*` files) in
 //! `golden/zrf/<name>.txt`, and the spec YAML of `zogkit convert --to yaml` in
-//! `golden/zrf/<name>.yaml` for every file that converts.
+//! `golden/zrf/<name>.yaml` for every file that converts. A file whose first line is
+//! `; zogkit-args: ARGS` runs every command with ARGS (global options such as `--limit`), so a
+//! limit's case stays small.
 
 use crate::common;
 
@@ -10,14 +12,38 @@ use std::path::Path;
 /// Expansion listings longer than this are summarised by size in the golden (Tai Shogi).
 const MAX_LISTING: usize = 20_000;
 
+/// The extra arguments a corpus file asks for on its first line (`; zogkit-args: ARGS`).
+fn extra_args(rel: &str) -> Vec<String> {
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+    let first = String::from_utf8_lossy(bytes.split(|&b| b == b'\n').next().unwrap_or(&[]));
+    first
+        .trim_end()
+        .strip_prefix("; zogkit-args:")
+        .map(|a| a.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Runs `zogkit CMD ARGS… REL` and returns the output and the command line shown.
+fn run(cmd: &[&str], extra: &[String], rel: &str) -> (std::process::Output, String) {
+    let mut args: Vec<&str> = cmd.to_vec();
+    args.extend(extra.iter().map(String::as_str));
+    args.push(rel);
+    (
+        common::zogkit(&args),
+        format!("$ zogkit {}\n", args.join(" ")),
+    )
+}
+
 fn transcript(rel: &str) -> String {
     let mut t = String::new();
-    let out = common::zogkit(&["check", "-v", rel]);
-    t.push_str(&format!("$ zogkit check -v {rel}\n"));
+    let extra = extra_args(rel);
+    let (out, line) = run(&["check", "-v"], &extra, rel);
+    t.push_str(&line);
     t.push_str(&String::from_utf8_lossy(&out.stdout));
     t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
-    let out = common::zogkit(&["expand", rel]);
-    t.push_str(&format!("\n$ zogkit expand {rel}\n"));
+    let (out, line) = run(&["expand"], &extra, rel);
+    t.push('\n');
+    t.push_str(&line);
     let listing = String::from_utf8_lossy(&out.stdout);
     if listing.len() > MAX_LISTING {
         let headers: Vec<&str> = listing.lines().filter(|l| l.starts_with(";; ")).collect();
@@ -35,8 +61,9 @@ fn transcript(rel: &str) -> String {
     }
     t.push_str(&format!("exit: {}\n", out.status.code().unwrap_or(-1)));
     if rel.contains("/board_") {
-        let out = common::zogkit(&["board", rel]);
-        t.push_str(&format!("\n$ zogkit board {rel}\n"));
+        let (out, line) = run(&["board"], &extra, rel);
+        t.push('\n');
+        t.push_str(&line);
         t.push_str(&String::from_utf8_lossy(&out.stdout));
         // `board` prints its lowering diagnostics on standard error.
         t.push_str(&String::from_utf8_lossy(&out.stderr));
@@ -48,7 +75,7 @@ fn transcript(rel: &str) -> String {
 /// The spec YAML of a file that converts (`None` when conversion fails, as `_err_` cases do,
 /// or when the document is too large to be a useful golden).
 fn spec_yaml(rel: &str) -> Option<String> {
-    let out = common::zogkit(&["convert", rel, "--to", "yaml"]);
+    let (out, _) = run(&["convert", "--to", "yaml"], &extra_args(rel), rel);
     let text = String::from_utf8(out.stdout).ok()?;
     (out.status.success() && text.len() <= 200_000).then_some(text)
 }
