@@ -15,7 +15,7 @@ use crate::spec::moves::{
     split_promotion,
 };
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Test};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// Diagnostic code: part of the spec has no `.lud` form in the supported subset.
@@ -39,12 +39,14 @@ fn lay(text: &str, indent: usize) -> String {
 struct Report {
     diags: Vec<Diagnostic>,
     lost: Vec<String>,
+    /// The messages in `lost` (a linear search made thousands of losses quadratic).
+    lost_set: HashSet<String>, // lookup only
 }
 
 impl Report {
     /// Part of the game's rules or pieces is left out: a warning, and the file is partial.
     fn lose(&mut self, msg: String) {
-        if !self.lost.contains(&msg) {
+        if self.lost_set.insert(msg.clone()) {
             self.lost.push(msg.clone());
         }
         self.diags.push(Diagnostic::new(
@@ -56,6 +58,7 @@ impl Report {
     }
     /// The output cannot be played at all (no board): an error.
     fn fail(&mut self, msg: String) {
+        self.lost_set.insert(msg.clone());
         self.lost.push(msg.clone());
         self.diags.push(Diagnostic::new(
             Severity::Error,
@@ -356,16 +359,23 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         }
         piece_moves.push((v, after));
     }
+    // A move ludeme that two or more pieces share becomes a define, in first-use order. Counted
+    // with hash maps: comparing every pair of pieces' lists was quadratic (a fuzzed file spent
+    // 3 s here).
+    let mut pieces_using: HashMap<&str, usize> = HashMap::new(); // lookup only
+    for (v, _) in &piece_moves {
+        let distinct: HashSet<&str> = v.iter().map(String::as_str).collect(); // lookup only
+        for m in distinct {
+            *pieces_using.entry(m).or_default() += 1;
+        }
+    }
     let mut defines: Vec<(String, String)> = Vec::new();
-    for (i, (v, _)) in piece_moves.iter().enumerate() {
+    let mut define_of: HashMap<&str, usize> = HashMap::new(); // lookup only
+    for (v, _) in &piece_moves {
         for m in v {
-            let used_elsewhere = piece_moves
-                .iter()
-                .enumerate()
-                .any(|(j, (w, _))| j != i && w.contains(m));
-            if used_elsewhere && !defines.iter().any(|(_, t)| t == m) {
-                let name = format!("Move{}", defines.len() + 1);
-                defines.push((name, m.clone()));
+            if pieces_using[m.as_str()] >= 2 && !define_of.contains_key(m.as_str()) {
+                define_of.insert(m, defines.len());
+                defines.push((format!("Move{}", defines.len() + 1), m.clone()));
             }
         }
     }
@@ -375,10 +385,9 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         let _ = writeln!(out, ")\n");
     }
     let call = |m: &String| -> String {
-        defines
-            .iter()
-            .find(|(_, b)| b == m)
-            .map(|(n, _)| format!("\"{n}\""))
+        define_of
+            .get(m.as_str())
+            .map(|&i| format!("\"{}\"", defines[i].0))
             .unwrap_or_else(|| m.clone())
     };
 

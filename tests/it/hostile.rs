@@ -328,6 +328,34 @@ fn written_files_have_a_size_budget() {
     }
 }
 
+/// Fuzz finding (zrf, seed 7): the `.lud` writer looked each lost construct up in a list, so a
+/// piece with 60,000 blocks it cannot write took 4 s of CPU (release) to write; now linear.
+#[test]
+fn the_lud_writer_is_linear_in_what_it_loses() {
+    let dir = scratch_dir("hostile-lud-losses");
+    let game = GAME.replace(
+        "(moves (n add))",
+        &format!("(moves {})", "(n (change-owner) add)\n".repeat(40_000)),
+    );
+    assert_ne!(game, GAME);
+    write(&dir, "many.zrf", &game);
+    let args = ["convert", "many.zrf", "-o", "many.lud", "-q"];
+    let r = zogkit_measured(&dir, &args);
+    eprintln!(
+        "{args:?}: cpu {:.3} s, peak {} KiB",
+        r.cpu.as_secs_f64(),
+        r.peak_kib
+    );
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(r.output().contains("warnings"), "{}", r.output());
+    assert!(r.cpu < MAX_CPU, "{args:?} used {:?} of CPU", r.cpu);
+    assert!(
+        r.peak_kib < MAX_PEAK_KIB,
+        "{args:?} peaked at {} KiB",
+        r.peak_kib
+    );
+}
+
 #[test]
 fn limit_values_saturate_zero_is_a_usage_error() {
     let dir = scratch_dir("hostile-saturate");
