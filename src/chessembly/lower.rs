@@ -371,16 +371,11 @@ impl Lowerer<'_> {
                     offset = (offset.0 + i32::from(d.dx), offset.1 + i32::from(d.dy));
                     block.push(i.clone());
                 }
-                Instr::While { .. } | Instr::If { .. } => {
-                    return Err(self.err(pc, "a `shift` after a loop or a branch on the same way"));
-                }
-                Instr::Mark | Instr::Back => {
-                    return Err(self.err(pc, "a `shift` after a `catch` on the same way"));
-                }
-                other if has_add(other) => {
+                // Loops, branches (`take`, `catch` and slides write them) and marks.
+                Instr::While { .. } | Instr::If { .. } | Instr::Mark | Instr::Back => {
                     return Err(self.err(
                         pc,
-                        "a `shift` after a conditional move (`take`, `catch`, a slide) on the same way",
+                        "a `shift` after a loop or a branch (a slide, `take`, `catch`) on the same way",
                     ));
                 }
                 other => block.push(other.clone()),

@@ -33,11 +33,9 @@ pub struct CheckArgs {
     /// Decode every input with this encoding (utf-8, shift_jis, windows-1251, windows-1252).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
-    /// Chessembly dialect of `.csm` inputs: `seed` (the seed's words only) or `ms` (plus the
-    /// chessembly-bot words). Default: the seed, switching to `ms` with a note at the first MS
-    /// word.
-    #[arg(long, value_enum)]
-    pub dialect: Option<super::moves::DialectArg>,
+    /// `--dialect` for `.csm` inputs.
+    #[command(flatten)]
+    pub dialect: super::moves::DialectOpt,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -192,10 +190,7 @@ pub fn run(args: CheckArgs) -> u8 {
         Err(code) => return code,
     };
     let policy = Policy::new(&args.deny);
-    let opts = format::ReadOptions {
-        chessembly_dialect: args.dialect.map(super::moves::DialectArg::dialect),
-        ..super::read_options(args.encoding)
-    };
+    let opts = args.dialect.apply(super::read_options(args.encoding));
     let out = Output {
         text: args.format == Format::Text && !args.quiet,
         json: args.format == Format::Json,

@@ -42,11 +42,9 @@ pub struct ConvertArgs {
     /// Decode inputs with this encoding instead of detecting one.
     #[arg(long, value_parser = super::check::parse_encoding)]
     pub encoding: Option<Encoding>,
-    /// Chessembly dialect of `.csm` inputs: `seed` (the seed's words only) or `ms` (plus the
-    /// chessembly-bot words). Default: the seed, switching to `ms` with a note at the first MS
-    /// word.
-    #[arg(long, value_enum)]
-    pub dialect: Option<super::moves::DialectArg>,
+    /// `--dialect` for `.csm` inputs.
+    #[command(flatten)]
+    pub dialect: super::moves::DialectOpt,
     /// Also show notes.
     #[arg(short, long)]
     pub verbose: bool,
@@ -169,10 +167,7 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let opts = format::ReadOptions {
-        chessembly_dialect: args.dialect.map(super::moves::DialectArg::dialect),
-        ..super::read_options(args.encoding)
-    };
+    let opts = args.dialect.apply(super::read_options(args.encoding));
     remove_stale_temps(targets.iter().filter_map(|t| match t {
         Target::File(p) => Some(p.as_path()),
         Target::Stdout => None,

@@ -70,11 +70,34 @@ pub struct MovesArgs {
     /// `--limit chessembly-steps`, itself 1000 by default).
     #[arg(long)]
     pub step_limit: Option<u32>,
+    /// `--dialect`.
+    #[command(flatten)]
+    pub dialect: DialectOpt,
+}
+
+/// `--dialect`, shared by `moves`, `convert` and `check`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DialectOpt {
     /// Chessembly dialect: `seed` (the seed's words only) or `ms` (plus the chessembly-bot
     /// words `jump`, `shift`, `anchor`, registers, `+ { }` …). Default: the seed, switching to
     /// `ms` with a note when the script uses an MS word.
     #[arg(long, value_enum)]
     pub dialect: Option<DialectArg>,
+}
+
+impl DialectOpt {
+    /// The chosen dialect (`None`: detect).
+    pub fn get(&self) -> Option<Dialect> {
+        self.dialect.map(DialectArg::dialect)
+    }
+
+    /// `opts` reading Chessembly in the chosen dialect.
+    pub fn apply(&self, opts: zogkit::format::ReadOptions) -> zogkit::format::ReadOptions {
+        zogkit::format::ReadOptions {
+            chessembly_dialect: self.get(),
+            ..opts
+        }
+    }
 }
 
 /// `--dialect` values.
@@ -111,7 +134,7 @@ impl MovesArgs {
             step_limit: self
                 .step_limit
                 .unwrap_or(super::settings().read.chessembly_steps),
-            dialect: self.dialect.map(DialectArg::dialect),
+            dialect: self.dialect.get(),
         }
     }
 }

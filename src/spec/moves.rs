@@ -136,6 +136,9 @@ fn size(v: &[Instr]) -> usize {
 /// `program` with every call replaced by the procedure's instructions. Calls nested deeper
 /// than [`MAX_DEPTH`], and calls whose body no longer fits the inliner's budget, are kept.
 pub fn inline(program: &[Instr], procedures: &[Vec<Instr>], inl: &mut Inliner) -> Vec<Instr> {
+    if inl.memo.len() < procedures.len() {
+        inl.memo.resize(procedures.len(), None);
+    }
     inline_at(program, procedures, inl, 0)
 }
 
@@ -144,17 +147,17 @@ fn inline_at(v: &[Instr], procs: &[Vec<Instr>], inl: &mut Inliner, depth: usize)
     for i in v {
         match i {
             Instr::Call(n) if *n < procs.len() && depth < MAX_DEPTH => {
-                if inl.memo.get(*n).is_some_and(Option::is_none) {
+                if inl.memo[*n].is_none() {
                     let body = inline_at(&procs[*n], procs, inl, depth + 1);
                     inl.memo[*n] = Some(body);
                 }
-                let body = inl.memo.get(*n).and_then(Option::as_ref);
-                match body.map(|b| (b, size(b))) {
-                    Some((b, k)) if k <= inl.left => {
-                        inl.left -= k;
-                        out.extend(b.iter().cloned());
-                    }
-                    _ => out.push(i.clone()),
+                let body = inl.memo[*n].as_deref().unwrap_or_default();
+                let k = size(body);
+                if k <= inl.left {
+                    inl.left -= k;
+                    out.extend(body.iter().cloned());
+                } else {
+                    out.push(i.clone());
                 }
             }
             Instr::If { cond, then_, else_ } => {

@@ -6,7 +6,6 @@
 //! facts come from the cache `target/ludii-facts` shared with `tests/it/ludii_facts.rs`.
 
 use crate::common::ludii_facts::*;
-use std::path::Path;
 
 /// Floors on the sample (218 games, 218 texts): counts that must be reached. Measured: 217
 /// read; board size equal in 138 of the 142 texts that state it; piece kinds in 216 of 217;
@@ -22,18 +21,9 @@ const FLOOR_FOUND_PERMILLE: usize = 818;
 
 #[test]
 fn library_english_sample_matches_the_oracle() {
-    let setup = Setup::new(Path::new(env!("CARGO_MANIFEST_DIR")), None);
-    if let Some(why) = setup.missing() {
-        if std::env::var_os("CI").is_some() {
-            panic!("{why}: CI needs Java 17 and ../shared/tools/ludii");
-        }
-        eprintln!("SKIPPED: {why} (set CI=1 to make this a failure)");
+    let Some((setup, files, facts)) = oracle_sample() else {
         return;
-    }
-    let all = extract_library(&setup).expect("library extracted from the jar");
-    let files = sample(&all);
-    assert!(files.len() >= 200, "sample of {} games", files.len());
-    let facts = oracle_facts(&setup, &files, 60).expect("oracle facts");
+    };
     let texts = oracle_english(&setup, &files, 60).expect("oracle English");
     let results: Vec<(String, EnglishOutcome)> = files
         .iter()

@@ -5,7 +5,6 @@
 //! `target/ludii-facts`. `cargo xtask ludii` does the same over the whole library.
 
 use crate::common::ludii_facts::*;
-use std::path::Path;
 
 /// Floors on the sample (218 games): counts that must be reached.
 const FLOOR_READ: usize = 218;
@@ -16,18 +15,9 @@ const FLOOR_PLACEMENTS: usize = 179;
 
 #[test]
 fn library_sample_matches_the_oracle() {
-    let setup = Setup::new(Path::new(env!("CARGO_MANIFEST_DIR")), None);
-    if let Some(why) = setup.missing() {
-        if std::env::var_os("CI").is_some() {
-            panic!("{why}: CI needs Java 17 and ../shared/tools/ludii");
-        }
-        eprintln!("SKIPPED: {why} (set CI=1 to make this a failure)");
+    let Some((setup, files, facts)) = oracle_sample() else {
         return;
-    }
-    let all = extract_library(&setup).expect("library extracted from the jar");
-    let files = sample(&all);
-    assert!(files.len() >= 200, "sample of {} games", files.len());
-    let facts = oracle_facts(&setup, &files, 60).expect("oracle facts");
+    };
     let opts = read_options(&setup).expect("defines read from the jar");
     let results: Vec<(String, Outcome)> = files
         .iter()

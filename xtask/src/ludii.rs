@@ -79,14 +79,7 @@ fn report(results: &[(String, Outcome)]) -> String {
     );
     md.push_str(&table(&t));
     // The first error of each file that fails, by code.
-    let mut codes: BTreeMap<String, usize> = BTreeMap::new();
-    for (_, o) in results {
-        if let Some(e) = &o.first_error {
-            *codes
-                .entry(e.split(':').take(3).collect::<Vec<_>>().join(":"))
-                .or_default() += 1;
-        }
-    }
+    let codes = error_codes(results.iter().filter_map(|(_, o)| o.first_error.as_deref()));
     if !codes.is_empty() {
         md.push_str("\n## First error of the files that fail, by code\n\n| code | files |\n| --- | ---: |\n");
         let mut v: Vec<_> = codes.into_iter().collect();
@@ -115,14 +108,7 @@ fn english_report(results: &[(String, EnglishOutcome)]) -> String {
          that state them and over all texts.\n\n",
     );
     md.push_str(&english_table(&t));
-    let mut codes: BTreeMap<String, usize> = BTreeMap::new();
-    for (_, o) in results {
-        if let Some(e) = &o.first_error {
-            *codes
-                .entry(e.split(':').take(3).collect::<Vec<_>>().join(":"))
-                .or_default() += 1;
-        }
-    }
+    let codes = error_codes(results.iter().filter_map(|(_, o)| o.first_error.as_deref()));
     if !codes.is_empty() {
         md.push_str("\n### First error of the texts that fail, by code\n\n| code | texts |\n| --- | ---: |\n");
         for (c, k) in codes {
@@ -130,4 +116,16 @@ fn english_report(results: &[(String, EnglishOutcome)]) -> String {
         }
     }
     md
+}
+
+/// How many first errors carry each diagnostic code (`severity[area::name]`, the message's first
+/// three `:`-separated parts).
+fn error_codes<'a>(errors: impl Iterator<Item = &'a str>) -> BTreeMap<String, usize> {
+    let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+    for e in errors {
+        *codes
+            .entry(e.split(':').take(3).collect::<Vec<_>>().join(":"))
+            .or_default() += 1;
+    }
+    codes
 }

@@ -171,6 +171,24 @@ pub fn oracle_batch(
         .collect())
 }
 
+/// The fixed library sample and the oracle's facts for it, as the sample tests use them; `None`
+/// (with a note) when Java or the oracle is missing, which fails under CI.
+pub fn oracle_sample() -> Option<(Setup, Vec<String>, BTreeMap<String, serde_json::Value>)> {
+    let setup = Setup::new(Path::new(env!("CARGO_MANIFEST_DIR")), None);
+    if let Some(why) = setup.missing() {
+        if std::env::var_os("CI").is_some() {
+            panic!("{why}: CI needs Java 17 and ../shared/tools/ludii");
+        }
+        eprintln!("SKIPPED: {why} (set CI=1 to make this a failure)");
+        return None;
+    }
+    let all = extract_library(&setup).expect("library extracted from the jar");
+    let files = sample(&all);
+    assert!(files.len() >= 200, "sample of {} games", files.len());
+    let facts = oracle_facts(&setup, &files, 60).expect("oracle facts");
+    Some((setup, files, facts))
+}
+
 /// The oracle's `facts` for each file (cached in `target/ludii-facts`).
 pub fn oracle_facts(
     setup: &Setup,
