@@ -25,6 +25,7 @@ pub mod fonts;
 pub mod game;
 pub mod images;
 pub mod set;
+pub mod sheet;
 pub mod text;
 pub mod tile;
 pub mod validate;

@@ -357,39 +357,19 @@ fn golden_composed_position() {
     let [gold_s, gold_g] = pair("金将", ColourClass::NeverPromoting, &ts, &fonts);
     let [pawn_s, _] = pair("歩兵", ColourClass::Unpromoted, &ts, &fonts);
     let [tokin_s, _] = pair("と金", ColourClass::Promoted, &ts, &fonts);
+    fn at<'a>(g: &BoardGeometry, col: u32, row: u32, tile: &'a Pixmap) -> Placement<'a> {
+        let (x, y) = g.tile_origin(col, row, tile.width());
+        Placement { x, y, tile }
+    }
     let placements = [
-        Placement {
-            col: 2,
-            row: 4,
-            tile: &king_s,
-        },
-        Placement {
-            col: 1,
-            row: 4,
-            tile: &gold_s,
-        },
-        Placement {
-            col: 2,
-            row: 3,
-            tile: &pawn_s,
-        },
-        Placement {
-            col: 3,
-            row: 2,
-            tile: &tokin_s,
-        },
-        Placement {
-            col: 2,
-            row: 0,
-            tile: &king_g,
-        },
-        Placement {
-            col: 3,
-            row: 0,
-            tile: &gold_g,
-        },
+        at(&g, 2, 4, &king_s),
+        at(&g, 1, 4, &gold_s),
+        at(&g, 2, 3, &pawn_s),
+        at(&g, 3, 2, &tokin_s),
+        at(&g, 2, 0, &king_g),
+        at(&g, 3, 0, &gold_g),
     ];
-    let pos = compose_position(&b, &g, &placements).unwrap();
+    let pos = compose_position(&b, &placements);
     // No key colour survives composition, and the board is unchanged off the pieces.
     assert!(
         pos.pixels()
