@@ -39,6 +39,7 @@
 
 use super::ColourClass;
 use super::Side;
+use super::token::{self, PieceStyle};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, moves};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -155,6 +156,8 @@ pub struct PiecePlan {
     pub class: ColourClass,
     /// Whether the class came from [`PlanOptions::classes`].
     pub class_overridden: bool,
+    /// Pentagon, token or chess glyph ([`super::token::piece_styles`]).
+    pub style: PieceStyle,
     /// One tile per player (first player: [`Side::First`]; second: [`Side::Second`]).
     pub tiles: Vec<TilePlan>,
 }
@@ -221,6 +224,8 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         None => String::new(),
     };
     let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
+    let styles = token::piece_styles(g);
+    let labels = token::token_labels(g);
     let mut pieces = Vec::new();
     for (pi, p) in g.pieces.iter().enumerate() {
         if p.dummy {
@@ -231,11 +236,13 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             Some(c) => (*c, true),
             None => (derived, false),
         };
+        let style = styles[pi];
         let text =
             opts.names
                 .get(&p.name)
                 .cloned()
                 .unwrap_or_else(|| match p.name.strip_prefix('成') {
+                    _ if style != PieceStyle::Pentagon => labels[pi].clone(),
                     Some(rest)
                         if facts.promoted_faces.contains(p.name.as_str())
                             && piece_names.contains(rest) =>
@@ -279,6 +286,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             text,
             class,
             class_overridden,
+            style,
             tiles,
         });
     }

@@ -9,9 +9,10 @@ use super::fonts::FontSet;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
 use super::tile::{TileStyle, render_tile_pair};
+use super::token::{PieceStyle, render_token_pair};
 use super::validate::{
     Location, ValidationError, validate_bmp, validate_board, validate_pair, validate_tile,
-    validate_tile_fits,
+    validate_tile_fits, validate_token,
 };
 use super::{AxisLabels, RenderError, RenderWarning, Rgb, Side};
 use rayon::prelude::*;
@@ -142,7 +143,10 @@ pub fn render_set(
         || {
             plan.pieces
                 .par_iter()
-                .map(|p| render_tile_pair(&p.text, p.class, &tile_style, fonts))
+                .map(|p| match p.style {
+                    PieceStyle::Pentagon => render_tile_pair(&p.text, p.class, &tile_style, fonts),
+                    style => render_token_pair(&p.text, style, tile_style.size, fonts),
+                })
                 .collect::<Result<Vec<_>, _>>()
         },
     );
@@ -237,11 +241,15 @@ pub fn render_set(
         let first_idx = k;
         for t in &p.tiles {
             if let Some(pix) = &pixmaps[k] {
-                errors.extend(validate_tile(pix, &tile_style, t.side, &files[k].path));
+                errors.extend(match p.style {
+                    PieceStyle::Pentagon => validate_tile(pix, &tile_style, t.side, &files[k].path),
+                    _ => validate_token(pix, tile_style.size, &files[k].path),
+                });
             }
             k += 1;
         }
-        if p.tiles.len() == 2
+        if p.style == PieceStyle::Pentagon
+            && p.tiles.len() == 2
             && let (Some(a), Some(b)) = (&pixmaps[first_idx], &pixmaps[first_idx + 1])
         {
             errors.extend(validate_pair(
