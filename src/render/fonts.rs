@@ -42,8 +42,7 @@ impl FontSet {
     /// The bundled fonts: `ZogkitKanji` Bold (primary), `ZogkitRare` and `ZogkitChess`
     /// (fallbacks).
     pub fn bundled() -> FontSet {
-        FontSet::from_static(&BUNDLED)
-            .expect("the bundled fonts are valid (checked by tests)")
+        FontSet::from_static(&BUNDLED).expect("the bundled fonts are valid (checked by tests)")
     }
 
     /// A user-supplied font file's bytes (TTF, OTF or a collection; its first face is primary).
@@ -255,16 +254,26 @@ impl FontSet {
     }
 }
 
-/// The ink bounding box (x, y, width, height) of one SVG element such as [`FontSet::element`]
-/// gives, laid out on a 1000-px canvas; `None` when nothing is drawn.
+/// The ink bounding box (x, y, width, height) in pixels of one SVG element such as
+/// [`FontSet::element`] gives, drawn on a 400-px canvas (pixels with any coverage); `None` when
+/// nothing is drawn. Measured on the pixels, so it is tight whatever the font's line metrics.
 pub(crate) fn ink_box(fonts: &FontSet, element: &str) -> Option<(f32, f32, f32, f32)> {
+    const N: u32 = 400;
     let svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000">{element}</svg>"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{N}" height="{N}">{element}</svg>"#
     );
-    let missing = Mutex::new(Vec::new());
-    let tree = fonts.parse(&svg, &missing).ok()?;
-    let b = tree.root().abs_bounding_box();
-    (b.width() > 0.0 && b.height() > 0.0).then(|| (b.x(), b.y(), b.width(), b.height()))
+    let mut canvas = tiny_skia::Pixmap::new(N, N)?;
+    fonts
+        .draw(&svg, &mut canvas.as_mut(), &Mutex::new(Vec::new()))
+        .ok()?;
+    let (mut x0, mut y0, mut x1, mut y1) = (N, N, 0, 0);
+    for (i, p) in canvas.data().chunks_exact(4).enumerate() {
+        if p[3] > 0 {
+            let (x, y) = (i as u32 % N, i as u32 / N);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+        }
+    }
+    (x1 > x0).then(|| (x0 as f32, y0 as f32, (x1 - x0) as f32, (y1 - y0) as f32))
 }
 
 /// Escapes text for an XML attribute or element.

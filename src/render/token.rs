@@ -116,8 +116,7 @@ pub fn chess_man(p: &Piece) -> Option<ChessMan> {
         .iter()
         .find_map(|c| n.strip_prefix(c))
         .unwrap_or(&n);
-    ChessMan::from_word(bare)
-        .or_else(|| p.notation.as_deref().and_then(ChessMan::from_notation))
+    ChessMan::from_word(bare).or_else(|| p.notation.as_deref().and_then(ChessMan::from_notation))
 }
 
 fn is_cjk(c: char) -> bool {
@@ -131,10 +130,7 @@ pub fn is_shogi_like(g: &Game) -> bool {
         return true;
     }
     let pieces: Vec<&Piece> = g.pieces.iter().filter(|p| !p.dummy).collect();
-    let cjk = pieces
-        .iter()
-        .filter(|p| p.name.chars().any(is_cjk))
-        .count();
+    let cjk = pieces.iter().filter(|p| p.name.chars().any(is_cjk)).count();
     if 2 * cjk > pieces.len() {
         return true;
     }
@@ -375,6 +371,9 @@ pub fn render_token_pair(
     Ok((first, second.pixmap))
 }
 
+/// Where text is set (x, baseline) at 100 px to measure its ink on `ink_box`'s canvas.
+const MEASURE: (f32, f32) = (100.0, 300.0);
+
 fn token_tile(
     label: &str,
     colours: PlayerColours,
@@ -411,8 +410,9 @@ fn token_tile(
     };
     // Measure at 100 px, then fit the ink box inside the disc (corners on a circle 2 px inside
     // the outline; at most 55 % of the tile high) and centre it.
-    let layer = match ink_box(fonts, &element(0.0, 500.0, 100.0)) {
+    let layer = match ink_box(fonts, &element(MEASURE.0, MEASURE.1, 100.0)) {
         Some((bx, by, bw, bh)) => {
+            let (bx, by) = (bx - MEASURE.0, by - MEASURE.1 + 500.0);
             let r = s / 2.0 - 2.0;
             let k = (2.0 * r / (bw * bw + bh * bh).sqrt()).min(0.55 * s / bh);
             let x = (s - k * bw) / 2.0 - k * bx;
@@ -466,10 +466,13 @@ fn glyph_layer(
         )
     };
     let mut layer = Pixmap::new(size, size).ok_or_else(|| RenderError::Size("tile".into()))?;
-    let Some((bx, by, bw, bh)) = ink_box(fonts, &element(man.solid_glyph(), 0.0, 500.0, 100.0))
-    else {
+    let Some((bx, by, bw, bh)) = ink_box(
+        fonts,
+        &element(man.solid_glyph(), MEASURE.0, MEASURE.1, 100.0),
+    ) else {
         return Ok(layer);
     };
+    let (bx, by) = (bx - MEASURE.0, by - MEASURE.1 + 500.0);
     let s = size as f32;
     let k = (s - 2.0) / bw.max(bh);
     let x = (s - k * bw) / 2.0 - k * bx;
@@ -503,7 +506,11 @@ fn chess_tile(
         )));
     }
     let at = |x: i64, y: i64| {
-        x >= 0 && y >= 0 && (x as usize) < n && (y as usize) < n && shape[y as usize * n + x as usize]
+        x >= 0
+            && y >= 0
+            && (x as usize) < n
+            && (y as usize) < n
+            && shape[y as usize * n + x as usize]
     };
     let interior = |x: u32, y: u32| {
         let (x, y) = (x as i64, y as i64);
@@ -524,7 +531,12 @@ fn chess_tile(
                 let a = solid.data()[i * 4 + 3] as u32;
                 let mix = |f: u8, k: u8| ((f as u32 * a + k as u32 * (255 - a) + 127) / 255) as u8;
                 let (f, k) = (colours.fill, colours.ink);
-                put(&mut tile, x, y, Rgb(mix(f.0, k.0), mix(f.1, k.1), mix(f.2, k.2)));
+                put(
+                    &mut tile,
+                    x,
+                    y,
+                    Rgb(mix(f.0, k.0), mix(f.1, k.1), mix(f.2, k.2)),
+                );
             } else {
                 put(&mut tile, x, y, colours.fill);
             }
@@ -569,4 +581,225 @@ fn fill_holes(mask: &[bool], n: usize) -> Vec<bool> {
         }
     }
     outside.iter().map(|o| !o).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{self, Format};
+    use crate::render::px;
+    use crate::render::tile::rotate180;
+    use crate::render::validate::validate_token;
+    use crate::zrf::NoIncludes;
+
+    fn game(title: &str, pieces: &str) -> Game {
+        let zrf = format!(
+            "(game (title \"{title}\") (players White Black)
+               (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 10)))))
+               {pieces})"
+        );
+        let r = format::read(
+            Format::Zrf,
+            "t.zrf",
+            zrf.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+        r.document.unwrap().games.remove(0)
+    }
+
+    fn pieces(names: &[&str]) -> String {
+        names
+            .iter()
+            .map(|n| format!("(piece (name {n}))"))
+            .collect()
+    }
+
+    #[test]
+    fn shogi_like_games_get_pentagons() {
+        let chessish = pieces(&["King", "Rook", "Bishop", "Pawn"]);
+        // By title, whatever the names (shogi's men have chess names in English).
+        let g = game("Mini Shogi", &chessish);
+        assert!(is_shogi_like(&g));
+        assert_eq!(piece_styles(&g), vec![PieceStyle::Pentagon; 4]);
+        // By a man chess lacks.
+        let g = game("Kantorai", &pieces(&["King", "Gold", "Rook", "Pawn"]));
+        assert_eq!(piece_styles(&g)[0], PieceStyle::Pentagon);
+        // By CJK names (most of them).
+        let g = game("X", &pieces(&["玉将", "金将", "Pawn"]));
+        assert!(is_shogi_like(&g));
+        let g = game("X", &pieces(&["玉将", "Man", "Pawn"]));
+        assert!(!is_shogi_like(&g));
+        assert!(!is_shogi_like(&game("Chess", &chessish)));
+    }
+
+    #[test]
+    fn chess_men_are_recognised_in_chess_games_only() {
+        let g = game(
+            "Omega",
+            &(pieces(&["White-King", "Queen", "Champion", "blackpawn"])
+                + "(piece (name Raja) (notation \"K\")) (piece (name Elephant) (notation \"X\"))"),
+        );
+        use ChessMan::*;
+        assert_eq!(
+            piece_styles(&g),
+            [
+                PieceStyle::Chess(King),
+                PieceStyle::Chess(Queen),
+                PieceStyle::Token,
+                PieceStyle::Chess(Pawn),
+                PieceStyle::Chess(King),
+                PieceStyle::Token,
+            ]
+        );
+        // Draughts: Man and King; Breakthrough: a lone pawn; Ultima: King and Pawn.
+        for names in [
+            &["Man", "King"][..],
+            &["Pawn"],
+            &["King", "Pawn", "Withdrawer"],
+        ] {
+            let g = game("G", &pieces(names));
+            assert!(
+                piece_styles(&g).iter().all(|s| *s == PieceStyle::Token),
+                "{names:?}"
+            );
+        }
+        // Two different men besides the king make a chess game (Pawn Wars).
+        let g = game("Pawn Wars", &pieces(&["Pawn", "Queen"]));
+        assert_eq!(
+            piece_styles(&g),
+            [PieceStyle::Chess(Pawn), PieceStyle::Chess(Queen)]
+        );
+    }
+
+    #[test]
+    fn labels_are_notations_or_short_unique_names() {
+        let g = game(
+            "G",
+            &(pieces(&["King", "Knight", "Man", "Dragon-King", "LongLeaper", "Kite"])
+                + "(piece (name Cannon) (notation \"Pa\"))"),
+        );
+        assert_eq!(
+            token_labels(&g),
+            ["Kin", "Kn", "M", "DK", "LL", "Kit", "Pa"]
+        );
+        assert_eq!(
+            token_labels(&game("G", &pieces(&["Man", "King"]))),
+            ["M", "K"]
+        );
+        assert_eq!(name_words("Heaven's vengeance"), ["Heavens", "vengeance"]);
+        assert_eq!(short_name(&name_words("wizard"), 0), "W");
+    }
+
+    fn non_key(p: &Pixmap) -> usize {
+        (0..p.height())
+            .flat_map(|y| (0..p.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| px(p, x, y).0 != Rgb::KEY)
+            .count()
+    }
+
+    #[test]
+    fn token_pixels_key_disc_colours_and_label() {
+        let fonts = FontSet::bundled();
+        let size = 30;
+        let mut tiles = Vec::new();
+        for player in 0..4 {
+            let r = render_token("Kn", PieceStyle::Token, player, size, &fonts).unwrap();
+            assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+            let c = player_colours(player);
+            assert!(!c.fill.is_near_green() && !c.ink.is_near_green());
+            let (mut fill, mut label) = (0, 0);
+            for y in 0..size {
+                for x in 0..size {
+                    let (p, a) = px(&r.pixmap, x, y);
+                    assert_eq!(a, 255);
+                    match disc_cell(size, x, y) {
+                        Cell::Outside => assert_eq!(p, Rgb::KEY, "({x},{y})"),
+                        Cell::Outline => assert_eq!(p, OUTLINE, "({x},{y})"),
+                        Cell::Interior if p == c.fill => fill += 1,
+                        Cell::Interior => label += 1,
+                    }
+                }
+            }
+            assert!(label > 40 && fill > 300, "player {player}: {label} {fill}");
+            assert!(validate_token(&r.pixmap, size, "t").is_empty());
+            tiles.push(r.pixmap);
+        }
+        // Upright for every player: the second is not the first rotated, and colours differ.
+        assert_ne!(rotate180(&tiles[0]).data(), tiles[1].data());
+        for i in 0..4 {
+            for j in i + 1..4 {
+                assert_ne!(px(&tiles[i], 15, 3), px(&tiles[j], 15, 3), "{i} {j}");
+            }
+        }
+        // The disc touches the four edges' middles and leaves the corners to the key.
+        assert_eq!(disc_cell(30, 15, 0), Cell::Outline);
+        assert_eq!(disc_cell(30, 0, 0), Cell::Outside);
+        let (pair0, pair1) = render_token_pair("Kn", PieceStyle::Token, size, &fonts).unwrap();
+        assert_eq!(pair0.pixmap.data(), tiles[0].data());
+        assert_eq!(pair1.data(), tiles[1].data());
+    }
+
+    #[test]
+    fn chess_tiles_are_glyphs_in_the_players_colours() {
+        let fonts = FontSet::bundled();
+        for man in ChessMan::ALL {
+            let style = PieceStyle::Chess(man);
+            let (a, b) = render_token_pair("X", style, 30, &fonts).unwrap();
+            assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+            for (p, c) in [(&a.pixmap, player_colours(0)), (&b, player_colours(1))] {
+                assert!(validate_token(p, 30, "t").is_empty(), "{man:?}");
+                let n = non_key(p);
+                // A glyph, not a disc: between a tenth and three quarters of the tile.
+                assert!(n > 90 && n < 675, "{man:?}: {n}");
+                let count =
+                    |want: Rgb| (0..900).filter(|i| px(p, i % 30, i / 30).0 == want).count();
+                assert!(count(c.fill) > 30, "{man:?}: fill");
+                // Details in ink (or blended towards it) inside the shape.
+                let details = n - count(c.fill) - count(OUTLINE);
+                assert!(details > 10, "{man:?}: {details}");
+            }
+            assert_ne!(a.pixmap.data(), b.data(), "{man:?}");
+        }
+    }
+
+    #[test]
+    fn chess_without_the_glyph_font_is_a_token_with_a_warning() {
+        let fonts = FontSet::user_font(crate::render::fonts::BUNDLED_MAIN.to_vec(), false).unwrap();
+        let r = render_token("K", PieceStyle::Chess(ChessMan::King), 0, 30, &fonts).unwrap();
+        let w: Vec<_> = r
+            .warnings
+            .iter()
+            .filter(|w| w.code == "render::missing-glyph")
+            .collect();
+        assert_eq!(w.len(), 2, "{:?}", r.warnings);
+        assert!(w[0].message.contains("U+265A"), "{}", w[0].message);
+        assert!(validate_token(&r.pixmap, 30, "t").is_empty());
+        assert_eq!(px(&r.pixmap, 15, 0).0, OUTLINE, "drawn as a disc");
+    }
+
+    #[test]
+    fn validate_token_catches_fringes_holes_and_green() {
+        let fonts = FontSet::bundled();
+        let good = render_token("P", PieceStyle::Token, 1, 30, &fonts)
+            .unwrap()
+            .pixmap;
+        assert!(validate_token(&good, 30, "t").is_empty());
+        // An antialiased pixel at the boundary.
+        let mut fringe = good.clone();
+        put(&mut fringe, 15, 0, Rgb(0x80, 0xC0, 0x80));
+        let e = validate_token(&fringe, 30, "t");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].check, "text-containment");
+        // Near-green inside.
+        let mut green = good.clone();
+        put(&mut green, 15, 15, Rgb(10, 230, 10));
+        assert_eq!(validate_token(&green, 30, "t")[0].check, "key");
+        // Only key; wrong size.
+        let empty = filled(30, 30, Rgb::KEY).unwrap();
+        assert_eq!(validate_token(&empty, 30, "t")[0].check, "key");
+        assert_eq!(validate_token(&good, 31, "t")[0].check, "tile-size");
+        assert!(render_token("P", PieceStyle::Token, 0, 8, &fonts).is_err());
+    }
 }

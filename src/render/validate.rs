@@ -284,7 +284,11 @@ pub fn validate_token(tile: &Pixmap, size: u32, subject: &str) -> Vec<Validation
         return out;
     }
     let key_at = |x: i64, y: i64| {
-        x < 0 || y < 0 || x >= size as i64 || y >= size as i64 || px(tile, x as u32, y as u32).0 == Rgb::KEY
+        x < 0
+            || y < 0
+            || x >= size as i64
+            || y >= size as i64
+            || px(tile, x as u32, y as u32).0 == Rgb::KEY
     };
     let mut key = Collector::new("key", subject);
     let mut edge = Collector::new("text-containment", subject);
@@ -294,7 +298,10 @@ pub fn validate_token(tile: &Pixmap, size: u32, subject: &str) -> Vec<Validation
         for x in 0..size {
             let (c, a) = px(tile, x, y);
             if a != 255 {
-                alpha.push(Location::Pixel(x, y), format!("alpha {a}; output must be opaque"));
+                alpha.push(
+                    Location::Pixel(x, y),
+                    format!("alpha {a}; output must be opaque"),
+                );
                 continue;
             }
             if c == Rgb::KEY {
@@ -323,7 +330,10 @@ pub fn validate_token(tile: &Pixmap, size: u32, subject: &str) -> Vec<Validation
         }
     }
     if shape == 0 {
-        key.push(Location::Image, "the tile holds no piece, only the key".into());
+        key.push(
+            Location::Image,
+            "the tile holds no piece, only the key".into(),
+        );
     }
     alpha.finish(&mut out);
     key.finish(&mut out);

@@ -397,7 +397,10 @@ fn chess_font() -> Result<(), String> {
     rec.push_str(&format!("{OUT_CHESS}: {size} bytes\n\ncommands:\n"));
     for l in &log {
         let l = l.replace(&format!("{}/", root.display()), "");
-        let l = l.replace(&chars_file.to_string_lossy().into_owned(), "<chess characters>");
+        let l = l.replace(
+            &chars_file.to_string_lossy().into_owned(),
+            "<chess characters>",
+        );
         rec.push_str(&format!("  {l}\n"));
     }
     fs::write(dir.join(OUT_CHESS_RECORD), rec).map_err(|e| e.to_string())?;
