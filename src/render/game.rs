@@ -727,6 +727,11 @@ mod tests {
             ]
         );
         assert_eq!(plan.pieces[0].tiles[1].file, "Pawn_G.bmp");
+        // Pawn, queen and rook make a chess game: chess glyphs, labelled by short names.
+        use crate::render::token::ChessMan;
+        assert_eq!(plan.pieces[0].style, PieceStyle::Chess(ChessMan::Pawn));
+        assert_eq!(plan.pieces[3].style, PieceStyle::Chess(ChessMan::King));
+        assert_eq!(plan.pieces[0].text, "P");
         assert_eq!(plan.board.file, "board.bmp");
         assert_eq!(plan.board.checkered_file, "board_check.bmp");
         // The manifest keeps the spec's axis directions: row 0 is label 3.

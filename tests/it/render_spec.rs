@@ -354,7 +354,11 @@ fn piece_styles_over_the_shared_corpus() {
     let mut by_title: BTreeMap<(String, String), &str> = BTreeMap::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
-        let rel = f.strip_prefix(&shared).unwrap().to_string_lossy().into_owned();
+        let rel = f
+            .strip_prefix(&shared)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let r = format::read(
             Format::Zrf,
             &rel,
@@ -389,15 +393,28 @@ fn piece_styles_over_the_shared_corpus() {
         ("dagaz/chess/chess.zrf", "Chess", "chess"),
         ("dagaz/shogi-family/shogi.zrf", "Shogi", "pentagon"),
         ("dagaz/shogi-family/kantorai.zrf", "Kantorai", "pentagon"),
-        ("dagaz/checkers/english-checkers.zrf", "English Checkers", "token"),
-        ("dagaz/breakthrough/breakthrough.zrf", "Breakthrough (8x8)", "token"),
+        (
+            "dagaz/checkers/english-checkers.zrf",
+            "English Checkers",
+            "token",
+        ),
+        (
+            "dagaz/breakthrough/breakthrough.zrf",
+            "Breakthrough (8x8)",
+            "token",
+        ),
         ("dagaz/chess/shatranj.zrf", "Shatranj", "token"),
     ] {
         assert_eq!(
-            by_title.get(&(file.to_string(), title.to_string())).copied(),
+            by_title
+                .get(&(file.to_string(), title.to_string()))
+                .copied(),
             Some(want),
             "{file} {title}"
         );
     }
-    assert!(games.values().all(|&n| n > 0) && games.len() == 3, "{games:?}");
+    assert!(
+        games.values().all(|&n| n > 0) && games.len() == 3,
+        "{games:?}"
+    );
 }
