@@ -9,7 +9,7 @@ use super::fonts::FontSet;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
 use super::tile::{TileStyle, render_tile_pair};
-use super::token::{PieceStyle, render_token_pair};
+use super::token::{self, PieceStyle, render_token_pair};
 use super::validate::{
     Location, ValidationError, validate_bmp, validate_board, validate_pair, validate_tile,
     validate_tile_fits, validate_token,
@@ -132,6 +132,8 @@ pub fn render_set(
         )));
     }
     let tile_style = TileStyle::with_size(plan.board.unit - 1);
+    let palette = token::player_palette(&plan.players);
+    let colours = [palette[0], palette.get(1).copied().unwrap_or(1)];
     let mut checkered = style.clone();
     checkered.checkered = true;
     let (boards, tiles) = rayon::join(
@@ -145,7 +147,7 @@ pub fn render_set(
                 .par_iter()
                 .map(|p| match p.style {
                     PieceStyle::Pentagon => render_tile_pair(&p.text, p.class, &tile_style, fonts),
-                    style => render_token_pair(&p.text, style, tile_style.size, fonts),
+                    style => render_token_pair(&p.text, style, colours, tile_style.size, fonts),
                 })
                 .collect::<Result<Vec<_>, _>>()
         },

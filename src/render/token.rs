@@ -295,6 +295,27 @@ pub const PALETTE: [PlayerColours; 8] = [
 /// The boundary colour of every token and chess man.
 pub const OUTLINE: Rgb = Rgb(0x10, 0x10, 0x10);
 
+/// Palette entries of colour-named players: White, Black, Red, Blue, Yellow, Purple, Green, Brown.
+const NAMED: [&str; 8] = [
+    "white", "black", "red", "blue", "yellow", "purple", "green", "brown",
+];
+
+/// The palette index of each player: a player named after a palette colour (White, Black, Red,
+/// Blue, Yellow, Purple, Green, Brown; any case) takes that colour, so English Checkers' Black
+/// (who moves first) is dark; the others take the unused entries in player order.
+pub fn player_palette(players: &[String]) -> Vec<usize> {
+    let named: Vec<Option<usize>> = players
+        .iter()
+        .map(|p| NAMED.iter().position(|n| p.trim().eq_ignore_ascii_case(n)))
+        .collect();
+    let mut free = (0..PALETTE.len()).filter(|i| !named.contains(&Some(*i)));
+    named
+        .iter()
+        .enumerate()
+        .map(|(i, n)| n.or_else(|| free.next()).unwrap_or(i % PALETTE.len()))
+        .collect()
+}
+
 /// The colours of player `index` (0-based).
 pub fn player_colours(index: usize) -> PlayerColours {
     PALETTE[index % PALETTE.len()]
@@ -326,7 +347,7 @@ pub fn disc_cell(size: u32, x: u32, y: u32) -> Cell {
     }
 }
 
-/// Renders the tile of a non-pentagon piece for player `player` (0-based): a token with
+/// Renders the tile of a non-pentagon piece in palette colour `player` (0-based): a token with
 /// `label`, or a chess man (drawn as a token with a `render::missing-glyph` warning when the
 /// fonts lack its symbols). A [`PieceStyle::Pentagon`] is drawn as a token too; callers draw
 /// pentagons with `tile::render_tile`.
@@ -358,16 +379,18 @@ pub fn render_token(
     token_tile(label, colours, size, fonts, &subject)
 }
 
-/// Both players' tiles of a piece (first, second), the same call shape as
-/// `tile::render_tile_pair`; the warnings are the first tile's.
+/// Both players' tiles of a piece (first, second) in palette colours `colours` (see
+/// [`player_palette`]), the same call shape as `tile::render_tile_pair`; the warnings are the
+/// first tile's.
 pub fn render_token_pair(
     label: &str,
     style: PieceStyle,
+    colours: [usize; 2],
     size: u32,
     fonts: &FontSet,
 ) -> Result<(Rendered, Pixmap), RenderError> {
-    let first = render_token(label, style, 0, size, fonts)?;
-    let second = render_token(label, style, 1, size, fonts)?;
+    let first = render_token(label, style, colours[0], size, fonts)?;
+    let second = render_token(label, style, colours[1], size, fonts)?;
     Ok((first, second.pixmap))
 }
 
@@ -689,6 +712,14 @@ mod tests {
             ["M", "K"]
         );
         assert_eq!(name_words("Heaven's vengeance"), ["Heavens", "vengeance"]);
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(player_palette(&names(&["Black", "White"])), [1, 0]);
+        assert_eq!(player_palette(&names(&["South", "North"])), [0, 1]);
+        assert_eq!(
+            player_palette(&names(&["North", "Black", "red", "East"])),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(player_palette(&names(&["Blue", "East"])), [3, 0]);
         assert_eq!(short_name(&name_words("wizard"), 0), "W");
     }
 
@@ -736,7 +767,8 @@ mod tests {
         // The disc touches the four edges' middles and leaves the corners to the key.
         assert_eq!(disc_cell(30, 15, 0), Cell::Outline);
         assert_eq!(disc_cell(30, 0, 0), Cell::Outside);
-        let (pair0, pair1) = render_token_pair("Kn", PieceStyle::Token, size, &fonts).unwrap();
+        let (pair0, pair1) =
+            render_token_pair("Kn", PieceStyle::Token, [0, 1], size, &fonts).unwrap();
         assert_eq!(pair0.pixmap.data(), tiles[0].data());
         assert_eq!(pair1.data(), tiles[1].data());
     }
@@ -746,7 +778,7 @@ mod tests {
         let fonts = FontSet::bundled();
         for man in ChessMan::ALL {
             let style = PieceStyle::Chess(man);
-            let (a, b) = render_token_pair("X", style, 30, &fonts).unwrap();
+            let (a, b) = render_token_pair("X", style, [0, 1], 30, &fonts).unwrap();
             assert!(a.warnings.is_empty(), "{:?}", a.warnings);
             for (p, c) in [(&a.pixmap, player_colours(0)), (&b, player_colours(1))] {
                 assert!(validate_token(p, 30, "t").is_empty(), "{man:?}");

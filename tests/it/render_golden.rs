@@ -429,7 +429,7 @@ fn golden_tokens_and_chess_glyphs() {
     };
     let (mut white, mut black) = (Vec::new(), Vec::new());
     for man in ChessMan::ALL {
-        let (a, b) = render_token_pair("", PieceStyle::Chess(man), size, &fonts).unwrap();
+        let (a, b) = render_token_pair("", PieceStyle::Chess(man), [0, 1], size, &fonts).unwrap();
         assert!(a.warnings.is_empty(), "{man:?}: {:?}", a.warnings);
         check(&a.pixmap, &format!("{man:?} (first)"));
         check(&b, &format!("{man:?} (second)"));
