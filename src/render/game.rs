@@ -40,6 +40,7 @@
 use super::ColourClass;
 use super::Side;
 use super::sheet::{Sheet, SheetStyle};
+use super::token::{self, PieceStyle};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, moves};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -171,6 +172,8 @@ pub struct PiecePlan {
     pub class: ColourClass,
     /// Whether the class came from [`PlanOptions::classes`].
     pub class_overridden: bool,
+    /// Pentagon, token or chess glyph ([`super::token::piece_styles`]).
+    pub style: PieceStyle,
     /// One tile per player (first player: [`Side::First`]; second: [`Side::Second`]).
     pub tiles: Vec<TilePlan>,
 }
@@ -235,6 +238,8 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         None => String::new(),
     };
     let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
+    let styles = token::piece_styles(g);
+    let labels = token::token_labels(g);
     let mut pieces = Vec::new();
     for (pi, p) in g.pieces.iter().enumerate() {
         if p.dummy {
@@ -245,11 +250,13 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             Some(c) => (*c, true),
             None => (derived, false),
         };
+        let style = styles[pi];
         let text =
             opts.names
                 .get(&p.name)
                 .cloned()
                 .unwrap_or_else(|| match p.name.strip_prefix('成') {
+                    _ if style != PieceStyle::Pentagon => labels[pi].clone(),
                     Some(rest)
                         if facts.promoted_faces.contains(p.name.as_str())
                             && piece_names.contains(rest) =>
@@ -293,6 +300,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             text,
             class,
             class_overridden,
+            style,
             tiles,
         });
     }
@@ -772,6 +780,11 @@ mod tests {
             ]
         );
         assert_eq!(plan.pieces[0].tiles[1].file, "Pawn_G.bmp");
+        // Pawn, queen and rook make a chess game: chess glyphs, labelled by short names.
+        use crate::render::token::ChessMan;
+        assert_eq!(plan.pieces[0].style, PieceStyle::Chess(ChessMan::Pawn));
+        assert_eq!(plan.pieces[3].style, PieceStyle::Chess(ChessMan::King));
+        assert_eq!(plan.pieces[0].text, "P");
         assert_eq!(plan.board.file, "board.bmp");
         assert_eq!(plan.board.checkered_file, "board_check.bmp");
         // The manifest keeps the spec's axis directions: row 0 is label 3.

@@ -11,9 +11,10 @@ use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
 use super::sheet::{Sheet, SheetStyle, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
+use super::token::{self, PieceStyle, render_token_pair};
 use super::validate::{
     Location, ValidationError, validate_bmp, validate_board, validate_pair, validate_tile,
-    validate_tile_fits,
+    validate_tile_fits, validate_token,
 };
 use super::{AxisLabels, RenderError, RenderWarning, Rgb, Side};
 use rayon::prelude::*;
@@ -197,12 +198,17 @@ pub fn render_set(
         )));
     }
     let tile_style = TileStyle::with_size(tile);
+    let palette = token::player_palette(&plan.players);
+    let colours = [palette[0], palette.get(1).copied().unwrap_or(1)];
     let (boards, tiles) = rayon::join(
         || draw_boards(plan, opts, fonts),
         || {
             plan.pieces
                 .par_iter()
-                .map(|p| render_tile_pair(&p.text, p.class, &tile_style, fonts))
+                .map(|p| match p.style {
+                    PieceStyle::Pentagon => render_tile_pair(&p.text, p.class, &tile_style, fonts),
+                    style => render_token_pair(&p.text, style, colours, tile_style.size, fonts),
+                })
                 .collect::<Result<Vec<_>, _>>()
         },
     );
@@ -348,11 +354,15 @@ fn validate_files(
         let first_idx = k;
         for t in &p.tiles {
             if let Some(pix) = &pixmaps[k] {
-                errors.extend(validate_tile(pix, tile_style, t.side, &files[k].path));
+                errors.extend(match p.style {
+                    PieceStyle::Pentagon => validate_tile(pix, tile_style, t.side, &files[k].path),
+                    _ => validate_token(pix, tile_style.size, &files[k].path),
+                });
             }
             k += 1;
         }
-        if p.tiles.len() == 2
+        if p.style == PieceStyle::Pentagon
+            && p.tiles.len() == 2
             && let (Some(a), Some(b)) = (&pixmaps[first_idx], &pixmaps[first_idx + 1])
         {
             errors.extend(validate_pair(
@@ -372,8 +382,9 @@ fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {
     }
 }
 
-/// The start position of `plan`: the plain board with every setup piece placed (first player's
-/// tiles pointing up, second player's down), each centred on its cell.
+/// The start position of `plan`: the plain board with every setup piece placed, each centred on
+/// its cell (pentagons of the first player point up, the second player's down; tokens and
+/// chess men stand upright in their player's colour).
 pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Pixmap {
     let placements: Vec<Placement<'_>> = plan
         .setup

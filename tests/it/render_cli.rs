@@ -4,7 +4,6 @@
 
 use crate::common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use zogkit::format::{self, Format};
 use zogkit::render::Side;

@@ -396,3 +396,54 @@ fn compare_tolerance() {
     let c = Pixmap::new(4, 5).unwrap();
     assert_eq!(compare(&a, &c).0, 20);
 }
+
+/// Chess glyph tiles (both players) and token tiles (four palette players), each validated,
+/// and the same pieces placed on a checkered board.
+#[test]
+fn golden_tokens_and_chess_glyphs() {
+    let fonts = FontSet::bundled();
+    let size = 30;
+    let check = |p: &Pixmap, what: &str| {
+        assert_no_errors(what, validate::validate_token(p, size, what));
+        bmp_round_trip(p, what);
+    };
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for man in ChessMan::ALL {
+        let (a, b) = render_token_pair("", PieceStyle::Chess(man), [0, 1], size, &fonts).unwrap();
+        assert!(a.warnings.is_empty(), "{man:?}: {:?}", a.warnings);
+        check(&a.pixmap, &format!("{man:?} (first)"));
+        check(&b, &format!("{man:?} (second)"));
+        white.push(a.pixmap);
+        black.push(b);
+    }
+    let mut tokens = Vec::new();
+    for (player, label) in ["K", "Kn", "DK", "Wiz", "M", "LL"].iter().enumerate() {
+        let r = render_token(label, PieceStyle::Token, player, size, &fonts).unwrap();
+        assert!(r.warnings.is_empty(), "{label}: {:?}", r.warnings);
+        check(&r.pixmap, label);
+        tokens.push(r.pixmap);
+    }
+    check_golden(
+        "tiles_tokens_chess",
+        &sheet(&[white.clone(), black.clone(), tokens.clone()]),
+    );
+
+    let mut style = BoardStyle::new(6, 3);
+    style.checkered = true;
+    let g = BoardGeometry::of(&style);
+    let b = board(&style, &fonts);
+    let mut placements = Vec::new();
+    for (row, tiles) in [&black, &tokens, &white].into_iter().enumerate() {
+        for (col, tile) in tiles.iter().enumerate() {
+            let (x, y) = g.tile_origin(col as u32, row as u32, tile.width());
+            placements.push(Placement { x, y, tile });
+        }
+    }
+    let pos = compose_position(&b, &placements);
+    assert!(
+        pos.pixels()
+            .iter()
+            .all(|p| (p.red(), p.green(), p.blue()) != (0, 255, 0))
+    );
+    check_golden("position_tokens_chess", &pos);
+}

@@ -434,3 +434,84 @@ fn board_styles_draw_at_the_files_rectangles_and_match_their_goldens() {
     let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
     assert_eq!(plan.board.sheet.killed, [[85, 35, 125, 65]]);
 }
+
+/// The piece-style decision over the shared ZRF corpus: how many games get pentagons (shogi-like),
+/// chess glyphs (at least one recognised chess man) or tokens only, printed; well-known games
+/// are checked by name.
+#[test]
+fn piece_styles_over_the_shared_corpus() {
+    use zogkit::render::token::{PieceStyle, is_shogi_like, piece_styles};
+    let Some(shared) = crate::common::shared_zrf() else {
+        return;
+    };
+    let files = crate::common::zrf_files(&shared);
+    assert_eq!(files.len(), 434);
+    let mut games: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut pieces: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_title: BTreeMap<(String, String), &str> = BTreeMap::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let rel = f
+            .strip_prefix(&shared)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let r = format::read(
+            Format::Zrf,
+            &rel,
+            &bytes,
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        let Some(doc) = r.document else { continue };
+        for g in doc.games.iter().filter(|g| !g.pieces.is_empty()) {
+            let styles = piece_styles(g);
+            let kind = if is_shogi_like(g) {
+                "pentagon"
+            } else if styles.iter().any(|s| matches!(s, PieceStyle::Chess(_))) {
+                "chess"
+            } else {
+                "token"
+            };
+            *games.entry(kind).or_default() += 1;
+            for (s, _) in styles.iter().zip(&g.pieces).filter(|(_, p)| !p.dummy) {
+                let k = match s {
+                    PieceStyle::Pentagon => "pentagon",
+                    PieceStyle::Chess(_) => "chess",
+                    PieceStyle::Token => "token",
+                };
+                *pieces.entry(k).or_default() += 1;
+            }
+            by_title.insert((rel.clone(), g.title.clone()), kind);
+        }
+    }
+    eprintln!("games per style: {games:?}; pieces per style: {pieces:?}");
+    for (file, title, want) in [
+        ("dagaz/chess/chess.zrf", "Chess", "chess"),
+        ("dagaz/shogi-family/shogi.zrf", "Shogi", "pentagon"),
+        ("dagaz/shogi-family/kantorai.zrf", "Kantorai", "pentagon"),
+        (
+            "dagaz/checkers/english-checkers.zrf",
+            "English Checkers",
+            "token",
+        ),
+        (
+            "dagaz/breakthrough/breakthrough.zrf",
+            "Breakthrough (8x8)",
+            "token",
+        ),
+        ("dagaz/chess/shatranj.zrf", "Shatranj", "token"),
+    ] {
+        assert_eq!(
+            by_title
+                .get(&(file.to_string(), title.to_string()))
+                .copied(),
+            Some(want),
+            "{file} {title}"
+        );
+    }
+    assert!(
+        games.values().all(|&n| n > 0) && games.len() == 3,
+        "{games:?}"
+    );
+}
