@@ -392,14 +392,39 @@ fn board_styles_draw_at_the_files_rectangles_and_match_their_goldens() {
     use zogkit::render::board::BoardColours;
     use zogkit::render::sheet::{SheetStyle, validate_sheet};
     let cases = [
-        ("board_hex_001", SheetStyle::Hex, 19),
-        ("board_points_001", SheetStyle::Points, 9),
-        ("board_multigrid_001", SheetStyle::Checkered, 11),
-        ("board_3d_001", SheetStyle::Checkered, 18),
-        ("board_nonsquare_001", SheetStyle::Checkered, 19),
+        (
+            "board_hex_001",
+            "golden/render/style_board_hex_001.png",
+            SheetStyle::Hex,
+            19,
+        ),
+        (
+            "board_points_001",
+            "golden/render/style_board_points_001.png",
+            SheetStyle::Points,
+            9,
+        ),
+        (
+            "board_multigrid_001",
+            "golden/render/style_board_multigrid_001.png",
+            SheetStyle::Checkered,
+            11,
+        ),
+        (
+            "board_3d_001",
+            "golden/render/style_board_3d_001.png",
+            SheetStyle::Checkered,
+            18,
+        ),
+        (
+            "board_nonsquare_001",
+            "golden/render/style_board_nonsquare_001.png",
+            SheetStyle::Checkered,
+            19,
+        ),
     ];
     let fonts = FontSet::bundled();
-    for (name, style, cells) in cases {
+    for (name, golden, style, cells) in cases {
         let doc = read(&format!("corpus/zrf/{name}.zrf"));
         let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
         let sheet = &plan.board.sheet;
@@ -419,10 +444,7 @@ fn board_styles_draw_at_the_files_rectangles_and_match_their_goldens() {
             !validate_sheet(&moved, &set.sheet, &colours, false, &none, name).is_empty(),
             "{name}: a board moved by 4 px passes"
         );
-        check_asset(
-            &format!("golden/render/style_{name}.png"),
-            &compose_start(&plan, &set),
-        );
+        check_asset(golden, &compose_start(&plan, &set));
     }
     // The points board has no checkered twin; the others have one.
     let doc = read("corpus/zrf/board_points_001.zrf");
