@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use zogkit::format::Format;
 use zogkit::render::game::PlanOptions;
 use zogkit::render::images::{FRAGMENT_FILE, MANIFEST_FILE};
-use zogkit::render::set::{FileKind, SetOptions, compose_start, render_set};
+use zogkit::render::set::{FileKind, OwnImages, SetOptions, compose_start_with, render_set};
 use zogkit::render::sheet::SheetStyle;
 use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
 use zogkit::spec::Document;
@@ -215,7 +215,8 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
         .map_err(|e| (EXIT_ERRORS, format!("manifest: {e}")))?;
     files.push((dir.join(MANIFEST_FILE), manifest));
     if args.start {
-        let png = compose_start(&plan, &set)
+        let own = own_images(&args.file, &doc, game, &plan);
+        let png = compose_start_with(&plan, &set, &own)
             .encode_png()
             .map_err(|e| (EXIT_ERRORS, format!("start.png: {e}")))?;
         files.push((dir.join("start.png"), png));
@@ -351,4 +352,47 @@ pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String
         }
     }
     zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
+}
+
+/// The author's own board and piece images beside the rule file (the paths its `image` forms
+/// name, relative to its folder), for the start picture; missing or unreadable ones are left to
+/// the drawn tiles.
+pub fn own_images(
+    file: &Path,
+    doc: &Document,
+    game: usize,
+    plan: &zogkit::render::RenderPlan,
+) -> OwnImages {
+    let Some(dir) = file.parent().filter(|_| !output::is_stdout(file)) else {
+        return OwnImages::default();
+    };
+    let load = |rel: &str| -> Option<tiny_skia::Pixmap> {
+        let rel = zogkit::render::game::safe_relative(rel)?;
+        let path = join(dir, &rel)?;
+        let bytes = super::read_bounded(&path, super::MAX_AUX_BYTES).ok()?;
+        zogkit::render::bmp::decode_bmp(&bytes)
+            .ok()
+            .or_else(|| tiny_skia::Pixmap::decode_png(&bytes).ok())
+    };
+    let g = &doc.games[game];
+    let board = g
+        .boards
+        .first()
+        .and_then(|b| b.images.first())
+        .and_then(|f| load(f));
+    let tiles = plan
+        .pieces
+        .iter()
+        .map(|p| {
+            let spec = g.pieces.iter().find(|s| s.name == p.piece);
+            p.tiles
+                .iter()
+                .map(|t| {
+                    let im = spec?.images.iter().find(|im| im.player == t.player)?;
+                    load(&im.file)
+                })
+                .collect()
+        })
+        .collect();
+    OwnImages { board, tiles }
 }

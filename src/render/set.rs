@@ -382,10 +382,26 @@ fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {
     }
 }
 
+/// The author's own pictures found beside a rule file: the board and, per piece of the plan,
+/// per tile, the piece image (ZoG's `#00FF00` key is transparent).
+#[derive(Debug, Clone, Default)]
+pub struct OwnImages {
+    /// The board image, used as the background when it is at least the drawn board's size.
+    pub board: Option<Pixmap>,
+    /// Per plan piece, per tile: the author's image, if found.
+    pub tiles: Vec<Vec<Option<Pixmap>>>,
+}
+
 /// The start position of `plan`: the plain board with every setup piece placed, each centred on
 /// its cell (pentagons of the first player point up, the second player's down; tokens and
 /// chess men stand upright in their player's colour).
 pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Pixmap {
+    compose_start_with(plan, set, &OwnImages::default())
+}
+
+/// [`compose_start`] with the author's own pictures where they exist: their board as the
+/// background and their piece images in place of the drawn tiles.
+pub fn compose_start_with(plan: &RenderPlan, set: &RenderedSet, own: &OwnImages) -> Pixmap {
     let placements: Vec<Placement<'_>> = plan
         .setup
         .iter()
@@ -395,10 +411,16 @@ pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Pixmap {
                 .tiles
                 .iter()
                 .position(|t| t.side == c.side)?;
-            let tile = &tiles[i];
+            let mine = own.tiles.get(c.piece).and_then(|t| t.get(i)?.as_ref());
+            let tile = mine.unwrap_or(&tiles[i]);
             let (x, y) = set.sheet.tile_origin(c.cell, tile.width(), tile.height());
             Some(Placement { x, y, tile })
         })
         .collect();
-    compose_position(&set.boards[0], &placements)
+    let drawn = &set.boards[0];
+    let board = match &own.board {
+        Some(b) if b.width() >= drawn.width() && b.height() >= drawn.height() => b,
+        _ => drawn,
+    };
+    compose_position(board, &placements)
 }

@@ -356,3 +356,59 @@ fn warnings_refusals_and_exit_codes() {
     assert_eq!(code, 1);
     assert!(err.contains("images.json"), "{err}");
 }
+
+/// `render --start` composes the start position from the author's own piece images where they
+/// sit beside the rule file (ZoG's `#00FF00` key transparent), and from drawn tiles elsewhere.
+#[test]
+fn start_position_uses_the_authors_piece_images_beside_the_rule_file() {
+    let dir = out_dir("render_own_images");
+    std::fs::create_dir_all(dir.join("images")).unwrap();
+    std::fs::write(
+        dir.join("own.zrf"),
+        "(game (title \"own\") (players White Black) (turn-order White Black)
+           (board (image \"images/board.bmp\")
+             (grid (start-rectangle 0 0 40 40) (dimensions (\"a/b\" (40 0)) (\"2/1\" (0 40)))
+                   (directions (n 0 -1) (e 1 0))))
+           (piece (name Man) (image White \"images/w.bmp\" Black \"images/b.bmp\") (moves (n add)))
+           (board-setup (White (Man a1)) (Black (Man b2))))\n",
+    )
+    .unwrap();
+    // The author's white man: a 20×20 red square with a key border; no black image exists.
+    let mut man = tiny_skia::Pixmap::new(20, 20).unwrap();
+    man.fill(tiny_skia::Color::from_rgba8(0, 255, 0, 255));
+    let mut red = tiny_skia::Paint::default();
+    red.set_color_rgba8(200, 10, 10, 255);
+    man.fill_rect(
+        tiny_skia::Rect::from_xywh(2.0, 2.0, 16.0, 16.0).unwrap(),
+        &red,
+        tiny_skia::Transform::identity(),
+        None,
+    );
+    std::fs::write(
+        dir.join("images/w.bmp"),
+        zogkit::render::bmp::encode_bmp(&man),
+    )
+    .unwrap();
+    let out = dir.join("set");
+    let (code, _, err) = run(&[
+        "render",
+        dir.join("own.zrf").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--start",
+        "--format",
+        "png",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let start = tiny_skia::Pixmap::load_png(out.join("start.png")).unwrap();
+    let at = |x, y| {
+        let p = start.pixel(x, y).unwrap();
+        (p.red(), p.green(), p.blue())
+    };
+    // a1's rectangle is (0 40 40 80): its centre shows the author's red, the key around it
+    // shows the board; b2 (40 0 80 40) holds a drawn token, not red and not the board fill.
+    assert_eq!(at(20, 60), (200, 10, 10));
+    assert_ne!(at(20 - 9, 60), (0, 255, 0));
+    assert_ne!(at(60, 20), (200, 10, 10));
+    assert_ne!(at(60, 20), (0xDE, 0xB8, 0x78));
+}
