@@ -155,7 +155,9 @@ pub struct GridPlan {
 pub struct TilePlan {
     /// Player name.
     pub player: String,
-    /// Orientation.
+    /// The player's index in [`RenderPlan::players`].
+    pub index: usize,
+    /// Orientation of a pentagon (players after the first are [`Side::Second`]).
     pub side: Side,
     /// File (relative, `/`-separated).
     pub file: String,
@@ -174,7 +176,7 @@ pub struct PiecePlan {
     pub class_overridden: bool,
     /// Pentagon, token or chess glyph ([`super::token::piece_styles`]).
     pub style: PieceStyle,
-    /// One tile per player (first player: [`Side::First`]; second: [`Side::Second`]).
+    /// One tile per player drawn, in player order.
     pub tiles: Vec<TilePlan>,
 }
 
@@ -187,6 +189,8 @@ pub struct SetupCell {
     pub piece: usize,
     /// Orientation of its owner.
     pub side: Side,
+    /// Its owner's index in [`RenderPlan::players`].
+    pub player: usize,
 }
 
 /// Everything to draw for one game.
@@ -196,7 +200,7 @@ pub struct RenderPlan {
     pub title: String,
     /// Index of the game in the document.
     pub game: usize,
-    /// The players drawn (first two of the game).
+    /// The players drawn: the first two of a game with pentagon pieces, up to eight otherwise.
     pub players: Vec<String>,
     /// The board.
     pub board: BoardPlan,
@@ -216,10 +220,15 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         .ok_or_else(|| PlanError(format!("the document has no game {}", game + 1)))?;
     let board = board_plan(g, opts)?;
     let mut notes = board.sheet.notes.clone();
-    let players: Vec<String> = g.players.iter().take(2).cloned().collect();
-    if g.players.len() > 2 {
+    // Pentagons tell two players apart by rotation; tokens and chess men by colour, so a
+    // game without pentagons draws every player.
+    let styles = token::piece_styles(g);
+    let pentagons = styles.contains(&PieceStyle::Pentagon);
+    let drawn = if pentagons { 2 } else { token::PALETTE.len() };
+    let players: Vec<String> = g.players.iter().take(drawn).cloned().collect();
+    if g.players.len() > drawn {
         notes.push(format!(
-            "only the first two players are drawn (the game has {}: {})",
+            "only the first {drawn} players are drawn (the game has {}: {})",
             g.players.len(),
             g.players.join(", ")
         ));
@@ -238,7 +247,6 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         None => String::new(),
     };
     let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
-    let styles = token::piece_styles(g);
     let labels = token::token_labels(g);
     let mut pieces = Vec::new();
     for (pi, p) in g.pieces.iter().enumerate() {
@@ -275,7 +283,11 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
                 .find(|im| im.player == *player)
                 .and_then(|im| safe_relative(&im.file))
                 .map(|f| with_extension(&f, ext));
-            let fallback = format!("{stem}_{}.{ext}", side.suffix());
+            let suffix = match i {
+                0 | 1 => side.suffix().to_string(),
+                _ => format!("P{}", i + 1),
+            };
+            let fallback = format!("{stem}_{suffix}.{ext}");
             let file = match own {
                 Some(f) if !used.contains(&f.to_ascii_lowercase()) => f,
                 Some(f) => {
@@ -291,6 +303,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             used.insert(file.to_ascii_lowercase());
             tiles.push(TilePlan {
                 player: player.clone(),
+                index: i,
                 side,
                 file,
             });
@@ -528,16 +541,25 @@ fn setup_cells(
         .collect();
     let mut out = Vec::new();
     for pl in &g.setup {
-        let Some(side) = players.iter().position(|p| *p == pl.player) else {
+        let Some(player) = players.iter().position(|p| *p == pl.player) else {
             continue;
         };
-        let side = if side == 0 { Side::First } else { Side::Second };
+        let side = if player == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
         let Some(&piece) = index.get(pl.piece.as_str()) else {
             continue;
         };
         for pos in &pl.positions {
             match cells.get(pos.as_str()) {
-                Some(&cell) => out.push(SetupCell { cell, piece, side }),
+                Some(&cell) => out.push(SetupCell {
+                    cell,
+                    piece,
+                    side,
+                    player,
+                }),
                 None => notes.push(format!(
                     "setup: {} {} on {pos}, which is not a drawn cell, is not drawn",
                     pl.player, pl.piece

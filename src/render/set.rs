@@ -7,11 +7,12 @@ use super::board::BoardColours;
 use super::board::{BoardGeometry, BoardStyle, Zone, render_board};
 use super::compose::{Placement, compose_position};
 use super::fonts::FontSet;
+use super::game::PiecePlan;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
 use super::sheet::{Sheet, SheetStyle, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
-use super::token::{self, PieceStyle, render_token_pair};
+use super::token::{self, PieceStyle, render_token};
 use super::validate::{
     Location, ValidationError, validate_bmp, validate_board, validate_pair, validate_tile,
     validate_tile_fits, validate_token,
@@ -199,16 +200,12 @@ pub fn render_set(
     }
     let tile_style = TileStyle::with_size(tile);
     let palette = token::player_palette(&plan.players);
-    let colours = [palette[0], palette.get(1).copied().unwrap_or(1)];
     let (boards, tiles) = rayon::join(
         || draw_boards(plan, opts, fonts),
         || {
             plan.pieces
                 .par_iter()
-                .map(|p| match p.style {
-                    PieceStyle::Pentagon => render_tile_pair(&p.text, p.class, &tile_style, fonts),
-                    style => render_token_pair(&p.text, style, colours, tile_style.size, fonts),
-                })
+                .map(|p| piece_tiles_of(p, &palette, &tile_style, fonts))
                 .collect::<Result<Vec<_>, _>>()
         },
     );
@@ -240,28 +237,22 @@ pub fn render_set(
     }
     let n_boards = files.len();
     let mut piece_tiles = Vec::with_capacity(tiles.len());
-    for (p, (first, second)) in plan.pieces.iter().zip(tiles) {
-        for mut w in first.warnings {
+    for (p, (warned, pixmaps)) in plan.pieces.iter().zip(tiles) {
+        for mut w in warned {
             w.subject = format!("piece {}", p.piece);
             if p.text != p.piece {
                 w.subject.push_str(&format!(" (drawn as {})", p.text));
             }
             warnings.push(w);
         }
-        let mut mine = Vec::new();
-        for t in &p.tiles {
-            let pix = match t.side {
-                Side::First => first.pixmap.clone(),
-                Side::Second => second.clone(),
-            };
+        for (t, pix) in p.tiles.iter().zip(&pixmaps) {
             files.push(OutputFile {
                 path: t.file.clone(),
-                bytes: encode(&pix)?,
+                bytes: encode(pix)?,
                 kind: FileKind::Tile,
             });
-            mine.push(pix);
         }
-        piece_tiles.push(mine);
+        piece_tiles.push(pixmaps);
     }
     let mut errors = match &boards.geometry {
         Some(g) => validate_tile_fits(tile_style.size, g.unit, "tiles"),
@@ -293,6 +284,38 @@ pub fn render_set(
         manifest,
         fragment,
     })
+}
+
+/// One piece's tiles, one per tile of the plan (pentagons: the first player's and its 180°
+/// rotation; tokens and chess men: each player's palette colour), with the first tile's
+/// warnings.
+fn piece_tiles_of(
+    p: &PiecePlan,
+    palette: &[usize],
+    tile_style: &TileStyle,
+    fonts: &FontSet,
+) -> Result<(Vec<RenderWarning>, Vec<Pixmap>), RenderError> {
+    if p.style == PieceStyle::Pentagon {
+        let (first, second) = render_tile_pair(&p.text, p.class, tile_style, fonts)?;
+        let tiles = p
+            .tiles
+            .iter()
+            .map(|t| match t.side {
+                Side::First => first.pixmap.clone(),
+                Side::Second => second.clone(),
+            })
+            .collect();
+        return Ok((first.warnings, tiles));
+    }
+    let mut warnings = None;
+    let mut tiles = Vec::with_capacity(p.tiles.len());
+    for t in &p.tiles {
+        let colour = palette.get(t.index).copied().unwrap_or(t.index);
+        let r = render_token(&p.text, p.style, colour, tile_style.size, fonts)?;
+        warnings.get_or_insert(r.warnings);
+        tiles.push(r.pixmap);
+    }
+    Ok((warnings.unwrap_or_default(), tiles))
 }
 
 /// Decodes the encoded files and runs every validator on what will be written.
@@ -410,7 +433,7 @@ pub fn compose_start_with(plan: &RenderPlan, set: &RenderedSet, own: &OwnImages)
             let i = plan.pieces[c.piece]
                 .tiles
                 .iter()
-                .position(|t| t.side == c.side)?;
+                .position(|t| t.index == c.player)?;
             let mine = own.tiles.get(c.piece).and_then(|t| t.get(i)?.as_ref());
             let tile = mine.unwrap_or(&tiles[i]);
             let (x, y) = set.sheet.tile_origin(c.cell, tile.width(), tile.height());

@@ -537,3 +537,41 @@ fn piece_styles_over_the_shared_corpus() {
         "{games:?}"
     );
 }
+
+/// A game without pentagons draws every player, each in its own colour; the setup pieces land
+/// on their cells in their owner's colour.
+#[test]
+fn every_player_of_a_token_game_gets_its_own_colour() {
+    let zrf = "(game (title \"three\") (players Red Green Blue) (turn-order Red Green Blue)
+        (board (grid (start-rectangle 0 0 40 40) (dimensions (\"a/b/c\" (40 0)) (\"1\" (0 40)))
+               (directions (e 1 0))))
+        (piece (name Stone) (moves (e add)))
+        (board-setup (Red (Stone a1)) (Green (Stone b1)) (Blue (Stone c1))))";
+    let r = format::read(
+        Format::Zrf,
+        "three.zrf",
+        zrf.as_bytes(),
+        &format::ReadOptions::default(),
+        &mut NoIncludes,
+    );
+    let doc = r.document.unwrap();
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    assert_eq!(plan.players, ["Red", "Green", "Blue"]);
+    assert!(plan.notes.iter().all(|n| !n.contains("players are drawn")));
+    let files: Vec<&str> = plan.pieces[0]
+        .tiles
+        .iter()
+        .map(|t| t.file.as_str())
+        .collect();
+    assert_eq!(files, ["Stone_S.bmp", "Stone_G.bmp", "Stone_P3.bmp"]);
+    let set = render_set(&plan, &SetOptions::default(), &FontSet::bundled()).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    let start = compose_start(&plan, &set);
+    // Each cell's centre carries a different disc colour.
+    let centre = |x| {
+        let p = start.pixel(x, 6).unwrap();
+        (p.red(), p.green(), p.blue())
+    };
+    let (a, b, c) = (centre(20), centre(60), centre(100));
+    assert!(a != b && b != c && a != c, "{a:?} {b:?} {c:?}");
+}
