@@ -3,11 +3,14 @@
 //! side, file names, setup cells). Pure: no I/O, no drawing.
 //!
 //! ## Board
-//! The board must be one rectangular grid: `boards[0].layout.grids[0]` with exactly two
-//! dimensions, one moving only along x and one only along y, by the same number of pixels
-//! (the unit). Boards made of listed positions, several grids or non-square cells are refused
-//! with a [`PlanError`] that says why. A negative offset flips that axis (column or row 0 is
-//! then the label drawn at the left or top). Zones become shading candidates (cells per zone).
+//! Every position is drawn at its own rectangle ([`Sheet::of_board`]): any board the spec
+//! describes, at the author's coordinates. Only when the grid is laid out anew
+//! ([`PlanOptions::redraw`]: `--unit`, `--labels`, or positions without rectangles) must the
+//! board be one rectangular grid: `boards[0].layout.grids[0]` with exactly two dimensions, one
+//! moving only along x and one only along y, by the same number of pixels (the unit); other
+//! boards are then refused with a [`PlanError`] that says why. A negative offset flips that
+//! axis (column or row 0 is then the label drawn at the left or top). Zones become shading
+//! candidates (cells per zone).
 //!
 //! ## Colour classes (rendering.md §3.2), derived from the promotion data
 //! - **Promotion edges.** Piece P promotes to T when one of P's move or drop programs (procedures
