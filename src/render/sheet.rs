@@ -33,6 +33,13 @@ use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 /// The largest picture side zogkit draws, in pixels.
 pub const MAX_SIDE: u32 = 16_384;
+/// The most pixels a board picture may have (64 MB per picture at 4 bytes a pixel).
+pub const MAX_PIXELS: u64 = 16 << 20;
+/// The most cell pixels painted for one picture (overlapping cells count each time).
+pub const MAX_PAINTED: u64 = 256 << 20;
+/// Pairs of cells compared when looking for overlaps or neighbours, beyond which cells are
+/// treated conservatively (overlapping, no further neighbours).
+const MAX_PAIRS: usize = 4 << 20;
 
 /// How the cells of a board are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -264,9 +271,23 @@ impl Sheet {
         // The right and bottom margins mirror the left and top ones.
         let (ml, mt) = ((x1 - self.inset).max(0), (y1 - self.inset).max(0));
         let (w, h) = (x2 + 1 + ml, y2 + 1 + mt);
-        if w > MAX_SIDE as i64 || h > MAX_SIDE as i64 {
+        if w > MAX_SIDE as i64 || h > MAX_SIDE as i64 || (w * h) as u64 > MAX_PIXELS {
             return Err(format!(
-                "the board's rectangles need a {w}×{h} picture; zogkit draws at most {MAX_SIDE} px a side"
+                "the board's rectangles need a {w}×{h} picture; zogkit draws at most {MAX_SIDE} px a side and {MAX_PIXELS} pixels"
+            ));
+        }
+        let painted: u64 = self
+            .cells
+            .iter()
+            .map(|c| {
+                let (cw, ch) = c.size();
+                (cw.min(w) * ch.min(h)) as u64
+            })
+            .sum();
+        if painted > MAX_PAINTED {
+            return Err(format!(
+                "the board's {} cells cover {painted} pixels between them; zogkit paints at most {MAX_PAINTED}",
+                self.cells.len()
             ));
         }
         (self.width, self.height) = (w as u32, h as u32);
@@ -287,9 +308,16 @@ impl Sheet {
         let mut order: Vec<usize> = (0..self.cells.len()).collect();
         order.sort_by_key(|&i| self.cells[i].rect[0]);
         let mut covered = vec![false; self.cells.len()];
+        let mut pairs = 0;
         for (k, &i) in order.iter().enumerate() {
             let a = self.cells[i].rect;
             for &j in &order[k + 1..] {
+                pairs += 1;
+                if pairs > MAX_PAIRS {
+                    // Pathologically many overlaps: validate no cell's pixels exactly.
+                    covered.iter_mut().for_each(|c| *c = true);
+                    break;
+                }
                 let b = self.cells[j].rect;
                 if b[0] - e >= a[2] {
                     break;

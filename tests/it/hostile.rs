@@ -613,3 +613,42 @@ fn a_large_macro_argument_copied_many_times_is_refused() {
     );
     assert!(!r.output().contains(code), "{}", r.output());
 }
+
+/// Boards whose rectangles would need a huge picture, or whose cells pile up on each other,
+/// are refused by `render` with a clear error, in bounded time and memory, writing nothing.
+#[test]
+fn render_budgets_refuse_huge_and_piled_up_boards() {
+    let dir = scratch_dir("hostile-render");
+    let game = |board: &str| {
+        format!(
+            "(game (title \"g\") (players A B) (turn-order A B)\n  (board {board})\n  (piece (name P) (moves (n add))))\n"
+        )
+    };
+    write(
+        &dir,
+        "wide.zrf",
+        &game("(positions (a 0 0 20000 20) (b 0 20 20 40))"),
+    );
+    run(
+        &dir,
+        &["render", "wide.zrf", "-o", "wide"],
+        1,
+        "at most 16384 px a side",
+    );
+    write(&dir, "square.zrf", &game("(positions (a 0 0 9000 9000))"));
+    run(&dir, &["render", "square.zrf", "-o", "square"], 1, "pixels");
+    let piled: String = (0..5000)
+        .map(|i| format!("(p{i} 0 0 4000 4000)"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    write(&dir, "piled.zrf", &game(&format!("(positions {piled})")));
+    run(
+        &dir,
+        &["render", "piled.zrf", "-o", "piled"],
+        1,
+        "zogkit paints at most",
+    );
+    for out in ["wide", "square", "piled"] {
+        assert!(!dir.join(out).exists(), "{out} was written");
+    }
+}

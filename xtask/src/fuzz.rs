@@ -139,7 +139,11 @@ fn render(doc: &zogkit::spec::Document) {
     let Ok(plan) = from_spec(doc, 0, &PlanOptions::default()) else {
         return;
     };
-    if plan.pieces.len() > 16 || plan.board.files * plan.board.ranks > 400 {
+    let sheet = &plan.board.sheet;
+    if plan.pieces.len() > 16
+        || sheet.cells.len() > 400
+        || u64::from(sheet.width) * u64::from(sheet.height) > 1 << 20
+    {
         return;
     }
     thread_local!(static FONTS: FontSet = FontSet::bundled());
