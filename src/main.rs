@@ -100,12 +100,20 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                cli::EXIT_USAGE
-            } else {
-                cli::EXIT_OK
-            });
+            use std::io::Write as _;
+            if e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::from(cli::EXIT_USAGE);
+            }
+            // Help and version go to standard output, which follows the rule of every other
+            // output: a closed pipe ends quietly, any other failure (a full disk) exits 2.
+            return match e.print().and_then(|_| std::io::stdout().flush()) {
+                Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("error: cannot write to standard output: {err}");
+                    ExitCode::from(cli::EXIT_USAGE)
+                }
+                _ => ExitCode::from(cli::EXIT_OK),
+            };
         }
     };
     // Keep freed memory instead of returning it to the OS after 10 ms: a batch allocates and

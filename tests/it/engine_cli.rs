@@ -263,6 +263,9 @@ fn failing_standard_output_is_an_error_and_a_closed_pipe_is_quiet() {
         vec!["limits"],
         vec!["convert", mini, "--to", "yaml"],
         vec!["convert", "corpus/zrf", "--to", "yaml", "-o", "-"],
+        vec!["--help"],
+        vec!["render", "--help"],
+        vec!["--version"],
     ];
     for args in &commands {
         let o = to_dev_full(args);
