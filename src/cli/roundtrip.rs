@@ -47,28 +47,31 @@ pub struct RoundtripArgs {
 
 /// The outcome for one game or variant.
 #[derive(Debug, Clone, serde::Serialize)]
-struct EntryResult {
+pub struct EntryResult {
     index: usize,
     kind: &'static str,
     title: String,
-    passed: bool,
+    /// Whether this entry's spec survived the round trip.
+    pub passed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<String>,
 }
 
 /// The outcome for one file.
 #[derive(Debug, Clone, serde::Serialize)]
-struct FileResult {
+pub struct FileResult {
     file: String,
-    passed: bool,
+    /// Whether the file passed (every entry, no problem).
+    pub passed: bool,
     /// Emitted ZRF bytes / original bytes (root file only).
     size_ratio: f64,
     original_bytes: usize,
     emitted_bytes: usize,
-    entries: Vec<EntryResult>,
+    /// Per game or variant, in document order.
+    pub entries: Vec<EntryResult>,
     /// Problems that are not per entry: read errors, new warnings, YAML instability, a different
     /// number of entries.
-    problems: Vec<String>,
+    pub problems: Vec<String>,
     /// Diagnostics of the writer (what ZRF cannot express).
     emit_diagnostics: Vec<String>,
 }
@@ -154,7 +157,20 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         Err(e) => return fail(name, format!("cannot read: {e}")),
     };
     let opts = super::read_options(None);
-    let first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
+    let mut first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
+    judge(name, bytes.len(), &mut first, check_yaml, policy)
+}
+
+/// The round-trip decision for one ZRF file already read (`first`, from `original_len` bytes):
+/// what `zogkit roundtrip` reports for it. The document is taken out of `first` while it is
+/// compared and put back, unchanged, before returning (`zogkit catalogue` shows it next).
+pub fn judge(
+    name: &str,
+    original_len: usize,
+    first: &mut format::ReadResult,
+    check_yaml: bool,
+    policy: Policy,
+) -> FileResult {
     // A file that does not read cleanly proves nothing: it fails with its own errors (and its
     // warnings, when they are denied).
     let own: Vec<String> = first
@@ -178,16 +194,31 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         r.problems.extend(own);
         return r;
     }
-    let Some(doc1) = first.document else {
+    let Some(mut doc1) = first.document.take() else {
         return fail(name, "the file could not be read".into());
     };
+    let r = compare(name, original_len, first, &mut doc1, check_yaml, policy);
+    first.document = Some(doc1);
+    r
+}
+
+/// Writes `doc1` as ZRF, reads it back and compares (see [`judge`]); `doc1` is left as it was.
+fn compare(
+    name: &str,
+    original_len: usize,
+    first: &format::ReadResult,
+    doc1: &mut Document,
+    check_yaml: bool,
+    policy: Policy,
+) -> FileResult {
+    let opts = super::read_options(None);
     // First, so that the document read back is gone before the emitted ZRF is read.
     let yaml_problem = if check_yaml {
-        yaml_stability(&doc1)
+        yaml_stability(doc1)
     } else {
         None
     };
-    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(doc1);
     zogkit::diag::cap_repeats(&mut ediags, zogkit::diag::MAX_PER_CODE);
     let no_games = doc1.games.is_empty();
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
@@ -222,7 +253,7 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         }
     }
     // Procedures are compared inlined only when the two documents factor them differently.
-    let (mut doc1, mut doc2) = (doc1, doc2);
+    let mut doc2 = doc2;
     let pa = std::mem::take(&mut doc1.procedures);
     let pb = std::mem::take(&mut doc2.procedures);
     let mut eq = spec::moves::Equality::new(&pa, &pb);
@@ -237,9 +268,9 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     let all_same = same.iter().all(|x| *x) && doc1.games.len() == doc2.games.len();
     // Only a difference needs the inlined documents (for the diff).
     let (a, mut b) = if all_same {
-        (shallow_source(&doc1), shallow_source(&doc2))
+        (shallow_source(doc1), shallow_source(&doc2))
     } else {
-        (comparable(&doc1), comparable(&doc2))
+        (comparable(doc1), comparable(&doc2))
     };
     if a.source.line_endings.is_none() {
         b.source.line_endings = None;
@@ -263,7 +294,7 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
             unified(&yaml(&a.source), &yaml(&b.source))
         ));
     }
-    for (i, g) in (if all_same { &doc1 } else { &a }).games.iter().enumerate() {
+    for (i, g) in (if all_same { &*doc1 } else { &a }).games.iter().enumerate() {
         let other = b.games.get(i);
         let passed = same.get(i).copied().unwrap_or(false);
         let diff = (!passed).then(|| unified(&yaml(g), &other.map(yaml).unwrap_or_default()));
@@ -283,8 +314,8 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     FileResult {
         file: name.to_string(),
         passed,
-        size_ratio: emitted.len() as f64 / bytes.len().max(1) as f64,
-        original_bytes: bytes.len(),
+        size_ratio: emitted.len() as f64 / original_len.max(1) as f64,
+        original_bytes: original_len,
         emitted_bytes: emitted.len(),
         entries,
         problems,
