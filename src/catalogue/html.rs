@@ -38,11 +38,7 @@ pub fn lang_of(text: &str) -> &'static str {
 /// A text block: each line of `text` (ZoG's `\` breaks are stored as line breaks) becomes a
 /// paragraph; empty lines are dropped. The block carries the text's own `lang`.
 pub fn paragraphs(out: &mut String, class: &str, text: &str) {
-    let _ = write!(
-        out,
-        "<div class=\"{class}\" lang=\"{}\">",
-        lang_of(text)
-    );
+    let _ = write!(out, "<div class=\"{class}\" lang=\"{}\">", lang_of(text));
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let _ = write!(out, "<p>{}</p>", escape(line));
     }

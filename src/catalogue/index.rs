@@ -178,7 +178,12 @@ fn page(rows: &[Row], key: SortKey, t: &Totals) -> String {
         } else {
             String::new()
         };
-        let _ = write!(p, "<th{sort}><a href=\"{}\">{}</a></th>", k.page(), k.header());
+        let _ = write!(
+            p,
+            "<th{sort}><a href=\"{}\">{}</a></th>",
+            k.page(),
+            k.header()
+        );
     }
     p.push_str("</tr></thead>\n<tbody>\n");
     for r in rows {

@@ -4,9 +4,8 @@
 //! ```text
 //! per input file: file_pages(FileInput) → FilePages { files, rows, pictures, placeholders }
 //!   games/<slug>/<n>.html         one page per game and variant (n: 1-based menu index)
-//!   games/<slug>/<n>.png, -thumb  the start position (render::from_spec → render_set →
-//!                                 compose_start) and its thumbnail
-//!   games/<slug>/<n>-<k>-<s>.png  piece k's tile for side s (1 or 2)
+//!   img/<hash>.png                start positions (render::from_spec → render_set →
+//!                                 compose_start), thumbnails and piece tiles, each image once
 //!   games/<slug>/<stem>.yaml|zrf|lud   the file converted by format::write
 //!   games/<slug>/file.html        files without a game (unreadable, definitions only)
 //! at the end: index_pages(rows) → index.html (by title), index-by-<key>.html, style.css
@@ -18,8 +17,10 @@
 pub mod html;
 mod index;
 mod page;
+mod picture;
 
 pub use index::{Row, SortKey, Totals, index_pages};
+pub use picture::ImageStore;
 
 use crate::diag::{Diagnostic, Severity, SourceMap};
 use crate::format::{self, Format, ReadOptions};
@@ -82,6 +83,8 @@ pub struct FileInput<'a> {
     pub options: &'a ReadOptions,
     /// Fonts for the pictures.
     pub fonts: &'a FontSet,
+    /// The site's images so far (shared by the files catalogued in parallel).
+    pub images: &'a ImageStore,
 }
 
 /// Everything one input file contributes to the site.
@@ -147,8 +150,9 @@ pub fn file_pages(input: &FileInput<'_>) -> FilePages {
         diags: &diags,
         converted: &converted,
     };
+    let mut pictures = picture::Pictures::new(input.images);
     for &i in &entries {
-        ctx.game_page(i, &mut out);
+        ctx.game_page(i, &mut pictures, &mut out);
     }
     out
 }

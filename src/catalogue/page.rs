@@ -2,11 +2,9 @@
 //! converted files), and the page of a file without a game.
 
 use super::html::{self, escape, lang_of, paragraphs, span};
-use super::{Converted, FileInput, FilePages, MAX_LISTED, Row, RoundTrip, SiteFile};
+use super::picture::{Drawn, Pictures};
+use super::{Converted, FileInput, FilePages, MAX_LISTED, RoundTrip, Row, SiteFile};
 use crate::diag::{Diagnostic, Severity, SourceMap};
-use crate::render::game::PlanOptions;
-use crate::render::set::{FileKind, SetOptions, compose_start, render_set};
-use crate::render::{ImageFormat, from_spec};
 use crate::spec::{Document, EntryKind, Game, Texts};
 use std::fmt::Write as _;
 
@@ -92,30 +90,17 @@ pub(crate) struct Context<'a> {
     pub(crate) converted: &'a [Converted],
 }
 
-/// A drawn start position: its picture and thumbnail sizes, and each piece's tile files.
-struct Drawn {
-    width: u32,
-    height: u32,
-    thumb: (u32, u32),
-    /// Per spec piece index: the tile file names (first side, second side).
-    tiles: Vec<(usize, Vec<String>)>,
-    validator: Vec<String>,
-}
-
-/// Longest side of a thumbnail in pixels.
-const THUMB: u32 = 160;
-
 impl Context<'_> {
     fn folder(&self) -> String {
         format!("games/{}", self.input.slug)
     }
 
     /// The page of entry `i`, with its pictures, and (for a game) its index row.
-    pub(crate) fn game_page(&self, i: usize, out: &mut FilePages) {
+    pub(crate) fn game_page(&self, i: usize, pictures: &mut Pictures, out: &mut FilePages) {
         let g = &self.doc.games[i];
         let n = i + 1;
         let lang = lang_of(g.texts.description.as_deref().unwrap_or(&g.title));
-        let drawn = match self.draw(i, &mut out.files) {
+        let drawn = match pictures.draw(self.doc, i, self.input.fonts, &mut out.files) {
             Ok(d) => {
                 out.pictures += 1;
                 out.validator_failures += d.validator.len();
@@ -126,7 +111,11 @@ impl Context<'_> {
                 Err(reason)
             }
         };
-        let mut p = html::head(lang, &format!("{} — zogkit catalogue", g.title), "../../style.css");
+        let mut p = html::head(
+            lang,
+            &format!("{} — zogkit catalogue", g.title),
+            "../../style.css",
+        );
         let _ = writeln!(
             p,
             "<nav><a href=\"../../index.html\">Catalogue</a> › {}</nav>\n<h1>{}</h1>",
@@ -139,7 +128,8 @@ impl Context<'_> {
             Ok(d) => {
                 let _ = writeln!(
                     p,
-                    "<p class=\"start\"><img src=\"{n}.png\" width=\"{}\" height=\"{}\" alt=\"start position of {}\"></p>",
+                    "<p class=\"start\"><img src=\"{}\" width=\"{}\" height=\"{}\" alt=\"start position of {}\"></p>",
+                    escape(&format!("../../{}", d.start)),
                     d.width,
                     d.height,
                     escape(&g.title)
@@ -167,11 +157,12 @@ impl Context<'_> {
             bytes: p.into_bytes(),
         });
         if g.kind == EntryKind::Game {
-            out.rows.push(self.row(i, drawn.ok().map(|d| d.thumb)));
+            let thumb = drawn.ok().map(|d| (d.thumb, d.thumb_size));
+            out.rows.push(self.row(i, thumb));
         }
     }
 
-    fn row(&self, i: usize, thumb: Option<(u32, u32)>) -> Row {
+    fn row(&self, i: usize, thumb: Option<(String, (u32, u32))>) -> Row {
         let g = &self.doc.games[i];
         let n = i + 1;
         let folder = self.folder();
@@ -187,7 +178,7 @@ impl Context<'_> {
             title: g.title.clone(),
             href: format!("{folder}/{n}.html"),
             file: self.input.display.to_string(),
-            thumb: thumb.map(|(w, h)| (format!("{folder}/{n}-thumb.png"), w, h)),
+            thumb: thumb.map(|(src, (w, h))| (src, w, h)),
             players: g.players.clone(),
             pieces: g.pieces.iter().filter(|p| !p.dummy).count(),
             variants,
@@ -196,62 +187,14 @@ impl Context<'_> {
         }
     }
 
-    /// Draws entry `i`'s start position, thumbnail and tiles into `files`, or says why not.
-    fn draw(&self, i: usize, files: &mut Vec<SiteFile>) -> Result<Drawn, String> {
-        let opts = PlanOptions {
-            format: ImageFormat::Png,
-            ..Default::default()
-        };
-        let plan = from_spec(self.doc, i, &opts).map_err(|e| e.to_string())?;
-        let set_opts = SetOptions {
-            format: ImageFormat::Png,
-            ..Default::default()
-        };
-        let set = render_set(&plan, &set_opts, self.input.fonts).map_err(|e| e.to_string())?;
-        let start = compose_start(&plan, &set).map_err(|e| e.to_string())?;
-        let png = start.encode_png().map_err(|e| e.to_string())?;
-        let thumb = thumbnail(&start).ok_or("the thumbnail could not be drawn")?;
-        let thumb_png = thumb.encode_png().map_err(|e| e.to_string())?;
-        let (n, folder) = (i + 1, self.folder());
-        files.push(SiteFile {
-            path: format!("{folder}/{n}.png"),
-            bytes: png,
-        });
-        files.push(SiteFile {
-            path: format!("{folder}/{n}-thumb.png"),
-            bytes: thumb_png,
-        });
-        let g = &self.doc.games[i];
-        let mut tile_files = set.files.into_iter().filter(|f| f.kind == FileKind::Tile);
-        let mut tiles = Vec::new();
-        for pp in &plan.pieces {
-            let k = g.pieces.iter().position(|p| p.name == pp.piece).unwrap_or(0);
-            let mut names = Vec::new();
-            for (s, _) in pp.tiles.iter().enumerate() {
-                let Some(f) = tile_files.next() else { break };
-                let name = format!("{n}-{}-{}.png", k + 1, s + 1);
-                files.push(SiteFile {
-                    path: format!("{folder}/{name}"),
-                    bytes: f.bytes,
-                });
-                names.push(name);
-            }
-            tiles.push((k, names));
-        }
-        Ok(Drawn {
-            width: start.width(),
-            height: start.height(),
-            thumb: (thumb.width(), thumb.height()),
-            tiles,
-            validator: set.errors.iter().map(|e| e.to_string()).collect(),
-        })
-    }
-
     fn facts(&self, p: &mut String, i: usize, lang: &str) {
         let g = &self.doc.games[i];
         p.push_str("<table class=\"facts\">\n");
         let kind = match g.kind {
-            EntryKind::Variant => match g.variant_of.and_then(|k| self.doc.games.get(k).map(|v| (k, v))) {
+            EntryKind::Variant => match g
+                .variant_of
+                .and_then(|k| self.doc.games.get(k).map(|v| (k, v)))
+            {
                 Some((k, v)) => format!(
                     "variant of <a href=\"{}.html\">{}</a>",
                     k + 1,
@@ -269,7 +212,10 @@ impl Context<'_> {
             ("Entry", format!("{} ({kind})", i + 1)),
             ("Players", players.join(", ")),
             ("Board", format!("{positions} positions")),
-            ("Pieces", g.pieces.iter().filter(|p| !p.dummy).count().to_string()),
+            (
+                "Pieces",
+                g.pieces.iter().filter(|p| !p.dummy).count().to_string(),
+            ),
             ("Goals", g.goals.len().to_string()),
         ];
         for (k, v) in rows {
@@ -279,31 +225,42 @@ impl Context<'_> {
     }
 
     fn pieces(&self, p: &mut String, g: &Game, drawn: Option<&Drawn>, lang: &str) {
-        let shown: Vec<(usize, &crate::spec::Piece)> =
-            g.pieces.iter().enumerate().filter(|(_, x)| !x.dummy).collect();
+        let shown: Vec<(usize, &crate::spec::Piece)> = g
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.dummy)
+            .collect();
         let _ = writeln!(p, "<h2 id=\"pieces\">Pieces ({})</h2>", shown.len());
         if shown.is_empty() {
             return;
         }
-        p.push_str("<table class=\"pieces\">\n<tr><th>Image</th><th>Piece</th><th>Help</th></tr>\n");
-        for (k, piece) in shown {
+        p.push_str(
+            "<table class=\"pieces\">\n<tr><th>Image</th><th>Piece</th><th>Help</th></tr>\n",
+        );
+        for (j, (_, piece)) in shown.into_iter().enumerate() {
             let tiles = drawn
-                .and_then(|d| d.tiles.iter().find(|(i, _)| *i == k))
-                .map(|(_, t)| t.as_slice())
+                .and_then(|d| d.tiles.get(j))
+                .map(Vec::as_slice)
                 .unwrap_or_default();
             let imgs: Vec<String> = tiles
                 .iter()
                 .enumerate()
                 .map(|(s, f)| {
                     format!(
-                        "<img src=\"{}\" alt=\"{} ({})\">",
+                        "<img src=\"../../{}\" alt=\"{} ({})\">",
                         escape(f),
                         escape(&piece.name),
                         g.players.get(s).map_or("", String::as_str)
                     )
                 })
                 .collect();
-            let _ = write!(p, "<tr><td>{}</td><td>{}", imgs.join(""), span(&piece.name, lang));
+            let _ = write!(
+                p,
+                "<tr><td>{}</td><td>{}",
+                imgs.join(""),
+                span(&piece.name, lang)
+            );
             if let Some(n) = &piece.notation {
                 let _ = write!(p, " <span class=\"small\">({})</span>", escape(n));
             }
@@ -316,7 +273,10 @@ impl Context<'_> {
                 );
             }
             p.push_str("</td><td>");
-            for t in [&piece.texts.help, &piece.texts.description].into_iter().flatten() {
+            for t in [&piece.texts.help, &piece.texts.description]
+                .into_iter()
+                .flatten()
+            {
                 paragraphs(p, "text", t);
             }
             p.push_str("</td></tr>\n");
@@ -326,10 +286,17 @@ impl Context<'_> {
 
     fn variants(&self, p: &mut String, i: usize, lang: &str) {
         let g = &self.doc.games[i];
-        let game = if g.kind == EntryKind::Variant { g.variant_of } else { Some(i) };
+        let game = if g.kind == EntryKind::Variant {
+            g.variant_of
+        } else {
+            Some(i)
+        };
         let Some(game) = game else { return };
         let list: Vec<usize> = (0..self.doc.games.len())
-            .filter(|&k| self.doc.games[k].kind == EntryKind::Variant && self.doc.games[k].variant_of == Some(game))
+            .filter(|&k| {
+                self.doc.games[k].kind == EntryKind::Variant
+                    && self.doc.games[k].variant_of == Some(game)
+            })
             .collect();
         let _ = writeln!(p, "<h2 id=\"variants\">Variants ({})</h2>", list.len());
         if list.is_empty() {
@@ -341,33 +308,16 @@ impl Context<'_> {
             if k == i {
                 let _ = writeln!(p, "<li><strong>{}</strong></li>", span(t, lang));
             } else {
-                let _ = writeln!(p, "<li><a href=\"{}.html\">{}</a></li>", k + 1, span(t, lang));
+                let _ = writeln!(
+                    p,
+                    "<li><a href=\"{}.html\">{}</a></li>",
+                    k + 1,
+                    span(t, lang)
+                );
             }
         }
         p.push_str("</ul>\n");
     }
-}
-
-/// `start` scaled down to fit [`THUMB`] pixels (never up).
-fn thumbnail(start: &tiny_skia::Pixmap) -> Option<tiny_skia::Pixmap> {
-    let (w, h) = (start.width(), start.height());
-    let scale = (THUMB as f32 / w.max(h) as f32).min(1.0);
-    let tw = ((w as f32 * scale).round() as u32).max(1);
-    let th = ((h as f32 * scale).round() as u32).max(1);
-    let mut t = tiny_skia::Pixmap::new(tw, th)?;
-    let paint = tiny_skia::PixmapPaint {
-        quality: tiny_skia::FilterQuality::Bilinear,
-        ..Default::default()
-    };
-    t.draw_pixmap(
-        0,
-        0,
-        start.as_ref(),
-        &paint,
-        tiny_skia::Transform::from_scale(scale, scale),
-        None,
-    );
-    Some(t)
 }
 
 /// The game's texts, each a section of paragraphs.
@@ -425,7 +375,10 @@ fn converted_section(p: &mut String, converted: &[Converted], rt: &RoundTrip) {
         p.push_str("</ul>\n");
     }
     let (class, text) = match rt {
-        RoundTrip::Passed => ("ok", "passed (read → spec → ZRF → spec is the same; YAML is byte-stable)".to_string()),
+        RoundTrip::Passed => (
+            "ok",
+            "passed (read → spec → ZRF → spec is the same; YAML is byte-stable)".to_string(),
+        ),
         RoundTrip::Failed(why) => ("fail", format!("failed: {why}")),
         RoundTrip::NotRun(why) => ("na", format!("not run: {why}")),
     };
@@ -444,7 +397,11 @@ pub(crate) fn file_page(
     converted: &[Converted],
     files: &mut Vec<SiteFile>,
 ) -> Row {
-    let mut p = html::head("en", &format!("{} — zogkit catalogue", input.display), "../../style.css");
+    let mut p = html::head(
+        "en",
+        &format!("{} — zogkit catalogue", input.display),
+        "../../style.css",
+    );
     let _ = writeln!(
         p,
         "<nav><a href=\"../../index.html\">Catalogue</a> › {0}</nav>\n<h1>{0}</h1>\n<p>{1}</p>",

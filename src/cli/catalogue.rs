@@ -62,19 +62,29 @@ pub fn run(args: CatalogueArgs) -> u8 {
     let names: Vec<String> = inputs.iter().map(relative_name).collect();
     let slugs = catalogue::slugs(&names.iter().map(String::as_str).collect::<Vec<_>>());
     let fonts = FontSet::bundled();
+    let images = catalogue::ImageStore::default();
     super::catch_interrupts();
     let pb = super::progress(inputs.len(), args.quiet);
     let done: Vec<Option<Done>> = super::par_map_largest_first(&inputs, |n, input| {
         if super::interrupted() {
             return None;
         }
-        let d = one(&args, input, &names[n], &slugs[n], &fonts, existing);
+        let d = one(
+            &args,
+            input,
+            (&names[n], &slugs[n]),
+            (&fonts, &images),
+            existing,
+        );
         pb.inc(1);
         Some(d)
     });
     pb.finish_and_clear();
     if done.iter().any(Option::is_none) {
-        eprintln!("interrupted: the catalogue in {} is incomplete", display_path(&args.output));
+        eprintln!(
+            "interrupted: the catalogue in {} is incomplete",
+            display_path(&args.output)
+        );
         return EXIT_INTERRUPTED;
     }
     let done: Vec<Done> = done.into_iter().flatten().collect();
@@ -190,9 +200,8 @@ fn relative_name(input: &InputFile) -> String {
 fn one(
     args: &CatalogueArgs,
     input: &InputFile,
-    name: &str,
-    slug: &str,
-    fonts: &FontSet,
+    (name, slug): (&str, &str),
+    (fonts, images): (&FontSet, &catalogue::ImageStore),
     existing: Existing,
 ) -> Done {
     let from = outcome::format_of(args.from, input);
@@ -202,7 +211,13 @@ fn one(
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     let mut r = match &io_error {
-        None => format::read(from, &input.display, &bytes, &opts, &mut *super::loader(input)),
+        None => format::read(
+            from,
+            &input.display,
+            &bytes,
+            &opts,
+            &mut *super::loader(input),
+        ),
         Some(_) => format::ReadResult::default(),
     };
     let roundtrip = match (&io_error, from) {
@@ -216,7 +231,10 @@ fn one(
                 RoundTrip::Failed(first_problem(&j))
             }
         }
-        (None, f) => RoundTrip::NotRun(format!("round trips are checked for ZRF files; this is {}", f.name())),
+        (None, f) => RoundTrip::NotRun(format!(
+            "round trips are checked for ZRF files; this is {}",
+            f.name()
+        )),
     };
     let stem = catalogue::stem(name);
     let fi = FileInput {
@@ -231,6 +249,7 @@ fn one(
         roundtrip: roundtrip.clone(),
         options: &opts,
         fonts,
+        images,
     };
     let pages = catalogue::file_pages(&fi);
     let mut error = None;
@@ -240,7 +259,11 @@ fn one(
         }
     }
     Done {
-        pages: pages.files.iter().filter(|f| f.path.ends_with(".html")).count(),
+        pages: pages
+            .files
+            .iter()
+            .filter(|f| f.path.ends_with(".html"))
+            .count(),
         rows: pages.rows,
         pictures: pages.pictures,
         placeholders: pages.placeholders,
@@ -274,7 +297,10 @@ fn first_problem(j: &super::roundtrip::FileResult) -> String {
 /// Writes one site file under `site` (folders created as needed) by the output rules.
 fn write(site: &Path, f: &SiteFile, existing: Existing) -> Result<(), String> {
     if zogkit::render::game::safe_relative(&f.path).as_deref() != Some(f.path.as_str()) {
-        return Err(format!("site path {:?} is not a plain relative path", f.path));
+        return Err(format!(
+            "site path {:?} is not a plain relative path",
+            f.path
+        ));
     }
     let mut path = site.to_path_buf();
     for c in f.path.split('/') {

@@ -294,7 +294,11 @@ fn compare(
             unified(&yaml(&a.source), &yaml(&b.source))
         ));
     }
-    for (i, g) in (if all_same { &*doc1 } else { &a }).games.iter().enumerate() {
+    for (i, g) in (if all_same { &*doc1 } else { &a })
+        .games
+        .iter()
+        .enumerate()
+    {
         let other = b.games.get(i);
         let passed = same.get(i).copied().unwrap_or(false);
         let diff = (!passed).then(|| unified(&yaml(g), &other.map(yaml).unwrap_or_default()));
