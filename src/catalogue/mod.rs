@@ -61,8 +61,10 @@ impl RoundTrip {
 
 /// One input file, read.
 pub struct FileInput<'a> {
-    /// The file as shown (in diagnostics and on pages).
+    /// The file as diagnostics show it.
     pub display: &'a str,
+    /// The file as the index and the pages name it: its path relative to the folder walked.
+    pub name: &'a str,
     /// Its folder under `games/` (from [`slugs`]: plain, unique ignoring letter case).
     pub slug: &'a str,
     /// The stem of the converted files' names (ASCII, see [`stem`]).

@@ -119,7 +119,7 @@ impl Context<'_> {
         let _ = writeln!(
             p,
             "<nav><a href=\"../../index.html\">Catalogue</a> › {}</nav>\n<h1>{}</h1>",
-            escape(self.input.display),
+            escape(self.input.name),
             span(&g.title, lang)
         );
         self.facts(&mut p, i, lang);
@@ -177,7 +177,7 @@ impl Context<'_> {
         Row {
             title: g.title.clone(),
             href: format!("{folder}/{n}.html"),
-            file: self.input.display.to_string(),
+            file: self.input.name.to_string(),
             thumb: thumb.map(|(src, (w, h))| (src, w, h)),
             players: g.players.clone(),
             pieces: g.pieces.iter().filter(|p| !p.dummy).count(),
@@ -399,13 +399,13 @@ pub(crate) fn file_page(
 ) -> Row {
     let mut p = html::head(
         "en",
-        &format!("{} — zogkit catalogue", input.display),
+        &format!("{} — zogkit catalogue", input.name),
         "../../style.css",
     );
     let _ = writeln!(
         p,
         "<nav><a href=\"../../index.html\">Catalogue</a> › {0}</nav>\n<h1>{0}</h1>\n<p>{1}</p>",
-        escape(input.display),
+        escape(input.name),
         match (input.read_error, input.document.is_some()) {
             (Some(e), _) => format!("The file could not be read: {}", escape(e)),
             (None, true) => "The file holds no game.".to_string(),
@@ -423,7 +423,7 @@ pub(crate) fn file_page(
     Row {
         title: String::new(),
         href,
-        file: input.display.to_string(),
+        file: input.name.to_string(),
         thumb: None,
         players: Vec::new(),
         pieces: 0,

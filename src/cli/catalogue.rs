@@ -239,6 +239,7 @@ fn one(
     let stem = catalogue::stem(name);
     let fi = FileInput {
         display: &input.display,
+        name,
         slug,
         stem: &stem,
         format: from,
