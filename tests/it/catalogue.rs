@@ -233,7 +233,7 @@ fn shared_site() -> Option<&'static Path> {
     static SITE: OnceLock<Option<PathBuf>> = OnceLock::new();
     SITE.get_or_init(|| {
         if let Some(dir) = std::env::var_os("ZOGKIT_CATALOGUE_SITE") {
-            return Some(PathBuf::from(dir));
+            return Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
         }
         let corpus = common::shared_zrf()?;
         let files = common::zrf_files(&corpus);
