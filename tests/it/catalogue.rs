@@ -361,3 +361,24 @@ fn chromium_shows_the_index_and_three_game_pages() {
         );
     }
 }
+
+#[test]
+fn languages_come_from_the_script_and_everything_is_escaped() {
+    use zogkit::catalogue::html::{escape, lang_of, paragraphs};
+    assert_eq!(lang_of("Chess"), "en");
+    assert_eq!(lang_of("Шахматы"), "ru");
+    assert_eq!(lang_of("将棋"), "ja");
+    assert_eq!(lang_of("ｼｮｳｷﾞ"), "ja");
+    // Kana or kanji win over Cyrillic in a mixed text.
+    assert_eq!(lang_of("Сёги (将棋)"), "ja");
+    assert_eq!(
+        escape("<a href=\"x\">&'\u{7}\n"),
+        "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\n"
+    );
+    let mut out = String::new();
+    paragraphs(&mut out, "text", "Первая <строка>\n\n  Вторая  \n");
+    assert_eq!(
+        out,
+        "<div class=\"text\" lang=\"ru\"><p>Первая &lt;строка&gt;</p><p>Вторая</p></div>\n"
+    );
+}
