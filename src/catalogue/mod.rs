@@ -116,11 +116,22 @@ pub(crate) struct Converted {
     pub(crate) diagnostics: Vec<String>,
 }
 
+/// Outputs written already for the same document, so they are not written twice (the round
+/// trip writes ZRF and YAML): what `format::write` gave for ZRF, the YAML text.
+#[derive(Debug, Default)]
+pub struct Prewritten {
+    /// `format::write(Format::Zrf, doc)`'s bytes and diagnostics.
+    pub zrf: Option<(Vec<u8>, Vec<Diagnostic>)>,
+    /// `format::write(Format::Yaml, doc)`'s text.
+    pub yaml: Option<String>,
+}
+
 /// At most this many diagnostics are listed on a page (all are counted).
 pub const MAX_LISTED: usize = 200;
 
-/// The pages, pictures and converted files of one input.
-pub fn file_pages(input: &FileInput<'_>) -> FilePages {
+/// The pages, pictures and converted files of one input (`prewritten`: outputs already written
+/// for its document, used instead of writing them again).
+pub fn file_pages(input: &FileInput<'_>, mut prewritten: Prewritten) -> FilePages {
     let mut out = FilePages::default();
     let reader_errors = input
         .diagnostics
@@ -130,10 +141,21 @@ pub fn file_pages(input: &FileInput<'_>) -> FilePages {
     let converted = match input.document {
         Some(doc) if reader_errors == 0 => [Format::Yaml, Format::Zrf, Format::Lud]
             .into_iter()
-            .map(|f| convert(doc, f, input, &mut out.files))
+            .map(|f| {
+                let done = match f {
+                    Format::Zrf => prewritten.zrf.take().map(Ok),
+                    Format::Yaml => prewritten
+                        .yaml
+                        .take()
+                        .map(|y| Ok((y.into_bytes(), Vec::new()))),
+                    _ => None,
+                };
+                let written = done.unwrap_or_else(|| format::write(f, doc));
+                convert(written, f, input, &mut out.files)
+            })
             .collect(),
-        Some(_) => Vec::new(),
-        None => Vec::new(),
+        // A file with errors is not converted, as `convert` refuses it.
+        _ => Vec::new(),
     };
     let diags = page::DiagList::new(input.diagnostics, input.sources, input.display);
     let entries: Vec<usize> = input.document.map_or(Vec::new(), |d| {
@@ -159,10 +181,10 @@ pub fn file_pages(input: &FileInput<'_>) -> FilePages {
     out
 }
 
-/// Writes `doc` in `format` as `convert` would (refused on a writer error or over the output
-/// limit), adding the file to `files`.
+/// `written`, `format::write`'s result for `format`, as `convert` would write it (refused on a
+/// writer error or over the output limit), adding the file to `files`.
 fn convert(
-    doc: &Document,
+    written: Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic>,
     format: Format,
     input: &FileInput<'_>,
     files: &mut Vec<SiteFile>,
@@ -180,7 +202,7 @@ fn convert(
         refused: None,
         diagnostics: Vec::new(),
     };
-    match format::write(format, doc) {
+    match written {
         Err(d) => c.refused = Some(render(&d)),
         Ok((bytes, diags)) => {
             c.diagnostics = diags.iter().map(render).collect();

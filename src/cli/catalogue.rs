@@ -220,11 +220,14 @@ fn one(
         ),
         Some(_) => format::ReadResult::default(),
     };
+    let mut written = super::roundtrip::Written::default();
     let roundtrip = match (&io_error, from) {
         (Some(e), _) => RoundTrip::NotRun(format!("cannot read the file: {e}")),
         (None, Format::Zrf) => {
             let policy = outcome::Policy::default();
-            let j = super::roundtrip::judge(&input.display, bytes.len(), &mut r, true, policy);
+            let keep = Some(&mut written);
+            let j =
+                super::roundtrip::judge(&input.display, bytes.len(), &mut r, true, policy, keep);
             if j.passed {
                 RoundTrip::Passed
             } else {
@@ -252,7 +255,11 @@ fn one(
         fonts,
         images,
     };
-    let pages = catalogue::file_pages(&fi);
+    let prewritten = catalogue::Prewritten {
+        zrf: written.zrf,
+        yaml: written.yaml,
+    };
+    let pages = catalogue::file_pages(&fi, prewritten);
     let mut error = None;
     for f in &pages.files {
         if let Err(e) = write(&args.output, f, existing) {

@@ -158,7 +158,18 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     };
     let opts = super::read_options(None);
     let mut first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
-    judge(name, bytes.len(), &mut first, check_yaml, policy)
+    judge(name, bytes.len(), &mut first, check_yaml, policy, None)
+}
+
+/// What the round trip wrote on the way, kept for a caller that writes them too (`zogkit
+/// catalogue`): the ZRF bytes with the writer's diagnostics (capped, as `format::write` gives
+/// them) and the YAML text (when the YAML check ran and could write it).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// `format::write(Format::Zrf, doc)`'s result.
+    pub zrf: Option<(Vec<u8>, Vec<Diagnostic>)>,
+    /// `format::write(Format::Yaml, doc)`'s text.
+    pub yaml: Option<String>,
 }
 
 /// The round-trip decision for one ZRF file already read (`first`, from `original_len` bytes):
@@ -170,6 +181,7 @@ pub fn judge(
     first: &mut format::ReadResult,
     check_yaml: bool,
     policy: Policy,
+    keep: Option<&mut Written>,
 ) -> FileResult {
     // A file that does not read cleanly proves nothing: it fails with its own errors (and its
     // warnings, when they are denied).
@@ -197,7 +209,14 @@ pub fn judge(
     let Some(mut doc1) = first.document.take() else {
         return fail(name, "the file could not be read".into());
     };
-    let r = compare(name, original_len, first, &mut doc1, check_yaml, policy);
+    let r = compare(
+        name,
+        original_len,
+        first,
+        &mut doc1,
+        (check_yaml, policy),
+        keep,
+    );
     first.document = Some(doc1);
     r
 }
@@ -208,13 +227,17 @@ fn compare(
     original_len: usize,
     first: &format::ReadResult,
     doc1: &mut Document,
-    check_yaml: bool,
-    policy: Policy,
+    (check_yaml, policy): (bool, Policy),
+    mut keep: Option<&mut Written>,
 ) -> FileResult {
     let opts = super::read_options(None);
     // First, so that the document read back is gone before the emitted ZRF is read.
     let yaml_problem = if check_yaml {
-        yaml_stability(doc1)
+        let (problem, yaml) = yaml_stability(doc1);
+        if let Some(k) = keep.as_deref_mut() {
+            k.yaml = yaml;
+        }
+        problem
     } else {
         None
     };
@@ -315,28 +338,39 @@ fn compare(
         });
     }
     let passed = problems.is_empty() && entries.iter().all(|e| e.passed);
+    let (original_bytes, emitted_bytes) = (original_len, emitted.len());
+    let emit_diagnostics = ediags
+        .iter()
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect();
+    if let Some(k) = keep {
+        k.zrf = Some((emitted, ediags));
+    }
     FileResult {
         file: name.to_string(),
         passed,
-        size_ratio: emitted.len() as f64 / original_len.max(1) as f64,
-        original_bytes: original_len,
-        emitted_bytes: emitted.len(),
+        size_ratio: emitted_bytes as f64 / original_bytes.max(1) as f64,
+        original_bytes,
+        emitted_bytes,
         entries,
         problems,
-        emit_diagnostics: ediags
-            .iter()
-            .map(|d| format!("{}: {}", d.code, d.message))
-            .collect(),
+        emit_diagnostics,
     }
 }
 
-/// Checks YAML → spec → YAML byte stability: what is wrong, if anything.
-fn yaml_stability(doc: &Document) -> Option<String> {
+/// Checks YAML → spec → YAML byte stability: what is wrong, if anything, and the YAML written.
+fn yaml_stability(doc: &Document) -> (Option<String>, Option<String>) {
     let y1 = match spec::yaml::write_document(doc) {
         Ok(y1) => y1,
-        Err(e) => return Some(format!("cannot write YAML: {}", e.message())),
+        Err(e) => return (Some(format!("cannot write YAML: {}", e.message())), None),
     };
-    match spec::yaml::from_str::<Document>(&y1, FileId(0)) {
+    let problem = stability_of(doc, &y1);
+    (problem, Some(y1))
+}
+
+/// What is wrong with `y1`, `doc` written as YAML, when read back and written again.
+fn stability_of(doc: &Document, y1: &str) -> Option<String> {
+    match spec::yaml::from_str::<Document>(y1, FileId(0)) {
         // The writer is a function of the document, so reading back the same document means
         // writing it again gives the same bytes; only a difference is written out.
         Ok(back) if back == *doc => None,
@@ -344,7 +378,7 @@ fn yaml_stability(doc: &Document) -> Option<String> {
             Ok(y2) if y2 == y1 => None,
             Ok(y2) => Some(format!(
                 "YAML → spec → YAML is not byte-stable:\n{}",
-                unified(&y1, &y2)
+                unified(y1, &y2)
             )),
             Err(e) => Some(format!("cannot write YAML again: {}", e.message())),
         },
