@@ -267,6 +267,8 @@ fn main() {
                 initial().map(|(f, t)| (f.kanji.as_str(), &t.1)).collect();
             let gote: BTreeMap<&str, &Pixmap> =
                 initial().map(|(f, t)| (f.kanji.as_str(), &t.2)).collect();
+            let (_, board, style) = &out.boards[0];
+            let geometry = BoardGeometry::of(style);
             let mut placements = Vec::new();
             let rows = v["setup_grid_from_sente_view"]["rows"]
                 .as_array()
@@ -280,19 +282,14 @@ fn main() {
                         None => (&tiles, s),
                     };
                     if let Some(tile) = map.get(name) {
-                        placements.push(Placement {
-                            col: c as u32,
-                            row: r as u32,
-                            tile,
-                        });
+                        let (x, y) = geometry.tile_origin(c as u32, r as u32, tile.width());
+                        placements.push(Placement { x, y, tile });
                     } else {
                         println!("  no tile for {s} at ({c},{r})");
                     }
                 }
             }
-            let (_, board, style) = &out.boards[0];
-            let pos =
-                compose_position(board, &BoardGeometry::of(style), &placements).expect("compose");
+            let pos = compose_position(board, &placements);
             pos.save_png(dir.join("tai_shogi_start.png")).expect("png");
             println!(
                 "render_tai: wrote {} files and tai_shogi_start.png ({} pieces) to {}",

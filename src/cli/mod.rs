@@ -761,6 +761,9 @@ pub fn pick_game(doc: &zogkit::spec::Document, sel: Option<&str>) -> Result<usiz
         },
     };
     pick.ok_or_else(|| {
+        if games.is_empty() {
+            return "the file defines no game (an include file holds only definitions)".into();
+        }
         let list: Vec<String> = games
             .iter()
             .map(|&i| format!("{} {:?}", i + 1, doc.games[i].title))

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use zogkit::format::Format;
 use zogkit::render::game::PlanOptions;
 use zogkit::render::images::{FRAGMENT_FILE, MANIFEST_FILE};
-use zogkit::render::set::{FileKind, SetOptions, render_set};
+use zogkit::render::set::{FileKind, OwnImages, SetOptions, compose_start_with, render_set};
+use zogkit::render::sheet::SheetStyle;
 use zogkit::render::{ColourClass, FontSet, ImageFormat, from_spec};
 use zogkit::spec::Document;
 use zogkit::text::Encoding;
@@ -21,6 +22,17 @@ pub enum OutFormat {
     Bmp,
     /// PNG.
     Png,
+}
+
+/// Board style (`--style`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// Rectangular cells; the checkered twin alternates two fills.
+    Checkered,
+    /// Dots joined by lines along the links (alquerque, morris, go-like boards).
+    Points,
+    /// Hexagonal cells.
+    Hex,
 }
 
 /// Arguments of `zogkit render`.
@@ -49,14 +61,21 @@ pub struct RenderArgs {
     /// are always written.
     #[arg(long)]
     pub checkered: bool,
-    /// Cell pitch in pixels (interior + 1 line); tiles are unit − 1 pixels. Default: the
-    /// grid's own offset (31 for Tai Shogi).
+    /// Lay the grid out anew with this cell pitch in pixels (interior + 1 line; tiles are
+    /// unit − 1 pixels) instead of drawing every position at its own rectangle; images.zrf
+    /// then gives the new grid geometry.
     #[arg(long, value_name = "PX")]
     pub unit: Option<u32>,
+    /// How cells are drawn: checkered (rectangular cells), points (dots joined by lines along
+    /// the links) or hex (hexagonal cells). Default: chosen per board from its rectangles and
+    /// links.
+    #[arg(long, value_enum)]
+    pub style: Option<StyleArg>,
     /// Draw names with this font (TTF/OTF); the bundled fonts stay as fallbacks.
     #[arg(long, value_name = "FILE")]
     pub font: Option<PathBuf>,
-    /// Draw the grid's labels in a margin around the board.
+    /// Draw the grid's labels in a margin around the board (lays the grid out anew, like
+    /// --unit).
     #[arg(long)]
     pub labels: bool,
     /// Shade the cells of the board's zones.
@@ -72,6 +91,9 @@ pub struct RenderArgs {
     /// Input format (default: from the extension).
     #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<Format>,
+    /// Also write the start position, composed from the board and tiles, as `start.png`.
+    #[arg(long)]
+    pub start: bool,
     /// Print only problems.
     #[arg(short, long)]
     pub quiet: bool,
@@ -92,6 +114,12 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let usage = |m: String| (EXIT_USAGE, m);
     let mut opts = PlanOptions {
         unit: args.unit,
+        redraw: args.unit.is_some() || args.labels,
+        style: args.style.map(|s| match s {
+            StyleArg::Checkered => SheetStyle::Checkered,
+            StyleArg::Points => SheetStyle::Points,
+            StyleArg::Hex => SheetStyle::Hex,
+        }),
         format: match args.format {
             OutFormat::Bmp => ImageFormat::Bmp,
             OutFormat::Png => ImageFormat::Png,
@@ -186,6 +214,13 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let manifest = serde_json::to_vec_pretty(&set.manifest)
         .map_err(|e| (EXIT_ERRORS, format!("manifest: {e}")))?;
     files.push((dir.join(MANIFEST_FILE), manifest));
+    if args.start {
+        let own = own_images(&args.file, &doc, game, &plan);
+        let png = compose_start_with(&plan, &set, &own)
+            .encode_png()
+            .map_err(|e| (EXIT_ERRORS, format!("start.png: {e}")))?;
+        files.push((dir.join("start.png"), png));
+    }
     if !write_set(args, &files)? {
         if !args.quiet {
             eprintln!(
@@ -198,14 +233,31 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     }
     if !args.quiet {
         eprintln!(
-            "rendered {:?}: {} boards ({}×{}), {} tiles ({}×{}) as {} into {}; all validators passed",
+            "rendered {:?}: {} {} board{} ({}×{}, {}), {} tiles ({}×{}) as {} into {}; all validators passed",
             plan.title,
             set.count(FileKind::Board),
-            set.geometry.width(),
-            set.geometry.height(),
+            set.sheet.style.slug(),
+            if set.count(FileKind::Board) == 1 {
+                ""
+            } else {
+                "s"
+            },
+            set.boards[0].width(),
+            set.boards[0].height(),
+            if plan.board.grid.is_some() {
+                "laid out by zogkit"
+            } else {
+                "at the rule file's own rectangles"
+            },
             set.count(FileKind::Tile),
-            plan.board.unit - 1,
-            plan.board.unit - 1,
+            set.tiles
+                .first()
+                .and_then(|t| t.first())
+                .map_or(0, |t| t.width()),
+            set.tiles
+                .first()
+                .and_then(|t| t.first())
+                .map_or(0, |t| t.height()),
             opts.format.extension(),
             dir.display()
         );
@@ -300,4 +352,47 @@ pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String
         }
     }
     zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
+}
+
+/// The author's own board and piece images beside the rule file (the paths its `image` forms
+/// name, relative to its folder), for the start picture; missing or unreadable ones are left to
+/// the drawn tiles.
+pub fn own_images(
+    file: &Path,
+    doc: &Document,
+    game: usize,
+    plan: &zogkit::render::RenderPlan,
+) -> OwnImages {
+    let Some(dir) = file.parent().filter(|_| !output::is_stdout(file)) else {
+        return OwnImages::default();
+    };
+    let load = |rel: &str| -> Option<tiny_skia::Pixmap> {
+        let rel = zogkit::render::game::safe_relative(rel)?;
+        let path = join(dir, &rel)?;
+        let bytes = super::read_bounded(&path, super::MAX_AUX_BYTES).ok()?;
+        zogkit::render::bmp::decode_bmp(&bytes)
+            .ok()
+            .or_else(|| tiny_skia::Pixmap::decode_png(&bytes).ok())
+    };
+    let g = &doc.games[game];
+    let board = g
+        .boards
+        .first()
+        .and_then(|b| b.images.first())
+        .and_then(|f| load(f));
+    let tiles = plan
+        .pieces
+        .iter()
+        .map(|p| {
+            let spec = g.pieces.iter().find(|s| s.name == p.piece);
+            p.tiles
+                .iter()
+                .map(|t| {
+                    let im = spec?.images.iter().find(|im| im.player == t.player)?;
+                    load(&im.file)
+                })
+                .collect()
+        })
+        .collect();
+    OwnImages { board, tiles }
 }

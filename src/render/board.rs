@@ -2,7 +2,9 @@
 //! checkering, zone shading and coordinate labels in a margin (rendering.md §2).
 
 use super::fonts::FontSet;
-use super::{RenderError, RenderWarning, Rendered, Rgb, filled};
+use super::sheet::{Sheet, draw_sheet};
+use super::{RenderError, RenderWarning, Rendered, Rgb};
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use tiny_skia::Pixmap;
 
@@ -17,6 +19,9 @@ pub struct BoardColours {
     pub lines: Rgb,
     /// Label text, black.
     pub labels: Rgb,
+    /// Around and between the cells of a board drawn at its author's coordinates (killed
+    /// positions, margins), a light `#F4EFE4`; grids zogkit lays out use `fill` there.
+    pub surround: Rgb,
 }
 
 impl Default for BoardColours {
@@ -26,6 +31,7 @@ impl Default for BoardColours {
             alternate: Rgb(0xC8, 0xA0, 0x64),
             lines: Rgb::BLACK,
             labels: Rgb::BLACK,
+            surround: Rgb(0xF4, 0xEF, 0xE4),
         }
     }
 }
@@ -222,24 +228,12 @@ pub fn render_board(style: &BoardStyle, fonts: &FontSet) -> Result<Rendered, Ren
     let g = BoardGeometry::of(style);
     let c = &style.colours;
     let mut warnings = Vec::new();
-    let mut img = filled(g.width(), g.height(), c.fill)?;
-    let paint = |img: &mut Pixmap, col: u32, row: u32, colour: Rgb| {
-        let (x0, y0) = g.cell_origin(col, row);
-        fill_rect(img, x0, y0, g.unit - 1, g.unit - 1, colour);
-    };
-    if style.checkered {
-        for row in 0..g.ranks {
-            for col in 0..g.files {
-                if (row + col) % 2 == 1 {
-                    paint(&mut img, col, row, c.alternate);
-                }
-            }
-        }
-    }
+    let sheet = Sheet::of_grid(g.files, g.ranks, g.unit, g.margin);
+    let mut zones = BTreeMap::new();
     for (zi, zone) in style.zones.iter().enumerate() {
         for &(col, row) in &zone.cells {
             if col < g.files && row < g.ranks {
-                paint(&mut img, col, row, zone.colour);
+                zones.insert((row * g.files + col) as usize, zone.colour);
             } else {
                 warnings.push(RenderWarning {
                     code: "render::zone-off-board",
@@ -252,14 +246,11 @@ pub fn render_board(style: &BoardStyle, fonts: &FontSet) -> Result<Rendered, Ren
             }
         }
     }
-    let span_w = g.unit * g.files + 1;
-    let span_h = g.unit * g.ranks + 1;
-    for k in 0..=g.files {
-        fill_rect(&mut img, g.line(k), g.margin, 1, span_h, c.lines);
-    }
-    for k in 0..=g.ranks {
-        fill_rect(&mut img, g.margin, g.line(k), span_w, 1, c.lines);
-    }
+    let colours = BoardColours {
+        surround: c.fill,
+        ..*c
+    };
+    let mut img = draw_sheet(&sheet, &colours, style.checkered, &zones)?;
     if let Some(labels) = &style.labels {
         draw_labels(&mut img, &g, labels, c.labels, fonts, &mut warnings)?;
     }
@@ -267,17 +258,6 @@ pub fn render_board(style: &BoardStyle, fonts: &FontSet) -> Result<Rendered, Ren
         pixmap: img,
         warnings,
     })
-}
-
-fn fill_rect(img: &mut Pixmap, x0: u32, y0: u32, w: u32, h: u32, c: Rgb) {
-    let width = img.width();
-    let data = img.data_mut();
-    for y in y0..y0 + h {
-        let row = ((y * width + x0) * 4) as usize;
-        for px in data[row..row + (w * 4) as usize].chunks_exact_mut(4) {
-            px.copy_from_slice(&[c.0, c.1, c.2, 255]);
-        }
-    }
 }
 
 fn draw_labels(

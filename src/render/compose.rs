@@ -1,64 +1,46 @@
 //! Composed position pictures: a board with piece tiles placed on it, key pixels left out.
 
-use super::board::BoardGeometry;
-use super::{RenderError, Rgb, put, px};
+use super::{Rgb, put, px};
 use tiny_skia::Pixmap;
 
 /// One piece on the board.
 #[derive(Debug, Clone, Copy)]
 pub struct Placement<'a> {
-    /// Column, 0-based from the left of the picture.
-    pub col: u32,
-    /// Row, 0-based from the top of the picture.
-    pub row: u32,
+    /// Left edge of the tile in the picture (may be negative: the tile is clipped).
+    pub x: i64,
+    /// Top edge of the tile in the picture.
+    pub y: i64,
     /// The tile (already oriented for its side).
     pub tile: &'a Pixmap,
 }
 
-/// Places tiles on a copy of `board`, each centred on its cell as ZoG does (rendering.md §1.3);
-/// `#00FF00` pixels of a tile are transparent. Errors name the first placement that is off the
-/// board or does not fit the picture.
-pub fn compose_position(
-    board: &Pixmap,
-    geometry: &BoardGeometry,
-    placements: &[Placement<'_>],
-) -> Result<Pixmap, RenderError> {
+/// Places tiles on a copy of `board` at their origins (ZoG centres each on its position's
+/// rectangle; see `Sheet::tile_origin`); `#00FF00` pixels of a tile are transparent and
+/// pixels outside the picture are clipped.
+pub fn compose_position(board: &Pixmap, placements: &[Placement<'_>]) -> Pixmap {
     let mut out = board.clone();
-    for (i, p) in placements.iter().enumerate() {
-        if p.col >= geometry.files || p.row >= geometry.ranks {
-            return Err(RenderError::Size(format!(
-                "placement {i} at ({}, {}) is off the {}×{} board",
-                p.col, p.row, geometry.files, geometry.ranks
-            )));
-        }
-        let (w, h) = (p.tile.width(), p.tile.height());
-        let (x0, y0) = geometry.tile_origin(p.col, p.row, w.max(h));
-        if x0 < 0
-            || y0 < 0
-            || x0 + w as i64 > out.width() as i64
-            || y0 + h as i64 > out.height() as i64
-        {
-            return Err(RenderError::Size(format!(
-                "placement {i}: a {w}×{h} tile at ({}, {}) does not fit the picture",
-                p.col, p.row
-            )));
-        }
-        for y in 0..h {
-            for x in 0..w {
+    let (bw, bh) = (out.width() as i64, out.height() as i64);
+    for p in placements {
+        for y in 0..p.tile.height() {
+            for x in 0..p.tile.width() {
+                let (ox, oy) = (p.x + x as i64, p.y + y as i64);
+                if ox < 0 || oy < 0 || ox >= bw || oy >= bh {
+                    continue;
+                }
                 let (c, a) = px(p.tile, x, y);
                 if a == 255 && c != Rgb::KEY {
-                    put(&mut out, x0 as u32 + x, y0 as u32 + y, c);
+                    put(&mut out, ox as u32, oy as u32, c);
                 }
             }
         }
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::board::{BoardStyle, render_board};
+    use crate::render::board::{BoardGeometry, BoardStyle, render_board};
     use crate::render::fonts::FontSet;
     use crate::render::tile::{TileSpec, TileStyle, render_tile};
     use crate::render::{ColourClass, Side};
@@ -76,16 +58,8 @@ mod tests {
         )
         .unwrap()
         .pixmap;
-        let out = compose_position(
-            &board,
-            &g,
-            &[Placement {
-                col: 1,
-                row: 2,
-                tile: &t,
-            }],
-        )
-        .unwrap();
+        let (x, y) = g.tile_origin(1, 2, t.width());
+        let out = compose_position(&board, &[Placement { x, y, tile: &t }]);
         // The apex pixel (14,0) of the tile lands at cell (1,2)'s interior origin (32,63) + (14,0).
         assert_eq!(px(&out, 32 + 14, 63).0, TileStyle::default().outline);
         // A key pixel of the tile leaves the board colour.
@@ -98,17 +72,19 @@ mod tests {
                 assert_ne!(px(&out, x, y).0, Rgb::KEY);
             }
         }
-        assert!(
-            compose_position(
-                &board,
-                &g,
-                &[Placement {
-                    col: 3,
-                    row: 0,
-                    tile: &t
-                }]
-            )
-            .is_err()
+        // A tile half off the picture is clipped, not refused.
+        let edge = compose_position(
+            &board,
+            &[Placement {
+                x: -15,
+                y: -15,
+                tile: &t,
+            }],
+        );
+        assert_eq!(px(&edge, 0, 0).0, px(&t, 15, 15).0, "the tile's middle");
+        assert_eq!(
+            (edge.width(), edge.height()),
+            (board.width(), board.height())
         );
     }
 }

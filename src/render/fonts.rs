@@ -13,6 +13,12 @@ use tiny_skia::PixmapMut;
 pub const BUNDLED_MAIN: &[u8] = include_bytes!("../../assets/fonts/ZogkitKanji-Bold.otf");
 /// HanaMinB subset holding the rare characters Noto lacks (U+29E44); Hanazono Font License.
 pub const BUNDLED_RARE: &[u8] = include_bytes!("../../assets/fonts/ZogkitRare-Regular.ttf");
+/// Noto Sans Symbols 2 subset holding only the chess symbols U+2654–U+265F; OFL.
+pub const BUNDLED_CHESS: &[u8] = include_bytes!("../../assets/fonts/ZogkitChess-Regular.ttf");
+/// The family name of [`BUNDLED_CHESS`], which chess-style tiles ask for.
+pub const CHESS_FAMILY: &str = "ZogkitChess";
+/// Every bundled font, primary first.
+const BUNDLED: [&[u8]; 3] = [BUNDLED_MAIN, BUNDLED_RARE, BUNDLED_CHESS];
 
 /// An ordered font chain: the primary face first, fallbacks after it.
 #[derive(Clone)]
@@ -33,10 +39,10 @@ impl std::fmt::Debug for FontSet {
 }
 
 impl FontSet {
-    /// The bundled fonts: `ZogkitKanji` Bold (primary) and `ZogkitRare` (fallback).
+    /// The bundled fonts: `ZogkitKanji` Bold (primary), `ZogkitRare` and `ZogkitChess`
+    /// (fallbacks).
     pub fn bundled() -> FontSet {
-        FontSet::from_static(&[BUNDLED_MAIN, BUNDLED_RARE])
-            .expect("the bundled fonts are valid (checked by tests)")
+        FontSet::from_static(&BUNDLED).expect("the bundled fonts are valid (checked by tests)")
     }
 
     /// A user-supplied font file's bytes (TTF, OTF or a collection; its first face is primary).
@@ -51,7 +57,7 @@ impl FontSet {
             ));
         }
         if keep_bundled {
-            for b in [BUNDLED_MAIN, BUNDLED_RARE] {
+            for b in BUNDLED {
                 db.load_font_source(fontdb::Source::Binary(Arc::new(b)));
             }
         }
@@ -151,6 +157,32 @@ impl FontSet {
         anchor: &str,
         text: &str,
     ) -> String {
+        self.element(
+            &self.family,
+            self.weight,
+            (x, baseline),
+            size,
+            (sx, sy),
+            fill,
+            anchor,
+            text,
+        )
+    }
+
+    /// One SVG `<text>` element asking for `family` at `weight` (fallback as usual), scaled by
+    /// `(sx, sy)` about the anchor point (x, baseline).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn element(
+        &self,
+        family: &str,
+        weight: u16,
+        (x, baseline): (f32, f32),
+        size: f32,
+        (sx, sy): (f32, f32),
+        fill: Rgb,
+        anchor: &str,
+        text: &str,
+    ) -> String {
         let transform = if (sx, sy) == (1.0, 1.0) {
             String::new()
         } else {
@@ -161,9 +193,8 @@ impl FontSet {
             )
         };
         format!(
-            r#"<text x="{x}" y="{baseline}"{transform} font-family="{}" font-weight="{}" font-size="{size}" fill="{}" text-anchor="{anchor}">{}</text>"#,
-            xml_escape(&self.family),
-            self.weight,
+            r#"<text x="{x}" y="{baseline}"{transform} font-family="{}" font-weight="{weight}" font-size="{size}" fill="{}" text-anchor="{anchor}">{}</text>"#,
+            xml_escape(family),
             fill.to_hex(),
             xml_escape(text)
         )
@@ -223,6 +254,28 @@ impl FontSet {
     }
 }
 
+/// The ink bounding box (x, y, width, height) in pixels of one SVG element such as
+/// [`FontSet::element`] gives, drawn on a 400-px canvas (pixels with any coverage); `None` when
+/// nothing is drawn. Measured on the pixels, so it is tight whatever the font's line metrics.
+pub(crate) fn ink_box(fonts: &FontSet, element: &str) -> Option<(f32, f32, f32, f32)> {
+    const N: u32 = 400;
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{N}" height="{N}">{element}</svg>"#
+    );
+    let mut canvas = tiny_skia::Pixmap::new(N, N)?;
+    fonts
+        .draw(&svg, &mut canvas.as_mut(), &Mutex::new(Vec::new()))
+        .ok()?;
+    let (mut x0, mut y0, mut x1, mut y1) = (N, N, 0, 0);
+    for (i, p) in canvas.data().chunks_exact(4).enumerate() {
+        if p[3] > 0 {
+            let (x, y) = (i as u32 % N, i as u32 / N);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+        }
+    }
+    (x1 > x0).then(|| (x0 as f32, y0 as f32, (x1 - x0) as f32, (y1 - y0) as f32))
+}
+
 /// Escapes text for an XML attribute or element.
 pub(crate) fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -250,9 +303,9 @@ mod tests {
     }
 
     #[test]
-    fn bundled_set_has_two_faces_and_renamed_family() {
+    fn bundled_set_has_three_faces_and_renamed_family() {
         let f = FontSet::bundled();
-        assert_eq!(f.faces(), 2);
+        assert_eq!(f.faces(), 3);
         assert_eq!(f.family(), "ZogkitKanji");
         assert_eq!(f.weight, 700);
     }
@@ -271,6 +324,17 @@ mod tests {
             vec![]
         );
         assert_eq!(f.missing_chars("あいうアイウ「」、。"), vec![]);
+        assert_eq!(f.missing_chars("♔♕♖♗♘♙♚♛♜♝♞♟"), vec![]);
+    }
+
+    #[test]
+    fn chess_font_holds_the_chess_symbols_only() {
+        let f = FontSet::from_static(&[BUNDLED_CHESS]).unwrap();
+        assert_eq!(f.family(), CHESS_FAMILY);
+        assert_eq!(f.missing_chars("♔♕♖♗♘♙♚♛♜♝♞♟"), vec![]);
+        assert_eq!(f.missing_chars("K♔"), vec!['K']);
+        // Well under the CJK subset: the chess subset stays tiny.
+        assert!(BUNDLED_CHESS.len() < 16 * 1024, "{}", BUNDLED_CHESS.len());
     }
 
     #[test]

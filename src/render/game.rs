@@ -39,6 +39,8 @@
 
 use super::ColourClass;
 use super::Side;
+use super::sheet::{Sheet, SheetStyle};
+use super::token::{self, PieceStyle};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, moves};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -74,6 +76,11 @@ pub struct PlanOptions {
     pub classes: BTreeMap<String, ColourClass>,
     /// Text drawn on the tile per piece name, overriding the derived one.
     pub names: BTreeMap<String, String>,
+    /// Lay the grid out anew (zogkit's own coordinates: `--unit`, `--labels`) instead of
+    /// drawing the positions at their rectangles.
+    pub redraw: bool,
+    /// Draw the cells in this style instead of the detected one.
+    pub style: Option<SheetStyle>,
 }
 
 /// Why a game cannot be drawn.
@@ -106,13 +113,29 @@ pub struct PlanZone {
     pub name: String,
     /// Players it belongs to.
     pub players: Vec<String>,
-    /// Cells (column, row), 0-based from the top left.
-    pub cells: Vec<(u32, u32)>,
+    /// Cells, as indexes into [`BoardPlan::sheet`]'s cells.
+    pub cells: Vec<usize>,
 }
 
 /// The board to draw.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardPlan {
+    /// The cells as drawn: at the positions' own rectangles, or (with [`BoardPlan::grid`]) a
+    /// grid zogkit lays out, cell `row · files + col`, without label margin.
+    pub sheet: Sheet,
+    /// The grid zogkit lays out, when the positions are not drawn at their own rectangles.
+    pub grid: Option<GridPlan>,
+    /// Zones of the board.
+    pub zones: Vec<PlanZone>,
+    /// Plain board file (relative, `/`-separated).
+    pub file: String,
+    /// Checkered twin file.
+    pub checkered_file: String,
+}
+
+/// A rectangular grid zogkit lays out itself (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridPlan {
     /// Columns.
     pub files: u32,
     /// Rows.
@@ -125,12 +148,6 @@ pub struct BoardPlan {
     pub y: Axis,
     /// The grid's directions as label deltas per spec dimension (for the ZRF fragment).
     pub directions: Vec<(String, Vec<i64>)>,
-    /// Zones of the board.
-    pub zones: Vec<PlanZone>,
-    /// Plain board file (relative, `/`-separated).
-    pub file: String,
-    /// Checkered twin file.
-    pub checkered_file: String,
 }
 
 /// One face of a piece for one side.
@@ -155,6 +172,8 @@ pub struct PiecePlan {
     pub class: ColourClass,
     /// Whether the class came from [`PlanOptions::classes`].
     pub class_overridden: bool,
+    /// Pentagon, token or chess glyph ([`super::token::piece_styles`]).
+    pub style: PieceStyle,
     /// One tile per player (first player: [`Side::First`]; second: [`Side::Second`]).
     pub tiles: Vec<TilePlan>,
 }
@@ -162,10 +181,8 @@ pub struct PiecePlan {
 /// A piece on a cell at the start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetupCell {
-    /// Column.
-    pub col: u32,
-    /// Row.
-    pub row: u32,
+    /// Index into [`BoardPlan::sheet`]'s cells.
+    pub cell: usize,
     /// Index into [`RenderPlan::pieces`].
     pub piece: usize,
     /// Orientation of its owner.
@@ -197,8 +214,8 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         .games
         .get(game)
         .ok_or_else(|| PlanError(format!("the document has no game {}", game + 1)))?;
-    let mut notes = Vec::new();
     let board = board_plan(g, opts)?;
+    let mut notes = board.sheet.notes.clone();
     let players: Vec<String> = g.players.iter().take(2).cloned().collect();
     if g.players.len() > 2 {
         notes.push(format!(
@@ -221,6 +238,8 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         None => String::new(),
     };
     let piece_names: BTreeSet<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
+    let styles = token::piece_styles(g);
+    let labels = token::token_labels(g);
     let mut pieces = Vec::new();
     for (pi, p) in g.pieces.iter().enumerate() {
         if p.dummy {
@@ -231,11 +250,13 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             Some(c) => (*c, true),
             None => (derived, false),
         };
+        let style = styles[pi];
         let text =
             opts.names
                 .get(&p.name)
                 .cloned()
                 .unwrap_or_else(|| match p.name.strip_prefix('成') {
+                    _ if style != PieceStyle::Pentagon => labels[pi].clone(),
                     Some(rest)
                         if facts.promoted_faces.contains(p.name.as_str())
                             && piece_names.contains(rest) =>
@@ -279,6 +300,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             text,
             class,
             class_overridden,
+            style,
             tiles,
         });
     }
@@ -300,6 +322,60 @@ fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
         .boards
         .first()
         .ok_or_else(|| PlanError(format!("game {title:?} has no board")))?;
+    let drawable = b
+        .positions
+        .iter()
+        .all(|p| p.dummy || p.killed || p.rect.is_some());
+    let (sheet, grid) = if drawable && !opts.redraw {
+        let sheet = Sheet::of_board(b, opts.style)
+            .map_err(|e| PlanError(format!("game {title:?}: {e}")))?;
+        (sheet, None)
+    } else {
+        let grid = grid_plan(g, b, opts)?;
+        let mut sheet = Sheet::of_grid(grid.files, grid.ranks, grid.unit, 0);
+        if let Some(style) = opts.style {
+            sheet.style = style;
+        }
+        (sheet, Some(grid))
+    };
+    let cells = cell_map(g, &sheet, grid.as_ref());
+    let zones = b
+        .zones
+        .iter()
+        .map(|z| PlanZone {
+            name: z.name.clone(),
+            players: z.players.clone(),
+            cells: z
+                .positions
+                .iter()
+                .filter_map(|p| cells.get(p.as_str()).copied())
+                .collect(),
+        })
+        .collect();
+    let file = b
+        .images
+        .first()
+        .and_then(|f| safe_relative(f))
+        .unwrap_or_else(|| "board".into());
+    let checkered = b
+        .images
+        .get(1)
+        .and_then(|f| safe_relative(f))
+        .filter(|c| !c.eq_ignore_ascii_case(&file))
+        .unwrap_or_else(|| format!("{}_check", strip_extension(&file)));
+    let ext = opts.format.extension();
+    Ok(BoardPlan {
+        sheet,
+        grid,
+        zones,
+        file: with_extension(&file, ext),
+        checkered_file: with_extension(&checkered, ext),
+    })
+}
+
+/// The grid zogkit lays out: one rectangular grid of two axis-parallel dimensions.
+fn grid_plan(g: &Game, b: &crate::spec::Board, opts: &PlanOptions) -> Result<GridPlan, PlanError> {
+    let title = &g.title;
     let layout = &b.layout;
     let grid = match layout.grids.as_slice() {
         [] => {
@@ -386,56 +462,38 @@ fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
             "game {title:?}: a {files}×{ranks} grid; files and ranks must be 1…256"
         )));
     }
-    let directions = grid
+    let directions: Vec<(String, Vec<i64>)> = grid
         .directions
         .iter()
         .map(|d| (d.name.clone(), d.delta.clone()))
         .collect();
-    let mut zones = Vec::new();
-    let cells = cell_map(g, &x, &y);
-    for z in &b.zones {
-        let zc: Vec<(u32, u32)> = z
-            .positions
-            .iter()
-            .filter_map(|p| cells.get(p.as_str()).copied())
-            .collect();
-        zones.push(PlanZone {
-            name: z.name.clone(),
-            players: z.players.clone(),
-            cells: zc,
-        });
-    }
-    let file = b
-        .images
-        .first()
-        .and_then(|f| safe_relative(f))
-        .unwrap_or_else(|| "board".into());
-    let checkered = b
-        .images
-        .get(1)
-        .and_then(|f| safe_relative(f))
-        .filter(|c| !c.eq_ignore_ascii_case(&file))
-        .unwrap_or_else(|| format!("{}_check", strip_extension(&file)));
-    let ext = opts.format.extension();
-    Ok(BoardPlan {
+    Ok(GridPlan {
         files,
         ranks,
         unit,
         x,
         y,
         directions,
-        zones,
-        file: with_extension(&file, ext),
-        checkered_file: with_extension(&checkered, ext),
     })
 }
 
-/// Position name → (column, row) for the positions of grid 0.
-fn cell_map<'g>(g: &'g Game, x: &Axis, y: &Axis) -> BTreeMap<&'g str, (u32, u32)> {
+/// Position name → sheet cell: by name on a sheet of rectangles; by grid coordinates
+/// (`row · files + col`) on a grid zogkit lays out.
+fn cell_map<'g>(g: &'g Game, sheet: &Sheet, grid: Option<&GridPlan>) -> BTreeMap<&'g str, usize> {
     let mut m = BTreeMap::new();
     let Some(b) = g.boards.first() else {
         return m;
     };
+    let Some(grid) = grid else {
+        let index = sheet.index();
+        for p in &b.positions {
+            if let Some(&i) = index.get(p.name.as_str()) {
+                m.insert(p.name.as_str(), i);
+            }
+        }
+        return m;
+    };
+    let (x, y) = (&grid.x, &grid.y);
     let (nx, ny) = (x.labels.len(), y.labels.len());
     for p in &b.positions {
         let Some(gc) = p.grid.as_ref().filter(|gc| gc.grid == 0) else {
@@ -445,12 +503,12 @@ fn cell_map<'g>(g: &'g Game, x: &Axis, y: &Axis) -> BTreeMap<&'g str, (u32, u32)
         else {
             continue;
         };
-        if cx >= nx || cy >= ny {
+        if cx >= nx || cy >= ny || p.killed {
             continue;
         }
         let col = if x.reversed { nx - 1 - cx } else { cx };
         let row = if y.reversed { ny - 1 - cy } else { cy };
-        m.insert(p.name.as_str(), (col as u32, row as u32));
+        m.insert(p.name.as_str(), row * nx + col);
     }
     m
 }
@@ -462,7 +520,7 @@ fn setup_cells(
     pieces: &[PiecePlan],
     notes: &mut Vec<String>,
 ) -> Vec<SetupCell> {
-    let cells = cell_map(g, &board.x, &board.y);
+    let cells = cell_map(g, &board.sheet, board.grid.as_ref());
     let index: BTreeMap<&str, usize> = pieces
         .iter()
         .enumerate()
@@ -479,14 +537,9 @@ fn setup_cells(
         };
         for pos in &pl.positions {
             match cells.get(pos.as_str()) {
-                Some(&(col, row)) => out.push(SetupCell {
-                    col,
-                    row,
-                    piece,
-                    side,
-                }),
+                Some(&cell) => out.push(SetupCell { cell, piece, side }),
                 None => notes.push(format!(
-                    "setup: {} {} on {pos}, which is not a grid cell, is not drawn",
+                    "setup: {} {} on {pos}, which is not a drawn cell, is not drawn",
                     pl.player, pl.piece
                 )),
             }
@@ -695,17 +748,25 @@ mod tests {
              (zone (name last) (players White) (positions a3 b3 c3))",
             CHESSLIKE,
         ));
-        let plan = from_spec(&d, 0, &PlanOptions::default()).unwrap();
-        let b = &plan.board;
+        let opts = PlanOptions {
+            redraw: true,
+            ..Default::default()
+        };
+        let plan = from_spec(&d, 0, &opts).unwrap();
+        let b = plan.board.grid.as_ref().unwrap();
         assert_eq!((b.files, b.ranks, b.unit), (3, 3, 50));
         assert!(b.y.reversed && !b.x.reversed);
         assert_eq!(b.y.labels, ["3", "2", "1"], "drawn top to bottom");
-        // a1 is the bottom-left cell; the zone is the top row.
+        // a1 is the bottom-left cell (row 2, cell 6); the zone is the top row.
         let pawn = plan.setup.iter().find(|c| c.piece == 0).unwrap();
-        assert_eq!((pawn.col, pawn.row, pawn.side), (0, 2, Side::First));
+        assert_eq!((pawn.cell, pawn.side), (6, Side::First));
         let black_king = plan.setup.iter().find(|c| c.side == Side::Second).unwrap();
-        assert_eq!((black_king.col, black_king.row), (2, 0));
-        assert_eq!(b.zones[0].cells, [(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(black_king.cell, 2);
+        assert_eq!(plan.board.zones[0].cells, [0, 1, 2]);
+        // At its own rectangles, a1 is the cell at (0 100 50 150).
+        let own = from_spec(&d, 0, &PlanOptions::default()).unwrap();
+        let a1 = own.setup.iter().find(|c| c.piece == 0).unwrap().cell;
+        assert_eq!(own.board.sheet.cells[a1].rect, [0, 100, 50, 150]);
         // The queen is a promotion target but starts on the board: not a promoted face. The
         // rook is a target that is never placed: promoted.
         let class: Vec<ColourClass> = plan.pieces.iter().map(|p| p.class).collect();
@@ -719,6 +780,11 @@ mod tests {
             ]
         );
         assert_eq!(plan.pieces[0].tiles[1].file, "Pawn_G.bmp");
+        // Pawn, queen and rook make a chess game: chess glyphs, labelled by short names.
+        use crate::render::token::ChessMan;
+        assert_eq!(plan.pieces[0].style, PieceStyle::Chess(ChessMan::Pawn));
+        assert_eq!(plan.pieces[3].style, PieceStyle::Chess(ChessMan::King));
+        assert_eq!(plan.pieces[0].text, "P");
         assert_eq!(plan.board.file, "board.bmp");
         assert_eq!(plan.board.checkered_file, "board_check.bmp");
         // The manifest keeps the spec's axis directions: row 0 is label 3.
@@ -727,8 +793,8 @@ mod tests {
             ..crate::render::BoardStyle::new(3, 3)
         };
         let g = crate::render::BoardGeometry::of(&style);
-        let m = crate::render::images::ImageManifest::of(&plan, &g, false);
-        assert_eq!(m.start_rectangle, [1, 101, 50, 150]);
+        let m = crate::render::images::ImageManifest::of(&plan, Some(&g), vec!["board.bmp".into()]);
+        assert_eq!(m.start_rectangle, Some([1, 101, 50, 150]));
         assert_eq!(m.offsets, [[50, 0], [0, -50]]);
         let frag = crate::render::images::zrf_fragment(&plan, &m);
         assert!(
@@ -742,41 +808,53 @@ mod tests {
     }
 
     #[test]
-    fn non_rectangular_boards_are_refused_clearly() {
-        let err = |board: &str, opts: &PlanOptions| {
-            from_spec(&doc(&game(board, "(piece (name P))")), 0, opts)
-                .unwrap_err()
-                .to_string()
-        };
-        let none = PlanOptions::default();
-        let e = err("(positions (a 0 0 10 10) (b 10 0 20 10))", &none);
-        assert!(e.contains("not a grid") && e.contains("rectangular"), "{e}");
-        let e = err(
-            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 10))))
-             (grid (start-rectangle 50 0 59 9) (dimensions (\"c/d\" (10 0)) (\"3/4\" (0 10))))",
-            &none,
-        );
-        assert!(e.contains("2 grids"), "{e}");
-        let e = err(
-            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b\" (10 5)) (\"1/2\" (0 10))))",
-            &none,
-        );
-        assert!(e.contains("offset (10 5)"), "{e}");
-        let e = err(
-            "(grid (start-rectangle 0 0 9 9) (dimensions (\"a/b/c\" (10 0))))",
-            &none,
-        );
-        assert!(e.contains("1 dimensions"), "{e}");
-        let oblong =
-            "(grid (start-rectangle 0 0 9 19) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 20))))";
-        let e = err(oblong, &none);
-        assert!(e.contains("10×20") && e.contains("--unit"), "{e}");
-        let opts = PlanOptions {
-            unit: Some(31),
+    fn every_board_draws_at_its_rectangles_and_only_redrawing_needs_a_grid() {
+        let redraw = PlanOptions {
+            redraw: true,
             ..Default::default()
         };
-        let d = doc(&game(oblong, "(piece (name P))"));
-        assert_eq!(from_spec(&d, 0, &opts).unwrap().board.unit, 31);
+        let plan = |board: &str, opts: &PlanOptions| {
+            from_spec(&doc(&game(board, "(piece (name P))")), 0, opts).map_err(|e| e.to_string())
+        };
+        let cases = [
+            ("(positions (a 0 0 12 12) (b 12 0 24 12))", 2, "not a grid"),
+            (
+                "(grid (start-rectangle 0 0 12 12) (dimensions (\"a/b\" (12 0)) (\"1/2\" (0 12))))
+                 (grid (start-rectangle 50 0 62 12) (dimensions (\"c/d\" (12 0)) (\"3/4\" (0 12))))",
+                8,
+                "2 grids",
+            ),
+            (
+                "(grid (start-rectangle 0 0 12 12) (dimensions (\"a/b\" (12 6)) (\"1/2\" (0 12))))",
+                4,
+                "offset (12 6)",
+            ),
+            (
+                "(grid (start-rectangle 0 0 12 12) (dimensions (\"a/b/c\" (12 0))))",
+                3,
+                "1 dimensions",
+            ),
+        ];
+        for (board, cells, refusal) in cases {
+            let p = plan(board, &PlanOptions::default()).unwrap();
+            assert!(p.board.grid.is_none(), "{board}");
+            assert_eq!(p.board.sheet.cells.len(), cells, "{board}");
+            assert_eq!(p.board.sheet.cells[0].rect, [0, 0, 12, 12], "{board}");
+            let e = plan(board, &redraw).unwrap_err();
+            assert!(e.contains(refusal), "{e}");
+        }
+        let oblong =
+            "(grid (start-rectangle 0 0 12 24) (dimensions (\"a/b\" (12 0)) (\"1/2\" (0 24))))";
+        let p = plan(oblong, &PlanOptions::default()).unwrap();
+        assert_eq!(p.board.sheet.cells[3].rect, [12, 24, 24, 48]);
+        let e = plan(oblong, &redraw).unwrap_err();
+        assert!(e.contains("12×24") && e.contains("--unit"), "{e}");
+        let opts = PlanOptions {
+            unit: Some(31),
+            redraw: true,
+            ..Default::default()
+        };
+        assert_eq!(plan(oblong, &opts).unwrap().board.grid.unwrap().unit, 31);
     }
 
     #[test]

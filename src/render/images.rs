@@ -32,37 +32,42 @@ pub struct ImageManifest {
     pub game: String,
     /// Board images in `(image …)` order (the default first).
     pub board: Vec<String>,
-    /// The first position's rectangle `[x1, y1, x2, y2]` in the board image.
-    pub start_rectangle: [i64; 4],
-    /// Pixel offset `[dx, dy]` per grid dimension, in the spec's dimension order.
+    /// The first grid position's rectangle `[x1, y1, x2, y2]` when zogkit laid the grid out;
+    /// absent when every position keeps the rule file's own rectangle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_rectangle: Option<[i64; 4]>,
+    /// Pixel offset `[dx, dy]` per grid dimension, in the spec's dimension order (with
+    /// `start_rectangle`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub offsets: Vec<[i64; 2]>,
     /// Piece images, in spec order.
     pub pieces: Vec<ManifestPiece>,
 }
 
 impl ImageManifest {
-    /// The manifest of `plan` drawn with `geometry`; `checkered_first` puts the checkered
-    /// board first in the board's image list.
-    pub fn of(plan: &RenderPlan, geometry: &BoardGeometry, checkered_first: bool) -> ImageManifest {
-        let b = &plan.board;
-        let unit = geometry.unit as i64;
-        let col0 = if b.x.reversed { b.files - 1 } else { 0 } as i64;
-        let row0 = if b.y.reversed { b.ranks - 1 } else { 0 } as i64;
-        let m = geometry.margin as i64;
-        let start_rectangle = [
-            m + unit * col0 + 1,
-            m + unit * row0 + 1,
-            m + unit * (col0 + 1),
-            m + unit * (row0 + 1),
-        ];
-        let mut offsets = vec![[0, 0]; 2];
-        offsets[b.x.dimension] = [if b.x.reversed { -unit } else { unit }, 0];
-        offsets[b.y.dimension] = [0, if b.y.reversed { -unit } else { unit }];
-        let board = if checkered_first {
-            vec![b.checkered_file.clone(), b.file.clone()]
-        } else {
-            vec![b.file.clone(), b.checkered_file.clone()]
-        };
+    /// The manifest of `plan` with its board files in `(image …)` order; `geometry` is the
+    /// picture geometry of a grid zogkit laid out (none when positions keep their rectangles).
+    pub fn of(
+        plan: &RenderPlan,
+        geometry: Option<&BoardGeometry>,
+        board: Vec<String>,
+    ) -> ImageManifest {
+        let (mut start_rectangle, mut offsets) = (None, Vec::new());
+        if let (Some(grid), Some(geometry)) = (&plan.board.grid, geometry) {
+            let unit = geometry.unit as i64;
+            let col0 = if grid.x.reversed { grid.files - 1 } else { 0 } as i64;
+            let row0 = if grid.y.reversed { grid.ranks - 1 } else { 0 } as i64;
+            let m = geometry.margin as i64;
+            start_rectangle = Some([
+                m + unit * col0 + 1,
+                m + unit * row0 + 1,
+                m + unit * (col0 + 1),
+                m + unit * (row0 + 1),
+            ]);
+            offsets = vec![[0, 0]; 2];
+            offsets[grid.x.dimension] = [if grid.x.reversed { -unit } else { unit }, 0];
+            offsets[grid.y.dimension] = [0, if grid.y.reversed { -unit } else { unit }];
+        }
         ImageManifest {
             game: plan.title.clone(),
             board,
@@ -87,55 +92,78 @@ impl ImageManifest {
     }
 }
 
-/// The ZRF declarations of a rendered set: `(board (image …) (grid (start-rectangle …)
-/// (dimensions …) (directions …)))` and one `(piece (name P) (image Player "file" …))` per
-/// piece, to paste into a rule file (or to compare with one).
+/// The ZRF declarations of a rendered set: `(board (image …) …)` and one
+/// `(piece (name P) (image Player "file" …))` per piece, to paste into a rule file (or to
+/// compare with one). A grid zogkit laid out comes with its `(grid (start-rectangle …)
+/// (dimensions …) (directions …))`; boards drawn at the positions' own rectangles need only
+/// the images.
 pub fn zrf_fragment(plan: &RenderPlan, manifest: &ImageManifest) -> String {
-    let b = &plan.board;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "; Images for \"{}\", written by zogkit render: board {}x{}, unit {} px.",
-        plan.title,
-        b.files,
-        b.ranks,
-        manifest.offsets[b.x.dimension][0].unsigned_abs()
-    );
-    let _ = writeln!(
-        s,
-        "; Paths are relative to this file's folder; put the rule file there or copy the images."
-    );
     let quoted: Vec<String> = manifest.board.iter().map(|f| format!("\"{f}\"")).collect();
-    let _ = writeln!(s, "(board\n  (image {})", quoted.join(" "));
-    let [l, t, r, bt] = manifest.start_rectangle;
-    let _ = writeln!(s, "  (grid\n    (start-rectangle {l} {t} {r} {bt})");
-    let mut dims = Vec::new();
-    for (i, off) in manifest.offsets.iter().enumerate() {
-        let axis = if b.x.dimension == i { &b.x } else { &b.y };
-        let labels: Vec<&str> = if axis.reversed {
-            axis.labels.iter().rev().map(String::as_str).collect()
-        } else {
-            axis.labels.iter().map(String::as_str).collect()
-        };
-        dims.push(format!(
-            "(\"{}\" ({} {}))",
-            labels.join("/"),
-            off[0],
-            off[1]
-        ));
-    }
-    let _ = writeln!(s, "    (dimensions {})", dims.join(" "));
-    let dirs: Vec<String> = b
-        .directions
-        .iter()
-        .map(|(n, d)| {
-            let parts: Vec<String> = (0..manifest.offsets.len())
-                .map(|i| d.get(i).copied().unwrap_or(0).to_string())
+    match (&plan.board.grid, manifest.start_rectangle) {
+        (Some(grid), Some([l, t, r, bt])) => {
+            let _ = writeln!(
+                s,
+                "; Images for \"{}\", written by zogkit render: board {}x{}, unit {} px.",
+                plan.title,
+                grid.files,
+                grid.ranks,
+                manifest.offsets[grid.x.dimension][0].unsigned_abs()
+            );
+            let _ = writeln!(
+                s,
+                "; Paths are relative to this file's folder; put the rule file there or copy the images."
+            );
+            let _ = writeln!(s, "(board\n  (image {})", quoted.join(" "));
+            let _ = writeln!(s, "  (grid\n    (start-rectangle {l} {t} {r} {bt})");
+            let mut dims = Vec::new();
+            for (i, off) in manifest.offsets.iter().enumerate() {
+                let axis = if grid.x.dimension == i {
+                    &grid.x
+                } else {
+                    &grid.y
+                };
+                let labels: Vec<&str> = if axis.reversed {
+                    axis.labels.iter().rev().map(String::as_str).collect()
+                } else {
+                    axis.labels.iter().map(String::as_str).collect()
+                };
+                dims.push(format!(
+                    "(\"{}\" ({} {}))",
+                    labels.join("/"),
+                    off[0],
+                    off[1]
+                ));
+            }
+            let _ = writeln!(s, "    (dimensions {})", dims.join(" "));
+            let dirs: Vec<String> = grid
+                .directions
+                .iter()
+                .map(|(n, d)| {
+                    let parts: Vec<String> = (0..manifest.offsets.len())
+                        .map(|i| d.get(i).copied().unwrap_or(0).to_string())
+                        .collect();
+                    format!("({n} {})", parts.join(" "))
+                })
                 .collect();
-            format!("({n} {})", parts.join(" "))
-        })
-        .collect();
-    let _ = writeln!(s, "    (directions {})))", dirs.join(" "));
+            let _ = writeln!(s, "    (directions {})))", dirs.join(" "));
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "; Images for \"{}\", written by zogkit render: {} board, {}x{} px, drawn at the rule file's own position rectangles.",
+                plan.title,
+                plan.board.sheet.style.slug(),
+                plan.board.sheet.width,
+                plan.board.sheet.height
+            );
+            let _ = writeln!(
+                s,
+                "; Replace the board's (image ...) with this one; its positions stay as they are."
+            );
+            let _ = writeln!(s, "(board (image {}))", quoted.join(" "));
+        }
+    }
     for p in &manifest.pieces {
         let imgs: Vec<String> = p
             .images
@@ -185,6 +213,12 @@ pub fn apply(doc: &mut Document, manifest: &ImageManifest) -> Result<Applied, St
         let Some(board) = g.boards.first_mut() else {
             continue;
         };
+        let Some(start) = manifest.start_rectangle else {
+            board.images = manifest.board.clone();
+            out.pieces += set_images(g, manifest, &mut out.notes);
+            out.games.push(gi);
+            continue;
+        };
         let Some(grid) = board.layout.grids.first_mut() else {
             continue;
         };
@@ -204,7 +238,7 @@ pub fn apply(doc: &mut Document, manifest: &ImageManifest) -> Result<Applied, St
             continue;
         }
         board.images = manifest.board.clone();
-        grid.start_rectangle = manifest.start_rectangle;
+        grid.start_rectangle = start;
         for (d, off) in grid.dimensions.iter_mut().zip(&manifest.offsets) {
             d.offset = *off;
         }
@@ -220,27 +254,38 @@ pub fn apply(doc: &mut Document, manifest: &ImageManifest) -> Result<Applied, St
             }
             p.rect = Some([start[0] + dx, start[1] + dy, start[2] + dx, start[3] + dy]);
         }
-        for mp in &manifest.pieces {
-            match g.pieces.iter_mut().find(|p| p.name == mp.piece) {
-                Some(p) => {
-                    p.images = mp.images.clone();
-                    out.pieces += 1;
-                }
-                None => out.notes.push(format!(
-                    "{:?} has no piece {} (drawn for {:?})",
-                    g.title, mp.piece, manifest.game
-                )),
-            }
-        }
-        for p in g.pieces.iter().filter(|p| !p.dummy) {
-            if !manifest.pieces.iter().any(|m| m.piece == p.name) {
-                out.notes.push(format!(
-                    "{:?}: piece {} has no rendered image",
-                    g.title, p.name
-                ));
-            }
-        }
+        out.pieces += set_images(g, manifest, &mut out.notes);
         out.games.push(gi);
     }
     Ok(out)
+}
+
+/// Gives the game's pieces the manifest's images; returns how many got them.
+fn set_images(
+    g: &mut crate::spec::Game,
+    manifest: &ImageManifest,
+    notes: &mut Vec<String>,
+) -> usize {
+    let mut n = 0;
+    for mp in &manifest.pieces {
+        match g.pieces.iter_mut().find(|p| p.name == mp.piece) {
+            Some(p) => {
+                p.images = mp.images.clone();
+                n += 1;
+            }
+            None => notes.push(format!(
+                "{:?} has no piece {} (drawn for {:?})",
+                g.title, mp.piece, manifest.game
+            )),
+        }
+    }
+    for p in g.pieces.iter().filter(|p| !p.dummy) {
+        if !manifest.pieces.iter().any(|m| m.piece == p.name) {
+            notes.push(format!(
+                "{:?}: piece {} has no rendered image",
+                g.title, p.name
+            ));
+        }
+    }
+    n
 }

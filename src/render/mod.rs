@@ -25,8 +25,10 @@ pub mod fonts;
 pub mod game;
 pub mod images;
 pub mod set;
+pub mod sheet;
 pub mod text;
 pub mod tile;
+pub mod token;
 pub mod validate;
 
 pub use board::{AxisLabels, BoardColours, BoardGeometry, BoardStyle, Zone, render_board};
@@ -35,6 +37,7 @@ pub use fonts::FontSet;
 pub use game::{ImageFormat, PlanOptions, RenderPlan, from_spec};
 pub use text::{FourKanjiOrder, NameLayout, ThreeKanji};
 pub use tile::{TileGeometry, TileSpec, TileStyle, render_tile, render_tile_pair, rotate180};
+pub use token::{ChessMan, PieceStyle, piece_styles, render_token, render_token_pair};
 
 use std::fmt;
 use tiny_skia::Pixmap;

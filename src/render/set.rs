@@ -3,18 +3,22 @@
 //! ZRF fragment that describe them. Pure: returns bytes for the caller to write.
 
 use super::bmp::{decode_bmp, encode_bmp};
+use super::board::BoardColours;
 use super::board::{BoardGeometry, BoardStyle, Zone, render_board};
 use super::compose::{Placement, compose_position};
 use super::fonts::FontSet;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
+use super::sheet::{Sheet, SheetStyle, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
+use super::token::{self, PieceStyle, render_token_pair};
 use super::validate::{
     Location, ValidationError, validate_bmp, validate_board, validate_pair, validate_tile,
-    validate_tile_fits,
+    validate_tile_fits, validate_token,
 };
 use super::{AxisLabels, RenderError, RenderWarning, Rgb, Side};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use tiny_skia::Pixmap;
 
 /// Options of [`render_set`].
@@ -73,8 +77,8 @@ pub struct RenderedSet {
     pub warnings: Vec<RenderWarning>,
     /// Validator failures on the encoded files; empty when everything passed.
     pub errors: Vec<ValidationError>,
-    /// Board pixel geometry.
-    pub geometry: BoardGeometry,
+    /// The board's cells as drawn (label margin included).
+    pub sheet: Sheet,
     /// Plain and checkered board pictures.
     pub boards: [Pixmap; 2],
     /// Per piece of the plan: its tiles per player (same order as the plan's tiles).
@@ -92,26 +96,89 @@ impl RenderedSet {
     }
 }
 
-/// The board style of a plan (unit, labels, zones).
-pub fn board_style(plan: &RenderPlan, opts: &SetOptions) -> BoardStyle {
+/// The board style of a grid zogkit lays out (unit, labels, zones); `None` when the plan
+/// draws the positions at their own rectangles.
+pub fn board_style(plan: &RenderPlan, opts: &SetOptions) -> Option<BoardStyle> {
     let b = &plan.board;
-    let mut style = BoardStyle::new(b.files, b.ranks);
-    style.unit = b.unit;
+    let grid = b.grid.as_ref()?;
+    let mut style = BoardStyle::new(grid.files, grid.ranks);
+    style.unit = grid.unit;
     if opts.labels {
         style.labels = Some(AxisLabels {
-            files: b.x.labels.clone(),
-            ranks: b.y.labels.clone(),
+            files: grid.x.labels.clone(),
+            ranks: grid.y.labels.clone(),
         });
     }
     if opts.zones {
         for z in b.zones.iter().filter(|z| !z.cells.is_empty()) {
             style.zones.push(Zone {
-                cells: z.cells.clone(),
+                cells: z
+                    .cells
+                    .iter()
+                    .map(|&i| ((i as u32) % grid.files, (i as u32) / grid.files))
+                    .collect(),
                 colour: opts.zone_colour,
             });
         }
     }
-    style
+    Some(style)
+}
+
+/// The two board pictures (plain, checkered) with what validates them.
+struct Boards {
+    plain: Pixmap,
+    checkered: Pixmap,
+    warnings: Vec<RenderWarning>,
+    /// The grid's geometry when zogkit laid it out.
+    geometry: Option<BoardGeometry>,
+    /// The sheet as drawn (label margin included).
+    sheet: Sheet,
+    zones: BTreeMap<usize, Rgb>,
+}
+
+fn draw_boards(
+    plan: &RenderPlan,
+    opts: &SetOptions,
+    fonts: &FontSet,
+) -> Result<Boards, RenderError> {
+    if let Some(style) = board_style(plan, opts) {
+        let geometry = BoardGeometry::of(&style);
+        let mut checkered = style.clone();
+        checkered.checkered = true;
+        let a = render_board(&style, fonts)?;
+        let b = render_board(&checkered, fonts)?;
+        let mut sheet = Sheet::of_grid(
+            geometry.files,
+            geometry.ranks,
+            geometry.unit,
+            geometry.margin,
+        );
+        sheet.style = plan.board.sheet.style;
+        return Ok(Boards {
+            plain: a.pixmap,
+            checkered: b.pixmap,
+            warnings: a.warnings,
+            geometry: Some(geometry),
+            sheet,
+            zones: BTreeMap::new(),
+        });
+    }
+    let sheet = plan.board.sheet.clone();
+    let mut zones = BTreeMap::new();
+    if opts.zones {
+        for z in &plan.board.zones {
+            zones.extend(z.cells.iter().map(|&c| (c, opts.zone_colour)));
+        }
+    }
+    let colours = BoardColours::default();
+    Ok(Boards {
+        plain: draw_sheet(&sheet, &colours, false, &zones)?,
+        checkered: draw_sheet(&sheet, &colours, true, &zones)?,
+        warnings: Vec::new(),
+        geometry: None,
+        sheet,
+        zones,
+    })
 }
 
 /// Renders, encodes and validates every image of `plan`. Validation failures are returned in
@@ -121,34 +188,33 @@ pub fn render_set(
     opts: &SetOptions,
     fonts: &FontSet,
 ) -> Result<RenderedSet, RenderError> {
-    let style = board_style(plan, opts);
-    let geometry = BoardGeometry::of(&style);
-    if plan.board.unit < 13 {
+    let tile = match &plan.board.grid {
+        Some(g) => g.unit.saturating_sub(1),
+        None => plan.board.sheet.tile,
+    };
+    if tile < 12 {
         return Err(RenderError::Size(format!(
-            "a {}-px unit leaves {}-px tiles; pieces need at least 12 px (use --unit)",
-            plan.board.unit,
-            plan.board.unit.saturating_sub(1)
+            "cells leave {tile}-px tiles; pieces need at least 12 px (use --unit)"
         )));
     }
-    let tile_style = TileStyle::with_size(plan.board.unit - 1);
-    let mut checkered = style.clone();
-    checkered.checkered = true;
+    let tile_style = TileStyle::with_size(tile);
+    let palette = token::player_palette(&plan.players);
+    let colours = [palette[0], palette.get(1).copied().unwrap_or(1)];
     let (boards, tiles) = rayon::join(
-        || -> Result<_, RenderError> {
-            let a = render_board(&style, fonts)?;
-            let b = render_board(&checkered, fonts)?;
-            Ok([a, b])
-        },
+        || draw_boards(plan, opts, fonts),
         || {
             plan.pieces
                 .par_iter()
-                .map(|p| render_tile_pair(&p.text, p.class, &tile_style, fonts))
+                .map(|p| match p.style {
+                    PieceStyle::Pentagon => render_tile_pair(&p.text, p.class, &tile_style, fonts),
+                    style => render_token_pair(&p.text, style, colours, tile_style.size, fonts),
+                })
                 .collect::<Result<Vec<_>, _>>()
         },
     );
-    let [plain, check] = boards?;
+    let boards = boards?;
     let tiles = tiles?;
-    let mut warnings: Vec<RenderWarning> = plain.warnings;
+    let mut warnings: Vec<RenderWarning> = boards.warnings.clone();
     let encode = |p: &Pixmap| -> Result<Vec<u8>, RenderError> {
         match opts.format {
             ImageFormat::Bmp => Ok(encode_bmp(p)),
@@ -158,18 +224,21 @@ pub fn render_set(
         }
     };
     let b = &plan.board;
-    let mut files = vec![
-        OutputFile {
-            path: b.file.clone(),
-            bytes: encode(&plain.pixmap)?,
-            kind: FileKind::Board,
-        },
-        OutputFile {
+    // A points board has no checkered twin: both pictures would be the same.
+    let twin = boards.sheet.style != SheetStyle::Points;
+    let mut files = vec![OutputFile {
+        path: b.file.clone(),
+        bytes: encode(&boards.plain)?,
+        kind: FileKind::Board,
+    }];
+    if twin {
+        files.push(OutputFile {
             path: b.checkered_file.clone(),
-            bytes: encode(&check.pixmap)?,
+            bytes: encode(&boards.checkered)?,
             kind: FileKind::Board,
-        },
-    ];
+        });
+    }
+    let n_boards = files.len();
     let mut piece_tiles = Vec::with_capacity(tiles.len());
     for (p, (first, second)) in plan.pieces.iter().zip(tiles) {
         for mut w in first.warnings {
@@ -194,13 +263,51 @@ pub fn render_set(
         }
         piece_tiles.push(mine);
     }
+    let mut errors = match &boards.geometry {
+        Some(g) => validate_tile_fits(tile_style.size, g.unit, "tiles"),
+        None => Vec::new(),
+    };
+    errors.extend(validate_files(
+        plan,
+        opts,
+        &files,
+        n_boards,
+        &boards,
+        &tile_style,
+    ));
+    let board_files = files[..n_boards].iter().map(|f| f.path.clone());
+    let board_files: Vec<String> = if opts.checkered_first {
+        board_files.rev().collect()
+    } else {
+        board_files.collect()
+    };
+    let manifest = ImageManifest::of(plan, boards.geometry.as_ref(), board_files);
+    let fragment = zrf_fragment(plan, &manifest);
+    Ok(RenderedSet {
+        files,
+        warnings,
+        errors,
+        sheet: boards.sheet,
+        boards: [boards.plain, boards.checkered],
+        tiles: piece_tiles,
+        manifest,
+        fragment,
+    })
+}
 
-    // Validate what will be written: decode the encoded bytes and check them.
-    let mut errors = validate_tile_fits(tile_style.size, b.unit, "tiles");
-    let decoded: Vec<(usize, Result<Pixmap, ValidationError>, Vec<ValidationError>)> = files
+/// Decodes the encoded files and runs every validator on what will be written.
+fn validate_files(
+    plan: &RenderPlan,
+    opts: &SetOptions,
+    files: &[OutputFile],
+    n_boards: usize,
+    boards: &Boards,
+    tile_style: &TileStyle,
+) -> Vec<ValidationError> {
+    let mut errors = Vec::new();
+    let decoded: Vec<(Result<Pixmap, ValidationError>, Vec<ValidationError>)> = files
         .par_iter()
-        .enumerate()
-        .map(|(i, f)| {
+        .map(|f| {
             let mut errs = Vec::new();
             if opts.format == ImageFormat::Bmp
                 && let Err(e) = validate_bmp(&f.bytes, &f.path)
@@ -213,11 +320,11 @@ pub fn render_set(
                 location: Location::Image,
                 message: m,
             });
-            (i, pix, errs)
+            (pix, errs)
         })
         .collect();
     let mut pixmaps: Vec<Option<Pixmap>> = Vec::with_capacity(files.len());
-    for (_, pix, errs) in decoded {
+    for (pix, errs) in decoded {
         errors.extend(errs);
         match pix {
             Ok(p) => pixmaps.push(Some(p)),
@@ -227,21 +334,35 @@ pub fn render_set(
             }
         }
     }
-    for (i, colours) in [(0, &style.colours), (1, &checkered.colours)] {
-        if let Some(p) = &pixmaps[i] {
-            errors.extend(validate_board(p, &geometry, colours, &files[i].path));
+    let colours = BoardColours::default();
+    for (i, checkered) in [false, true].into_iter().enumerate().take(n_boards) {
+        let Some(p) = &pixmaps[i] else { continue };
+        match &boards.geometry {
+            Some(g) => errors.extend(validate_board(p, g, &colours, &files[i].path)),
+            None => errors.extend(validate_sheet(
+                p,
+                &boards.sheet,
+                &colours,
+                checkered,
+                &boards.zones,
+                &files[i].path,
+            )),
         }
     }
-    let mut k = 2;
+    let mut k = n_boards;
     for p in &plan.pieces {
         let first_idx = k;
         for t in &p.tiles {
             if let Some(pix) = &pixmaps[k] {
-                errors.extend(validate_tile(pix, &tile_style, t.side, &files[k].path));
+                errors.extend(match p.style {
+                    PieceStyle::Pentagon => validate_tile(pix, tile_style, t.side, &files[k].path),
+                    _ => validate_token(pix, tile_style.size, &files[k].path),
+                });
             }
             k += 1;
         }
-        if p.tiles.len() == 2
+        if p.style == PieceStyle::Pentagon
+            && p.tiles.len() == 2
             && let (Some(a), Some(b)) = (&pixmaps[first_idx], &pixmaps[first_idx + 1])
         {
             errors.extend(validate_pair(
@@ -251,18 +372,7 @@ pub fn render_set(
             ));
         }
     }
-    let manifest = ImageManifest::of(plan, &geometry, opts.checkered_first);
-    let fragment = zrf_fragment(plan, &manifest);
-    Ok(RenderedSet {
-        files,
-        warnings,
-        errors,
-        geometry,
-        boards: [plain.pixmap, check.pixmap],
-        tiles: piece_tiles,
-        manifest,
-        fragment,
-    })
+    errors
 }
 
 fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {
@@ -272,9 +382,26 @@ fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {
     }
 }
 
-/// The start position of `plan`: the plain board with every setup piece placed (first player's
-/// tiles pointing up, second player's down).
-pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Result<Pixmap, RenderError> {
+/// The author's own pictures found beside a rule file: the board and, per piece of the plan,
+/// per tile, the piece image (ZoG's `#00FF00` key is transparent).
+#[derive(Debug, Clone, Default)]
+pub struct OwnImages {
+    /// The board image, used as the background when it is at least the drawn board's size.
+    pub board: Option<Pixmap>,
+    /// Per plan piece, per tile: the author's image, if found.
+    pub tiles: Vec<Vec<Option<Pixmap>>>,
+}
+
+/// The start position of `plan`: the plain board with every setup piece placed, each centred on
+/// its cell (pentagons of the first player point up, the second player's down; tokens and
+/// chess men stand upright in their player's colour).
+pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Pixmap {
+    compose_start_with(plan, set, &OwnImages::default())
+}
+
+/// [`compose_start`] with the author's own pictures where they exist: their board as the
+/// background and their piece images in place of the drawn tiles.
+pub fn compose_start_with(plan: &RenderPlan, set: &RenderedSet, own: &OwnImages) -> Pixmap {
     let placements: Vec<Placement<'_>> = plan
         .setup
         .iter()
@@ -284,12 +411,16 @@ pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Result<Pixmap, Ren
                 .tiles
                 .iter()
                 .position(|t| t.side == c.side)?;
-            Some(Placement {
-                col: c.col,
-                row: c.row,
-                tile: &tiles[i],
-            })
+            let mine = own.tiles.get(c.piece).and_then(|t| t.get(i)?.as_ref());
+            let tile = mine.unwrap_or(&tiles[i]);
+            let (x, y) = set.sheet.tile_origin(c.cell, tile.width(), tile.height());
+            Some(Placement { x, y, tile })
         })
         .collect();
-    compose_position(&set.boards[0], &set.geometry, &placements)
+    let drawn = &set.boards[0];
+    let board = match &own.board {
+        Some(b) if b.width() >= drawn.width() && b.height() >= drawn.height() => b,
+        _ => drawn,
+    };
+    compose_position(board, &placements)
 }

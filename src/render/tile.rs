@@ -291,40 +291,12 @@ fn render_first(
     let mut layer = Pixmap::new(s, s).ok_or_else(|| RenderError::Size("tile".into()))?;
     let missing = Mutex::new(Vec::new());
     fonts.draw(&svg, &mut layer.as_mut(), &missing)?;
-    for c in missing.into_inner().unwrap_or_default() {
-        warnings.push(RenderWarning {
-            code: "render::missing-glyph",
-            subject: subject.clone(),
-            message: format!(
-                "no bundled or supplied font has '{c}' (U+{:04X}); it is left out",
-                c as u32
-            ),
-        });
-    }
+    warnings.extend(missing_glyphs(missing, &subject));
 
     // Composite the text over interior pixels only; count coverage that falls elsewhere.
-    let mut clipped = 0usize;
-    let text = layer.data();
-    let n = s as usize;
-    let out = tile.data_mut();
-    for y in 0..n {
-        for x in 0..n {
-            let i = (y * n + x) * 4;
-            let a = text[i + 3];
-            if a == 0 {
-                continue;
-            }
-            if geometry.cell(x as u32, y as u32, Side::First) != Cell::Interior {
-                clipped += 1;
-                continue;
-            }
-            let inv = 255 - a as u32;
-            for c in 0..3 {
-                let v = text[i + c] as u32 + (out[i + c] as u32 * inv + 127) / 255;
-                out[i + c] = v.min(255) as u8;
-            }
-        }
-    }
+    let clipped = composite_inside(&mut tile, &layer, |x, y| {
+        geometry.cell(x, y, Side::First) == Cell::Interior
+    });
     if clipped > 0 {
         warnings.push(RenderWarning {
             code: "render::text-clipped",
@@ -338,6 +310,55 @@ fn render_first(
         pixmap: tile,
         warnings,
     })
+}
+
+/// One `render::missing-glyph` warning per character no font of the set could draw.
+pub(crate) fn missing_glyphs(missing: Mutex<Vec<char>>, subject: &str) -> Vec<RenderWarning> {
+    missing
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| RenderWarning {
+            code: "render::missing-glyph",
+            subject: subject.to_string(),
+            message: format!(
+                "no bundled or supplied font has '{c}' (U+{:04X}); it is left out",
+                c as u32
+            ),
+        })
+        .collect()
+}
+
+/// Composites an antialiased (premultiplied) `layer` over the opaque `tile`, on the pixels
+/// where `inside(x, y)` holds only, so nothing blends into the key or an outline. Returns the
+/// number of covered pixels left out because they lie elsewhere.
+pub(crate) fn composite_inside(
+    tile: &mut Pixmap,
+    layer: &Pixmap,
+    inside: impl Fn(u32, u32) -> bool,
+) -> usize {
+    let mut clipped = 0usize;
+    let w = tile.width();
+    let src = layer.data();
+    let out = tile.data_mut();
+    for (k, px) in src.chunks_exact(4).enumerate() {
+        let a = px[3];
+        if a == 0 {
+            continue;
+        }
+        let (x, y) = (k as u32 % w, k as u32 / w);
+        if !inside(x, y) {
+            clipped += 1;
+            continue;
+        }
+        let inv = 255 - a as u32;
+        let i = k * 4;
+        for c in 0..3 {
+            let v = px[c] as u32 + (out[i + c] as u32 * inv + 127) / 255;
+            out[i + c] = v.min(255) as u8;
+        }
+    }
+    clipped
 }
 
 /// Rotates a pixmap by 180° by reordering pixels (flip vertically, then horizontally; seed ⑤).

@@ -4,6 +4,7 @@
 use super::bmp::{self, BmpInfo};
 use super::board::{BoardColours, BoardGeometry};
 use super::tile::{Cell, TileGeometry, TileStyle, rotate180};
+use super::token;
 use super::{Rgb, Side, px};
 use std::fmt;
 use tiny_skia::Pixmap;
@@ -260,6 +261,83 @@ pub fn validate_tile(
     alpha.finish(&mut out);
     key.finish(&mut out);
     text.finish(&mut out);
+    out
+}
+
+/// Checks a token or chess tile ([`super::token`]), whose shape is not known in advance: its
+/// size; full opacity; every pixel either exactly the key or part of the shape; no near-green
+/// in the shape; every shape pixel that touches the key or the tile's edge is exactly
+/// [`token::OUTLINE`] (so nothing is antialiased into the key); and a shape is present.
+pub fn validate_token(tile: &Pixmap, size: u32, subject: &str) -> Vec<ValidationError> {
+    let mut out = Vec::new();
+    if (tile.width(), tile.height()) != (size, size) {
+        out.push(ValidationError {
+            check: "tile-size",
+            subject: subject.to_string(),
+            location: Location::Image,
+            message: format!(
+                "tile is {}×{}, declared {size}×{size}",
+                tile.width(),
+                tile.height()
+            ),
+        });
+        return out;
+    }
+    let key_at = |x: i64, y: i64| {
+        x < 0
+            || y < 0
+            || x >= size as i64
+            || y >= size as i64
+            || px(tile, x as u32, y as u32).0 == Rgb::KEY
+    };
+    let mut key = Collector::new("key", subject);
+    let mut edge = Collector::new("text-containment", subject);
+    let mut alpha = Collector::new("opacity", subject);
+    let mut shape = 0usize;
+    for y in 0..size {
+        for x in 0..size {
+            let (c, a) = px(tile, x, y);
+            if a != 255 {
+                alpha.push(
+                    Location::Pixel(x, y),
+                    format!("alpha {a}; output must be opaque"),
+                );
+                continue;
+            }
+            if c == Rgb::KEY {
+                continue;
+            }
+            shape += 1;
+            if c.is_near_green() {
+                key.push(
+                    Location::Pixel(x, y),
+                    format!("{c} in the piece is near the key (G > 200, R and B < 80)"),
+                );
+            }
+            let (xi, yi) = (x as i64, y as i64);
+            let boundary = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                .iter()
+                .any(|(dx, dy)| key_at(xi + dx, yi + dy));
+            if boundary && c != token::OUTLINE {
+                edge.push(
+                    Location::Pixel(x, y),
+                    format!(
+                        "{c} on the piece's boundary; expected exactly {} (antialiasing into the key)",
+                        token::OUTLINE
+                    ),
+                );
+            }
+        }
+    }
+    if shape == 0 {
+        key.push(
+            Location::Image,
+            "the tile holds no piece, only the key".into(),
+        );
+    }
+    alpha.finish(&mut out);
+    key.finish(&mut out);
+    edge.finish(&mut out);
     out
 }
 

@@ -25,6 +25,7 @@ mod ludii_facts;
 mod ludii_writer;
 mod outcomes;
 mod render_cli;
+mod render_corpus;
 mod render_golden;
 mod render_spec;
 mod tidy;

@@ -4,7 +4,6 @@
 
 use crate::common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use zogkit::format::{self, Format};
 use zogkit::render::Side;
@@ -55,7 +54,9 @@ fn renders_minishogi_files_sizes_validators_and_fragment() {
     let (code, _, err) = run(&["render", MINI, "-o", d, "--zones"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("2 boards (201×201), 20 tiles (39×39)"),
+        err.contains(
+            "2 checkered boards (201×201, at the rule file's own rectangles), 20 tiles (39×39)"
+        ),
         "{err}"
     );
     assert!(!err.contains("warning"), "{err}");
@@ -75,8 +76,9 @@ fn renders_minishogi_files_sizes_validators_and_fragment() {
             "images/Minishogi/board_check.bmp"
         ]
     );
-    assert_eq!(manifest.start_rectangle, [1, 1, 40, 40]);
-    assert_eq!(manifest.offsets, [[40, 0], [0, 40]]);
+    // Drawn at the rule file's own rectangles: the manifest declares no new grid geometry.
+    assert_eq!(manifest.start_rectangle, None);
+    assert!(manifest.offsets.is_empty());
     assert_eq!(manifest.pieces.len(), 10);
     assert_eq!(
         manifest.pieces[0].images[0].file, "images/Minishogi/king_S.bmp",
@@ -136,13 +138,10 @@ fn renders_minishogi_files_sizes_validators_and_fragment() {
     }
     assert!(errors.is_empty(), "{errors:?}");
 
-    // The fragment is ZRF: inside a game it reads back to the same board and images.
+    // The fragment is ZRF: inside a game it reads back to the same images. The board was drawn
+    // at the rule file's own rectangles, so it declares no geometry of its own.
     let fragment = std::fs::read_to_string(dir.join("images.zrf")).unwrap();
-    assert!(
-        fragment.contains("(start-rectangle 1 1 40 40)"),
-        "{fragment}"
-    );
-    assert!(fragment.contains("(dimensions (\"5/4/3/2/1\" (40 0)) (\"a/b/c/d/e\" (0 40)))"));
+    assert!(!fragment.contains("start-rectangle"), "{fragment}");
     let zrf = format!("(game (title \"t\") (players Sente Gote)\n{fragment})\n");
     let r = format::read(
         Format::Zrf,
@@ -156,15 +155,7 @@ fn renders_minishogi_files_sizes_validators_and_fragment() {
     let game = &doc.games[0];
     let board = &game.boards[0];
     assert_eq!(board.images, manifest.board);
-    let rects: BTreeMap<&str, [i64; 4]> = board
-        .positions
-        .iter()
-        .map(|p| (p.name.as_str(), p.rect.unwrap()))
-        .collect();
-    assert_eq!(rects.len(), 25);
-    assert_eq!(rects["5a"], [1, 1, 40, 40]);
-    assert_eq!(rects["1e"], [161, 161, 200, 200]);
-    assert_eq!(board.directions.len(), 8);
+    assert!(board.positions.is_empty());
     assert_eq!(game.pieces.len(), 10);
     for (p, m) in game.pieces.iter().zip(&manifest.pieces) {
         assert_eq!(p.name, m.piece);
@@ -247,7 +238,9 @@ fn tai_shogi_from_the_zrf_writes_the_whole_set() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("2 boards (776×776), 260 tiles (30×30)"),
+        err.contains(
+            "2 checkered boards (776×776, at the rule file's own rectangles), 260 tiles (30×30)"
+        ),
         "{err}"
     );
     let files = files_under(&dir);
@@ -325,7 +318,8 @@ fn warnings_refusals_and_exit_codes() {
     assert!(err.contains("at least 12 px"), "{err}");
     assert!(!dir.exists());
 
-    // A board of listed positions is not a rectangular grid: a clear error, exit 1.
+    // A board of listed positions is drawn at its rectangles (10-px cells: 12-px pieces, with a
+    // note); laying it out anew (--labels, --unit) needs a rectangular grid: a clear error, exit 1.
     let dir = out_dir("render_positions");
     std::fs::create_dir_all(&dir).unwrap();
     let zrf = dir.join("positions.zrf");
@@ -335,7 +329,17 @@ fn warnings_refusals_and_exit_codes() {
          (piece (name X) (moves ((n) add))))\n",
     )
     .unwrap();
-    let (code, _, err) = run(&["render", zrf.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    let out = dir.join("set");
+    let (code, _, err) = run(&["render", zrf.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("pieces are drawn at 12 px"), "{err}");
+    let (code, _, err) = run(&[
+        "render",
+        zrf.to_str().unwrap(),
+        "-o",
+        dir.join("labelled").to_str().unwrap(),
+        "--labels",
+    ]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("not a grid"), "{err}");
     assert!(err.contains("rectangular"), "{err}");
@@ -351,4 +355,60 @@ fn warnings_refusals_and_exit_codes() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("images.json"), "{err}");
+}
+
+/// `render --start` composes the start position from the author's own piece images where they
+/// sit beside the rule file (ZoG's `#00FF00` key transparent), and from drawn tiles elsewhere.
+#[test]
+fn start_position_uses_the_authors_piece_images_beside_the_rule_file() {
+    let dir = out_dir("render_own_images");
+    std::fs::create_dir_all(dir.join("images")).unwrap();
+    std::fs::write(
+        dir.join("own.zrf"),
+        "(game (title \"own\") (players White Black) (turn-order White Black)
+           (board (image \"images/board.bmp\")
+             (grid (start-rectangle 0 0 40 40) (dimensions (\"a/b\" (40 0)) (\"2/1\" (0 40)))
+                   (directions (n 0 -1) (e 1 0))))
+           (piece (name Man) (image White \"images/w.bmp\" Black \"images/b.bmp\") (moves (n add)))
+           (board-setup (White (Man a1)) (Black (Man b2))))\n",
+    )
+    .unwrap();
+    // The author's white man: a 20×20 red square with a key border; no black image exists.
+    let mut man = tiny_skia::Pixmap::new(20, 20).unwrap();
+    man.fill(tiny_skia::Color::from_rgba8(0, 255, 0, 255));
+    let mut red = tiny_skia::Paint::default();
+    red.set_color_rgba8(200, 10, 10, 255);
+    man.fill_rect(
+        tiny_skia::Rect::from_xywh(2.0, 2.0, 16.0, 16.0).unwrap(),
+        &red,
+        tiny_skia::Transform::identity(),
+        None,
+    );
+    std::fs::write(
+        dir.join("images/w.bmp"),
+        zogkit::render::bmp::encode_bmp(&man),
+    )
+    .unwrap();
+    let out = dir.join("set");
+    let (code, _, err) = run(&[
+        "render",
+        dir.join("own.zrf").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--start",
+        "--format",
+        "png",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let start = tiny_skia::Pixmap::load_png(out.join("start.png")).unwrap();
+    let at = |x, y| {
+        let p = start.pixel(x, y).unwrap();
+        (p.red(), p.green(), p.blue())
+    };
+    // a1's rectangle is (0 40 40 80): its centre shows the author's red, the key around it
+    // shows the board; b2 (40 0 80 40) holds a drawn token, not red and not the board fill.
+    assert_eq!(at(20, 60), (200, 10, 10));
+    assert_ne!(at(20 - 9, 60), (0, 255, 0));
+    assert_ne!(at(60, 20), (200, 10, 10));
+    assert_ne!(at(60, 20), (0xDE, 0xB8, 0x78));
 }

@@ -357,39 +357,19 @@ fn golden_composed_position() {
     let [gold_s, gold_g] = pair("金将", ColourClass::NeverPromoting, &ts, &fonts);
     let [pawn_s, _] = pair("歩兵", ColourClass::Unpromoted, &ts, &fonts);
     let [tokin_s, _] = pair("と金", ColourClass::Promoted, &ts, &fonts);
+    fn at<'a>(g: &BoardGeometry, col: u32, row: u32, tile: &'a Pixmap) -> Placement<'a> {
+        let (x, y) = g.tile_origin(col, row, tile.width());
+        Placement { x, y, tile }
+    }
     let placements = [
-        Placement {
-            col: 2,
-            row: 4,
-            tile: &king_s,
-        },
-        Placement {
-            col: 1,
-            row: 4,
-            tile: &gold_s,
-        },
-        Placement {
-            col: 2,
-            row: 3,
-            tile: &pawn_s,
-        },
-        Placement {
-            col: 3,
-            row: 2,
-            tile: &tokin_s,
-        },
-        Placement {
-            col: 2,
-            row: 0,
-            tile: &king_g,
-        },
-        Placement {
-            col: 3,
-            row: 0,
-            tile: &gold_g,
-        },
+        at(&g, 2, 4, &king_s),
+        at(&g, 1, 4, &gold_s),
+        at(&g, 2, 3, &pawn_s),
+        at(&g, 3, 2, &tokin_s),
+        at(&g, 2, 0, &king_g),
+        at(&g, 3, 0, &gold_g),
     ];
-    let pos = compose_position(&b, &g, &placements).unwrap();
+    let pos = compose_position(&b, &placements);
     // No key colour survives composition, and the board is unchanged off the pieces.
     assert!(
         pos.pixels()
@@ -415,4 +395,55 @@ fn compare_tolerance() {
     assert_eq!(panel.width(), 3 * 4 + 4);
     let c = Pixmap::new(4, 5).unwrap();
     assert_eq!(compare(&a, &c).0, 20);
+}
+
+/// Chess glyph tiles (both players) and token tiles (four palette players), each validated,
+/// and the same pieces placed on a checkered board.
+#[test]
+fn golden_tokens_and_chess_glyphs() {
+    let fonts = FontSet::bundled();
+    let size = 30;
+    let check = |p: &Pixmap, what: &str| {
+        assert_no_errors(what, validate::validate_token(p, size, what));
+        bmp_round_trip(p, what);
+    };
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for man in ChessMan::ALL {
+        let (a, b) = render_token_pair("", PieceStyle::Chess(man), [0, 1], size, &fonts).unwrap();
+        assert!(a.warnings.is_empty(), "{man:?}: {:?}", a.warnings);
+        check(&a.pixmap, &format!("{man:?} (first)"));
+        check(&b, &format!("{man:?} (second)"));
+        white.push(a.pixmap);
+        black.push(b);
+    }
+    let mut tokens = Vec::new();
+    for (player, label) in ["K", "Kn", "DK", "Wiz", "M", "LL"].iter().enumerate() {
+        let r = render_token(label, PieceStyle::Token, player, size, &fonts).unwrap();
+        assert!(r.warnings.is_empty(), "{label}: {:?}", r.warnings);
+        check(&r.pixmap, label);
+        tokens.push(r.pixmap);
+    }
+    check_golden(
+        "tiles_tokens_chess",
+        &sheet(&[white.clone(), black.clone(), tokens.clone()]),
+    );
+
+    let mut style = BoardStyle::new(6, 3);
+    style.checkered = true;
+    let g = BoardGeometry::of(&style);
+    let b = board(&style, &fonts);
+    let mut placements = Vec::new();
+    for (row, tiles) in [&black, &tokens, &white].into_iter().enumerate() {
+        for (col, tile) in tiles.iter().enumerate() {
+            let (x, y) = g.tile_origin(col as u32, row as u32, tile.width());
+            placements.push(Placement { x, y, tile });
+        }
+    }
+    let pos = compose_position(&b, &placements);
+    assert!(
+        pos.pixels()
+            .iter()
+            .all(|p| (p.red(), p.green(), p.blue()) != (0, 255, 0))
+    );
+    check_golden("position_tokens_chess", &pos);
 }

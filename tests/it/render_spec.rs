@@ -38,15 +38,23 @@ fn bmp_size(w: u32, h: u32) -> usize {
 #[test]
 fn tai_shogi_classes_names_and_files_follow_the_spec() {
     let doc = read("corpus/zrf/tai_shogi.zrf");
+    // Laid out anew, the grid keeps its labels and unit.
+    let redraw = PlanOptions {
+        redraw: true,
+        ..Default::default()
+    };
+    let grid = from_spec(&doc, 0, &redraw).unwrap().board.grid.unwrap();
+    assert_eq!((grid.files, grid.ranks, grid.unit), (25, 25, 31));
+    assert_eq!(grid.x.labels[0], "25");
+    assert_eq!(grid.y.labels[24], "xxv");
+    // By default every position is drawn at its own rectangle: 625 cells of 31 px.
     let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
-    assert_eq!(
-        (plan.board.files, plan.board.ranks, plan.board.unit),
-        (25, 25, 31)
-    );
+    assert!(plan.board.grid.is_none());
+    assert_eq!(plan.board.sheet.cells.len(), 625);
+    assert_eq!(plan.board.sheet.cells[0].rect, [1, 1, 31, 31]);
+    assert_eq!(plan.board.sheet.tile, 30);
     assert_eq!(plan.board.file, "images/TaiShogi/board.bmp");
     assert_eq!(plan.board.checkered_file, "images/TaiShogi/board_check.bmp");
-    assert_eq!(plan.board.x.labels[0], "25");
-    assert_eq!(plan.board.y.labels[24], "xxv");
     assert_eq!(plan.pieces.len(), 130);
     assert_eq!(plan.setup.len(), 354);
     assert_eq!(plan.players, ["Sente", "Gote"]);
@@ -160,7 +168,7 @@ fn tai_shogi_renders_two_boards_and_260_valid_tiles_and_its_start_position() {
     assert!(set.warnings.is_empty(), "{:?}", set.warnings);
     assert_eq!(set.count(FileKind::Board), 2);
     assert_eq!(set.count(FileKind::Tile), 260);
-    assert_eq!((set.geometry.width(), set.geometry.height()), (776, 776));
+    assert_eq!((set.boards[0].width(), set.boards[0].height()), (776, 776));
     for f in &set.files {
         let want = match f.kind {
             FileKind::Board => 1_806_582,
@@ -179,21 +187,29 @@ fn tai_shogi_renders_two_boards_and_260_valid_tiles_and_its_start_position() {
             "images/TaiShogi/board_check.bmp"
         ]
     );
+    // The positions keep the rule file's rectangles: the fragment declares only images.
     assert!(
+        set.fragment.contains(
+            "(board (image \"images/TaiShogi/board.bmp\" \"images/TaiShogi/board_check.bmp\"))"
+        ),
+        "{}",
         set.fragment
-            .contains("(start-rectangle 1 1 31 31)\n    (dimensions (\"25/24/")
     );
+    assert!(!set.fragment.contains("start-rectangle"));
     assert!(set.fragment.contains(
         "(piece (name 成金将) (image Sente \"images/TaiShogi/p01_S.bmp\" Gote \"images/TaiShogi/p01_G.bmp\"))"
     ));
 
-    let start = compose_start(&plan, &set).unwrap();
+    let start = compose_start(&plan, &set);
     // Sente's 自在天王 stands on 13xxv: column 12, row 24; its tile's apex row is outline.
-    let (x0, y0) = set.geometry.tile_origin(12, 24, 30);
+    let cell = set.sheet.index();
+    assert_eq!(set.sheet.cells[cell["13xxv"]].rect, [373, 745, 403, 775]);
+    let (x0, y0) = set.sheet.tile_origin(cell["13xxv"], 30, 30);
+    assert_eq!((x0, y0), (373, 745));
     let apex = start.pixel(x0 as u32 + 14, y0 as u32).unwrap();
     assert_eq!((apex.red(), apex.green(), apex.blue()), (0x3C, 0x28, 0x14));
     // Gote's pieces point down: the apex of 13i's tile is on its bottom row.
-    let (x0, y0) = set.geometry.tile_origin(12, 0, 30);
+    let (x0, y0) = set.sheet.tile_origin(cell["13i"], 30, 30);
     let apex = start.pixel(x0 as u32 + 15, y0 as u32 + 29).unwrap();
     assert_eq!((apex.red(), apex.green(), apex.blue()), (0x3C, 0x28, 0x14));
     // The middle rows are empty board.
@@ -232,7 +248,8 @@ fn check_asset(rel: &str, actual: &Pixmap) {
 fn minishogi_plan_classes_zones_and_fallback_names() {
     let doc = read("corpus/zrf/render_minishogi.zrf");
     let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
-    assert_eq!((plan.board.files, plan.board.unit), (5, 40));
+    assert_eq!(plan.board.sheet.cells.len(), 25);
+    assert_eq!(plan.board.sheet.tile, 39);
     let class: BTreeMap<&str, ColourClass> = plan
         .pieces
         .iter()
@@ -253,18 +270,25 @@ fn minishogi_plan_classes_zones_and_fallback_names() {
     );
     assert_eq!(plan.board.zones.len(), 2);
     assert_eq!(plan.board.zones[0].cells.len(), 5);
-    assert!(plan.board.zones[0].cells.iter().all(|c| c.1 == 0));
+    let top = plan.board.sheet.cells[plan.board.zones[0].cells[0]].rect[1];
+    assert!(
+        plan.board.zones[0]
+            .cells
+            .iter()
+            .all(|&c| plan.board.sheet.cells[c].rect[1] == top)
+    );
     assert_eq!(plan.setup.len(), 12);
 
     // Overrides win; a unit override scales everything.
     let mut opts = PlanOptions {
         unit: Some(31),
+        redraw: true,
         ..Default::default()
     };
     opts.classes.insert("金将".into(), ColourClass::Unpromoted);
     opts.names.insert("と金".into(), "と".into());
     let plan = from_spec(&doc, 0, &opts).unwrap();
-    assert_eq!(plan.board.unit, 31);
+    assert_eq!(plan.board.grid.as_ref().unwrap().unit, 31);
     assert_eq!(plan.pieces[1].class, ColourClass::Unpromoted);
     assert!(plan.pieces[1].class_overridden);
     assert_eq!(plan.pieces[7].text, "と");
@@ -281,7 +305,7 @@ fn minishogi_plan_classes_zones_and_fallback_names() {
     };
     let set = render_set(&plan, &so, &FontSet::bundled()).unwrap();
     assert!(set.errors.is_empty(), "{:?}", set.errors);
-    let start = compose_start(&plan, &set).unwrap();
+    let start = compose_start(&plan, &set);
     assert_eq!((start.width(), start.height()), (201, 201));
     check_asset("golden/render/minishogi_start_from_spec.png", &start);
 }
@@ -291,6 +315,7 @@ fn apply_rewrites_images_and_geometry_consistently() {
     let mut doc = read("corpus/zrf/render_minishogi.zrf");
     let opts = PlanOptions {
         unit: Some(31),
+        redraw: true,
         ..Default::default()
     };
     let plan = from_spec(&doc, 0, &opts).unwrap();
@@ -302,9 +327,12 @@ fn apply_rewrites_images_and_geometry_consistently() {
     let set = render_set(&plan, &so, &FontSet::bundled()).unwrap();
     assert!(set.errors.is_empty(), "{:?}", set.errors);
     // Labels add a margin: the first cell moves in by it.
-    let m = set.geometry.margin as i64;
+    let m = set.sheet.cells[0].rect[0] - 1;
     assert!(m > 0);
-    assert_eq!(set.manifest.start_rectangle, [m + 1, m + 1, m + 31, m + 31]);
+    assert_eq!(
+        set.manifest.start_rectangle,
+        Some([m + 1, m + 1, m + 31, m + 31])
+    );
     let applied = apply(&mut doc, &set.manifest).unwrap();
     assert_eq!(applied.games, [0]);
     assert_eq!(applied.pieces, 10);
@@ -336,4 +364,176 @@ fn apply_rewrites_images_and_geometry_consistently() {
     // A manifest for another game is refused.
     let mut other = read("corpus/zrf/tai_shogi.zrf");
     assert!(apply(&mut other, &set.manifest).is_err());
+}
+
+/// Copies `p` moved by (dx, dy), filling the uncovered strip with the first pixel's colour.
+fn shifted(p: &Pixmap, dx: u32, dy: u32) -> Pixmap {
+    let mut out = p.clone();
+    let first = p.pixel(0, 0).unwrap();
+    for y in 0..p.height() {
+        for x in 0..p.width() {
+            let v = if x >= dx && y >= dy {
+                p.pixel(x - dx, y - dy).unwrap()
+            } else {
+                first
+            };
+            let i = ((y * p.width() + x) * 4) as usize;
+            out.data_mut()[i..i + 4].copy_from_slice(&[v.red(), v.green(), v.blue(), v.alpha()]);
+        }
+    }
+    out
+}
+
+/// One golden start position per board style (hex, points and lines, several grids, a 3-D grid
+/// laid out side by side, non-square cells with a killed position), each drawn at the file's
+/// own rectangles, validated, and caught by the validator when moved by 4 px.
+#[test]
+fn board_styles_draw_at_the_files_rectangles_and_match_their_goldens() {
+    use zogkit::render::board::BoardColours;
+    use zogkit::render::sheet::{SheetStyle, validate_sheet};
+    let cases = [
+        (
+            "board_hex_001",
+            "golden/render/style_board_hex_001.png",
+            SheetStyle::Hex,
+            19,
+        ),
+        (
+            "board_points_001",
+            "golden/render/style_board_points_001.png",
+            SheetStyle::Points,
+            9,
+        ),
+        (
+            "board_multigrid_001",
+            "golden/render/style_board_multigrid_001.png",
+            SheetStyle::Checkered,
+            11,
+        ),
+        (
+            "board_3d_001",
+            "golden/render/style_board_3d_001.png",
+            SheetStyle::Checkered,
+            18,
+        ),
+        (
+            "board_nonsquare_001",
+            "golden/render/style_board_nonsquare_001.png",
+            SheetStyle::Checkered,
+            19,
+        ),
+    ];
+    let fonts = FontSet::bundled();
+    for (name, golden, style, cells) in cases {
+        let doc = read(&format!("corpus/zrf/{name}.zrf"));
+        let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+        let sheet = &plan.board.sheet;
+        assert_eq!((sheet.style, sheet.cells.len()), (style, cells), "{name}");
+        // Every cell is the position's own rectangle.
+        let positions = &doc.games[0].boards[0].positions;
+        for c in &sheet.cells {
+            let p = positions.iter().find(|p| p.name == c.name).unwrap();
+            assert_eq!(Some(c.rect), p.rect, "{name} {}", c.name);
+        }
+        let set = render_set(&plan, &SetOptions::default(), &fonts).unwrap();
+        assert!(set.errors.is_empty(), "{name}: {:?}", set.errors);
+        let colours = BoardColours::default();
+        let none = BTreeMap::new();
+        let moved = shifted(&set.boards[0], 4, 4);
+        assert!(
+            !validate_sheet(&moved, &set.sheet, &colours, false, &none, name).is_empty(),
+            "{name}: a board moved by 4 px passes"
+        );
+        check_asset(golden, &compose_start(&plan, &set));
+    }
+    // The points board has no checkered twin; the others have one.
+    let doc = read("corpus/zrf/board_points_001.zrf");
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    let set = render_set(&plan, &SetOptions::default(), &fonts).unwrap();
+    assert_eq!(set.count(FileKind::Board), 1);
+    // The killed position of the non-square board is left out.
+    let doc = read("corpus/zrf/board_nonsquare_001.zrf");
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    assert_eq!(plan.board.sheet.killed, [[85, 35, 125, 65]]);
+}
+
+/// The piece-style decision over the shared ZRF corpus: how many games get pentagons (shogi-like),
+/// chess glyphs (at least one recognised chess man) or tokens only, printed; well-known games
+/// are checked by name.
+#[test]
+fn piece_styles_over_the_shared_corpus() {
+    use zogkit::render::token::{PieceStyle, is_shogi_like, piece_styles};
+    let Some(shared) = crate::common::shared_zrf() else {
+        return;
+    };
+    let files = crate::common::zrf_files(&shared);
+    assert_eq!(files.len(), 434);
+    let mut games: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut pieces: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_title: BTreeMap<(String, String), &str> = BTreeMap::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let rel = f
+            .strip_prefix(&shared)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let r = format::read(
+            Format::Zrf,
+            &rel,
+            &bytes,
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        let Some(doc) = r.document else { continue };
+        for g in doc.games.iter().filter(|g| !g.pieces.is_empty()) {
+            let styles = piece_styles(g);
+            let kind = if is_shogi_like(g) {
+                "pentagon"
+            } else if styles.iter().any(|s| matches!(s, PieceStyle::Chess(_))) {
+                "chess"
+            } else {
+                "token"
+            };
+            *games.entry(kind).or_default() += 1;
+            for (s, _) in styles.iter().zip(&g.pieces).filter(|(_, p)| !p.dummy) {
+                let k = match s {
+                    PieceStyle::Pentagon => "pentagon",
+                    PieceStyle::Chess(_) => "chess",
+                    PieceStyle::Token => "token",
+                };
+                *pieces.entry(k).or_default() += 1;
+            }
+            by_title.insert((rel.clone(), g.title.clone()), kind);
+        }
+    }
+    eprintln!("games per style: {games:?}; pieces per style: {pieces:?}");
+    for (file, title, want) in [
+        ("dagaz/chess/chess.zrf", "Chess", "chess"),
+        ("dagaz/shogi-family/shogi.zrf", "Shogi", "pentagon"),
+        ("dagaz/shogi-family/kantorai.zrf", "Kantorai", "pentagon"),
+        (
+            "dagaz/checkers/english-checkers.zrf",
+            "English Checkers",
+            "token",
+        ),
+        (
+            "dagaz/breakthrough/breakthrough.zrf",
+            "Breakthrough (8x8)",
+            "token",
+        ),
+        ("dagaz/chess/shatranj.zrf", "Shatranj", "token"),
+    ] {
+        assert_eq!(
+            by_title
+                .get(&(file.to_string(), title.to_string()))
+                .copied(),
+            Some(want),
+            "{file} {title}"
+        );
+    }
+    assert!(
+        games.values().all(|&n| n > 0) && games.len() == 3,
+        "{games:?}"
+    );
 }

@@ -37,8 +37,10 @@ tasks:
                              Ludii generates for each game (cached in target/ludii-english) and
                              write golden/ludii-library-report.md (--check: fail if it would change)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
-  fonts [--tai PATH]         regenerate the font subsets in assets/fonts/ (needs Debian's
-                             fonts-noto-cjk and fonts-hanazono, and pip's fonttools)
+  fonts [--tai PATH] [--only chess]
+                             regenerate the font subsets in assets/fonts/ (needs Debian's
+                             fonts-noto-cjk, fonts-hanazono and fonts-noto-core, and pip's
+                             fonttools; `--only chess`: the chess-glyph subset alone)
 ";
 
 fn main() -> ExitCode {
