@@ -124,7 +124,7 @@ impl<'a> Pictures<'a> {
             ..Default::default()
         };
         let set = render_set(plan, &set_opts, fonts).map_err(|e| e.to_string())?;
-        let start = compose_start(plan, &set).map_err(|e| e.to_string())?;
+        let start = compose_start(plan, &set);
         let thumb = thumbnail(&start).ok_or("the thumbnail could not be drawn")?;
         let mut tiles = Vec::with_capacity(set.tiles.len());
         for sides in &set.tiles {
