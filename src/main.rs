@@ -77,6 +77,9 @@ enum Command {
     Roundtrip(cli::roundtrip::RoundtripArgs),
     /// Print the JSON Schema of spec documents.
     Schema,
+    /// Write a static HTML catalogue of a collection: an index and a page per game and variant,
+    /// with start positions, texts, pieces, diagnostics and the converted files.
+    Catalogue(cli::catalogue::CatalogueArgs),
     /// Draw a game's board and piece bitmaps for ZoG (BMP or PNG), validated, with a ZRF fragment.
     Render(cli::render::RenderArgs),
     /// List the moves a Chessembly script gives one piece on a board.
@@ -168,6 +171,7 @@ fn main() -> ExitCode {
         Command::Roundtrip(a) => cli::roundtrip::run(a),
         Command::Schema => cli::inspect::schema(),
         Command::Render(a) => cli::render::run(a),
+        Command::Catalogue(a) => cli::catalogue::run(a),
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => cli::perft::run(&a),
         Command::Replay(a) => cli::replay::run(&a),

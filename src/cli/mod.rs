@@ -2,6 +2,7 @@
 //!
 //! This is the only part of zogkit that touches the file system.
 
+pub mod catalogue;
 pub mod check;
 pub mod color;
 pub mod convert;

@@ -47,28 +47,31 @@ pub struct RoundtripArgs {
 
 /// The outcome for one game or variant.
 #[derive(Debug, Clone, serde::Serialize)]
-struct EntryResult {
+pub struct EntryResult {
     index: usize,
     kind: &'static str,
     title: String,
-    passed: bool,
+    /// Whether this entry's spec survived the round trip.
+    pub passed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<String>,
 }
 
 /// The outcome for one file.
 #[derive(Debug, Clone, serde::Serialize)]
-struct FileResult {
+pub struct FileResult {
     file: String,
-    passed: bool,
+    /// Whether the file passed (every entry, no problem).
+    pub passed: bool,
     /// Emitted ZRF bytes / original bytes (root file only).
     size_ratio: f64,
     original_bytes: usize,
     emitted_bytes: usize,
-    entries: Vec<EntryResult>,
+    /// Per game or variant, in document order.
+    pub entries: Vec<EntryResult>,
     /// Problems that are not per entry: read errors, new warnings, YAML instability, a different
     /// number of entries.
-    problems: Vec<String>,
+    pub problems: Vec<String>,
     /// Diagnostics of the writer (what ZRF cannot express).
     emit_diagnostics: Vec<String>,
 }
@@ -154,7 +157,32 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         Err(e) => return fail(name, format!("cannot read: {e}")),
     };
     let opts = super::read_options(None);
-    let first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
+    let mut first = format::read(Format::Zrf, name, &bytes, &opts, &mut *super::loader(input));
+    judge(name, bytes.len(), &mut first, check_yaml, policy, None)
+}
+
+/// What the round trip wrote on the way, kept for a caller that writes them too (`zogkit
+/// catalogue`): the ZRF bytes with the writer's diagnostics (capped, as `format::write` gives
+/// them) and the YAML text (when the YAML check ran and could write it).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// `format::write(Format::Zrf, doc)`'s result.
+    pub zrf: Option<(Vec<u8>, Vec<Diagnostic>)>,
+    /// `format::write(Format::Yaml, doc)`'s text.
+    pub yaml: Option<String>,
+}
+
+/// The round-trip decision for one ZRF file already read (`first`, from `original_len` bytes):
+/// what `zogkit roundtrip` reports for it. The document is taken out of `first` while it is
+/// compared and put back, unchanged, before returning (`zogkit catalogue` shows it next).
+pub fn judge(
+    name: &str,
+    original_len: usize,
+    first: &mut format::ReadResult,
+    check_yaml: bool,
+    policy: Policy,
+    keep: Option<&mut Written>,
+) -> FileResult {
     // A file that does not read cleanly proves nothing: it fails with its own errors (and its
     // warnings, when they are denied).
     let own: Vec<String> = first
@@ -178,16 +206,42 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         r.problems.extend(own);
         return r;
     }
-    let Some(doc1) = first.document else {
+    let Some(mut doc1) = first.document.take() else {
         return fail(name, "the file could not be read".into());
     };
+    let r = compare(
+        name,
+        original_len,
+        first,
+        &mut doc1,
+        (check_yaml, policy),
+        keep,
+    );
+    first.document = Some(doc1);
+    r
+}
+
+/// Writes `doc1` as ZRF, reads it back and compares (see [`judge`]); `doc1` is left as it was.
+fn compare(
+    name: &str,
+    original_len: usize,
+    first: &format::ReadResult,
+    doc1: &mut Document,
+    (check_yaml, policy): (bool, Policy),
+    mut keep: Option<&mut Written>,
+) -> FileResult {
+    let opts = super::read_options(None);
     // First, so that the document read back is gone before the emitted ZRF is read.
     let yaml_problem = if check_yaml {
-        yaml_stability(&doc1)
+        let (problem, yaml) = yaml_stability(doc1);
+        if let Some(k) = keep.as_deref_mut() {
+            k.yaml = yaml;
+        }
+        problem
     } else {
         None
     };
-    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(&doc1);
+    let (emitted, mut ediags) = zogkit::zrf::emit::emit_bytes(doc1);
     zogkit::diag::cap_repeats(&mut ediags, zogkit::diag::MAX_PER_CODE);
     let no_games = doc1.games.is_empty();
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
@@ -222,7 +276,7 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         }
     }
     // Procedures are compared inlined only when the two documents factor them differently.
-    let (mut doc1, mut doc2) = (doc1, doc2);
+    let mut doc2 = doc2;
     let pa = std::mem::take(&mut doc1.procedures);
     let pb = std::mem::take(&mut doc2.procedures);
     let mut eq = spec::moves::Equality::new(&pa, &pb);
@@ -237,9 +291,9 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
     let all_same = same.iter().all(|x| *x) && doc1.games.len() == doc2.games.len();
     // Only a difference needs the inlined documents (for the diff).
     let (a, mut b) = if all_same {
-        (shallow_source(&doc1), shallow_source(&doc2))
+        (shallow_source(doc1), shallow_source(&doc2))
     } else {
-        (comparable(&doc1), comparable(&doc2))
+        (comparable(doc1), comparable(&doc2))
     };
     if a.source.line_endings.is_none() {
         b.source.line_endings = None;
@@ -263,7 +317,11 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
             unified(&yaml(&a.source), &yaml(&b.source))
         ));
     }
-    for (i, g) in (if all_same { &doc1 } else { &a }).games.iter().enumerate() {
+    for (i, g) in (if all_same { &*doc1 } else { &a })
+        .games
+        .iter()
+        .enumerate()
+    {
         let other = b.games.get(i);
         let passed = same.get(i).copied().unwrap_or(false);
         let diff = (!passed).then(|| unified(&yaml(g), &other.map(yaml).unwrap_or_default()));
@@ -280,28 +338,39 @@ fn one(input: &InputFile, check_yaml: bool, policy: Policy) -> FileResult {
         });
     }
     let passed = problems.is_empty() && entries.iter().all(|e| e.passed);
+    let (original_bytes, emitted_bytes) = (original_len, emitted.len());
+    let emit_diagnostics = ediags
+        .iter()
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect();
+    if let Some(k) = keep {
+        k.zrf = Some((emitted, ediags));
+    }
     FileResult {
         file: name.to_string(),
         passed,
-        size_ratio: emitted.len() as f64 / bytes.len().max(1) as f64,
-        original_bytes: bytes.len(),
-        emitted_bytes: emitted.len(),
+        size_ratio: emitted_bytes as f64 / original_bytes.max(1) as f64,
+        original_bytes,
+        emitted_bytes,
         entries,
         problems,
-        emit_diagnostics: ediags
-            .iter()
-            .map(|d| format!("{}: {}", d.code, d.message))
-            .collect(),
+        emit_diagnostics,
     }
 }
 
-/// Checks YAML → spec → YAML byte stability: what is wrong, if anything.
-fn yaml_stability(doc: &Document) -> Option<String> {
+/// Checks YAML → spec → YAML byte stability: what is wrong, if anything, and the YAML written.
+fn yaml_stability(doc: &Document) -> (Option<String>, Option<String>) {
     let y1 = match spec::yaml::write_document(doc) {
         Ok(y1) => y1,
-        Err(e) => return Some(format!("cannot write YAML: {}", e.message())),
+        Err(e) => return (Some(format!("cannot write YAML: {}", e.message())), None),
     };
-    match spec::yaml::from_str::<Document>(&y1, FileId(0)) {
+    let problem = stability_of(doc, &y1);
+    (problem, Some(y1))
+}
+
+/// What is wrong with `y1`, `doc` written as YAML, when read back and written again.
+fn stability_of(doc: &Document, y1: &str) -> Option<String> {
+    match spec::yaml::from_str::<Document>(y1, FileId(0)) {
         // The writer is a function of the document, so reading back the same document means
         // writing it again gives the same bytes; only a difference is written out.
         Ok(back) if back == *doc => None,
@@ -309,7 +378,7 @@ fn yaml_stability(doc: &Document) -> Option<String> {
             Ok(y2) if y2 == y1 => None,
             Ok(y2) => Some(format!(
                 "YAML → spec → YAML is not byte-stable:\n{}",
-                unified(&y1, &y2)
+                unified(y1, &y2)
             )),
             Err(e) => Some(format!("cannot write YAML again: {}", e.message())),
         },

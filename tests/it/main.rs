@@ -4,6 +4,7 @@
 mod common;
 
 mod batch;
+mod catalogue;
 mod chessembly_cli;
 mod chessembly_export;
 mod chessembly_golden;

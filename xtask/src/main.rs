@@ -192,6 +192,7 @@ fn bench(root: &Path, runs: usize) -> bool {
     let exe = root.join("target/release/zogkit");
     let corpus = shared_corpus(root);
     let yaml_out = root.join("target/bench-yaml");
+    let site_out = root.join("target/bench-catalogue");
     let cases: Vec<(&str, Vec<String>)> = vec![
         (
             "check shared corpus (decode + parse + expand, 434 files)",
@@ -223,6 +224,16 @@ fn bench(root: &Path, runs: usize) -> bool {
             vec![
                 "roundtrip".into(),
                 "-q".into(),
+                corpus.display().to_string(),
+            ],
+        ),
+        (
+            "catalogue of the shared corpus into an empty directory (read, roundtrip, convert to 3 formats, draw, HTML; 434 files; target < 10 s, < 300 MB)",
+            vec![
+                "catalogue".into(),
+                "-q".into(),
+                "-o".into(),
+                site_out.display().to_string(),
                 corpus.display().to_string(),
             ],
         ),
@@ -306,8 +317,10 @@ fn bench(root: &Path, runs: usize) -> bool {
         for _ in 0..runs.max(1) {
             // Each conversion writes a fresh tree, as a user's first run does (replacing
             // files with `--force` also syncs each one before the rename).
-            if args.iter().any(|a| Path::new(a) == yaml_out) {
-                let _ = std::fs::remove_dir_all(&yaml_out);
+            for fresh in [&yaml_out, &site_out] {
+                if args.iter().any(|a| Path::new(a) == *fresh) {
+                    let _ = std::fs::remove_dir_all(fresh);
+                }
             }
             let t = Instant::now();
             let out = Command::new(&exe)

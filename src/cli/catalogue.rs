@@ -1,0 +1,324 @@
+//! `zogkit catalogue DIR... -o SITE`: a static HTML site for a collection — every input read as
+//! `check` reads it, judged as `roundtrip` judges it, its pages built by [`zogkit::catalogue`]
+//! and written as soon as it is done, then the index pages.
+
+use super::output::{self, Existing};
+use super::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, outcome, read_input};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use zogkit::catalogue::{self, FileInput, RoundTrip, Row, SiteFile, Totals};
+use zogkit::format::{self, Format};
+use zogkit::render::FontSet;
+
+/// Arguments of `zogkit catalogue`.
+#[derive(Debug, Args)]
+pub struct CatalogueArgs {
+    /// Files or directories (searched recursively for .zrf, .csm and .lud files, as `check`
+    /// searches them).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The site's folder (created if missing). An existing folder that is not empty is refused
+    /// unless --force.
+    #[arg(short, long, value_name = "SITE")]
+    pub output: PathBuf,
+    /// Write into a non-empty folder, replacing files of the same names (others are left).
+    #[arg(long)]
+    pub force: bool,
+    /// Read every input in this format instead of choosing by extension.
+    #[arg(long, value_parser = super::convert::readable_format())]
+    pub from: Option<Format>,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// What one input gave, kept until the index is written.
+struct Done {
+    rows: Vec<Row>,
+    pages: usize,
+    pictures: usize,
+    placeholders: Vec<String>,
+    validator_failures: usize,
+    roundtrip: usize,
+    /// A write that failed (the run fails).
+    error: Option<String>,
+}
+
+/// Runs `zogkit catalogue`.
+pub fn run(args: CatalogueArgs) -> u8 {
+    let inputs = match outcome::inputs(
+        &args.inputs,
+        &outcome::extensions(args.from, Some(Format::Yaml)),
+    ) {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    if let Err(e) = site_folder(&args.output, args.force) {
+        eprintln!("error: {e}");
+        return EXIT_USAGE;
+    }
+    let existing = Existing::new(args.force, false);
+    let names: Vec<String> = inputs.iter().map(relative_name).collect();
+    let slugs = catalogue::slugs(&names.iter().map(String::as_str).collect::<Vec<_>>());
+    let fonts = FontSet::bundled();
+    let images = catalogue::ImageStore::default();
+    super::catch_interrupts();
+    let pb = super::progress(inputs.len(), args.quiet);
+    let done: Vec<Option<Done>> = super::par_map_largest_first(&inputs, |n, input| {
+        if super::interrupted() {
+            return None;
+        }
+        let d = one(
+            &args,
+            input,
+            (&names[n], &slugs[n]),
+            (&fonts, &images),
+            existing,
+        );
+        pb.inc(1);
+        Some(d)
+    });
+    pb.finish_and_clear();
+    if done.iter().any(Option::is_none) {
+        eprintln!(
+            "interrupted: the catalogue in {} is incomplete",
+            display_path(&args.output)
+        );
+        return EXIT_INTERRUPTED;
+    }
+    let done: Vec<Done> = done.into_iter().flatten().collect();
+    let mut failed = false;
+    for e in done.iter().filter_map(|d| d.error.as_ref()) {
+        eprintln!("error: {e}");
+        failed = true;
+    }
+    let mut totals = Totals {
+        files: done.len(),
+        ..Default::default()
+    };
+    for d in &done {
+        totals.pages += d.pages;
+        totals.pictures += d.pictures;
+        totals.placeholders += d.placeholders.len();
+        totals.roundtrip[d.roundtrip] += 1;
+    }
+    let mut rows: Vec<Row> = done.iter().flat_map(|d| d.rows.iter().cloned()).collect();
+    for f in catalogue::index_pages(&mut rows, &totals) {
+        if let Err(e) = write(&args.output, &f, existing) {
+            eprintln!("error: {e}");
+            failed = true;
+        }
+    }
+    if !args.quiet {
+        summary(&args.output, &done, &totals);
+    }
+    if failed { EXIT_USAGE } else { EXIT_OK }
+}
+
+/// The summary on standard error: pages, pictures, placeholders by reason.
+fn summary(site: &Path, done: &[Done], t: &Totals) {
+    let validator: usize = done.iter().map(|d| d.validator_failures).sum();
+    eprintln!(
+        "catalogue of {} files in {}: {} pages, {} start positions drawn ({validator} validator \
+         failures), {} placeholders; round trip {} passed, {} failed, {} not run",
+        t.files,
+        display_path(site),
+        t.pages,
+        t.pictures,
+        t.placeholders,
+        t.roundtrip[0],
+        t.roundtrip[1],
+        t.roundtrip[2]
+    );
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for r in done.iter().flat_map(|d| &d.placeholders) {
+        *reasons.entry(reason_kind(r)).or_default() += 1;
+    }
+    let mut reasons: Vec<(String, usize)> = reasons.into_iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for (r, n) in reasons {
+        eprintln!("  {n:>4} no picture: {r}");
+    }
+}
+
+/// A placeholder reason without the game's own words (titles and names in quotes, numbers),
+/// so that reasons of one kind are counted together.
+fn reason_kind(r: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in r.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                if quoted {
+                    out.push('…');
+                }
+            }
+            _ if quoted => {}
+            c if c.is_ascii_digit() => {
+                if !out.ends_with('N') {
+                    out.push('N');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Checks the site folder: missing or empty, or `--force`.
+fn site_folder(dir: &Path, force: bool) -> Result<(), String> {
+    if let Ok(mut rd) = std::fs::read_dir(dir)
+        && rd.next().is_some()
+        && !force
+    {
+        return Err(format!(
+            "{} exists and is not empty (use --force to write into it)",
+            display_path(dir)
+        ));
+    }
+    output::usable_dir(dir)
+}
+
+/// The input's path relative to the folder walked (its file name when named directly).
+fn relative_name(input: &InputFile) -> String {
+    let Some(p) = &input.path else {
+        return "stdin".into();
+    };
+    let rel = input
+        .root
+        .as_deref()
+        .and_then(|r| p.strip_prefix(r).ok())
+        .map(Path::to_path_buf)
+        .or_else(|| p.file_name().map(PathBuf::from))
+        .unwrap_or_else(|| p.clone());
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// Reads, judges and catalogues one input, writing its files.
+fn one(
+    args: &CatalogueArgs,
+    input: &InputFile,
+    (name, slug): (&str, &str),
+    (fonts, images): (&FontSet, &catalogue::ImageStore),
+    existing: Existing,
+) -> Done {
+    let from = outcome::format_of(args.from, input);
+    let opts = super::read_options(None);
+    let (bytes, io_error) = match read_input(input) {
+        Ok(b) => (b, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    let mut r = match &io_error {
+        None => format::read(
+            from,
+            &input.display,
+            &bytes,
+            &opts,
+            &mut *super::loader(input),
+        ),
+        Some(_) => format::ReadResult::default(),
+    };
+    let mut written = super::roundtrip::Written::default();
+    let roundtrip = match (&io_error, from) {
+        (Some(e), _) => RoundTrip::NotRun(format!("cannot read the file: {e}")),
+        (None, Format::Zrf) => {
+            let policy = outcome::Policy::default();
+            let keep = Some(&mut written);
+            let j =
+                super::roundtrip::judge(&input.display, bytes.len(), &mut r, true, policy, keep);
+            if j.passed {
+                RoundTrip::Passed
+            } else {
+                RoundTrip::Failed(first_problem(&j))
+            }
+        }
+        (None, f) => RoundTrip::NotRun(format!(
+            "round trips are checked for ZRF files; this is {}",
+            f.name()
+        )),
+    };
+    let stem = catalogue::stem(name);
+    let fi = FileInput {
+        display: &input.display,
+        name,
+        slug,
+        stem: &stem,
+        format: from,
+        read_error: io_error.as_deref(),
+        document: r.document.as_ref(),
+        diagnostics: &r.diagnostics,
+        sources: &r.sources,
+        roundtrip: roundtrip.clone(),
+        options: &opts,
+        fonts,
+        images,
+    };
+    let prewritten = catalogue::Prewritten {
+        zrf: written.zrf,
+        yaml: written.yaml,
+    };
+    let pages = catalogue::file_pages(&fi, prewritten);
+    let mut error = None;
+    for f in &pages.files {
+        if let Err(e) = write(&args.output, f, existing) {
+            error.get_or_insert(e);
+        }
+    }
+    Done {
+        pages: pages
+            .files
+            .iter()
+            .filter(|f| f.path.ends_with(".html"))
+            .count(),
+        rows: pages.rows,
+        pictures: pages.pictures,
+        placeholders: pages.placeholders,
+        validator_failures: pages.validator_failures,
+        roundtrip: match roundtrip {
+            RoundTrip::Passed => 0,
+            RoundTrip::Failed(_) => 1,
+            RoundTrip::NotRun(_) => 2,
+        },
+        error,
+    }
+}
+
+/// What a failed round trip shows: its first problem, or the entries that differ.
+fn first_problem(j: &super::roundtrip::FileResult) -> String {
+    if let Some(p) = j.problems.first() {
+        let mut s = p.lines().next().unwrap_or("").to_string();
+        if let Some(second) = j.problems.get(1) {
+            s.push(' ');
+            s.push_str(second.lines().next().unwrap_or(""));
+        }
+        return s;
+    }
+    let differ = j.entries.iter().filter(|e| !e.passed).count();
+    format!(
+        "{differ} of {} games and variants differ after read → spec → ZRF → spec (run `zogkit roundtrip` on the file for the diff)",
+        j.entries.len()
+    )
+}
+
+/// Writes one site file under `site` (folders created as needed) by the output rules.
+fn write(site: &Path, f: &SiteFile, existing: Existing) -> Result<(), String> {
+    if zogkit::render::game::safe_relative(&f.path).as_deref() != Some(f.path.as_str()) {
+        return Err(format!(
+            "site path {:?} is not a plain relative path",
+            f.path
+        ));
+    }
+    let mut path = site.to_path_buf();
+    for c in f.path.split('/') {
+        path.push(c);
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", display_path(parent)))?;
+    }
+    output::plan(&path, existing, None)?;
+    let replace = existing != Existing::Refuse && std::fs::symlink_metadata(&path).is_ok();
+    output::write(&path, &f.bytes, replace)
+}
