@@ -95,10 +95,9 @@ impl<'a> Pictures<'a> {
         files: &mut Vec<SiteFile>,
     ) -> Result<Drawn, String> {
         let opts = PlanOptions {
-            // The set is validated as BMP (cheap to encode and decode); the site's PNGs are
-            // encoded from the pixmaps.
             format: ImageFormat::Bmp,
             unit,
+            redraw: unit.is_some(),
             ..Default::default()
         };
         let plan = from_spec(doc, i, &opts).map_err(|e| e.to_string())?;
@@ -119,8 +118,11 @@ impl<'a> Pictures<'a> {
         fonts: &FontSet,
         files: &mut Vec<SiteFile>,
     ) -> Result<Drawn, String> {
+        // A preview: the validators run on the drawn pictures; the site's PNGs are encoded
+        // from them.
         let set_opts = SetOptions {
             format: ImageFormat::Bmp,
+            preview: true,
             ..Default::default()
         };
         let set = render_set(plan, &set_opts, fonts).map_err(|e| e.to_string())?;

@@ -23,6 +23,8 @@ const BUNDLED: [&[u8]; 3] = [BUNDLED_MAIN, BUNDLED_RARE, BUNDLED_CHESS];
 /// An ordered font chain: the primary face first, fallbacks after it.
 #[derive(Clone)]
 pub struct FontSet {
+    /// Ink boxes already measured ([`ink_box`]), shared by the clones of a set.
+    inks: Arc<Mutex<InkCache>>,
     db: Arc<fontdb::Database>,
     family: String,
     weight: u16,
@@ -90,6 +92,7 @@ impl FontSet {
             .ok_or_else(|| RenderError::Font("the primary face has no family name".into()))?;
         let weight = face.weight.0;
         Ok(FontSet {
+            inks: Arc::default(),
             db: Arc::new(db),
             family,
             weight,
@@ -258,6 +261,25 @@ impl FontSet {
 /// [`FontSet::element`] gives, drawn on a 400-px canvas (pixels with any coverage); `None` when
 /// nothing is drawn. Measured on the pixels, so it is tight whatever the font's line metrics.
 pub(crate) fn ink_box(fonts: &FontSet, element: &str) -> Option<(f32, f32, f32, f32)> {
+    if let Some(b) = fonts.inks.lock().ok().and_then(|c| c.get(element).copied()) {
+        return b;
+    }
+    let b = measure_ink(fonts, element);
+    if let Ok(mut c) = fonts.inks.lock() {
+        if c.len() >= MAX_INKS {
+            c.clear();
+        }
+        c.insert(element.to_string(), b);
+    }
+    b
+}
+
+/// Measured ink boxes by SVG element.
+type InkCache = std::collections::HashMap<String, Option<(f32, f32, f32, f32)>>;
+/// Entries the ink cache keeps before starting afresh (a batch meets a few hundred labels).
+const MAX_INKS: usize = 4096;
+
+fn measure_ink(fonts: &FontSet, element: &str) -> Option<(f32, f32, f32, f32)> {
     const N: u32 = 400;
     let svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{N}" height="{N}">{element}</svg>"#

@@ -35,6 +35,10 @@ pub struct SetOptions {
     pub zones: bool,
     /// Colour of shaded zone cells.
     pub zone_colour: Rgb,
+    /// Draw for a preview (the catalogue): no checkered twin, no encoded bytes
+    /// ([`OutputFile::bytes`] stay empty), and the validators run on the drawn pictures rather
+    /// than on decoded files.
+    pub preview: bool,
 }
 
 impl Default for SetOptions {
@@ -45,6 +49,7 @@ impl Default for SetOptions {
             labels: false,
             zones: false,
             zone_colour: Rgb(0xEB, 0xCF, 0x98),
+            preview: false,
         }
     }
 }
@@ -172,9 +177,14 @@ fn draw_boards(
         }
     }
     let colours = BoardColours::default();
+    let plain = draw_sheet(&sheet, &colours, false, &zones)?;
+    let checkered = match opts.preview {
+        true => plain.clone(),
+        false => draw_sheet(&sheet, &colours, true, &zones)?,
+    };
     Ok(Boards {
-        plain: draw_sheet(&sheet, &colours, false, &zones)?,
-        checkered: draw_sheet(&sheet, &colours, true, &zones)?,
+        plain,
+        checkered,
         warnings: Vec::new(),
         geometry: None,
         sheet,
@@ -213,6 +223,9 @@ pub fn render_set(
     let tiles = tiles?;
     let mut warnings: Vec<RenderWarning> = boards.warnings.clone();
     let encode = |p: &Pixmap| -> Result<Vec<u8>, RenderError> {
+        if opts.preview {
+            return Ok(Vec::new());
+        }
         match opts.format {
             ImageFormat::Bmp => Ok(encode_bmp(p)),
             ImageFormat::Png => p
@@ -222,7 +235,7 @@ pub fn render_set(
     };
     let b = &plan.board;
     // A points board has no checkered twin: both pictures would be the same.
-    let twin = boards.sheet.style != SheetStyle::Points;
+    let twin = boards.sheet.style != SheetStyle::Points && !opts.preview;
     let mut files = vec![OutputFile {
         path: b.file.clone(),
         bytes: encode(&boards.plain)?,
@@ -258,10 +271,16 @@ pub fn render_set(
         Some(g) => validate_tile_fits(tile_style.size, g.unit, "tiles"),
         None => Vec::new(),
     };
+    let drawn: Vec<&Pixmap> = [&boards.plain, &boards.checkered][..n_boards]
+        .iter()
+        .copied()
+        .chain(piece_tiles.iter().flatten())
+        .collect();
     errors.extend(validate_files(
         plan,
         opts,
         &files,
+        &drawn,
         n_boards,
         &boards,
         &tile_style,
@@ -323,11 +342,25 @@ fn validate_files(
     plan: &RenderPlan,
     opts: &SetOptions,
     files: &[OutputFile],
+    drawn: &[&Pixmap],
     n_boards: usize,
     boards: &Boards,
     tile_style: &TileStyle,
 ) -> Vec<ValidationError> {
     let mut errors = Vec::new();
+    if opts.preview {
+        let pixmaps: Vec<Option<&Pixmap>> = drawn.iter().map(|&p| Some(p)).collect();
+        validate_pictures(
+            plan,
+            files,
+            &pixmaps,
+            n_boards,
+            boards,
+            tile_style,
+            &mut errors,
+        );
+        return errors;
+    }
     let decoded: Vec<(Result<Pixmap, ValidationError>, Vec<ValidationError>)> = files
         .par_iter()
         .map(|f| {
@@ -357,6 +390,29 @@ fn validate_files(
             }
         }
     }
+    let pixmaps: Vec<Option<&Pixmap>> = pixmaps.iter().map(Option::as_ref).collect();
+    validate_pictures(
+        plan,
+        files,
+        &pixmaps,
+        n_boards,
+        boards,
+        tile_style,
+        &mut errors,
+    );
+    errors
+}
+
+/// The board and tile validators on the pictures as written (decoded) or drawn (previews).
+fn validate_pictures(
+    plan: &RenderPlan,
+    files: &[OutputFile],
+    pixmaps: &[Option<&Pixmap>],
+    n_boards: usize,
+    boards: &Boards,
+    tile_style: &TileStyle,
+    errors: &mut Vec<ValidationError>,
+) {
     let colours = BoardColours::default();
     for (i, checkered) in [false, true].into_iter().enumerate().take(n_boards) {
         let Some(p) = &pixmaps[i] else { continue };
@@ -395,7 +451,6 @@ fn validate_files(
             ));
         }
     }
-    errors
 }
 
 fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {

@@ -433,7 +433,10 @@ fn token_tile(
     };
     // Measure at 100 px, then fit the ink box inside the disc (corners on a circle 2 px inside
     // the outline; at most 55 % of the tile high) and centre it.
-    let layer = match ink_box(fonts, &element(MEASURE.0, MEASURE.1, 100.0)) {
+    // Measured in black: the ink box does not depend on the colour, so one measure serves
+    // every player.
+    let measured = fonts.text_element(MEASURE.0, MEASURE.1, 100.0, Rgb::BLACK, "start", &label);
+    let layer = match ink_box(fonts, &measured) {
         Some((bx, by, bw, bh)) => {
             let (bx, by) = (bx - MEASURE.0, by - MEASURE.1 + 500.0);
             let r = s / 2.0 - 2.0;
