@@ -112,7 +112,7 @@ fn main() -> ExitCode {
             // output: a closed pipe ends quietly, any other failure (a full disk) exits 2.
             return match e.print().and_then(|_| std::io::stdout().flush()) {
                 Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!("error: cannot write to standard output: {err}");
+                    cli::error_line!("cannot write to standard output: {err}");
                     ExitCode::from(cli::EXIT_USAGE)
                 }
                 _ => ExitCode::from(cli::EXIT_OK),
@@ -127,7 +127,7 @@ fn main() -> ExitCode {
     let mut read = zogkit::format::ReadOptions::default();
     for setting in &cli.limits {
         if let Err(e) = read.apply_limit(setting) {
-            eprintln!("error: {e}");
+            cli::error_line!("{e}");
             return ExitCode::from(cli::EXIT_USAGE);
         }
     }
@@ -140,13 +140,13 @@ fn main() -> ExitCode {
         (Some(p), _) => match cli::ludii_home::load(p) {
             Ok(lib) => read.ludii.library = Some(std::sync::Arc::new(lib)),
             Err(e) => {
-                eprintln!("error: --ludii {e}");
+                cli::error_line!("--ludii {e}");
                 return ExitCode::from(cli::EXIT_USAGE);
             }
         },
         (None, Some(h)) => match cli::ludii_home::load(std::path::Path::new(&h)) {
             Ok(lib) => read.ludii.library = Some(std::sync::Arc::new(lib)),
-            Err(e) => eprintln!("warning: LUDII_HOME ignored: {e}"),
+            Err(e) => cli::warning_line!("LUDII_HOME ignored: {e}"),
         },
         (None, None) => {}
     }

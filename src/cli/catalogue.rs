@@ -55,7 +55,7 @@ pub fn run(args: CatalogueArgs) -> u8 {
         Err(code) => return code,
     };
     if let Err(e) = site_folder(&args.output, args.force) {
-        eprintln!("error: {e}");
+        super::error_line!("{e}");
         return EXIT_USAGE;
     }
     let existing = Existing::new(args.force, false);
@@ -90,7 +90,7 @@ pub fn run(args: CatalogueArgs) -> u8 {
     let done: Vec<Done> = done.into_iter().flatten().collect();
     let mut failed = false;
     for e in done.iter().filter_map(|d| d.error.as_ref()) {
-        eprintln!("error: {e}");
+        super::error_line!("{e}");
         failed = true;
     }
     let mut totals = Totals {
@@ -106,7 +106,7 @@ pub fn run(args: CatalogueArgs) -> u8 {
     let mut rows: Vec<Row> = done.iter().flat_map(|d| d.rows.iter().cloned()).collect();
     for f in catalogue::index_pages(&mut rows, &totals) {
         if let Err(e) = write(&args.output, &f, existing) {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             failed = true;
         }
     }

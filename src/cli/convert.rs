@@ -145,12 +145,12 @@ pub fn run(args: ConvertArgs) -> u8 {
     let to = match output_format(&args) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             return EXIT_USAGE;
         }
     };
     if args.piece.is_some() && to != Format::Chessembly {
-        eprintln!("error: --piece selects a piece for `--to chessembly` only");
+        super::error_line!("--piece selects a piece for `--to chessembly` only");
         return EXIT_USAGE;
     }
     // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
@@ -163,7 +163,7 @@ pub fn run(args: ConvertArgs) -> u8 {
     let targets = match plan_targets(&args, to, &inputs, single) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             return EXIT_USAGE;
         }
     };
@@ -204,7 +204,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         let text = report(to, &inputs, &targets, &outcomes);
         let replace = (args.force || args.update) && !output::is_stdout(path) && path.exists();
         if let Err(e) = output::write(path, text.as_bytes(), replace) {
-            eprintln!("error: cannot write the report: {e}");
+            super::error_line!("cannot write the report: {e}");
             return EXIT_USAGE;
         }
     }

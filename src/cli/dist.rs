@@ -14,7 +14,7 @@ pub fn run(mut cmd: clap::Command, dir: &Path) -> u8 {
             EXIT_OK
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             EXIT_USAGE
         }
     }

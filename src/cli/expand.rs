@@ -26,7 +26,7 @@ pub fn run(args: ExpandArgs) -> u8 {
     let bytes = match read_input(&input) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", input.display);
+            super::error_line!("cannot read {}: {e}", input.display);
             return EXIT_USAGE;
         }
     };

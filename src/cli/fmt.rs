@@ -76,7 +76,7 @@ pub fn run(args: FmtArgs) -> u8 {
     let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             return EXIT_USAGE;
         }
     };
@@ -95,14 +95,14 @@ pub fn run(args: FmtArgs) -> u8 {
             return EXIT_INTERRUPTED;
         }
         let Some(path) = &input.path else {
-            eprintln!("error: fmt needs files, not standard input");
+            super::error_line!("fmt needs files, not standard input");
             return EXIT_USAGE;
         };
         let max = super::settings().read.zrf.max_input_bytes;
         let bytes = match super::read_regular(path, (max as u64).saturating_add(1)) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {}: {e}", input.display);
+                super::error_line!("{}: {e}", input.display);
                 code = EXIT_USAGE;
                 continue;
             }
@@ -126,7 +126,7 @@ pub fn run(args: FmtArgs) -> u8 {
         let result = match format_bytes(&bytes) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("warning: {}: {e}", input.display);
+                super::warning_line!("{}: {e}", input.display);
                 continue;
             }
         };
@@ -144,7 +144,7 @@ pub fn run(args: FmtArgs) -> u8 {
             if let Some(b) = result
                 && let Err(e) = write_atomic(path, &b)
             {
-                eprintln!("error: {}: {e}", input.display);
+                super::error_line!("{}: {e}", input.display);
                 code = EXIT_USAGE;
             }
         } else {

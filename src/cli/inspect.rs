@@ -46,7 +46,7 @@ fn load(args: &FileArgs) -> Result<Document, u8> {
         .map_err(|(code, msg)| {
             // Read errors were printed as diagnostics already.
             if code != EXIT_ERRORS {
-                eprintln!("error: {msg}");
+                super::error_line!("{msg}");
             }
             code
         })
@@ -238,7 +238,7 @@ pub fn board(args: BoardArgs) -> u8 {
         return EXIT_USAGE;
     };
     let Some(b) = g.boards.first() else {
-        eprintln!("error: game {:?} has no board", g.title);
+        super::error_line!("game {:?} has no board", g.title);
         return EXIT_ERRORS;
     };
     let text = match args.format {

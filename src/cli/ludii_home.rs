@@ -67,7 +67,7 @@ pub fn load(path: &Path) -> Result<Library, String> {
 
 fn report(problems: &[String]) {
     for p in problems.iter().take(10) {
-        eprintln!("warning: Ludii define skipped: {p}");
+        super::warning_line!("Ludii define skipped: {p}");
     }
     if problems.len() > 10 {
         eprintln!(

@@ -2,6 +2,23 @@
 //!
 //! This is the only part of zogkit that touches the file system.
 
+/// Prints `error: MESSAGE` to standard error, coloured as rendered diagnostics are (bold red
+/// `error:`, bold message) when standard error is coloured.
+macro_rules! error_line {
+    ($($arg:tt)*) => {
+        eprint!("{}", $crate::cli::color::stderr(&format!("error: {}\n", format_args!($($arg)*))))
+    };
+}
+pub(crate) use error_line;
+
+/// Prints `warning: MESSAGE` to standard error, coloured as [`error_line!`] is.
+macro_rules! warning_line {
+    ($($arg:tt)*) => {
+        eprint!("{}", $crate::cli::color::stderr(&format!("warning: {}\n", format_args!($($arg)*))))
+    };
+}
+pub(crate) use warning_line;
+
 pub mod catalogue;
 pub mod check;
 pub mod color;
@@ -311,7 +328,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                         let reason = e
                             .io_error()
                             .map_or_else(|| e.to_string(), |io| io.to_string());
-                        eprintln!("warning: {at}: {reason}; skipped");
+                        warning_line!("{at}: {reason}; skipped");
                     }
                     continue;
                 }
@@ -781,12 +798,12 @@ pub fn load_rules(
 ) -> Result<(zogkit::engine::Rules, zogkit::spec::Document), u8> {
     let (doc, _) = load_document(file, from).map_err(|(code, msg)| {
         if code != EXIT_ERRORS {
-            eprintln!("error: {msg}");
+            error_line!("{msg}");
         }
         code
     })?;
     let index = pick_game(&doc, game).map_err(|m| {
-        eprintln!("error: {m}");
+        error_line!("{m}");
         EXIT_USAGE
     })?;
     match zogkit::engine::Rules::compile(&doc, index) {

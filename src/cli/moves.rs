@@ -187,7 +187,7 @@ pub fn run(args: &MovesArgs) -> i32 {
         (None, None) => return i32::from(super::play::moves(args)),
         (Some(_), Some(_)) => {}
         _ => {
-            eprintln!("error: a Chessembly piece needs both --board and --at");
+            super::error_line!("a Chessembly piece needs both --board and --at");
             return 2;
         }
     }
@@ -196,7 +196,7 @@ pub fn run(args: &MovesArgs) -> i32 {
         match std::io::stdin().read_to_string(&mut s) {
             Ok(_) => ("<stdin>".to_string(), s),
             Err(e) => {
-                eprintln!("error: cannot read standard input: {e}");
+                super::error_line!("cannot read standard input: {e}");
                 return 2;
             }
         }
@@ -205,12 +205,12 @@ pub fn run(args: &MovesArgs) -> i32 {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(s) => (args.script.clone(), s),
                 Err(_) => {
-                    eprintln!("error: {} is not UTF-8 text", args.script);
+                    super::error_line!("{} is not UTF-8 text", args.script);
                     return 2;
                 }
             },
             Err(e) => {
-                eprintln!("error: cannot read {e}");
+                super::error_line!("cannot read {e}");
                 return 2;
             }
         }

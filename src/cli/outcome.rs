@@ -71,7 +71,7 @@ pub fn inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, u8> {
             Err(EXIT_USAGE)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             Err(EXIT_USAGE)
         }
     }

@@ -171,7 +171,7 @@ pub fn stdout_bytes(bytes: &[u8]) -> Result<(), u8> {
         }
         Err(e) => {
             if !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
-                eprintln!("error: cannot write to standard output: {e}");
+                super::error_line!("cannot write to standard output: {e}");
             }
             Err(EXIT_USAGE)
         }

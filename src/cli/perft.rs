@@ -129,7 +129,7 @@ fn native(args: &PerftArgs) -> u8 {
     let mut engine = match Engine::from_fen(&args.fen) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             return super::EXIT_USAGE;
         }
     };

@@ -16,7 +16,7 @@ pub fn moves(args: &MovesArgs) -> u8 {
         match find_move(&rules, &st, &found.moves, text) {
             Ok(m) => engine::play(&rules, &mut st, &m),
             Err(why) => {
-                eprintln!("error: --after move {} `{text}`: {why}", i + 1);
+                super::error_line!("--after move {} `{text}`: {why}", i + 1);
                 return super::EXIT_USAGE;
             }
         }

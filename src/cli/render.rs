@@ -104,7 +104,7 @@ pub fn run(args: RenderArgs) -> u8 {
     match render(&args) {
         Ok(code) => code,
         Err((code, msg)) => {
-            eprintln!("error: {msg}");
+            super::error_line!("{msg}");
             code
         }
     }
@@ -164,7 +164,7 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     }
     for piece in opts.classes.keys().chain(opts.names.keys()) {
         if !plan.pieces.iter().any(|p| p.piece == *piece) {
-            eprintln!("warning: override for {piece}: the game has no such piece");
+            super::warning_line!("override for {piece}: the game has no such piece");
         }
     }
     let set_opts = SetOptions {
@@ -180,7 +180,10 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     }
     if !set.errors.is_empty() {
         for e in &set.errors {
-            eprintln!("error[render::validate]: {e}");
+            eprint!(
+                "{}",
+                super::color::stderr(&format!("error[render::validate]: {e}\n"))
+            );
         }
         return Err((
             EXIT_ERRORS,

@@ -40,7 +40,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
     let bytes = match super::read_bounded(&args.file, super::MAX_AUX_BYTES) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {e}");
+            super::error_line!("cannot read {e}");
             return super::EXIT_USAGE;
         }
     };
@@ -57,7 +57,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         None => match find_rules(&args.file, game.rules_file.as_deref()) {
             Ok(p) => p,
             Err(msg) => {
-                eprintln!("error: {shown}: {msg}; give the rules with --rules FILE.zrf");
+                super::error_line!("{shown}: {msg}; give the rules with --rules FILE.zrf");
                 return super::EXIT_USAGE;
             }
         },

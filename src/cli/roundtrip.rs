@@ -81,12 +81,12 @@ pub fn run(args: RoundtripArgs) -> u8 {
     let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::error_line!("{e}");
             return EXIT_USAGE;
         }
     };
     if inputs.is_empty() {
-        eprintln!("error: no .zrf files found");
+        super::error_line!("no .zrf files found");
         return EXIT_USAGE;
     }
     let pb = progress(

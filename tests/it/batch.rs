@@ -1344,6 +1344,19 @@ fn colour_follows_the_choice_and_the_environment() {
         &[],
     );
     assert!(out.contains(red) && out.contains("\x1b[1;34m"), "{out}");
+    // Plain `error:` lines of every subcommand are coloured too (a missing input, here in
+    // check, render and replay), and never without colour.
+    for args in [
+        &["check", "missing.zrf", "--color", "always"][..],
+        &["render", "missing.zrf", "-o", "out", "--color", "always"],
+        &["replay", "missing.zsg", "--color", "always"],
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+        let o = cmd.args(args).current_dir(&root).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("\x1b[1;31merror:"), "{args:?}: {err}");
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+    }
 }
 
 #[test]
