@@ -787,6 +787,25 @@ fn word_score(text: &str, letter: impl Fn(char) -> bool, neutral: impl Fn(char) 
     score
 }
 
+/// `s` escaped for XML, HTML and SVG text and attribute values: `&`, `<`, `>`, `"` and `'` as
+/// entities, and control characters other than tab and line breaks dropped (XML 1.0 cannot
+/// hold them).
+pub fn xml_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + s.len() / 8);
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => o.push(c),
+        }
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

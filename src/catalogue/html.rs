@@ -6,19 +6,7 @@ use std::fmt::Write as _;
 /// `s` with `&`, `<`, `>`, `"` and `'` escaped, and control characters other than line breaks
 /// and tabs dropped (HTML cannot hold them), for text and attribute values alike.
 pub fn escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + s.len() / 8);
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if c.is_control() && !matches!(c, '\n' | '\t') => {}
-            c => o.push(c),
-        }
-    }
-    o
+    crate::text::xml_escape(s)
 }
 
 /// The language a text is written in, told from its script: Japanese kana or CJK ideographs →

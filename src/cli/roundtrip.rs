@@ -534,22 +534,6 @@ fn text_report(results: &[FileResult], quiet: bool) -> String {
     out
 }
 
-fn xml(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
-
 fn junit(results: &[FileResult]) -> String {
     let s = summarize(results);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -571,13 +555,13 @@ fn junit(results: &[FileResult]) -> String {
         let _ = writeln!(
             out,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\">",
-            xml(&r.file),
+            zogkit::text::xml_escape(&r.file),
             r.entries.len() + 1
         );
         let _ = write!(
             out,
             "    <testcase classname=\"{}\" name=\"file: rereads cleanly, YAML stable\"",
-            xml(&r.file)
+            zogkit::text::xml_escape(&r.file)
         );
         if r.problems.is_empty() {
             out.push_str("/>\n");
@@ -585,18 +569,18 @@ fn junit(results: &[FileResult]) -> String {
             let _ = writeln!(
                 out,
                 "><failure message=\"{}\">{}</failure></testcase>",
-                xml(r.problems[0].lines().next().unwrap_or("")),
-                xml(&r.problems.join("\n"))
+                zogkit::text::xml_escape(r.problems[0].lines().next().unwrap_or("")),
+                zogkit::text::xml_escape(&r.problems.join("\n"))
             );
         }
         for e in &r.entries {
             let _ = write!(
                 out,
                 "    <testcase classname=\"{}\" name=\"{} {}: {}\"",
-                xml(&r.file),
+                zogkit::text::xml_escape(&r.file),
                 e.kind,
                 e.index,
-                xml(&e.title)
+                zogkit::text::xml_escape(&e.title)
             );
             match &e.diff {
                 None => out.push_str("/>\n"),
@@ -604,7 +588,7 @@ fn junit(results: &[FileResult]) -> String {
                     let _ = writeln!(
                         out,
                         "><failure message=\"spec differs after ZRF round trip\">{}</failure></testcase>",
-                        xml(d)
+                        zogkit::text::xml_escape(d)
                     );
                 }
             }

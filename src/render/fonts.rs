@@ -197,9 +197,9 @@ impl FontSet {
         };
         format!(
             r#"<text x="{x}" y="{baseline}"{transform} font-family="{}" font-weight="{weight}" font-size="{size}" fill="{}" text-anchor="{anchor}">{}</text>"#,
-            xml_escape(family),
+            crate::text::xml_escape(family),
             fill.to_hex(),
-            xml_escape(text)
+            crate::text::xml_escape(text)
         )
     }
 
@@ -296,22 +296,6 @@ fn measure_ink(fonts: &FontSet, element: &str) -> Option<(f32, f32, f32, f32)> {
         }
     }
     (x1 > x0).then(|| (x0 as f32, y0 as f32, (x1 - x0) as f32, (y1 - y0) as f32))
-}
-
-/// Escapes text for an XML attribute or element.
-pub(crate) fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

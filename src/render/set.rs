@@ -348,19 +348,33 @@ fn validate_files(
     tile_style: &TileStyle,
 ) -> Vec<ValidationError> {
     let mut errors = Vec::new();
-    if opts.preview {
-        let pixmaps: Vec<Option<&Pixmap>> = drawn.iter().map(|&p| Some(p)).collect();
-        validate_pictures(
-            plan,
-            files,
-            &pixmaps,
-            n_boards,
-            boards,
-            tile_style,
-            &mut errors,
-        );
-        return errors;
-    }
+    let decoded: Vec<Option<Pixmap>> = if opts.preview {
+        Vec::new()
+    } else {
+        decode_files(opts, files, &mut errors)
+    };
+    let pixmaps: Vec<Option<&Pixmap>> = match opts.preview {
+        true => drawn.iter().map(|&p| Some(p)).collect(),
+        false => decoded.iter().map(Option::as_ref).collect(),
+    };
+    validate_pictures(
+        plan,
+        files,
+        &pixmaps,
+        n_boards,
+        boards,
+        tile_style,
+        &mut errors,
+    );
+    errors
+}
+
+/// The written files decoded again (BMP headers checked), `None` where decoding failed.
+fn decode_files(
+    opts: &SetOptions,
+    files: &[OutputFile],
+    errors: &mut Vec<ValidationError>,
+) -> Vec<Option<Pixmap>> {
     let decoded: Vec<(Result<Pixmap, ValidationError>, Vec<ValidationError>)> = files
         .par_iter()
         .map(|f| {
@@ -390,17 +404,7 @@ fn validate_files(
             }
         }
     }
-    let pixmaps: Vec<Option<&Pixmap>> = pixmaps.iter().map(Option::as_ref).collect();
-    validate_pictures(
-        plan,
-        files,
-        &pixmaps,
-        n_boards,
-        boards,
-        tile_style,
-        &mut errors,
-    );
-    errors
+    pixmaps
 }
 
 /// The board and tile validators on the pictures as written (decoded) or drawn (previews).

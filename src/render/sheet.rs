@@ -361,16 +361,7 @@ impl Sheet {
     /// centre: a hexagonal lattice's six neighbours, whatever the links say. Centres are
     /// hashed into buckets of the median cell side, so this is linear in the cells.
     fn near_cells(&self) -> (Vec<Vec<usize>>, Vec<f64>) {
-        let side = median(
-            self.cells
-                .iter()
-                .map(|c| {
-                    let (w, h) = c.size();
-                    w.min(h) as f64
-                })
-                .collect(),
-        )
-        .max(1.0);
+        let side = median_side(&self.cells).max(1.0);
         let key = |c: &SheetCell| {
             let (x, y) = c.centre();
             (
@@ -430,15 +421,7 @@ impl Sheet {
     /// The tile edge: the typical cell interior (points: most of the distance between linked
     /// points); at least 12 px, which pieces need.
     fn tile_size(&mut self) -> Result<u32, String> {
-        let side = median(
-            self.cells
-                .iter()
-                .map(|c| {
-                    let (w, h) = c.size();
-                    w.min(h) as f64
-                })
-                .collect(),
-        );
+        let side = median_side(&self.cells);
         let interior = side - (1 - self.inset) as f64;
         let d = self.pitch();
         let tile = match (self.style, d) {
@@ -533,15 +516,7 @@ impl SheetStyle {
             gap[b] = gap[b].min(g);
         }
         let gap = median(gap.into_iter().filter(|g| g.is_finite()).collect());
-        let side = median(
-            cells
-                .iter()
-                .map(|c| {
-                    let (w, h) = c.size();
-                    w.min(h) as f64
-                })
-                .collect(),
-        );
+        let side = median_side(cells);
         if gap.is_finite() && gap > 0.25 * side {
             return SheetStyle::Points;
         }
@@ -593,6 +568,19 @@ fn edge_to_edge(a: &SheetCell, b: &SheetCell, pointy: bool) -> bool {
 fn dist(a: &SheetCell, b: &SheetCell) -> f64 {
     let ((ax, ay), (bx, by)) = (a.centre(), b.centre());
     (((ax - bx).pow(2) + (ay - by).pow(2)) as f64).sqrt()
+}
+
+/// The median of the cells' shorter sides.
+fn median_side(cells: &[SheetCell]) -> f64 {
+    median(
+        cells
+            .iter()
+            .map(|c| {
+                let (w, h) = c.size();
+                w.min(h) as f64
+            })
+            .collect(),
+    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

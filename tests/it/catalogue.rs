@@ -26,7 +26,7 @@ fn read(site: &Path, rel: &str) -> String {
 
 fn unescape(s: &str) -> String {
     s.replace("&quot;", "\"")
-        .replace("&#39;", "'")
+        .replace("&apos;", "'")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&")
@@ -115,12 +115,12 @@ fn the_hand_written_corpus_makes_a_site() {
     // page is Japanese (its description); the title is marked as English.
     assert!(
         game.contains(
-            "<h1><span lang=\"en\">Mini Shogi &lt;b&gt;&amp;amp; &#39;Kanji&#39;&lt;/b&gt;</span></h1>"
+            "<h1><span lang=\"en\">Mini Shogi &lt;b&gt;&amp;amp; &apos;Kanji&apos;&lt;/b&gt;</span></h1>"
         ),
         "{game}"
     );
     assert!(!game.contains("<script"), "{game}");
-    assert!(game.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"));
+    assert!(game.contains("&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt; &amp; more"));
     // `\` breaks are paragraphs, each text block with its own language.
     assert!(game.contains(
         "<div class=\"text\" lang=\"ja\"><p>五五将棋の見本です。</p><p>王将を詰ませると勝ちです。</p>"
@@ -128,7 +128,7 @@ fn the_hand_written_corpus_makes_a_site() {
     assert!(game.contains(
         "<div class=\"text\" lang=\"ru\"><p>Придумано для проверки.</p><p>Вторая строка.</p></div>"
     ));
-    assert!(game.contains("Steps &lt;forward&gt; &amp; &#39;captures&#39;"));
+    assert!(game.contains("Steps &lt;forward&gt; &amp; &apos;captures&apos;"));
     // The start position and both sides' tiles of both pieces.
     assert!(
         game.contains("<p class=\"start\"><img src=\"../../img/"),
@@ -373,7 +373,7 @@ fn languages_come_from_the_script_and_everything_is_escaped() {
     assert_eq!(lang_of("Сёги (将棋)"), "ja");
     assert_eq!(
         escape("<a href=\"x\">&'\u{7}\n"),
-        "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\n"
+        "&lt;a href=&quot;x&quot;&gt;&amp;&apos;\n"
     );
     let mut out = String::new();
     paragraphs(&mut out, "text", "Первая <строка>\n\n  Вторая  \n");
