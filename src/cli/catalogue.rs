@@ -41,8 +41,11 @@ struct Done {
     placeholders: Vec<String>,
     validator_failures: usize,
     roundtrip: usize,
-    /// A write that failed (the run fails).
+    /// A write that failed (the run fails with exit 2).
     error: Option<String>,
+    /// Error diagnostics of reading the input (an unreadable file counts one): the file is
+    /// catalogued, and the run fails with exit 1, as `check` would.
+    input_errors: usize,
 }
 
 /// Runs `zogkit catalogue`.
@@ -113,7 +116,28 @@ pub fn run(args: CatalogueArgs) -> u8 {
     if !args.quiet {
         summary(&args.output, &done, &totals);
     }
-    if failed { EXIT_USAGE } else { EXIT_OK }
+    // Files with errors, failed round trips and pictures that could not be drawn are shown
+    // in the site and fail the run, as they fail `check`, `roundtrip` and `render`.
+    let broken = done
+        .iter()
+        .filter(|d| {
+            d.input_errors > 0
+                || d.roundtrip == 1
+                || !d.placeholders.is_empty()
+                || d.validator_failures > 0
+        })
+        .count();
+    if broken > 0 {
+        super::error_line!(
+            "{broken} of {} files have errors, a failed round trip or a picture that could not be drawn (shown on their pages)",
+            done.len()
+        );
+    }
+    match (failed, broken) {
+        (true, _) => EXIT_USAGE,
+        (false, 0) => EXIT_OK,
+        (false, _) => super::EXIT_ERRORS,
+    }
 }
 
 /// The summary on standard error: pages, pictures, placeholders by reason.
@@ -282,6 +306,7 @@ fn one(
             RoundTrip::NotRun(_) => 2,
         },
         error,
+        input_errors: r.errors() + usize::from(io_error.is_some()),
     }
 }
 

@@ -848,6 +848,10 @@ pub fn validate_sheet(
         };
         let [x1, y1, x2, y2] = c.rect;
         let e = 1 - sheet.inset;
+        // A rectangle too small to have an interior is all outline: nothing to probe.
+        if sheet.style == SheetStyle::Checkered && (x2 - 1 < x1 + e || y2 - 1 < y1 + e) {
+            continue;
+        }
         let mut probes = vec![(cx, cy)];
         match sheet.style {
             SheetStyle::Checkered => probes.extend([

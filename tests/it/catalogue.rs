@@ -91,7 +91,9 @@ fn the_hand_written_corpus_makes_a_site() {
     let mut args = vec!["catalogue", "-q", "-o", out_s];
     args.extend(inputs);
     let (code, err) = run(&args);
-    assert_eq!(code, 0, "{err}");
+    // The truncated file has errors and the run says so (exit 1); the site is still whole.
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("of 4 files have errors"), "{err}");
 
     for page in [
         "index.html",
@@ -381,4 +383,26 @@ fn languages_come_from_the_script_and_everything_is_escaped() {
         out,
         "<div class=\"text\" lang=\"ru\"><p>Первая &lt;строка&gt;</p><p>Вторая</p></div>\n"
     );
+}
+
+/// A file with errors is catalogued (its page shows them) and fails the run with exit 1, as it
+/// fails `check`.
+#[test]
+fn a_file_with_errors_is_catalogued_and_fails_the_run() {
+    let dir = common::scratch_dir("catalogue-errors");
+    std::fs::write(
+        dir.join("bad.zrf"),
+        "(game (title \"x\") (players A B)\n(board (grid (dimensions \"a\" \"1\"))))\n(piece\n",
+    )
+    .unwrap();
+    let site = dir.join("site");
+    let (code, err) = run(&[
+        "catalogue",
+        dir.join("bad.zrf").to_str().unwrap(),
+        "-o",
+        site.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 of 1 files have errors"), "{err}");
+    assert!(site.join("index.html").is_file());
 }
