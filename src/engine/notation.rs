@@ -130,13 +130,15 @@ pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
                 let Some(p) = st.board[from as usize] else {
                     continue;
                 };
-                let capture = st.board[to as usize].is_some() && from != to;
-                out.push(Segment::Move {
-                    kind: p.kind,
-                    from,
-                    to,
-                    capture,
-                });
+                // A piece that stays where it is only changes: ZoG writes `= Type on pos`.
+                if from != to {
+                    out.push(Segment::Move {
+                        kind: p.kind,
+                        from,
+                        to,
+                        capture: st.board[to as usize].is_some(),
+                    });
+                }
                 if let Some(kind) = promote {
                     out.push(Segment::Type { kind, at: to });
                 }

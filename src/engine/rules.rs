@@ -789,19 +789,13 @@ impl<'a> Builder<'a> {
     fn rest(&mut self) -> Result<(), RulesError> {
         let g = self.game;
         for t in &g.turn_order.turns {
-            let Some(player) = self.rules.player(&t.player) else {
+            // `(P Q mode)`: P (in the corpus always a random player) moves Q's pieces, as Q.
+            let moving = t.with_player.as_deref().unwrap_or(&t.player);
+            let Some(player) = self.rules.player(moving) else {
                 return refuse(format!(
-                    "the turn order names `{}`, who is not a player",
-                    t.player
+                    "the turn order names `{moving}`, who is not a player"
                 ));
             };
-            if t.with_player.is_some() {
-                return refuse(format!(
-                    "the turn `({} {} …)` names a second player, whose meaning the engine does not know",
-                    t.player,
-                    t.with_player.as_deref().unwrap_or_default()
-                ));
-            }
             let move_type = t
                 .move_type
                 .as_deref()

@@ -32,26 +32,6 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "TchukaRuma.zrf `(engine \"Axiom/TchukaRuma/axiom.dll\")`: moves come from an Axiom DLL",
     ),
     (
-        "Daldosa/Daldosa.zsg",
-        "Daldosa.zrf turn `(?D Black …)`: a random (dice) player moves for another; not run",
-    ),
-    (
-        "Duke/Duke.zsg",
-        "Duke.zrf turn `(?R South …)`: a random player moves for another; not run",
-    ),
-    (
-        "Duke/DynasticDispute.zsg",
-        "Duke.zrf turn `(?R South …)`: a random player moves for another; not run",
-    ),
-    (
-        "GufuuShogi/GufuuShogi.zsg",
-        "GufuuShogi.zrf turn `(?N North …)`: a random player moves for another; not run",
-    ),
-    (
-        "Sahkku/Sahkku.zsg",
-        "Sahkku.zrf turn `(?N Black …)`: a random (dice) player moves for another; not run",
-    ),
-    (
         "PyonPyonShogi/PyonPyonShogi.zsg",
         "saved while PyonPyonShogi.zrf was edited (`partial 3` becomes `partial 2`, \
          `; (move-type low-type)` commented out): after `2. partial 3 Pawn a2 - d2` the turn \
@@ -248,6 +228,55 @@ fn crafted_game_replays_with_rules_found_by_name() {
         text.trim(),
         format!("replayed 3 moves of {}", zsg.display())
     );
+}
+
+/// A random player's turn `(?R Black mode)` moves Black's pieces (Duke, Daldosa, GufuuShogi
+/// and Sahkku replay only so), and a move that changes a piece where it stands is written
+/// `= Type on pos` (GufuuShogi line 15).
+const RANDOM_ZRF: &str = "(game (title \"Mini\") (players White Black ?R)
+  (turn-order (White normal) (?R Black normal))
+  (board (grid (start-rectangle 0 0 30 30)
+    (dimensions (\"a/b/c\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1) (s 0 1)))
+    (symmetry Black (n s) (s n)))
+  (piece (name Pawn) (moves (move-type normal) (n (verify empty?) add) ((add Queen))))
+  (piece (name Queen))
+  (board-setup (White (Pawn a1)) (Black (Pawn c3)))
+)
+";
+
+#[test]
+fn a_random_player_moves_the_pieces_of_the_player_it_names() {
+    let d = scratch("random");
+    std::fs::write(d.join("Mini.zrf"), RANDOM_ZRF).unwrap();
+    let run = |body: &str| {
+        let zsg = d.join("game.zsg");
+        let text = format!(
+            "Zillions Save Game File Version 0.02 HHC\r\nRulesFile=Mini.zrf\r\nVariantName=Mini\r\n{body}"
+        );
+        std::fs::write(&zsg, text).unwrap();
+        (zogkit(&["replay".as_ref(), zsg.as_os_str()]), zsg)
+    };
+    let (out, _) =
+        run("1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n2. = Queen on a2\r\n2. = Queen on c2\r\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("replayed 4 moves"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // The random player has Black's moves only.
+    let (out, zsg) = run("1. Pawn a1 - a2\r\n1. Pawn a2 - a3\r\n");
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(
+        e.starts_with(&format!(
+            "{}:5:4: error: no legal move of Black",
+            zsg.display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains("    = Queen on c3\n    Pawn c3 - c2\n"), "{e}");
 }
 
 #[test]
