@@ -116,7 +116,7 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
             if name.contains(':') {
                 diags.push(Diagnostic::error(
                     CODE_UNSUPPORTED,
-                    format!("section `[{name}]` inherits from another variant; only standalone sections are read"),
+                    format!("section `[{name}]` inherits from another variant; only the standalone sections are read"),
                     span,
                 ));
             }
@@ -667,17 +667,19 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                     .chars()
                     .next()
                     .and_then(|c| pieces.iter().find(|p| p.0 == c).map(|p| p.1.clone()));
-                if types.len() != 1 || piece.is_none() || count != "0" {
+                // `*`: every piece, the king too (a bare king when the count is 1).
+                let all = types == "*" && count.parse::<u32>().is_ok_and(|n| n >= 1);
+                if !all && (types.len() != 1 || piece.is_none() || count != "0") {
                     diags.push(Diagnostic::warning(
                         CODE_UNSUPPORTED,
-                        "only the extinction of one piece type is read",
+                        "only the extinction of one piece type, or of all pieces (`*`) down to a count, is read",
                         line_span(at),
                     ));
                     continue;
                 }
                 GoalCond::PiecesRemaining {
-                    count: "0".into(),
-                    piece,
+                    count: count.into(),
+                    piece: piece.filter(|_| !all),
                 }
             };
             goals.push(Goal {

@@ -47,6 +47,7 @@ if __name__ == "__main__":
 "#;
 
 #[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
 fn shared_corpus_yaml_reads_back_here_and_in_pyyaml_and_validates() {
     let Some(shared) = common::shared_zrf() else {
         return;

@@ -194,6 +194,7 @@ fn against_fsf(
 macro_rules! fsf_case {
     ($name:ident, $file:expr, $title:expr, $nth:expr, $status:expr, $castling:expr, $stop:expr) => {
         #[test]
+        #[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
         fn $name() {
             if common::shared_zrf().is_none() || !common::pyffish_available() {
                 return;

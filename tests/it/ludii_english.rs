@@ -20,6 +20,7 @@ const FLOOR_PLACEMENT_SITES: usize = 98;
 const FLOOR_FOUND_PERMILLE: usize = 818;
 
 #[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
 fn library_english_sample_matches_the_oracle() {
     let Some((setup, files, facts)) = oracle_sample() else {
         return;

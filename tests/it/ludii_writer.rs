@@ -90,6 +90,7 @@ fn read_zrf(path: &Path) -> zogkit::spec::Document {
 }
 
 #[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
 fn written_lud_compiles_and_starts_like_the_engine() {
     let Some(corpus) = common::shared_zrf() else {
         return;
