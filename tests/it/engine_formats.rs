@@ -136,11 +136,14 @@ fn seed_families_agree_across_formats() {
 /// what it cannot run, rather than counting a different game.
 fn english_xiangqi_names_what_it_cannot_state(seeds: &Path) {
     let Some(path) = std::fs::read_dir(seeds).ok().and_then(|d| {
-        d.flatten().map(|e| e.path()).find(|p| {
-            std::fs::read_to_string(p).is_ok_and(|t| t.contains("The game \"Xiangqi\""))
-        })
+        d.flatten()
+            .map(|e| e.path())
+            .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("The game \"Xiangqi\"")))
     }) else {
-        assert!(std::env::var_os("CI").is_none(), "CI needs the seed English");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs the seed English"
+        );
         return;
     };
     let bytes = std::fs::read(&path).unwrap();
@@ -164,7 +167,8 @@ fn english_xiangqi_names_what_it_cannot_state(seeds: &Path) {
         ("Ma", "horse's block"),
     ] {
         assert!(
-            lost.iter().any(|m| m.starts_with(piece) && m.contains(what)),
+            lost.iter()
+                .any(|m| m.starts_with(piece) && m.contains(what)),
             "{piece}: {what} is named: {lost:?}"
         );
     }

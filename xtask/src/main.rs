@@ -1,5 +1,6 @@
-//! Project chores: `cargo xtask bench | corpus | dist | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | build-times | corpus | dist | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
 
+mod build_times;
 mod docs;
 mod fonts;
 mod fuzz;
@@ -15,6 +16,8 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
+  build-times                issue 18's figures from a fresh copy of HEAD in target/build-times:
+                             cold test build, test run, one-file edit + test, cold release build
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
                              golden/corpus-report.md (--check: fail if it would change)
   lud-writer [--zogkit BIN]  convert the shared corpus to .lud, run the Ludii oracle over it (compile,
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
     };
     let ok = match args.first().map(String::as_str) {
         Some("bench") => bench(&root, flag("--runs", 10)),
+        Some("build-times") => build_times::build_times(&root),
         Some("lud-writer") => {
             let bin = args
                 .iter()
