@@ -3,7 +3,10 @@
 //!
 //! The writer is the inverse of lowering, form by form:
 //! - boards are written from their compact `layout` (grids, `positions`, `links`, `unlink`,
-//!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions;
+//!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions:
+//!   one `(grid …)` when they are a grid (`spec::geometry::grid_of`), else `(positions …)` and
+//!   `(links …)` (docs/zrf-writer.md);
+//! - a game with pieces and no piece image gets one `zrf::emit-no-images` warning;
 //! - each game is one `(game …)`; each variant is a `(variant …)` carrying only the sections that
 //!   differ from its game under ZoG's variant resolution (checked by simulating it);
 //! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written

@@ -66,7 +66,10 @@ fn check(format: Format, rel: &str) -> Written {
         .iter()
         .filter(|d| d.code == "zrf::emit-no-images")
         .count();
-    assert_eq!(no_images, 1, "{rel}: one warning for the game's missing images");
+    assert_eq!(
+        no_images, 1,
+        "{rel}: one warning for the game's missing images"
+    );
     let text = String::from_utf8(zrf).unwrap();
     let back = read(Format::Zrf, "written.zrf", text.as_bytes());
     let board = &back.games[0].boards[0];
@@ -78,7 +81,10 @@ fn check(format: Format, rel: &str) -> Written {
     let rects: Vec<[i64; 4]> = board
         .positions
         .iter()
-        .map(|p| p.rect.unwrap_or_else(|| panic!("{rel}: {} has no rectangle", p.name)))
+        .map(|p| {
+            p.rect
+                .unwrap_or_else(|| panic!("{rel}: {} has no rectangle", p.name))
+        })
         .collect();
     for (i, a) in rects.iter().enumerate() {
         assert!(a[2] > a[0] && a[3] > a[1], "{rel}: degenerate {a:?}");
@@ -111,7 +117,10 @@ fn ludii_games_write_zrf_with_rectangles_that_plays_the_same() {
     ] {
         let w = check(Format::Lud, &format!("corpus/ludii/{file}"));
         assert_eq!(w.grid, grid, "{file}: written as a grid");
-        eprintln!("{file}: perft(3) source {:?}, written {:?}", w.source, w.back);
+        eprintln!(
+            "{file}: perft(3) source {:?}, written {:?}",
+            w.source, w.back
+        );
         match file {
             // The King's capture has no typed form: the engine refuses the source (and the
             // ZRF writer leaves the untyped move out).
@@ -124,7 +133,9 @@ fn ludii_games_write_zrf_with_rectangles_that_plays_the_same() {
             // placeholder the engine refuses.
             "tictactoe.lud" | "hex.lud" => {
                 assert!(
-                    w.back.as_ref().is_err_and(|e| e.contains("line-or-connection")),
+                    w.back
+                        .as_ref()
+                        .is_err_and(|e| e.contains("line-or-connection")),
                     "{file}: {:?}",
                     w.back
                 );
@@ -145,8 +156,15 @@ fn chessembly_scripts_write_zrf_with_rectangles_that_plays_the_same() {
     for file in ["rook.csm", "alfil.csm", "bouncing-bishop.csm", "wasp.csm"] {
         let w = check(Format::Chessembly, &format!("corpus/chessembly/{file}"));
         assert!(w.grid, "{file}: written as a grid");
-        eprintln!("{file}: perft(3) source {:?}, written {:?}", w.source, w.back);
-        assert!(w.source.as_ref().is_ok_and(|n| *n > 0), "{file}: {:?}", w.source);
+        eprintln!(
+            "{file}: perft(3) source {:?}, written {:?}",
+            w.source, w.back
+        );
+        assert!(
+            w.source.as_ref().is_ok_and(|n| *n > 0),
+            "{file}: {:?}",
+            w.source
+        );
         assert_eq!(w.back, w.source, "{file}: the written ZRF plays the same");
     }
 }
@@ -158,7 +176,11 @@ fn rendered_images_answer_the_warning() {
     let dir = common::scratch_dir("zrf-from-sources");
     let d = dir.to_str().unwrap();
     let out = common::zogkit(&["render", "corpus/ludii/chess.lud", "-o", d]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let zrf = dir.join("chess.zrf");
     let out = common::zogkit(&[
         "convert",

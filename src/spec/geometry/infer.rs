@@ -26,7 +26,10 @@ pub fn rects_from_centres(centres: &[(f64, f64)], pitch: f64) -> Vec<[i64; 4]> {
     };
     let scale = UNIT as f64 / pitch;
     let min_x = centres.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
-    let max_y = centres.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
+    let max_y = centres
+        .iter()
+        .map(|c| c.1)
+        .fold(f64::NEG_INFINITY, f64::max);
     let px: Vec<(i64, i64)> = centres
         .iter()
         .map(|&(x, y)| {
@@ -39,7 +42,9 @@ pub fn rects_from_centres(centres: &[(f64, f64)], pitch: f64) -> Vec<[i64; 4]> {
     let side = min_chebyshev(&px, UNIT).max(1);
     // Squares of side `side` whose top-left corners are the centres: moving every square by
     // half a side changes nothing but the picture's margin.
-    px.iter().map(|&(x, y)| [x, y, x + side, y + side]).collect()
+    px.iter()
+        .map(|&(x, y)| [x, y, x + side, y + side])
+        .collect()
 }
 
 /// The smallest Chebyshev distance between two points, or `cap` when none is closer.
@@ -91,7 +96,9 @@ pub fn grid_of(directions: &[String], positions: &[Position]) -> Option<Layout> 
             .into_iter()
             .collect();
         let step = v.get(1)? - v[0];
-        v.windows(2).all(|p| p[1] - p[0] == step).then_some((v, step))
+        v.windows(2)
+            .all(|p| p[1] - p[0] == step)
+            .then_some((v, step))
     };
     let ((xs, sx), (ys, sy)) = (axis(0)?, axis(1)?);
     let (nx, ny) = (xs.len(), ys.len());
@@ -99,7 +106,12 @@ pub fn grid_of(directions: &[String], positions: &[Position]) -> Option<Layout> 
         return None;
     }
     // Each position's cell: column from x, row from y; every cell taken once.
-    let cell = |r: &[i64; 4]| (((r[0] - xs[0]) / sx) as usize, ((r[1] - ys[0]) / sy) as usize);
+    let cell = |r: &[i64; 4]| {
+        (
+            ((r[0] - xs[0]) / sx) as usize,
+            ((r[1] - ys[0]) / sy) as usize,
+        )
+    };
     let mut at = vec![usize::MAX; nx * ny];
     for (k, r) in rects.iter().enumerate() {
         let (i, j) = cell(r);
@@ -161,7 +173,11 @@ fn labels(
         rows.push(suffix.to_string());
     }
     let cols: Vec<String> = (0..nx)
-        .map(|i| name(i, 0).strip_suffix(rows[0].as_str()).map(str::to_string))
+        .map(|i| {
+            name(i, 0)
+                .strip_suffix(rows[0].as_str())
+                .map(str::to_string)
+        })
         .collect::<Option<_>>()?;
     let ok = (0..nx).all(|i| (0..ny).all(|j| name(i, j) == format!("{}{}", cols[i], rows[j])));
     let all: Vec<&String> = cols.iter().chain(&rows).collect();
@@ -243,12 +259,20 @@ mod tests {
         let sq = rects_from_centres(&[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)], 1.0);
         assert_eq!(
             sq,
-            vec![[0, 50, 50, 100], [50, 50, 100, 100], [0, 0, 50, 50], [50, 0, 100, 50]]
+            vec![
+                [0, 50, 50, 100],
+                [50, 50, 100, 100],
+                [0, 0, 50, 50],
+                [50, 0, 100, 50]
+            ]
         );
         let h = 0.75f64.sqrt();
         let hex = rects_from_centres(&[(0.0, 0.0), (1.0, 0.0), (0.5, h)], 1.0);
         // The row above is 43 px up: squares of 43 px touch it without overlapping.
-        assert_eq!(hex, vec![[0, 43, 43, 86], [50, 43, 93, 86], [25, 0, 68, 43]]);
+        assert_eq!(
+            hex,
+            vec![[0, 43, 43, 86], [50, 43, 93, 86], [25, 0, 68, 43]]
+        );
     }
 
     #[test]
