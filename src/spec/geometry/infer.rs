@@ -216,7 +216,8 @@ fn grid_direction(
 /// Whether `layout` makes exactly `directions` and `positions` (names, rectangles, link sets).
 fn same_board(layout: &Layout, directions: &[String], positions: &[Position]) -> bool {
     let (computed, issues) = compute(layout);
-    fn key(p: &Position) -> (&str, Option<[i64; 4]>, BTreeSet<(&str, &str)>) {
+    type Key<'a> = (&'a str, Option<[i64; 4]>, BTreeSet<(&'a str, &'a str)>);
+    fn key(p: &Position) -> Key<'_> {
         let links: BTreeSet<(&str, &str)> = p
             .links
             .iter()
