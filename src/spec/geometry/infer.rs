@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 /// Chessembly's squares, `chessembly::lower::CELL`).
 pub const UNIT: i64 = 50;
 
+/// Largest pixel coordinate [`rects_from_centres`] gives.
+const MAX_COORD: i64 = 1 << 40;
+
 /// One rectangle `[x1, y1, x2, y2]` per centre, for a board whose sites are given by their
 /// centres (`y` growing upwards, as in Ludii): the centres are scaled so that `pitch` (the
 /// distance of neighbouring sites in the centres' units) becomes [`UNIT`] pixels, flipped so
@@ -30,14 +33,12 @@ pub fn rects_from_centres(centres: &[(f64, f64)], pitch: f64) -> Vec<[i64; 4]> {
         .iter()
         .map(|c| c.1)
         .fold(f64::NEG_INFINITY, f64::max);
+    // Coordinates stay far from overflow whatever the input's board functions did (a board
+    // that large is refused by the renderer's own budgets).
+    let coord = |v: f64| (v * scale).round().clamp(0.0, MAX_COORD as f64) as i64;
     let px: Vec<(i64, i64)> = centres
         .iter()
-        .map(|&(x, y)| {
-            (
-                ((x - min_x) * scale).round() as i64,
-                ((max_y - y) * scale).round() as i64,
-            )
-        })
+        .map(|&(x, y)| (coord(x - min_x), coord(max_y - y)))
         .collect();
     let side = min_chebyshev(&px, UNIT).max(1);
     // Squares of side `side` whose top-left corners are the centres: moving every square by
