@@ -326,10 +326,11 @@ impl Geo {
     /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
     /// `extensions.ludii` for the writer.
     pub fn spec_board(&self, text: String) -> Board {
+        let rects = crate::spec::geometry::rects_from_centres(&self.xy, self.pitch());
         let positions = (0..self.len())
             .map(|i| Position {
                 name: self.names[i].clone(),
-                rect: None,
+                rect: rects.get(i).copied(),
                 grid: None,
                 dummy: false,
                 killed: false,
@@ -362,6 +363,20 @@ impl Geo {
             },
             ..Board::default()
         }
+    }
+
+    /// The distance of linked sites' centres (the shortest link; 1 without links): one cell of
+    /// the picture.
+    pub fn pitch(&self) -> f64 {
+        let dist = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).hypot(a.1 - b.1);
+        self.links
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.iter().map(move |(_, j)| (i, *j)))
+            .map(|(i, j)| dist(self.xy[i], self.xy[j]))
+            .filter(|d| *d > 1e-9)
+            .fold(None, |m: Option<f64>, d| Some(m.map_or(d, |m| m.min(d))))
+            .unwrap_or(1.0)
     }
 
     /// The holes of a mancala board: every site but the two stores (left of the first hole

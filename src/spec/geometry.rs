@@ -14,6 +14,9 @@
 
 use super::types::{Layout, Link, Opposite, Position};
 
+mod infer;
+pub use infer::{UNIT, grid_of, rects_from_centres};
+
 /// A problem found while computing geometry (the caller attaches a location).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeometryIssue {

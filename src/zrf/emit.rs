@@ -3,7 +3,10 @@
 //!
 //! The writer is the inverse of lowering, form by form:
 //! - boards are written from their compact `layout` (grids, `positions`, `links`, `unlink`,
-//!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions;
+//!   `kill-positions`, `dummy`); a board without a layout gets one from its explicit positions:
+//!   one `(grid …)` when they are a grid (`spec::geometry::grid_of`), else `(positions …)` and
+//!   `(links …)` (docs/zrf-writer.md);
+//! - a game with pieces and no piece image gets one `zrf::emit-no-images` warning;
 //! - each game is one `(game …)`; each variant is a `(variant …)` carrying only the sections that
 //!   differ from its game under ZoG's variant resolution (checked by simulating it);
 //! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written
@@ -32,7 +35,40 @@ mod compact;
 pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
     let mut w = Writer::new(doc);
     let text = w.document();
-    (text, w.diags)
+    let mut diags = w.diags;
+    diags.extend(missing_images(doc));
+    (text, diags)
+}
+
+/// Diagnostic code: a game none of whose pieces has an image, so ZoG cannot show its pieces.
+pub const CODE_NO_IMAGES: &str = "zrf::emit-no-images";
+
+/// One warning per game (variants share their game's pieces) that has pieces and no piece
+/// image at all, with the commands that make them: the ZRF is written without `(image …)`.
+fn missing_images(doc: &Document) -> Vec<Diagnostic> {
+    doc.games
+        .iter()
+        .filter(|g| g.kind == EntryKind::Game)
+        .filter(|g| {
+            let mut real = g.pieces.iter().filter(|p| !p.dummy).peekable();
+            real.peek().is_some() && real.all(|p| p.images.is_empty())
+        })
+        .map(|g| {
+            Diagnostic::new(
+                Severity::Warning,
+                CODE_NO_IMAGES,
+                format!(
+                    "game {:?}: no piece has an image; ZoG needs one per piece and player to load the game",
+                    g.title
+                ),
+                None,
+            )
+            .with_note(
+                None,
+                "draw them with `zogkit render INPUT -o DIR`, then write the ZRF with `zogkit convert INPUT --to zrf --with-images DIR`",
+            )
+        })
+        .collect()
 }
 
 /// Writes `doc` as ZRF bytes in the document's source encoding (UTF-8 when it has none) and
@@ -537,7 +573,8 @@ impl<'d> Writer<'d> {
             parts.push(format!("(image {})", v.join(" ")));
         }
         let layout = if b.layout.is_empty() && !b.positions.is_empty() {
-            layout_of(b)
+            crate::spec::geometry::grid_of(&b.directions, &b.positions)
+                .unwrap_or_else(|| layout_of(b))
         } else {
             b.layout.clone()
         };
@@ -1040,7 +1077,8 @@ fn test_name(t: Test) -> &'static str {
     }
 }
 
-/// A layout for a board that has explicit positions only: every position listed with its
+/// A layout for a board that has explicit positions only and is not one grid
+/// (`spec::geometry::grid_of`): every position listed with its
 /// rectangle (or an empty one), every link written per direction, off-board positions as dummies.
 fn layout_of(b: &Board) -> Layout {
     let mut l = Layout::default();

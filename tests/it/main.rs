@@ -32,4 +32,5 @@ mod tidy;
 mod verify;
 mod yaml_interop;
 mod zrf_expand;
+mod zrf_from_sources;
 mod zrf_roundtrip;
