@@ -228,7 +228,7 @@ pub fn read(
     // Every reader's document must be writable as the spec's YAML, which its reader could read
     // back: `check` refuses here what `convert --to yaml` could not write.
     if let Some(doc) = &result.document
-        && let Some(d) = too_deep(doc)
+        && let Some(d) = too_deep(doc, &result.origins)
     {
         result.diagnostics.push(d);
         result.document = None;
@@ -293,15 +293,19 @@ fn over_limits(doc: &Document, limits: &zrf::lower::Limits) -> Option<Diagnostic
 
 /// An error when a document's collections would nest deeper than the YAML spec allows
 /// ([`spec::yaml::MAX_NESTING`]), naming the game and its part (goals, pieces) that do, located
-/// at the document's start; the same code as the YAML reader's refusal of such a text.
-fn too_deep(doc: &Document) -> Option<Diagnostic> {
+/// at the game's form when known, else at the document's start; the same code as the YAML
+/// reader's refusal of such a text.
+fn too_deep(doc: &Document, origins: &spec::Origins) -> Option<Diagnostic> {
     use spec::yaml::depth::fits;
     // Around a game: the document's map and the `games` sequence; around its fields, its map.
     let (around_game, around_field) = (2, 3);
+    let mut at = None;
     let part = if !fits(&doc.procedures, 1) {
         Some("the shared procedures (`procedures`)".to_string())
     } else {
-        doc.games.iter().find(|g| !fits(*g, around_game)).map(|g| {
+        let deep = doc.games.iter().position(|g| !fits(g, around_game));
+        at = deep.and_then(|i| origins.game(i).at);
+        deep.map(|i| &doc.games[i]).map(|g| {
             let what = if !fits(&g.goals, around_field) {
                 "goals"
             } else if !fits(&g.pieces, around_field) {
@@ -319,7 +323,7 @@ fn too_deep(doc: &Document) -> Option<Diagnostic> {
             "{part} nest more than {} collections deep in the spec, which its YAML reader could not read back; it is not read",
             spec::yaml::MAX_NESTING
         ),
-        diag::Span::new(FileId(0), 0, 0),
+        at.unwrap_or(diag::Span::new(FileId(0), 0, 0)),
     ))
 }
 

@@ -315,7 +315,12 @@ fn a_comparison_stopped_by_the_step_limit_is_unverified() {
         stderr.contains("warning[verify::unverified]") && stderr.contains("engine-steps=1"),
         "{stderr}"
     );
-    assert!(stderr.contains(&format!("--> {GAME}")), "located: {stderr}");
+    // Located at the block the limit stopped first: the first pawn's (`step-p n 歩兵 …`).
+    let at = common::line_col_of(Path::new(REPO).join(GAME), "(step-p n 歩兵");
+    assert!(
+        stderr.contains(&format!("--> {GAME}:{at}\n")),
+        "not located at {at}: {stderr}"
+    );
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let file = &json["files"][0];
     assert_eq!(file["verdicts"][0]["verdict"], "unverified", "{json}");
