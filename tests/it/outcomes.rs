@@ -577,7 +577,15 @@ fn writer_warnings_point_at_the_lost_block_in_the_source() {
         let out = scratch.join(format!("out.{to}"));
         let o = run_in(
             root,
-            &["convert", GAME, "--to", to, "--force", "-o", out.to_str().unwrap()],
+            &[
+                "convert",
+                GAME,
+                "--to",
+                to,
+                "--force",
+                "-o",
+                out.to_str().unwrap(),
+            ],
         );
         let all = text(&o);
         let i = all
