@@ -144,6 +144,9 @@ pub struct ReadResult {
     pub unmodelled: BTreeMap<String, usize>,
     /// How the input was decoded, when it was (for reports).
     pub facts: Option<ReadFacts>,
+    /// Where the document's games, pieces and move blocks stand in `sources` (ZRF only; empty
+    /// otherwise), for [`write_at`] to locate what a writer loses.
+    pub origins: spec::Origins,
 }
 
 /// How a text input was decoded and, for ZRF, how large its expansion was.
@@ -222,6 +225,14 @@ pub fn read(
         result.diagnostics.push(d);
         result.document = None;
     }
+    // Every reader's document must be writable as the spec's YAML, which its reader could read
+    // back: `check` refuses here what `convert --to yaml` could not write.
+    if let Some(doc) = &result.document
+        && let Some(d) = too_deep(doc, &result.origins)
+    {
+        result.diagnostics.push(d);
+        result.document = None;
+    }
     let mut rest = result.diagnostics.split_off(capped);
     diag::cap_repeats(&mut rest, diag::MAX_PER_CODE);
     result.diagnostics.append(&mut rest);
@@ -280,6 +291,42 @@ fn over_limits(doc: &Document, limits: &zrf::lower::Limits) -> Option<Diagnostic
     None
 }
 
+/// An error when a document's collections would nest deeper than the YAML spec allows
+/// ([`spec::yaml::MAX_NESTING`]), naming the game and its part (goals, pieces) that do, located
+/// at the game's form when known, else at the document's start; the same code as the YAML
+/// reader's refusal of such a text.
+fn too_deep(doc: &Document, origins: &spec::Origins) -> Option<Diagnostic> {
+    use spec::yaml::depth::fits;
+    // Around a game: the document's map and the `games` sequence; around its fields, its map.
+    let (around_game, around_field) = (2, 3);
+    let mut at = None;
+    let part = if !fits(&doc.procedures, 1) {
+        Some("the shared procedures (`procedures`)".to_string())
+    } else {
+        let deep = doc.games.iter().position(|g| !fits(g, around_game));
+        at = deep.and_then(|i| origins.game(i).at);
+        deep.map(|i| &doc.games[i]).map(|g| {
+            let what = if !fits(&g.goals, around_field) {
+                "goals"
+            } else if !fits(&g.pieces, around_field) {
+                "pieces"
+            } else {
+                "content"
+            };
+            format!("the {what} of game {:?}", g.title)
+        })
+    };
+    let part = part.or_else(|| (!fits(doc, 0)).then(|| "the document".to_string()))?;
+    Some(Diagnostic::error(
+        spec::yaml::CODE_NESTING_LIMIT,
+        format!(
+            "{part} nest more than {} collections deep in the spec, which its YAML reader could not read back; it is not read",
+            spec::yaml::MAX_NESTING
+        ),
+        at.unwrap_or(diag::Span::new(FileId(0), 0, 0)),
+    ))
+}
+
 /// Records the input's own facts in a document read from decoded text: the SHA-256 of its
 /// bytes (not of the decoded text), the encoding detected and its line endings.
 fn record_source(doc: &mut Document, bytes: &[u8], decoded: &text::Decoded) {
@@ -319,6 +366,7 @@ fn read_uncapped(
             let f = zrf::read(name, bytes, &zopts, loader);
             let source = zrf::lower::source_of(&f, file_name, bytes);
             let lowered = zrf::lower::lower_with(&f, source, opts.lower);
+            let origins = zrf::lower::origins(&f, &lowered.document);
             let capped = f.diagnostics.len();
             let mut diagnostics = f.diagnostics;
             diagnostics.extend(lowered.diagnostics);
@@ -328,6 +376,7 @@ fn read_uncapped(
                 sources: f.sources,
                 unmodelled: lowered.unmodelled,
                 facts: Some(ReadFacts::of(&f.decoded, Some(f.expanded.nodes))),
+                origins,
             };
             return (result, capped);
         }
@@ -368,6 +417,7 @@ fn read_uncapped(
                 sources,
                 unmodelled: BTreeMap::new(),
                 facts: Some(ReadFacts::of(&decoded, None)),
+                origins: spec::Origins::default(),
             }
         }
         Format::Yaml => {
@@ -418,6 +468,7 @@ fn read_uncapped(
                 sources,
                 unmodelled: BTreeMap::new(),
                 facts: Some(ReadFacts::of(&decoded, None)),
+                origins: spec::Origins::default(),
             }
         }
     };
@@ -447,6 +498,7 @@ fn text_reader(
         sources,
         unmodelled: BTreeMap::new(),
         facts: Some(ReadFacts::of(&decoded, None)),
+        origins: spec::Origins::default(),
     })
 }
 
@@ -517,7 +569,18 @@ pub fn output_too_large(format: Format, len: usize, opts: &ReadOptions) -> Optio
 ///
 /// Repeated diagnostics are capped with [`diag::cap_repeats`], as on reading.
 pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
-    write_uncapped(format, doc).map(|(bytes, mut diags)| {
+    write_at(format, doc, &spec::Origins::default())
+}
+
+/// [`write`], with the `.lud` and Fairy-Stockfish writers' warnings located where what they
+/// lose stands in the source file (`origins`, from [`read`] in this run: a move block, else its
+/// piece, else the game), so they render against the reader's `sources`.
+pub fn write_at(
+    format: Format,
+    doc: &Document,
+    origins: &spec::Origins,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    write_uncapped(format, doc, origins).map(|(bytes, mut diags)| {
         diag::cap_repeats(&mut diags, diag::MAX_PER_CODE);
         (bytes, diags)
     })
@@ -526,6 +589,7 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
 fn write_uncapped(
     format: Format,
     doc: &Document,
+    origins: &spec::Origins,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     match format {
         Format::Yaml => spec::yaml::write_document(doc)
@@ -540,7 +604,7 @@ fn write_uncapped(
             }),
         Format::Chessembly => crate::chessembly::emit::emit_game(doc),
         Format::Lud => {
-            let (text, diags) = crate::ludii::write_lud(doc);
+            let (text, diags) = crate::ludii::write_lud_at(doc, origins);
             Ok((text.into_bytes(), diags))
         }
         Format::LudiiEnglish => Err(Diagnostic::new(
@@ -550,6 +614,6 @@ fn write_uncapped(
             None,
         )),
         Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
-        Format::Fsf => crate::fsf::write(doc).map(|(t, d)| (t.into_bytes(), d)),
+        Format::Fsf => crate::fsf::write_at(doc, origins).map(|(t, d)| (t.into_bytes(), d)),
     }
 }

@@ -9,12 +9,15 @@
 //!   format holds fewer games than the source;
 //! - [`Verdict::Failed`]: the output does not read back, cannot be played, or plays differently
 //!   although the writer reported no loss;
-//! - [`Verdict::Unverified`]: the engine cannot run the source game, so nothing can be proved.
+//! - [`Verdict::Unverified`]: the engine cannot run the source game, or the engine's step limit
+//!   stopped a move block of either game (its move list may be incomplete), so nothing can be
+//!   proved.
 
+use crate::diag::Span;
 use crate::diag::{Diagnostic, Severity};
 use crate::engine::{self, Rules};
 use crate::format::{self, Format, ReadOptions};
-use crate::spec::{Document, EntryKind};
+use crate::spec::{Document, EntryKind, Origins};
 use serde::Serialize;
 
 /// Diagnostic code: a written game plays differently from its source, or cannot be read back
@@ -35,7 +38,8 @@ pub enum Verdict {
     Partial,
     /// Plays differently, or does not read back or play.
     Failed,
-    /// The source cannot be run, so the port is not proved either way.
+    /// The source cannot be run, or the step limit stopped the comparison, so the port is not
+    /// proved either way.
     Unverified,
 }
 
@@ -57,6 +61,10 @@ pub struct GameVerdict {
     /// Both games ran and their moves differ (rather than: the port did not read or run).
     #[serde(skip)]
     differs: bool,
+    /// Where the verdict's cause stands in the source (the block the step limit stopped), when
+    /// known; the diagnostic points there.
+    #[serde(skip)]
+    at: Option<Span>,
 }
 
 /// How hard to look.
@@ -85,6 +93,19 @@ impl Default for Options {
 /// not equal (an error for `failed`, a warning otherwise).
 pub fn verify(
     source: &Document,
+    to: Format,
+    written: &[u8],
+    write_diags: &[Diagnostic],
+    opts: &Options,
+) -> (Vec<GameVerdict>, Vec<Diagnostic>) {
+    verify_at(source, &Origins::default(), to, written, write_diags, opts)
+}
+
+/// [`verify`], with `origins` (where the source's parts stand, from its reader in this run) to
+/// locate a verdict's diagnostic at its cause when there is one in the source.
+pub fn verify_at(
+    source: &Document,
+    origins: &Origins,
     to: Format,
     written: &[u8],
     write_diags: &[Diagnostic],
@@ -122,7 +143,7 @@ pub fn verify(
         let v = match (&back.document, back_errors.is_empty()) {
             (Some(doc), true) => {
                 let twin = counterpart(source, i, doc, &mut taken);
-                one_game(source, i, doc, twin, opts)
+                one_game(source, origins, i, doc, twin, opts)
             }
             _ => GameVerdict {
                 game: g.title.clone(),
@@ -135,6 +156,7 @@ pub fn verify(
                     back_errors.first().map_or("no document", |s| s.as_str())
                 )),
                 differs: false,
+                at: None,
             },
         };
         verdicts.push(v);
@@ -179,6 +201,7 @@ fn counterpart(source: &Document, i: usize, back: &Document, taken: &mut [bool])
 
 fn one_game(
     source: &Document,
+    origins: &Origins,
     i: usize,
     back: &Document,
     twin: Option<usize>,
@@ -192,6 +215,7 @@ fn one_game(
         lost: Vec::new(),
         detail: Some(detail),
         differs: false,
+        at: None,
     };
     let mut a = match Rules::compile(source, i) {
         Ok(r) => r,
@@ -223,6 +247,30 @@ fn one_game(
     a.step_limit = opts.engine_steps;
     b.step_limit = opts.engine_steps;
     let f = engine::compare(&a, &b, opts.positions, opts.seed);
+    if let Some((port, o)) = f.overrun {
+        let (rules, side) = if port { (&b, "port") } else { (&a, "original") };
+        // The port's blocks are not the source's: only the original's is located at its block.
+        let name = &rules.kinds[o.kind as usize].name;
+        let origin = origins.game(i);
+        let at = if port {
+            origin.at
+        } else {
+            origin.block(name, o.drop, o.block)
+        };
+        let v = verdict(
+            Verdict::Unverified,
+            f.positions,
+            format!(
+                "the engine's step limit (`--limit engine-steps={}`) stopped {} of the {side} \
+                 after {} equal positions, so its moves there may be incomplete and the \
+                 comparison stopped",
+                opts.engine_steps,
+                o.describe(rules),
+                f.positions
+            ),
+        );
+        return GameVerdict { at, ..v };
+    }
     match f.difference {
         None => GameVerdict {
             game: title,
@@ -231,6 +279,7 @@ fn one_game(
             lost: Vec::new(),
             detail: None,
             differs: false,
+            at: None,
         },
         Some(d) => {
             let mut text = format!(
@@ -264,7 +313,7 @@ fn diagnostic(v: &GameVerdict) -> Option<Diagnostic> {
         msg.push_str(": ");
         msg.push_str(d);
     }
-    let mut d = Diagnostic::new(severity, code, msg, None);
+    let mut d = Diagnostic::new(severity, code, msg, v.at);
     if !v.lost.is_empty() {
         d = d.with_note(
             None,

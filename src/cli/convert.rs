@@ -646,7 +646,7 @@ fn convert_one(
             }
         },
     };
-    let (out, wdiags) = match format::write(to, doc) {
+    let (out, wdiags) = match format::write_at(to, doc, &r.origins) {
         Ok(x) => x,
         Err(d) => {
             record(&d, &mut text, &mut base);
@@ -666,7 +666,8 @@ fn convert_one(
             engine_steps: opts.engine_steps,
             ..Default::default()
         };
-        let (verdicts, vdiags) = zogkit::verify::verify(doc, to, &out, &wdiags, &vopts);
+        let (verdicts, vdiags) =
+            zogkit::verify::verify_at(doc, &r.origins, to, &out, &wdiags, &vopts);
         for d in &vdiags {
             record(d, &mut text, &mut base);
         }

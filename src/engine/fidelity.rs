@@ -6,6 +6,7 @@
 //! is compared by what it does, not by how a format writes it: the squares and hands it
 //! changes, whether the turn continues, and the game result it reaches.
 
+use super::generate::Overrun;
 use super::play::{legal_moves, outcome, play};
 use super::rules::Rules;
 use super::state::{Move, State};
@@ -19,6 +20,10 @@ pub struct Fidelity {
     pub positions: usize,
     /// The first position where the games differ.
     pub difference: Option<Difference>,
+    /// The move block the step limit stopped (with `true` when it is the second game's), where
+    /// the comparison stopped: a move list that may be incomplete proves nothing, so
+    /// `positions` counts only the positions compared before it.
+    pub overrun: Option<(bool, Overrun)>,
 }
 
 /// Where two games part.
@@ -41,7 +46,7 @@ const SHOWN: usize = 8;
 
 /// Compares `a` and `b` on up to `positions` distinct positions reached by seeded random
 /// playouts from the start (the same `seed` gives the same positions). Stops at the first
-/// difference.
+/// difference, or at the first move block the step limit stops in either game.
 pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let (mut sa, mut sb) = (State::start(a), State::start(b));
@@ -56,6 +61,14 @@ pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
         let fresh = seen.insert(sa.key());
         let compared = seen.len() - usize::from(fresh);
         let (ma, mb) = (legal_moves(a, &mut sa), legal_moves(b, &mut sb));
+        let overrun = (ma.overrun.map(|o| (false, o))).or(mb.overrun.map(|o| (true, o)));
+        if overrun.is_some() {
+            return Fidelity {
+                positions: compared,
+                difference: None,
+                overrun,
+            };
+        }
         let ka = keyed(a, &sa, &ma.moves);
         let kb = keyed(b, &sb, &mb.moves);
         let (set_a, set_b): (BTreeSet<&str>, BTreeSet<&str>) = (
@@ -110,6 +123,7 @@ pub fn compare(a: &Rules, b: &Rules, positions: usize, seed: u64) -> Fidelity {
     Fidelity {
         positions: seen.len(),
         difference: None,
+        overrun: None,
     }
 }
 
@@ -130,6 +144,7 @@ fn differ(
             only_first,
             only_second,
         }),
+        overrun: None,
     }
 }
 

@@ -14,10 +14,10 @@ mod read;
 mod write;
 
 pub use read::read;
-pub use write::{Section, Status, variant_name, write_game};
+pub use write::{Section, Status, variant_name, write_game, write_game_at};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::spec::{Document, EntryKind};
+use crate::spec::{Document, EntryKind, Origins};
 
 /// Diagnostic code: a rule of the game has no `variants.ini` form (it is left out).
 pub const CODE_NOT_EXPRESSIBLE: &str = "fsf::not-expressible";
@@ -28,6 +28,11 @@ pub const CODE_REFUSED: &str = "fsf::refused";
 
 /// The sections of every game of `doc` (menu separators skipped), with unique names.
 pub fn sections(doc: &Document) -> Vec<Section> {
+    sections_at(doc, &Origins::default())
+}
+
+/// [`sections`], each game's diagnostics located through `origins` (the reader's, this run).
+pub fn sections_at(doc: &Document, origins: &Origins) -> Vec<Section> {
     let mut used: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for (gi, g) in doc.games.iter().enumerate() {
@@ -42,14 +47,22 @@ pub fn sections(doc: &Document) -> Vec<Section> {
             n += 1;
         }
         used.push(name.clone());
-        out.push(write_game(doc, gi, &name));
+        out.push(write_game_at(doc, gi, &name, origins.game(gi)));
     }
     out
 }
 
 /// The whole `variants.ini` text and its diagnostics; `Err` when no game could be written.
 pub fn write(doc: &Document) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
-    let secs = sections(doc);
+    write_at(doc, &Origins::default())
+}
+
+/// [`write`], its diagnostics located where what they lose stands in the source (`origins`).
+pub fn write_at(
+    doc: &Document,
+    origins: &Origins,
+) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
+    let secs = sections_at(doc, origins);
     let mut text = String::new();
     let mut diags = Vec::new();
     let mut written = 0;

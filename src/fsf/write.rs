@@ -5,7 +5,8 @@ use super::betza::{self, Atom, Modality, Travel, Vector};
 use super::board::{self, Geometry, square_name};
 use super::pieces::{self, Classified, Movement};
 use super::{CODE_APPROXIMATED, CODE_NOT_EXPRESSIBLE, CODE_REFUSED};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, Span};
+use crate::spec::origin::GameOrigin;
 use crate::spec::{Document, Game, GoalCond, GoalKind, Instr, Piece, moves};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,15 +43,24 @@ struct Cx<'a> {
     title: &'a str,
     diags: Vec<Diagnostic>,
     gaps: Vec<String>,
+    /// Where the game's parts stand in the file read in this run (empty when unknown).
+    origin: &'a GameOrigin,
+    /// Where what is being written stands (a piece's form), else the game's form.
+    at: Option<Span>,
 }
 
 impl Cx<'_> {
     fn gap(&mut self, code: &'static str, what: String) {
+        self.gap_at(code, what, None);
+    }
+    /// [`Cx::gap`], located at `at` (a move block) when known, else at the piece being written,
+    /// else at the game.
+    fn gap_at(&mut self, code: &'static str, what: String, at: Option<Span>) {
         self.diags.push(Diagnostic::new(
             Severity::Warning,
             code,
             format!("{}: {what}", self.title),
-            None,
+            at.or(self.at).or(self.origin.at),
         ));
         self.gaps.push(what);
     }
@@ -184,12 +194,20 @@ fn bitboard(squares: &BTreeSet<(i32, i32)>) -> String {
 
 /// Writes game `gi` of `doc` as a section named `name`.
 pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
+    write_game_at(doc, gi, name, &GameOrigin::default())
+}
+
+/// [`write_game`], its diagnostics located through `origin` (where the game's parts stand in
+/// the source, when known): a lost move block at the block, a piece's loss at its form.
+pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin) -> Section {
     let game = &doc.games[gi];
     let mut cx = Cx {
         game,
         title: &game.title,
         diags: Vec::new(),
         gaps: Vec::new(),
+        origin,
+        at: None,
     };
     let refused = |cx: Cx, why: String| Section {
         name: name.to_string(),
@@ -384,6 +402,7 @@ fn piece_lines(
     let total: usize = pieces.iter().map(|p| p.moves.len()).sum();
     let mut lost = 0;
     for p in pieces {
+        cx.at = cx.origin.piece(&p.name);
         let l = letters[&p.name];
         let c1 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v1, &holds);
         let c2 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v2, &holds);
@@ -402,10 +421,11 @@ fn piece_lines(
             .collect::<BTreeSet<_>>()
             .len();
         for (b, why) in &c1.unexpressible {
-            cx.not_expressible(format!(
+            let at = cx.origin.block(&p.name, false, b.saturating_sub(1));
+            cx.gap_at(CODE_NOT_EXPRESSIBLE, format!(
                 "piece `{}`, move block {b}: {why}; this block is left out (Chessembly can state it: `--to chessembly`)",
                 p.name
-            ));
+            ), at);
         }
         if !p.drops.is_empty() {
             cx.not_expressible(format!(
@@ -477,6 +497,7 @@ fn piece_lines(
             }
         }
     }
+    cx.at = None;
     if royal.is_none() {
         lines.push("king = -".into());
     }

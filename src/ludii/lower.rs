@@ -1295,6 +1295,24 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
             }
             _ => None,
         },
+        ("=", [n, k]) if !c.args().iter().any(|a| matches!(a, Node::Named(..))) => {
+            // (= (count Pieces Next ["P"]) k): that many pieces (of P) remain.
+            let (w, piece) = count_pieces(n, pieces)?;
+            let count = u32::try_from(int(k)?).ok()?.to_string();
+            Some((w, GoalCond::PiecesRemaining { count, piece }))
+        }
+        ("or", [Node::Array(items, _)]) if !items.is_empty() => {
+            // Any of these, all about the same player (the writer's several captured pieces).
+            let conds: Vec<(String, GoalCond)> = items
+                .iter()
+                .map(|i| goal_cond(i, pieces))
+                .collect::<Option<_>>()?;
+            let w = conds[0].0.clone();
+            if conds.iter().any(|(x, _)| *x != w) {
+                return None;
+            }
+            Some((w, GoalCond::Or(conds.into_iter().map(|(_, c)| c).collect())))
+        }
         ("and", [a, b]) => {
             // (and (is Threatened (id "K" Next)) (no Moves Next)) = checkmate of Next's K.
             let targs: Vec<&Node> = a.positional().collect();
@@ -1313,6 +1331,28 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
                 return None;
             }
             Some((w, GoalCond::Checkmated { pieces: vec![k] }))
+        }
+        _ => None,
+    }
+}
+
+/// `(count Pieces Who ["P"])` → the player (`Mover` or `Next`) and the piece type, if named
+/// (and defined).
+fn count_pieces(n: &Node, pieces: &[Piece]) -> Option<(String, Option<String>)> {
+    let args: Vec<&Node> = n.positional().collect();
+    if n.head()? != "count" || n.args().iter().any(|a| matches!(a, Node::Named(..))) {
+        return None;
+    }
+    match args.as_slice() {
+        [Node::Atom(k, _), Node::Atom(w, _), rest @ ..]
+            if k == "Pieces" && (w == "Mover" || w == "Next") && rest.len() <= 1 =>
+        {
+            let piece = match rest.first() {
+                None => None,
+                Some(Node::Str(p, _)) if pieces.iter().any(|q| q.name == *p) => Some(p.clone()),
+                Some(_) => return None,
+            };
+            Some((w.clone(), piece))
         }
         _ => None,
     }

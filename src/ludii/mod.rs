@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 pub use english::read_english;
 pub use expand::{Choices, Library};
-pub use write::write_lud;
+pub use write::{write_lud, write_lud_at};
 
 /// The `source` block of a document read from `text`.
 pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {

@@ -9,12 +9,13 @@
 use super::board::{self, COMPASS, Geo};
 use super::lower::relative_name;
 use super::syntax::{self, Node};
-use crate::diag::{Diagnostic, FileId, Severity};
+use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::moves::{
     Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
     split_promotion,
 };
-use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Test};
+use crate::spec::origin::GameOrigin;
+use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Origins, Test};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -41,19 +42,29 @@ struct Report {
     lost: Vec<String>,
     /// The messages in `lost` (a linear search made thousands of losses quadratic).
     lost_set: HashSet<String>, // lookup only
+    /// Where the game's parts stand in the file read in this run (empty when unknown).
+    origin: GameOrigin,
+    /// Where what is being written stands (a piece's form), else the game's form.
+    at: Option<Span>,
 }
 
 impl Report {
     /// Part of the game's rules or pieces is left out: a warning, and the file is partial.
     fn lose(&mut self, msg: String) {
+        let at = self.at.or(self.origin.at);
+        self.lose_at(msg, at);
+    }
+    /// [`Report::lose`], located at `at` (a move block) when known.
+    fn lose_at(&mut self, msg: String, at: Option<Span>) {
         if self.lost_set.insert(msg.clone()) {
             self.lost.push(msg.clone());
         }
+        let at = at.or(self.at).or(self.origin.at);
         self.diags.push(Diagnostic::new(
             Severity::Warning,
             CODE_NOT_EXPRESSIBLE,
             msg,
-            None,
+            at,
         ));
     }
     /// The output cannot be played at all (no board): an error.
@@ -64,7 +75,7 @@ impl Report {
             Severity::Error,
             CODE_NOT_EXPRESSIBLE,
             msg,
-            None,
+            self.origin.at,
         ));
     }
     /// Presentation only (names, texts): a note; the rules are complete without it.
@@ -81,9 +92,19 @@ impl Report {
 /// Writes the first game of `doc` as a `.lud` file. Diagnostics list everything that could not
 /// be expressed (it is left out of the text, and a comment at the top of the text lists it):
 /// warnings for lost rules, an error when no board could be written (the text cannot be played).
-/// The spec carries no source spans, so these diagnostics name the game, piece and block instead.
+/// The spec carries no source spans, so these diagnostics name the game, piece and block; see
+/// [`write_lud_at`] to locate them in the source as well.
 pub fn write_lud(doc: &Document) -> (String, Vec<Diagnostic>) {
-    let mut rep = Report::default();
+    write_lud_at(doc, &Origins::default())
+}
+
+/// [`write_lud`], with each warning located where what it loses stands in the source file
+/// (`origins`, from the reader in this run): a move block, else its piece, else the game.
+pub fn write_lud_at(doc: &Document, origins: &Origins) -> (String, Vec<Diagnostic>) {
+    let mut rep = Report {
+        origin: origins.game(0).clone(),
+        ..Report::default()
+    };
     let Some(game) = doc.games.first() else {
         rep.fail("the document has no game".into());
         return (String::new(), rep.diags);
@@ -325,6 +346,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     // Move ludemes per piece, then defines for those used by several pieces.
     let mut piece_moves: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for p in &g.pieces {
+        cx.rep.at = cx.rep.origin.piece(&p.name);
         let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
         let mut after = Vec::new();
         for e in &p.extensions.ludii {
@@ -358,6 +380,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
             cx.rep.lose(format!("attributes of piece `{}`", p.name));
         }
         piece_moves.push((v, after));
+        cx.rep.at = None;
     }
     // A move ludeme that two or more pieces share becomes a define, in first-use order. Counted
     // with hash maps: comparing every pair of pieces' lists was quadratic (a fuzzed file spent
@@ -1710,19 +1733,28 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
     let shapes: Vec<_> = blocks.iter().map(|b| classify(b, cx)).collect();
     let mut i = 0;
     while i < blocks.len() {
+        let at = |cx: &Ctx, i: usize| cx.rep.origin.block(piece, false, i);
         let Some((s, d, p, cut)) = shapes[i].clone() else {
-            cx.rep.lose(format!(
-                "move block {} of piece `{piece}` (no Ludii form here)",
-                i + 1
-            ));
+            let at = at(cx, i);
+            cx.rep.lose_at(
+                format!(
+                    "move block {} of piece `{piece}` (no Ludii form here)",
+                    i + 1
+                ),
+                at,
+            );
             i += 1;
             continue;
         };
         if cut {
-            cx.rep.lose(format!(
-                "the continuation (partial moves) of move block {} of piece `{piece}`",
-                i + 1
-            ));
+            let at = at(cx, i);
+            cx.rep.lose_at(
+                format!(
+                    "the continuation (partial moves) of move block {} of piece `{piece}`",
+                    i + 1
+                ),
+                at,
+            );
         }
         let mut group = vec![d];
         let mut j = i + 1;
@@ -1744,10 +1776,13 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
                 for (k, g) in group.iter().enumerate() {
                     match ludeme(&s, std::slice::from_ref(g), &p, cx) {
                         Some(t) => out.extend(t),
-                        None => cx.rep.lose(format!(
-                            "move block {} of piece `{piece}` (its directions or conditions have no Ludii form here)",
-                            i + k + 1
-                        )),
+                        None => {
+                            let at = at(cx, i + k);
+                            cx.rep.lose_at(format!(
+                                "move block {} of piece `{piece}` (its directions or conditions have no Ludii form here)",
+                                i + k + 1
+                            ), at)
+                        }
                     }
                 }
             }

@@ -8,9 +8,11 @@
 pub mod check;
 pub mod geometry;
 pub mod moves;
+pub mod origin;
 pub mod types;
 pub mod yaml;
 
+pub use origin::Origins;
 pub use types::*;
 
 /// The JSON Schema of [`Document`] (what `zogkit schema` prints).

@@ -92,6 +92,7 @@ use serde::de;
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+pub mod depth;
 mod emit;
 pub use emit::Shared;
 mod enums;

@@ -42,6 +42,53 @@ impl Default for Document {
     }
 }
 
+/// Where each game form, piece form and move or drop block of `file` stands, for the games of
+/// `doc` that [`lower_with`] made from it (pieces matched by name, blocks in order, as lowered;
+/// `move-type` items are not blocks). Spans are call sites, as diagnostics show them.
+pub fn origins(file: &ZrfFile, doc: &Document) -> spec::Origins {
+    let sites = &file.expanded.sites;
+    let span = |at: At<'_>| sites.call_site(at.outer, at.node);
+    let blocks = |part: At<'_>| -> Vec<Span> {
+        part.args()
+            .filter(|b| b.head() != Some("move-type"))
+            .map(span)
+            .collect()
+    };
+    let mut games = Vec::with_capacity(doc.games.len());
+    for (e, g) in file.expanded.entries.iter().zip(&doc.games) {
+        let Some(form) = &e.form else {
+            games.push(spec::origin::GameOrigin::default());
+            continue;
+        };
+        let root = At::root(form);
+        let mut pieces: Vec<spec::origin::PieceOrigin> = Vec::new();
+        for c in root.args().filter(|c| c.head() == Some("piece")) {
+            let mut p = spec::origin::PieceOrigin {
+                at: Some(span(c)),
+                ..Default::default()
+            };
+            for part in c.args() {
+                match part.head() {
+                    Some("name") => {
+                        p.name = part.args().next().and_then(At::text).unwrap_or("").into()
+                    }
+                    Some("moves") => p.moves = blocks(part),
+                    Some("drops") => p.drops = blocks(part),
+                    _ => {}
+                }
+            }
+            if g.pieces.iter().any(|q| q.name == p.name) {
+                pieces.push(p);
+            }
+        }
+        games.push(spec::origin::GameOrigin {
+            at: Some(span(root)),
+            pieces,
+        });
+    }
+    spec::Origins { games }
+}
+
 /// Diagnostic code: a game defines or places more pieces than [`Limits::max_pieces`].
 pub const CODE_TOO_MANY_PIECES: &str = "zrf::too-many-pieces";
 

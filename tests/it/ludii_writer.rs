@@ -211,3 +211,131 @@ fn written_lud_compiles_and_starts_like_the_engine() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every `(end …)` form the writer emits reads back typed: for each goal kind and condition the
+/// writer can express, write a game with only that goal, read the `.lud` back with zogkit's own
+/// reader and compare the goals. `captured` is written as "no piece of that type remains" (one
+/// `(= (count Pieces Next "P") 0)` per type, `(or {…})` for several), and reads back as that.
+#[test]
+fn every_end_form_the_writer_emits_reads_back_typed() {
+    use zogkit::spec::{Goal, GoalCond, GoalKind};
+    let zrf = r#"(game (title "Ends") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+    (zone (name goal) (players White Black) (positions a3 c1)))
+  (piece (name King) (moves (n add) (s add)))
+  (piece (name Pawn) (moves (e add) (w add)))
+  (board-setup (White (King a1) (Pawn b1)) (Black (King c3) (Pawn b3))))"#;
+    let r = format::read(
+        Format::Zrf,
+        "ends.zrf",
+        zrf.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let mut base = r.document.expect("reads");
+    base.source.format = "yaml".into(); // no implicit "cannot move loses" goal from ZoG
+    let pr = |count: &str, piece: Option<&str>| GoalCond::PiecesRemaining {
+        count: count.into(),
+        piece: piece.map(String::from),
+    };
+    let conds: Vec<(GoalCond, GoalCond)> = vec![
+        (GoalCond::Stalemated, GoalCond::Stalemated),
+        (pr("0", None), pr("0", None)),
+        (pr("2", None), pr("2", None)),
+        (pr("0", Some("Pawn")), pr("0", Some("Pawn"))),
+        (pr("1", Some("King")), pr("1", Some("King"))),
+        (
+            GoalCond::Captured {
+                pieces: vec!["King".into()],
+            },
+            pr("0", Some("King")),
+        ),
+        (
+            GoalCond::Captured {
+                pieces: vec!["King".into(), "Pawn".into()],
+            },
+            GoalCond::Or(vec![pr("0", Some("King")), pr("0", Some("Pawn"))]),
+        ),
+        (
+            GoalCond::Checkmated {
+                pieces: vec!["King".into()],
+            },
+            GoalCond::Checkmated {
+                pieces: vec!["King".into()],
+            },
+        ),
+        (
+            GoalCond::Line {
+                length: 3,
+                directions: vec![],
+            },
+            GoalCond::Line {
+                length: 3,
+                directions: vec![],
+            },
+        ),
+        (
+            GoalCond::Line {
+                length: 2,
+                directions: vec!["N".into()],
+            },
+            GoalCond::Line {
+                length: 2,
+                directions: vec!["N".into()],
+            },
+        ),
+        (
+            GoalCond::Connected { zones: vec![] },
+            GoalCond::Connected { zones: vec![] },
+        ),
+        (
+            GoalCond::Connected {
+                zones: vec!["goal".into()],
+            },
+            GoalCond::Connected {
+                zones: vec!["goal".into()],
+            },
+        ),
+    ];
+    let mut checked = 0;
+    for kind in [
+        GoalKind::Win,
+        GoalKind::Loss,
+        GoalKind::Draw,
+        GoalKind::Count,
+    ] {
+        for (cond, back) in &conds {
+            let mut doc = base.clone();
+            let players = doc.games[0].players.clone();
+            let goal = |condition: GoalCond| Goal {
+                kind,
+                players: players.clone(),
+                condition,
+            };
+            doc.games[0].goals = vec![goal(cond.clone())];
+            let (text, wdiags) = write_lud(&doc);
+            assert!(
+                wdiags.iter().all(|d| d.severity < Severity::Warning),
+                "{kind:?} {cond:?}: the writer reported {wdiags:?}"
+            );
+            assert!(text.contains("(end "), "{kind:?} {cond:?}:\n{text}");
+            let (read, rdiags) = read_lud("ends.lud", &text, FileId(0));
+            let read = read.unwrap_or_else(|| panic!("{kind:?} {cond:?}: {rdiags:?}\n{text}"));
+            let g = &read.games[0];
+            // Ludii names the players P1, P2: every goal is for all of them.
+            let expected = Goal {
+                kind,
+                players: g.players.clone(),
+                condition: back.clone(),
+            };
+            assert_eq!(
+                g.goals,
+                vec![expected],
+                "{kind:?} {cond:?} read back from\n{text}\n{rdiags:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4 * conds.len());
+}

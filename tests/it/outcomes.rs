@@ -546,3 +546,56 @@ fn ludii_and_chessembly_sources_record_the_bytes_read() {
         )
     );
 }
+
+/// What a writer cannot place is located in the source file read in this run: `convert --to
+/// lud` and `--to fsf` point each lost move block at the block's text (here a macro call, shown
+/// at its call site), not only at the file.
+#[test]
+fn writer_warnings_point_at_the_lost_block_in_the_source() {
+    const GAME: &str = "corpus/zrf/render_minishogi.zrf";
+    let root = Path::new(REPO);
+    let scratch = common::scratch_dir("writer-located");
+    let block = |needle: &str| common::line_col_of(root.join(GAME), needle);
+    let cases = [
+        (
+            "lud",
+            "warning[ludii::not-expressible]: move block 2 of piece `角行`",
+            block("(slide-p nw 角行"),
+        ),
+        (
+            "fsf",
+            "warning[fsf::not-expressible]: Minishogi: piece `角行`, move block 1:",
+            block("(slide-p ne 角行"),
+        ),
+        (
+            "lud",
+            "warning[ludii::not-expressible]: move block 1 of piece `飛車`",
+            block("(slide-p n 飛車"),
+        ),
+    ];
+    for (to, head, at) in cases {
+        let out = scratch.join(format!("out.{to}"));
+        let o = run_in(
+            root,
+            &[
+                "convert",
+                GAME,
+                "--to",
+                to,
+                "--force",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+        );
+        let all = text(&o);
+        let i = all
+            .find(head)
+            .unwrap_or_else(|| panic!("no {head:?} in:\n{all}"));
+        let located = all[i..].lines().nth(1).unwrap_or("");
+        assert_eq!(
+            located.trim(),
+            format!("--> {GAME}:{at}"),
+            "{to}: {head}\n{all}"
+        );
+    }
+}

@@ -271,3 +271,73 @@ fn shared_ports_with_moves_alike_but_for_their_continuation_are_equal() {
         }
     }
 }
+
+/// A comparison the engine's step limit cut short proves nothing: `--limit engine-steps=1`
+/// stops the first move block, so the verdict is `unverified` (never `equal`), with a warning
+/// that names the limit, in the text and in the `--report` JSON; a warning, so the file is
+/// written (exit 0) unless `--deny warnings`.
+#[test]
+fn a_comparison_stopped_by_the_step_limit_is_unverified() {
+    let doc = read(Format::Zrf, GAME);
+    let (bytes, diags) = format::write(Format::Yaml, &doc).unwrap();
+    let tight = verify::Options {
+        engine_steps: 1,
+        ..opts()
+    };
+    let (verdicts, vdiags) = verify::verify(&doc, Format::Yaml, &bytes, &diags, &tight);
+    assert_eq!(verdicts[0].verdict, Verdict::Unverified, "{verdicts:?}");
+    assert_eq!(vdiags.len(), 1, "{vdiags:?}");
+    assert_eq!(vdiags[0].code, verify::CODE_UNVERIFIED);
+    assert!(vdiags[0].message.contains("engine-steps=1"), "{vdiags:?}");
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify-step-limit");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, report) = (dir.join("game.yaml"), dir.join("report.json"));
+    let run = |deny: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+        c.current_dir(REPO)
+            .args(["convert", GAME, "--to", "yaml", "--verify"])
+            .args(["--limit", "engine-steps=1", "--force", "-o"])
+            .arg(&out)
+            .arg("--report")
+            .arg(&report);
+        if deny {
+            c.args(["--deny", "warnings"]);
+        }
+        c.output().unwrap()
+    };
+    let o = run(false);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("plays the same"), "{stderr}");
+    assert!(
+        stderr.contains("warning[verify::unverified]") && stderr.contains("engine-steps=1"),
+        "{stderr}"
+    );
+    // Located at the block the limit stopped first: the first pawn's (`step-p n 歩兵 …`).
+    let at = common::line_col_of(Path::new(REPO).join(GAME), "(step-p n 歩兵");
+    assert!(
+        stderr.contains(&format!("--> {GAME}:{at}\n")),
+        "not located at {at}: {stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let file = &json["files"][0];
+    assert_eq!(file["verdicts"][0]["verdict"], "unverified", "{json}");
+    let detail = file["verdicts"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("engine-steps=1"), "{detail}");
+    assert_eq!(file["diagnostics"]["verify::unverified"], 1, "{json}");
+    assert_eq!(
+        json["summary"]["verdicts"]["equal"],
+        serde_json::Value::Null,
+        "{json}"
+    );
+    assert_eq!(json["summary"]["verdicts"]["unverified"], 1, "{json}");
+    let o = run(true);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -892,3 +892,41 @@ fn shared_parts_inside_collections_rewritten_in_flow_style_are_forgotten() {
         assert_eq!(back, rows);
     }
 }
+
+#[test]
+fn depth_fits_exactly_when_the_emitter_writes() {
+    use crate::spec::{Goal, GoalCond, GoalKind};
+    fn not(n: usize, inner: GoalCond) -> GoalCond {
+        (0..n).fold(inner, |c, _| GoalCond::Not(Box::new(c)))
+    }
+    let leaves = [
+        GoalCond::Stalemated,
+        GoalCond::Checkmated {
+            pieces: vec!["K".into()],
+        },
+        GoalCond::And(vec![GoalCond::Repetition, GoalCond::Stalemated]),
+        GoalCond::Raw("x".into()),
+    ];
+    let (mut written, mut refused) = (0, 0);
+    for leaf in leaves {
+        for n in MAX_NESTING - 70..MAX_NESTING + 3 {
+            let goal = Goal {
+                kind: GoalKind::Win,
+                players: vec!["White".into()],
+                condition: not(n / 2, leaf.clone()),
+            };
+            let cond = not(n, leaf.clone());
+            let wrapped = vec![BTreeMap::from([("g", vec![goal])])];
+            for (fits, writes) in [
+                (depth::fits(&cond, 0), to_string(&cond).is_ok()),
+                (depth::fits(&wrapped, 0), to_string(&wrapped).is_ok()),
+                (depth::fits(&cond, 5), to_string(&[[[[[&cond]]]]]).is_ok()),
+            ] {
+                assert_eq!(fits, writes, "{n} levels around {leaf:?}");
+                if writes { written += 1 } else { refused += 1 }
+            }
+        }
+    }
+    // Both sides of the limit were met.
+    assert!(written > 0 && refused > 0, "{written} {refused}");
+}

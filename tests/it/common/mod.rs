@@ -260,3 +260,15 @@ pub const TEN_GAMES: [(&str, &str, usize); 10] = [
     ("chess/sittuyin.zrf", "Sittuyin", 0),
     ("xiangqi/janggi.zrf", "Janggi", 0),
 ];
+
+/// `LINE:COL` (1-based, columns in characters) of the first occurrence of `needle` in the file,
+/// as diagnostics show a location.
+pub fn line_col_of(path: impl AsRef<Path>, needle: &str) -> String {
+    let text = std::fs::read_to_string(path.as_ref()).unwrap();
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in {}", path.as_ref().display()));
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!("{line}:{col}")
+}
