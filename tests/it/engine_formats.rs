@@ -8,18 +8,6 @@ use zogkit::engine::{self, Control, Rules, State};
 use zogkit::format::{self, Format};
 use zogkit::spec::Document;
 
-fn read(format: Format, name: &str, bytes: &[u8]) -> Document {
-    let r = format::read(
-        format,
-        name,
-        bytes,
-        &Default::default(),
-        &mut zogkit::zrf::NoIncludes,
-    );
-    assert_eq!(r.errors(), 0, "{name} ({format:?}) reads without errors");
-    r.document.expect("a document")
-}
-
 fn perft3(doc: &Document, title: &str, nth: usize) -> u64 {
     let index = (0..doc.games.len())
         .filter(|&i| doc.games[i].title == title)
@@ -41,9 +29,9 @@ fn ten_games_count_alike_from_zrf_yaml_and_written_zrf() {
     let games = common::TEN_GAMES;
     for (file, title, nth) in games {
         let bytes = std::fs::read(base.join(file)).unwrap();
-        let zrf = read(Format::Zrf, file, &bytes);
+        let zrf = common::read_doc(Format::Zrf, file, &bytes);
         let (yaml, _) = format::write(Format::Yaml, &zrf).unwrap();
-        let from_yaml = read(Format::Yaml, "x.yaml", &yaml);
+        let from_yaml = common::read_doc(Format::Yaml, "x.yaml", &yaml);
         let (written, diags) = format::write(Format::Zrf, &zrf).unwrap();
         assert!(
             diags
@@ -51,7 +39,7 @@ fn ten_games_count_alike_from_zrf_yaml_and_written_zrf() {
                 .all(|d| d.severity != zogkit::diag::Severity::Error),
             "{file}: the ZRF writer reports errors"
         );
-        let from_written = read(Format::Zrf, "x.zrf", &written);
+        let from_written = common::read_doc(Format::Zrf, "x.zrf", &written);
         let counts = [
             perft3(&zrf, title, nth),
             perft3(&from_yaml, title, nth),
@@ -70,12 +58,6 @@ fn ten_games_count_alike_from_zrf_yaml_and_written_zrf() {
     }
 }
 
-fn perft3_first(doc: &Document) -> Result<u64, String> {
-    let rules = Rules::compile(doc, 0).map_err(|e| e.to_string())?;
-    let mut st = State::start(&rules);
-    Ok(engine::perft(&rules, &mut st, 3, &Control::default()).unwrap())
-}
-
 /// The three seed families agree across source formats at perft(3): xiangqi, chess and shogi
 /// from the shared-corpus ZRF, from our own `.lud` files, and from the `variants.ini` the FSF
 /// writer produces (read back); where a format cannot state a rule the tool names it (xiangqi
@@ -85,7 +67,7 @@ fn seed_families_agree_across_formats() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let lud = |name: &str| {
         let bytes = std::fs::read(repo.join("corpus/ludii").join(name)).unwrap();
-        read(Format::Lud, name, &bytes)
+        common::read_doc(Format::Lud, name, &bytes)
     };
     // Counts of the ZRF games (equal to Fairy-Stockfish's, tests/it/engine_oracle.rs).
     for (file, zrf_count) in [
@@ -93,7 +75,7 @@ fn seed_families_agree_across_formats() {
         ("chess.lud", 8_902),
         ("shogi.lud", 25_440),
     ] {
-        assert_eq!(perft3_first(&lud(file)), Ok(zrf_count), "{file}");
+        assert_eq!(common::perft3_first(&lud(file)), Ok(zrf_count), "{file}");
     }
     let base = repo.join("../shared/corpus/zrf/dagaz");
     if !base.exists() {
@@ -106,8 +88,8 @@ fn seed_families_agree_across_formats() {
         ("chess/chess.zrf", 8_902),
         ("shogi-family/shogi.zrf", 25_440),
     ] {
-        let zrf = read(Format::Zrf, file, &std::fs::read(base.join(file)).unwrap());
-        assert_eq!(perft3_first(&zrf), Ok(count), "{file}");
+        let zrf = common::read_doc(Format::Zrf, file, &std::fs::read(base.join(file)).unwrap());
+        assert_eq!(common::perft3_first(&zrf), Ok(count), "{file}");
         // Through variants.ini: written, read back by the FSF reader (custom pieces, the pawn's
         // double step, en passant and promotion, the soldier) and played: the same count.
         let (ini, _) = format::write(Format::Fsf, &zrf).unwrap();
@@ -125,7 +107,7 @@ fn seed_families_agree_across_formats() {
             r.diagnostics
         );
         let doc = r.document.expect("a document");
-        assert_eq!(perft3_first(&doc), Ok(count), "{file} through variants.ini");
+        assert_eq!(common::perft3_first(&doc), Ok(count), "{file} through variants.ini");
     }
     english_xiangqi_names_what_it_cannot_state(&repo.join("../shared/seeds"));
 }
@@ -173,6 +155,6 @@ fn english_xiangqi_names_what_it_cannot_state(seeds: &Path) {
         );
     }
     let doc = r.document.expect("a document");
-    let refused = perft3_first(&doc).expect_err("the engine refuses the English xiangqi");
+    let refused = common::perft3_first(&doc).expect_err("the engine refuses the English xiangqi");
     assert!(refused.contains("does not type"), "{refused}");
 }

@@ -202,8 +202,13 @@ const MINI_ZRF: &str = "(game (title \"Mini\") (players White Black) (turn-order
 
 /// Writes the mini game and a saved game with `records` after its header; runs replay.
 fn replay_crafted(name: &str, body: &str) -> (Output, PathBuf) {
+    replay_with(name, MINI_ZRF, body)
+}
+
+/// Writes `zrf` as `Mini.zrf` and a saved game with `body` after its header; runs replay.
+fn replay_with(name: &str, zrf: &str, body: &str) -> (Output, PathBuf) {
     let d = scratch(name);
-    std::fs::write(d.join("Mini.zrf"), MINI_ZRF).unwrap();
+    std::fs::write(d.join("Mini.zrf"), zrf).unwrap();
     let zsg = d.join("game.zsg");
     let text = format!(
         "Zillions Save Game File Version 0.02 HH\r\nRulesFile=.\\MINI.ZRF\r\nVariantName=Mini\r\n{body}"
@@ -214,6 +219,14 @@ fn replay_crafted(name: &str, body: &str) -> (Output, PathBuf) {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// Asserts that the run failed (exit 1) with an error located at `zsg:` + `at`; its stderr.
+fn error_at(out: &Output, zsg: &Path, at: &str) -> String {
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+    let e = stderr(out);
+    assert!(e.starts_with(&format!("{}:{at}", zsg.display())), "{e}");
+    e
 }
 
 #[test]
@@ -247,18 +260,10 @@ const RANDOM_ZRF: &str = "(game (title \"Mini\") (players White Black ?R)
 
 #[test]
 fn a_random_player_moves_the_pieces_of_the_player_it_names() {
-    let d = scratch("random");
-    std::fs::write(d.join("Mini.zrf"), RANDOM_ZRF).unwrap();
-    let run = |body: &str| {
-        let zsg = d.join("game.zsg");
-        let text = format!(
-            "Zillions Save Game File Version 0.02 HHC\r\nRulesFile=Mini.zrf\r\nVariantName=Mini\r\n{body}"
-        );
-        std::fs::write(&zsg, text).unwrap();
-        (zogkit(&["replay".as_ref(), zsg.as_os_str()]), zsg)
-    };
-    let (out, _) =
-        run("1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n2. = Queen on a2\r\n2. = Queen on c2\r\n");
+    let (out, _) = replay_with(
+        "random",
+        RANDOM_ZRF,
+        "1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n2. = Queen on a2\r\n2. = Queen on c2\r\n");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("replayed 4 moves"),
@@ -266,67 +271,34 @@ fn a_random_player_moves_the_pieces_of_the_player_it_names() {
         String::from_utf8_lossy(&out.stdout)
     );
     // The random player has Black's moves only.
-    let (out, zsg) = run("1. Pawn a1 - a2\r\n1. Pawn a2 - a3\r\n");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!(
-            "{}:5:4: error: no legal move of Black",
-            zsg.display()
-        )),
-        "{e}"
+    let (out, zsg) = replay_with(
+        "random-white",
+        RANDOM_ZRF,
+        "1. Pawn a1 - a2\r\n1. Pawn a2 - a3\r\n",
     );
+    let e = error_at(&out, &zsg, "5:4: error: no legal move of Black");
     assert!(e.contains("    = Queen on c3\n    Pawn c3 - c2\n"), "{e}");
 }
 
 #[test]
 fn unknown_piece_is_located() {
     let (out, zsg) = replay_crafted("piece", "1. Knight a1 - a2\r\n");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!("{}:4:4: error:", zsg.display())),
-        "{e}"
-    );
+    let e = error_at(&out, &zsg, "4:4: error:");
     assert!(e.contains("`Knight`"), "{e}");
 }
 
 #[test]
 fn unknown_square_and_player_are_located() {
     let (out, zsg) = replay_crafted("square", "1. Pawn a1 - z9\r\n");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!(
-            "{}:4:14: error: unknown position `z9`",
-            zsg.display()
-        )),
-        "{e}"
-    );
+    error_at(&out, &zsg, "4:14: error: unknown position `z9`");
     let (out, zsg) = replay_crafted("setup", "(Green Pawn a2)\r\n");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!(
-            "{}:4:2: error: unknown player `Green`",
-            zsg.display()
-        )),
-        "{e}"
-    );
+    error_at(&out, &zsg, "4:2: error: unknown player `Green`");
 }
 
 #[test]
 fn illegal_move_lists_the_alternatives() {
     let (out, zsg) = replay_crafted("illegal", "1. Pawn a1 - a2\r\n1. Pawn c3 - c1\r\n");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!(
-            "{}:5:4: error: no legal move of Black",
-            zsg.display()
-        )),
-        "{e}"
-    );
+    let e = error_at(&out, &zsg, "5:4: error: no legal move of Black");
     assert!(e.contains("record: 1. Pawn c3 - c1"), "{e}");
     assert!(
         e.contains("after 1 records; legal moves (1):\n    Pawn c3 - c2\n"),
@@ -337,22 +309,9 @@ fn illegal_move_lists_the_alternatives() {
 #[test]
 fn truncated_files_are_located_errors() {
     let (out, zsg) = replay_crafted("cut-move", "1. Pawn a1 - a2\r\n1. Pawn c3 -");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!(
-            "{}:5:13: error: expected a position",
-            zsg.display()
-        )),
-        "{e}"
-    );
+    error_at(&out, &zsg, "5:13: error: expected a position");
     let (out, zsg) = replay_crafted("cut-number", "1. Pawn a1 - a2\r\n1");
-    assert_eq!(out.status.code(), Some(1));
-    let e = stderr(&out);
-    assert!(
-        e.starts_with(&format!("{}:5:2: error: expected `.`", zsg.display())),
-        "{e}"
-    );
+    error_at(&out, &zsg, "5:2: error: expected `.`");
     let d = scratch("empty");
     let zsg = d.join("empty.zsg");
     std::fs::write(&zsg, b"").unwrap();

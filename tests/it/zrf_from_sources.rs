@@ -13,24 +13,6 @@ use zogkit::render::set::{SetOptions, render_set};
 use zogkit::render::{FontSet, from_spec};
 use zogkit::spec::{Document, Placement};
 
-fn read(format: Format, name: &str, bytes: &[u8]) -> Document {
-    let r = format::read(
-        format,
-        name,
-        bytes,
-        &Default::default(),
-        &mut zogkit::zrf::NoIncludes,
-    );
-    assert_eq!(r.errors(), 0, "{name} ({format:?}) reads without errors");
-    r.document.expect("a document")
-}
-
-fn perft3(doc: &Document) -> Result<u64, String> {
-    let rules = Rules::compile(doc, 0).map_err(|e| e.to_string())?;
-    let mut st = State::start(&rules);
-    Ok(engine::perft(&rules, &mut st, 3, &Control::default()).unwrap())
-}
-
 /// Interiors meet: the rectangles share more than an edge.
 fn overlap(a: [i64; 4], b: [i64; 4]) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
@@ -46,7 +28,7 @@ struct Written {
 
 fn check(format: Format, rel: &str) -> Written {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut src = read(format, rel, &std::fs::read(repo.join(rel)).unwrap());
+    let mut src = common::read_doc(format, rel, &std::fs::read(repo.join(rel)).unwrap());
     if format == Format::Chessembly {
         // A script is one piece and no setup: one piece each, facing each other, so that
         // perft counts moves and captures.
@@ -71,7 +53,7 @@ fn check(format: Format, rel: &str) -> Written {
         "{rel}: one warning for the game's missing images"
     );
     let text = String::from_utf8(zrf).unwrap();
-    let back = read(Format::Zrf, "written.zrf", text.as_bytes());
+    let back = common::read_doc(Format::Zrf, "written.zrf", text.as_bytes());
     let board = &back.games[0].boards[0];
     assert_eq!(
         board.positions.len(),
@@ -97,8 +79,8 @@ fn check(format: Format, rel: &str) -> Written {
     assert!(set.errors.is_empty(), "{rel}: {:?}", set.errors);
     Written {
         grid: text.contains("(grid"),
-        source: perft3(&src),
-        back: perft3(&back),
+        source: common::perft3_first(&src),
+        back: common::perft3_first(&back),
     }
 }
 
@@ -195,7 +177,7 @@ fn rendered_images_answer_the_warning() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("emit-no-images"), "{stderr}");
-    let back = read(Format::Zrf, "chess.zrf", &std::fs::read(&zrf).unwrap());
+    let back = common::read_doc(Format::Zrf, "chess.zrf", &std::fs::read(&zrf).unwrap());
     let g = &back.games[0];
     assert_eq!(g.boards[0].images, ["board.bmp", "board_check.bmp"]);
     for p in &g.pieces {

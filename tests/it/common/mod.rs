@@ -272,3 +272,28 @@ pub fn line_col_of(path: impl AsRef<Path>, needle: &str) -> String {
     let col = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
     format!("{line}:{col}")
 }
+
+/// Reads `bytes` (shown as `name`) as `format`; the read must give a document without errors.
+pub fn read_doc(
+    format: zogkit::format::Format,
+    name: &str,
+    bytes: &[u8],
+) -> zogkit::spec::Document {
+    let r = zogkit::format::read(
+        format,
+        name,
+        bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    assert_eq!(r.errors(), 0, "{name} ({format:?}) reads without errors");
+    r.document.expect("a document")
+}
+
+/// perft(3) of a document's first game, or why the engine refuses it.
+pub fn perft3_first(doc: &zogkit::spec::Document) -> Result<u64, String> {
+    use zogkit::engine::{self, Control, Rules, State};
+    let rules = Rules::compile(doc, 0).map_err(|e| e.to_string())?;
+    let mut st = State::start(&rules);
+    Ok(engine::perft(&rules, &mut st, 3, &Control::default()).unwrap())
+}
