@@ -374,44 +374,27 @@ fn read_uncapped(
             let mut sources = SourceMap::new();
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
             let id = sources.add(name, decoded.text.as_str());
-            let document =
-                match spec::yaml::from_str_with_limits::<Document>(&decoded.text, id, &opts.yaml) {
-                    Ok(doc) => {
-                        if doc.spec_version.split('.').next()
-                            != spec::SPEC_VERSION.split('.').next()
-                        {
-                            diagnostics.push(Diagnostic::new(
-                                Severity::Error,
-                                "spec::version",
-                                format!(
-                                    "spec_version {} is not readable by this zogkit (it reads {})",
-                                    doc.spec_version,
-                                    spec::SPEC_VERSION
-                                ),
-                                None,
-                            ));
-                            None
-                        } else {
-                            for issue in spec::check::check(&doc) {
-                                diagnostics.push(Diagnostic::new(
-                                    if issue.is_error() {
-                                        Severity::Error
-                                    } else {
-                                        Severity::Warning
-                                    },
-                                    issue.code,
-                                    format!("games[{}]: {}", issue.game, issue.message),
-                                    None,
-                                ));
-                            }
-                            Some(doc)
-                        }
+            let document = match spec::yaml::read_document(&decoded.text, id, &opts.yaml) {
+                Ok(doc) => {
+                    for issue in spec::check::check(&doc) {
+                        diagnostics.push(Diagnostic::new(
+                            if issue.is_error() {
+                                Severity::Error
+                            } else {
+                                Severity::Warning
+                            },
+                            issue.code,
+                            format!("games[{}]: {}", issue.game, issue.message),
+                            None,
+                        ));
                     }
-                    Err(d) => {
-                        diagnostics.push(d);
-                        None
-                    }
-                };
+                    Some(doc)
+                }
+                Err(d) => {
+                    diagnostics.push(d);
+                    None
+                }
+            };
             ReadResult {
                 document,
                 diagnostics,

@@ -18,7 +18,7 @@ use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond, hop
 use super::program::Op;
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
-use crate::spec::{Board, Cond, Document, Instr, Test};
+use crate::spec::{Board, Cond, Document, Instr, RawFormat, Test};
 use std::collections::HashMap;
 
 /// Diagnostic code for a spec construct with no Chessembly form.
@@ -671,7 +671,11 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
             "piece `{piece}` has drops, which Chessembly cannot express"
         )));
     }
-    if !p.extensions.zrf.is_empty() || !p.extensions.ludii.is_empty() {
+    if p.extensions
+        .0
+        .iter()
+        .any(|e| e.format != RawFormat::Chessembly)
+    {
         diags.push(err(format!(
             "piece `{piece}` carries unmodelled ZRF or Ludii content in its extensions"
         )));
@@ -728,7 +732,7 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
             ));
         }
     }
-    for chain in &p.extensions.chessembly {
+    for chain in p.extensions.texts(RawFormat::Chessembly) {
         out.push_str(chain.trim());
         if !chain.trim_end().ends_with(';') {
             out.push(';');

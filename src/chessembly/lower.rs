@@ -23,7 +23,7 @@ use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
-    Layout, MoveBlock, Piece, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
+    Layout, MoveBlock, Piece, RawFormat, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -1009,10 +1009,7 @@ pub fn lower(
     let piece = Piece {
         name: opts.piece_name.clone().unwrap_or_else(|| title.clone()),
         moves,
-        extensions: Extensions {
-            chessembly: ext,
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Chessembly, ext),
         ..Piece::default()
     };
     let used = used_deltas(&piece.moves);

@@ -196,7 +196,7 @@ fn goal_text(c: &GoalCond) -> String {
         GoalCond::And(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" and "),
         GoalCond::Or(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" or "),
         GoalCond::Not(c) => format!("not ({})", goal_text(c)),
-        GoalCond::Raw(t) => t.clone(),
+        GoalCond::Raw { text, .. } => text.clone(),
     }
 }
 

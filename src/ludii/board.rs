@@ -6,7 +6,7 @@
 //! vector between site centres: `N NE E SE S SW W NW`.
 
 use super::expand::col_letters;
-use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position};
+use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position, RawFormat};
 
 /// The eight compass directions, clockwise from north.
 pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -356,10 +356,7 @@ impl Geo {
                     })
                 })
                 .collect(),
-            extensions: Extensions {
-                ludii: vec![text],
-                ..Extensions::default()
-            },
+            extensions: Extensions::of(RawFormat::Ludii, [text]),
             ..Board::default()
         }
     }

@@ -15,7 +15,7 @@ use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
-    Piece, Placement, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Piece, Placement, RawFormat, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
 use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 
@@ -592,9 +592,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                                     format!("{}: {why}: \"{alt}\"", pieces[pi].name),
                                     l.span,
                                 ));
-                                pieces[pi].extensions.ludii.push(format!(
-                                    "// unresolved (Rules for Pieces): {why}: {alt}"
-                                ));
+                                pieces[pi].extensions.push(
+                                    RawFormat::Ludii,
+                                    format!("// unresolved (Rules for Pieces): {why}: {alt}"),
+                                );
                             }
                         }
                         Err(why) => {
@@ -603,10 +604,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                                 format!("{}: {why}: \"{alt}\"", pieces[pi].name),
                                 l.span,
                             ));
-                            pieces[pi]
-                                .extensions
-                                .ludii
-                                .push(format!("// unresolved (Rules for Pieces): {why}: {alt}"));
+                            pieces[pi].extensions.push(
+                                RawFormat::Ludii,
+                                format!("// unresolved (Rules for Pieces): {why}: {alt}"),
+                            );
                         }
                     }
                 }
@@ -702,10 +703,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         setup,
         goals,
         move_priorities: vec![],
-        extensions: Extensions {
-            ludii: r.unresolved.clone(),
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Ludii, r.unresolved.clone()),
     };
     let doc = Document {
         spec_version: SPEC_VERSION.to_string(),

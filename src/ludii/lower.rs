@@ -11,7 +11,7 @@ use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
     Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
-    Placement, Symmetry, Test, Texts, Zone,
+    Placement, RawFormat, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
@@ -612,7 +612,7 @@ impl Lower<'_> {
                 Some(blocks) => piece.moves.extend(blocks),
                 None => {
                     self.unmapped(&format!("a move of piece `{}`", piece.name), a);
-                    piece.extensions.ludii.push(print(a));
+                    piece.extensions.push(RawFormat::Ludii, print(a));
                 }
             }
         }
@@ -1454,10 +1454,7 @@ pub(crate) fn lower_game(
             setup: vec![],
             goals: vec![],
             move_priorities: vec![],
-            extensions: Extensions {
-                ludii: vec![print(g)],
-                ..Extensions::default()
-            },
+            extensions: Extensions::of(RawFormat::Ludii, [print(g)]),
         });
     }
     let mut l = Lower::new(diags);
@@ -1681,10 +1678,7 @@ pub(crate) fn lower_game(
         setup,
         goals,
         move_priorities: vec![],
-        extensions: Extensions {
-            ludii: ext,
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Ludii, ext),
     })
 }
 

@@ -92,6 +92,8 @@ use serde::de;
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+pub use version::{CODE_VERSION, read_document};
+
 mod emit;
 pub use emit::Shared;
 mod enums;
@@ -99,6 +101,7 @@ mod fast;
 mod read;
 #[cfg(test)]
 mod tests;
+mod version;
 
 /// Map keys whose written form is longer than this many bytes use the explicit `? key` form.
 ///

@@ -9,8 +9,9 @@
 //! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written
 //!   the same are written once);
 //! - display texts get their `\` line breaks back (or their exact source string while it still
-//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim, at the
-//!   place among their siblings that `extensions.zrf_at` records;
+//!   displays as the spec text); ZRF items of `extensions` and ZRF `raw` forms are written verbatim, at the
+//!   place among their siblings that their `at` records (raw items of other formats are lost,
+//!   with a warning);
 //! - lists that repeat, exactly or with other atoms (directions, piece names) in the same places,
 //!   become `(define share-N …)` macros with `$k` parameters (`emit::compact`).
 //!
@@ -20,7 +21,7 @@ use super::strings;
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
-    LayoutLinks, LayoutPosition, MoveBlock, Piece, Test, Texts,
+    LayoutLinks, LayoutPosition, MoveBlock, Piece, RawFormat, Test, Texts,
 };
 use crate::text::{self, Encoding};
 use std::collections::BTreeSet;
@@ -165,6 +166,23 @@ impl<'d> Writer<'d> {
             self.canon = canon;
         }
         self
+    }
+
+    /// A `raw` item's text when it is ZRF; any other format's text is lost, with a warning
+    /// (the caller writes its placeholder).
+    fn raw(&mut self, format: RawFormat, text: &str) -> Option<String> {
+        if format == RawFormat::Zrf {
+            return Some(text.to_string());
+        }
+        let shown: String = text.chars().take(60).collect();
+        self.warn(
+            "zrf::emit-unsupported",
+            format!(
+                "a raw {} item `{shown}` has no ZRF form; it is left out",
+                format_name(format)
+            ),
+        );
+        None
     }
 
     fn warn(&mut self, code: &'static str, msg: String) {
@@ -840,7 +858,10 @@ impl<'d> Writer<'d> {
                 );
                 String::new()
             }
-            Instr::Raw(s) => s.clone(),
+            Instr::Raw { format, text } => match self.raw(*format, text) {
+                Some(t) => t,
+                None => String::new(),
+            },
         }
     }
 
@@ -897,7 +918,10 @@ impl<'d> Writer<'d> {
                 );
                 "false".into()
             }
-            Cond::Raw(s) => s.clone(),
+            Cond::Raw { format, text } => match self.raw(*format, text) {
+                Some(t) => t,
+                None => "false".into(),
+            },
         }
     }
 
@@ -941,7 +965,10 @@ impl<'d> Writer<'d> {
                         let v: Vec<String> = v.iter().map(|c| self.goal_cond(c)).collect();
                         v.join(" ")
                     }
-                    GoalCond::Raw(s) if s.is_empty() => String::new(),
+                    GoalCond::Raw {
+                        format: RawFormat::Zrf,
+                        text,
+                    } if text.is_empty() => String::new(),
                     c => self.goal_cond(c),
                 };
                 let sep = if cond.is_empty() { "" } else { " " };
@@ -1012,7 +1039,10 @@ impl<'d> Writer<'d> {
                 format!("(or {})", v.join(" "))
             }
             GoalCond::Not(x) => format!("(not {})", self.goal_cond(x)),
-            GoalCond::Raw(s) => s.clone(),
+            GoalCond::Raw { format, text } => match self.raw(*format, text) {
+                Some(t) => t,
+                None => "(line-or-connection)".into(),
+            },
             GoalCond::Line { .. } | GoalCond::Connected { .. } => {
                 self.warn(
                     "zrf::inexpressible",
@@ -1021,6 +1051,15 @@ impl<'d> Writer<'d> {
                 "(line-or-connection)".into()
             }
         }
+    }
+}
+
+/// The name of a raw format in messages.
+fn format_name(f: RawFormat) -> &'static str {
+    match f {
+        RawFormat::Zrf => "ZRF",
+        RawFormat::Ludii => "Ludii",
+        RawFormat::Chessembly => "Chessembly",
     }
 }
 
@@ -1088,7 +1127,7 @@ fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMu
                 items.insert(at, make(e));
             }
         }
-        None => items.extend(ext.zrf.iter().map(make)),
+        None => items.extend(ext.texts(RawFormat::Zrf).map(make)),
     }
 }
 

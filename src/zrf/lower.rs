@@ -16,7 +16,8 @@ use crate::spec::{self, geometry};
 use crate::spec::{
     Attribute, Board, Cond, Dimension, Document, Extensions, Game, GameOption, Goal, GoalCond,
     GoalKind, Grid, GridDirection, Instr, Layout, LayoutLinks, LayoutPosition, MoveBlock, Piece,
-    PieceImage, Placement, Sound, Source, Symmetry, Test, Texts, Turn, TurnOrder, Unlink, Zone,
+    PieceImage, Placement, RawFormat, Sound, Source, Symmetry, Test, Texts, Turn, TurnOrder,
+    Unlink, Zone,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -495,7 +496,10 @@ impl<'a> Cx<'a> {
                     let rest: Vec<At> = a.collect();
                     let condition = match rest.as_slice() {
                         [one] => self.goal_cond(*one),
-                        [] => GoalCond::Raw(String::new()),
+                        [] => GoalCond::Raw {
+                            format: RawFormat::Zrf,
+                            text: String::new(),
+                        },
                         more => GoalCond::And(more.iter().map(|x| self.goal_cond(*x)).collect()),
                     };
                     g.goals.push(Goal {
@@ -1146,7 +1150,10 @@ impl<'a> Cx<'a> {
                         format!("`{a}` is not a direction, position or instruction of this game; it is kept as written"),
                         i,
                     );
-                    Instr::Raw(a.to_string())
+                    Instr::Raw {
+                        format: RawFormat::Zrf,
+                        text: a.to_string(),
+                    }
                 }
             };
         }
@@ -1286,7 +1293,10 @@ impl<'a> Cx<'a> {
                     ),
                     i,
                 );
-                Instr::Raw(i.node.to_compact())
+                Instr::Raw {
+                    format: RawFormat::Zrf,
+                    text: i.node.to_compact(),
+                }
             }
         }
     }
@@ -1301,7 +1311,10 @@ impl<'a> Cx<'a> {
             .unmodelled
             .entry(format!("instruction {}", i.head().unwrap_or("(list)")))
             .or_default() += 1;
-        Instr::Raw(i.node.to_compact())
+        Instr::Raw {
+            format: RawFormat::Zrf,
+            text: i.node.to_compact(),
+        }
     }
 
     fn cond(&mut self, c: At<'_>, names: &Names) -> Cond {
@@ -1350,7 +1363,10 @@ impl<'a> Cx<'a> {
                 format!("`{a}` is not a condition of this game; it is kept as written"),
                 c,
             );
-            return Cond::Raw(a.to_string());
+            return Cond::Raw {
+                format: RawFormat::Zrf,
+                text: a.to_string(),
+            };
         }
         let Some(head) = c.head() else {
             return self.raw_cond(c, "a list not headed by a keyword");
@@ -1424,7 +1440,10 @@ impl<'a> Cx<'a> {
                     ),
                     c,
                 );
-                Cond::Raw(c.node.to_compact())
+                Cond::Raw {
+                    format: RawFormat::Zrf,
+                    text: c.node.to_compact(),
+                }
             }
         }
     }
@@ -1439,7 +1458,10 @@ impl<'a> Cx<'a> {
             .unmodelled
             .entry(format!("condition {}", c.head().unwrap_or("(list)")))
             .or_default() += 1;
-        Cond::Raw(c.node.to_compact())
+        Cond::Raw {
+            format: RawFormat::Zrf,
+            text: c.node.to_compact(),
+        }
     }
 
     /// Reports that a game went over [`Limits::max_pieces`] at `at` (once per game).
@@ -1621,7 +1643,10 @@ impl<'a> Cx<'a> {
             c,
         );
         *self.unmodelled.entry("goal condition".into()).or_default() += 1;
-        GoalCond::Raw(c.node.to_compact())
+        GoalCond::Raw {
+            format: RawFormat::Zrf,
+            text: c.node.to_compact(),
+        }
     }
 }
 
