@@ -64,7 +64,9 @@ pub fn info(args: FileArgs) -> u8 {
         "{} ({}, {}), spec {}",
         doc.source.file,
         doc.source.format,
-        doc.source.encoding.as_deref().unwrap_or("?"),
+        doc.source
+            .encoding
+            .map_or("?", zogkit::text::Encoding::name),
         doc.spec_version
     );
     for (i, g) in doc.games.iter().enumerate() {

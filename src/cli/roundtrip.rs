@@ -412,7 +412,10 @@ fn shallow_source(doc: &Document) -> Document {
         procedures: Vec::new(),
     };
     d.source.sha256.clear();
-    if matches!(d.source.line_endings.as_deref(), Some("mixed" | "none")) {
+    if matches!(
+        d.source.line_endings,
+        Some(zogkit::text::LineEndings::Mixed | zogkit::text::LineEndings::None)
+    ) {
         d.source.line_endings = None;
     }
     d

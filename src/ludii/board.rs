@@ -324,7 +324,7 @@ impl Geo {
 
     /// The spec board of this geometry: positions in Ludii's index order, named by their
     /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
-    /// `extensions.ludii` for the writer.
+    /// `extensions` (as `ludii` items) for the writer.
     pub fn spec_board(&self, text: String) -> Board {
         let positions = (0..self.len())
             .map(|i| Position {

@@ -3,7 +3,7 @@
 //! The English is a lossy projection of the ludeme tree (`notes/ludii.md` §4.4): landing and
 //! stop conditions, capture rules of slides and hops, distance limits and leap walks are not
 //! printed. The reader maps what a phrase determines and keeps every phrase it cannot map in
-//! `extensions.ludii` as a `.lud` comment `// unresolved (<section>): <text>` (on the piece when
+//! `extensions` (as `ludii` items) as a `.lud` comment `// unresolved (<section>): <text>` (on the piece when
 //! it is a piece rule), reported with `ludii::unresolved-phrase`. Wording differences between
 //! Ludii versions (indentation, trailing spaces, `..`, `vertexs`, region descriptions printed in
 //! place of region names, the optional `Game Rules:` line) are tolerated.
@@ -707,7 +707,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     };
     let doc = Document {
         spec_version: SPEC_VERSION.to_string(),
-        source: super::source("ludii-english", name, text),
+        source: crate::spec::Source::of_text("ludii-english", name, text),
         games: vec![game],
         procedures: vec![],
     };

@@ -1,6 +1,6 @@
 //! Lowering an expanded `.lud` game into the portable spec: board, players, pieces and moves, regions, setup, ends.
 //!
-//! What has no typed form travels verbatim (compact `.lud` text) in `extensions.ludii` with a
+//! What has no typed form travels verbatim (compact `.lud` text) in `extensions` (as `ludii` items) with a
 //! `ludii::unmapped` warning. Entries are wrapped in the section they came from, e.g.
 //! `(equipment {(hand Each)})`, `(rules (play …))`, `(end {(if …)})`, `(metadata …)`, so the
 //! writer can put them back; a piece's unmapped moves are kept in the piece's extensions as
@@ -14,7 +14,7 @@ use crate::spec::{
     Placement, RawFormat, Symmetry, Test, Texts, Zone,
 };
 
-/// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
+/// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
 pub const CODE_UNMAPPED: &str = "ludii::unmapped";
 /// Diagnostic code: a board that cannot be built.
 pub const CODE_BAD_BOARD: &str = "ludii::bad-board";

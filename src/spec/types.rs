@@ -9,6 +9,7 @@
 //! Empty lists, `false` flags and absent options are omitted when written and read back as
 //! empty/false/absent, so the written form stays short.
 
+use crate::text::{self, Encoding, LineEndings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -50,12 +51,13 @@ pub struct Source {
     pub format: String,
     /// File name as given (the last path component).
     pub file: String,
-    /// Text encoding: `utf-8`, `shift_jis`, `windows-1251` or `windows-1252`.
+    /// Text encoding: `utf-8`, `shift_jis`, `windows-1251` or `windows-1252` (read also as
+    /// `cp932`, `sjis`, `cp1251`, `cp1252`, `latin1`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub encoding: Option<String>,
+    pub encoding: Option<Encoding>,
     /// Line endings: `lf`, `crlf`, `cr`, `mixed` or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_endings: Option<String>,
+    pub line_endings: Option<LineEndings>,
     /// Lower-case hex SHA-256 of the input bytes.
     pub sha256: String,
     /// The format's own version statement (ZRF `(version "…")`).
@@ -65,6 +67,37 @@ pub struct Source {
     /// `ms` for a Chessembly script in the chessembly-bot dialect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialect: Option<String>,
+}
+
+impl Source {
+    /// The facts of one input file, built once from its bytes and how they were decoded: the
+    /// SHA-256 of the bytes (not of the decoded text), the encoding actually used and the line
+    /// endings. `format` is the reader's format name; `name` is the file name as given (its last
+    /// path component is kept). `version` and `dialect` are the reader's to fill.
+    pub fn of(format: &str, name: &str, bytes: &[u8], decoded: &text::Decoded) -> Source {
+        Source::facts(format, name, bytes, decoded.encoding, decoded.line_endings)
+    }
+
+    /// [`Source::of`] for a reader given text rather than bytes (a reader called directly, not
+    /// through `format::read`): the text's UTF-8 bytes.
+    pub fn of_text(format: &str, name: &str, text: &str) -> Source {
+        let ends = LineEndings::detect(text);
+        Source::facts(format, name, text.as_bytes(), Encoding::Utf8, ends)
+    }
+
+    fn facts(format: &str, name: &str, bytes: &[u8], enc: Encoding, ends: LineEndings) -> Source {
+        use sha2::Digest;
+        let hash = sha2::Sha256::digest(bytes);
+        Source {
+            format: format.to_string(),
+            file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
+            encoding: Some(enc),
+            line_endings: Some(ends),
+            sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+            version: None,
+            dialect: None,
+        }
+    }
 }
 
 /// What a menu entry is.

@@ -23,7 +23,7 @@ use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
     LayoutLinks, LayoutPosition, MoveBlock, Piece, RawFormat, Test, Texts,
 };
-use crate::text::{self, Encoding};
+use crate::text::{self, Encoding, LineEndings};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -42,17 +42,12 @@ pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
 pub fn emit_bytes(doc: &Document) -> (Vec<u8>, Vec<Diagnostic>) {
     let (text, mut diags) = emit(doc);
     // Exact source strings may carry the source's own line breaks.
-    let text = match doc.source.line_endings.as_deref() {
-        Some("crlf") => text.replace("\r\n", "\n").replace('\n', "\r\n"),
-        Some("cr") => text.replace("\r\n", "\n").replace('\n', "\r"),
+    let text = match doc.source.line_endings {
+        Some(LineEndings::Crlf) => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        Some(LineEndings::Cr) => text.replace("\r\n", "\n").replace('\n', "\r"),
         _ => text,
     };
-    let enc = doc
-        .source
-        .encoding
-        .as_deref()
-        .and_then(Encoding::from_name)
-        .unwrap_or(Encoding::Utf8);
+    let enc = doc.source.encoding.unwrap_or(Encoding::Utf8);
     match text::encode(&text, enc) {
         Ok(b) => (b, diags),
         Err(e) => {
@@ -1115,7 +1110,7 @@ fn layout_of(b: &Board) -> Layout {
     l
 }
 
-/// Puts the `extensions.zrf` forms among `items` (the items of one form after its head) at the
+/// Puts the `extensions` (as `zrf` items) forms among `items` (the items of one form after its head) at the
 /// places they had in the source, or after the typed items when the places are not known.
 fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMut(&String) -> T) {
     match ext.zrf_placed() {

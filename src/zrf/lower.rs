@@ -1,7 +1,7 @@
 //! ZRF → spec: turns expanded games and variants into portable [`spec::Document`]s.
 //!
 //! Every form of the game grammar has a typed place in the spec; a form that has none yet is
-//! kept verbatim (compact ZRF text) under `extensions.zrf` and reported once per keyword and
+//! kept verbatim (compact ZRF text) under `extensions` (as `zrf` items) and reported once per keyword and
 //! file (`zrf::unmodelled`). Names in move programs are resolved against the game: an atom is a
 //! direction, a position or an instruction; one that is none of these is kept as `raw` and
 //! reported (`zrf::unknown-name`). Every diagnostic points at the call in the input that
@@ -77,7 +77,7 @@ impl Default for Limits {
 }
 
 /// Lowers every entry of a read ZRF file with the default [`Limits`]. `source` describes the
-/// input (see [`source_of`]).
+/// input ([`Source::of`]).
 pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
     lower_with(file, source, Limits::default())
 }
@@ -147,26 +147,6 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
         document,
         diagnostics: cx.diags,
         unmodelled: cx.unmodelled,
-    }
-}
-
-/// The [`Source`] record of a ZRF input: format, file name, encoding, line endings, hash.
-pub fn source_of(file: &ZrfFile, file_name: &str, bytes: &[u8]) -> Source {
-    use sha2::Digest;
-    let hash = sha2::Sha256::digest(bytes);
-    Source {
-        format: "zrf".into(),
-        file: file_name.to_string(),
-        encoding: Some(file.decoded.encoding.name().to_string()),
-        line_endings: Some(
-            serde_json::to_value(file.decoded.line_endings)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-        ),
-        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
-        version: None,
-        dialect: None,
     }
 }
 

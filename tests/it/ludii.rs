@@ -645,7 +645,7 @@ fn xiangqi_zrf_lud_and_english_agree() {
         &zogkit::zrf::ReadOptions::default(),
         &mut zogkit::zrf::NoIncludes,
     );
-    let source = zogkit::zrf::lower::source_of(&file, "xiangqi.zrf", &bytes);
+    let source = zogkit::spec::Source::of("zrf", "xiangqi.zrf", &bytes, &file.decoded);
     let zrf = zogkit::zrf::lower::lower(&file, source).document;
     let (eng, _) = read_english("xiangqi.txt", &text, FileId(0));
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/xiangqi.lud");

@@ -107,7 +107,7 @@ fn encoding_and_line_endings_are_kept() {
     let doc = read(Format::Zrf, "encoding_sjis_001.zrf", &bytes)
         .document
         .unwrap();
-    assert_eq!(doc.source.encoding.as_deref(), Some("shift_jis"));
+    assert_eq!(doc.source.encoding, Some(zogkit::text::Encoding::ShiftJis));
     let (out, diags) = zogkit::zrf::emit::emit_bytes(&doc);
     assert!(diags.is_empty(), "{diags:?}");
     assert!(
@@ -260,7 +260,7 @@ fn programs_differing_by_direction_become_one_parameterised_macro() {
     assert_eq!(back.document.unwrap().games, doc.games);
 }
 
-/// A form the spec has no typed section for (`extensions.zrf`) is written back where it
+/// A form the spec has no typed section for (`extensions` (as `zrf` items)) is written back where it
 /// stood: between the same known sections of the game, board and piece.
 #[test]
 fn unknown_sections_are_written_back_in_place() {
