@@ -20,8 +20,8 @@ use encoding_rs::{SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One of the encodings zogkit reads and writes. In a spec document it is written by its
-/// [`Encoding::name`]; reading also accepts the common aliases of [`Encoding::from_name`].
+/// One of the encodings zogkit reads and writes. A spec document names it as below; reading
+/// also accepts common aliases (`cp932`, `sjis`, `cp1251`, `cp1252`, `latin1`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Encoding {
     /// UTF-8 (also used for pure ASCII files).

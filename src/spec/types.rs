@@ -1041,8 +1041,8 @@ pub struct Extension {
     pub at: Option<usize>,
 }
 
-/// Unmodelled content of a game, board or piece, in source order, each item tagged with its
-/// format.
+/// Unmodelled content of a game, board or piece: a list of `Extension` items, in source order,
+/// each tagged with its format.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Extensions(pub Vec<Extension>);

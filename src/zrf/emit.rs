@@ -853,10 +853,7 @@ impl<'d> Writer<'d> {
                 );
                 String::new()
             }
-            Instr::Raw { format, text } => match self.raw(*format, text) {
-                Some(t) => t,
-                None => String::new(),
-            },
+            Instr::Raw { format, text } => self.raw(*format, text).unwrap_or_default(),
         }
     }
 
