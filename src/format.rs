@@ -327,16 +327,23 @@ fn too_deep(doc: &Document, origins: &spec::Origins) -> Option<Diagnostic> {
     ))
 }
 
-/// Records the input's own facts in a document read from decoded text: the SHA-256 of its
-/// bytes (not of the decoded text), the encoding detected and its line endings.
-fn record_source(doc: &mut Document, bytes: &[u8], decoded: &text::Decoded) {
-    use sha2::Digest;
-    let hash = sha2::Sha256::digest(bytes);
-    doc.source.sha256 = hash.iter().map(|b| format!("{b:02x}")).collect();
-    doc.source.encoding = Some(decoded.encoding.name().to_string());
-    doc.source.line_endings = serde_json::to_value(decoded.line_endings)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from));
+/// Gives a document read from decoded text its input's own facts ([`spec::Source::of`]: the
+/// SHA-256 of the bytes, the encoding detected, the line endings), keeping what its reader found
+/// (the format's version statement, the dialect).
+fn record_source(
+    format: Format,
+    doc: &mut Document,
+    name: &str,
+    bytes: &[u8],
+    decoded: &text::Decoded,
+) {
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let read = std::mem::take(&mut doc.source);
+    doc.source = spec::Source {
+        version: read.version,
+        dialect: read.dialect,
+        ..spec::Source::of(format.name(), file_name, bytes, decoded)
+    };
 }
 
 /// [`read`] before capping: the result and how many of its leading diagnostics are capped
@@ -351,7 +358,7 @@ fn read_uncapped(
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let result = match format {
         Format::Fsf => {
-            match text_reader(name, bytes, opts, |text, id| {
+            match text_reader(format, name, bytes, opts, |text, id| {
                 crate::fsf::read(name, text, id)
             }) {
                 Ok(r) => r,
@@ -364,7 +371,7 @@ fn read_uncapped(
                 ..opts.zrf
             };
             let f = zrf::read(name, bytes, &zopts, loader);
-            let source = zrf::lower::source_of(&f, file_name, bytes);
+            let source = spec::Source::of(format.name(), file_name, bytes, &f.decoded);
             let lowered = zrf::lower::lower_with(&f, source, opts.lower);
             let origins = zrf::lower::origins(&f, &lowered.document);
             let capped = f.diagnostics.len();
@@ -381,7 +388,7 @@ fn read_uncapped(
             return (result, capped);
         }
         Format::Lud | Format::LudiiEnglish => {
-            let read = text_reader(name, bytes, opts, |text, id| {
+            let read = text_reader(format, name, bytes, opts, |text, id| {
                 if format == Format::Lud {
                     crate::ludii::read_lud_opts(name, text, id, &opts.ludii)
                 } else {
@@ -398,17 +405,15 @@ fn read_uncapped(
                 Ok(t) => t,
                 Err(refused) => return (refused, 0),
             };
-            let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
             let lopts = crate::chessembly::lower::LowerOptions {
-                piece_name: Some(stem.to_string()),
+                piece_name: Some(crate::chessembly::piece::name_of_file(name)),
                 dialect: opts.chessembly_dialect,
                 ..Default::default()
             };
             let (document, mut ds) = crate::chessembly::lower(name, &decoded.text, id, &lopts);
             diagnostics.append(&mut ds);
             let document = document.map(|mut d| {
-                d.source.file = file_name.to_string();
-                record_source(&mut d, bytes, &decoded);
+                record_source(format, &mut d, name, bytes, &decoded);
                 d
             });
             ReadResult {
@@ -424,44 +429,27 @@ fn read_uncapped(
             let mut sources = SourceMap::new();
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
             let id = sources.add(name, decoded.text.as_str());
-            let document =
-                match spec::yaml::from_str_with_limits::<Document>(&decoded.text, id, &opts.yaml) {
-                    Ok(doc) => {
-                        if doc.spec_version.split('.').next()
-                            != spec::SPEC_VERSION.split('.').next()
-                        {
-                            diagnostics.push(Diagnostic::new(
-                                Severity::Error,
-                                "spec::version",
-                                format!(
-                                    "spec_version {} is not readable by this zogkit (it reads {})",
-                                    doc.spec_version,
-                                    spec::SPEC_VERSION
-                                ),
-                                None,
-                            ));
-                            None
-                        } else {
-                            for issue in spec::check::check(&doc) {
-                                diagnostics.push(Diagnostic::new(
-                                    if issue.is_error() {
-                                        Severity::Error
-                                    } else {
-                                        Severity::Warning
-                                    },
-                                    issue.code,
-                                    format!("games[{}]: {}", issue.game, issue.message),
-                                    None,
-                                ));
-                            }
-                            Some(doc)
-                        }
+            let document = match spec::yaml::read_document(&decoded.text, id, &opts.yaml) {
+                Ok(doc) => {
+                    for issue in spec::check::check(&doc) {
+                        diagnostics.push(Diagnostic::new(
+                            if issue.is_error() {
+                                Severity::Error
+                            } else {
+                                Severity::Warning
+                            },
+                            issue.code,
+                            format!("games[{}]: {}", issue.game, issue.message),
+                            None,
+                        ));
                     }
-                    Err(d) => {
-                        diagnostics.push(d);
-                        None
-                    }
-                };
+                    Some(doc)
+                }
+                Err(d) => {
+                    diagnostics.push(d);
+                    None
+                }
+            };
             ReadResult {
                 document,
                 diagnostics,
@@ -480,6 +468,7 @@ fn read_uncapped(
 /// refusal of undecodable input (`Err`).
 #[allow(clippy::result_large_err)]
 fn text_reader(
+    format: Format,
     name: &str,
     bytes: &[u8],
     opts: &ReadOptions,
@@ -489,7 +478,7 @@ fn text_reader(
     let (document, mut ds) = reader(&decoded.text, id);
     diagnostics.append(&mut ds);
     let document = document.map(|mut d| {
-        record_source(&mut d, bytes, &decoded);
+        record_source(format, &mut d, name, bytes, &decoded);
         d
     });
     Ok(ReadResult {

@@ -20,20 +20,32 @@ use encoding_rs::{SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One of the encodings zogkit reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One of the encodings zogkit reads and writes. A spec document names it as below; reading
+/// also accepts common aliases (`cp932`, `sjis`, `cp1251`, `cp1252`, `latin1`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Encoding {
     /// UTF-8 (also used for pure ASCII files).
-    #[serde(rename = "utf-8")]
+    #[serde(rename = "utf-8", alias = "utf8", alias = "ascii", alias = "us-ascii")]
     Utf8,
     /// Shift_JIS as Windows writes it (code page 932).
-    #[serde(rename = "shift_jis")]
+    #[serde(
+        rename = "shift_jis",
+        alias = "shift-jis",
+        alias = "sjis",
+        alias = "cp932",
+        alias = "windows-31j"
+    )]
     ShiftJis,
     /// Windows-1251 (Cyrillic).
-    #[serde(rename = "windows-1251")]
+    #[serde(rename = "windows-1251", alias = "cp1251")]
     Windows1251,
     /// Windows-1252 (Western European).
-    #[serde(rename = "windows-1252")]
+    #[serde(
+        rename = "windows-1252",
+        alias = "cp1252",
+        alias = "latin1",
+        alias = "iso-8859-1"
+    )]
     Windows1252,
 }
 
@@ -101,7 +113,7 @@ pub enum Confidence {
 }
 
 /// The line-ending style of a text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LineEndings {
     /// Only `\n`.

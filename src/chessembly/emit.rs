@@ -6,7 +6,7 @@
 //! emitted script gives the same blocks back. A few common forms written by other readers (the
 //! ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add, Step], Verify(not
 //! friend), Add`) are emitted with the same moves but lower back to the canonical fragments.
-//! Chains kept verbatim in `extensions.chessembly` are appended as they are. Anything else is an
+//! Chains kept verbatim in `extensions` (as `chessembly` items) are appended as they are. Anything else is an
 //! error naming the construct (`chessembly::unemittable`), and no script is returned.
 //!
 //! Directions are read from the board's first grid: the dimension whose pixel offset is
@@ -18,7 +18,7 @@ use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond, hop
 use super::program::Op;
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
-use crate::spec::{Board, Cond, Document, Instr, Test};
+use crate::spec::{Board, Cond, Document, Instr, RawFormat, Test};
 use std::collections::HashMap;
 
 /// Diagnostic code for a spec construct with no Chessembly form.
@@ -619,7 +619,7 @@ fn spec_text<T: serde::Serialize>(x: &T) -> String {
 }
 
 /// Writes piece `piece` of game `game` as a Chessembly script (one chain per move block, then the
-/// chains kept in `extensions.chessembly`). Returns `None` with `chessembly::unemittable` errors
+/// chains kept in `extensions` (as `chessembly` items)). Returns `None` with `chessembly::unemittable` errors
 /// naming each construct that has no Chessembly form.
 pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
@@ -671,7 +671,11 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
             "piece `{piece}` has drops, which Chessembly cannot express"
         )));
     }
-    if !p.extensions.zrf.is_empty() || !p.extensions.ludii.is_empty() {
+    if p.extensions
+        .0
+        .iter()
+        .any(|e| e.format != RawFormat::Chessembly)
+    {
         diags.push(err(format!(
             "piece `{piece}` carries unmodelled ZRF or Ludii content in its extensions"
         )));
@@ -728,7 +732,7 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
             ));
         }
     }
-    for chain in &p.extensions.chessembly {
+    for chain in p.extensions.texts(RawFormat::Chessembly) {
         out.push_str(chain.trim());
         if !chain.trim_end().ends_with(';') {
             out.push(';');
@@ -787,47 +791,6 @@ fn merge_steps(program: &[Instr], dirs: &mut HashMap<String, Delta>) -> Vec<Inst
         i = j;
     }
     out
-}
-
-/// The document with only piece `name` of its first game left to write (`convert --to
-/// chessembly --piece NAME`): the game's other pieces are marked dummy, so [`emit_game`] writes
-/// the one piece without a `piece(…)` guard. An error names the pieces there are.
-pub fn select_piece(doc: &Document, name: &str) -> Result<Document, Diagnostic> {
-    let mut out = doc.clone();
-    let game = out
-        .games
-        .iter_mut()
-        .find(|g| g.pieces.iter().any(|p| !p.dummy))
-        .ok_or_else(|| {
-            diag(
-                Severity::Error,
-                CODE_UNEMITTABLE,
-                "the document has no piece to write as a Chessembly script".into(),
-            )
-        })?;
-    let names: Vec<String> = game
-        .pieces
-        .iter()
-        .filter(|p| !p.dummy)
-        .map(|p| p.name.clone())
-        .collect();
-    if !names.iter().any(|n| n == name) {
-        return Err(diag(
-            Severity::Error,
-            "chessembly::no-such-piece",
-            format!(
-                "--piece {name}: game `{}` has no piece of that name; its pieces are {}",
-                game.title,
-                names.join(", ")
-            ),
-        ));
-    }
-    for p in &mut game.pieces {
-        if p.name != name {
-            p.dummy = true;
-        }
-    }
-    Ok(out)
 }
 
 /// Writes every piece of the first game that has pieces as one Chessembly script. A game of one

@@ -12,7 +12,7 @@
 //! A chain that uses something the spec cannot express exactly (loops other than slides and
 //! single-expression `do … while`, `check`, `danger`, backward jumps, a `take`/`catch` slide, a
 //! move after a possible capture, …) is not lowered: its source text goes to
-//! `extensions.chessembly` of the piece and a `chessembly::unlowered` warning names the construct.
+//! `extensions` (as `chessembly` items) of the piece and a `chessembly::unlowered` warning names the construct.
 //!
 //! The shared vocabulary ([`direction_name`], the canonical condition builders) is public so that
 //! [`super::emit()`] recognises exactly what this module writes.
@@ -23,9 +23,8 @@ use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
-    Layout, MoveBlock, Piece, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
+    Layout, MoveBlock, Piece, RawFormat, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
 };
-use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 
 /// Diagnostic code for a Chessembly construct the spec cannot express exactly.
@@ -917,7 +916,7 @@ fn stem(name: &str) -> &str {
 /// Lowers a Chessembly script (one piece) to a spec document with one game: a grid board of
 /// `opts.files`×`opts.ranks` squares and one piece. Returns `None` and the errors when the
 /// script does not compile; otherwise the document plus a `chessembly::unlowered` warning for
-/// every chain carried verbatim in `extensions.chessembly`.
+/// every chain carried verbatim in `extensions` (as `chessembly` items).
 pub fn lower(
     name: &str,
     text: &str,
@@ -1009,10 +1008,7 @@ pub fn lower(
     let piece = Piece {
         name: opts.piece_name.clone().unwrap_or_else(|| title.clone()),
         moves,
-        extensions: Extensions {
-            chessembly: ext,
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Chessembly, ext),
         ..Piece::default()
     };
     let used = used_deltas(&piece.moves);
@@ -1032,16 +1028,8 @@ pub fn lower(
         procedures: Vec::new(),
         spec_version: SPEC_VERSION.to_string(),
         source: Source {
-            format: "chessembly".to_string(),
-            file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
-            encoding: Some("utf-8".to_string()),
-            line_endings: Some(line_endings(text).to_string()),
-            sha256: Sha256::digest(text.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-            version: None,
             dialect: (program.dialect != Dialect::Seed).then(|| program.dialect.name().to_string()),
+            ..Source::of_text("chessembly", name, text)
         },
         games: vec![Game {
             engine: None,
@@ -1063,17 +1051,6 @@ pub fn lower(
         }],
     };
     (Some(doc), diags)
-}
-
-fn line_endings(text: &str) -> &'static str {
-    use crate::text::LineEndings;
-    match LineEndings::detect(text) {
-        LineEndings::Lf => "lf",
-        LineEndings::Crlf => "crlf",
-        LineEndings::Cr => "cr",
-        LineEndings::Mixed => "mixed",
-        LineEndings::None => "none",
-    }
 }
 
 /// The MS hop captures as whole chains: `take(d) jump(e)` (capture the enemy `d` away and land

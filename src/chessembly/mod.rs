@@ -12,6 +12,7 @@ pub mod emit;
 pub mod interp;
 pub mod lower;
 pub mod perft;
+pub mod piece;
 pub mod program;
 pub mod query;
 pub mod syntax;

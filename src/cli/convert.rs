@@ -635,7 +635,7 @@ fn convert_one(
     let selected;
     let doc = match &args.piece {
         None => doc,
-        Some(name) => match zogkit::chessembly::emit::select_piece(doc, name) {
+        Some(name) => match zogkit::chessembly::piece::select(doc, name) {
             Ok(d) => {
                 selected = d;
                 &selected

@@ -64,7 +64,9 @@ pub fn info(args: FileArgs) -> u8 {
         "{} ({}, {}), spec {}",
         doc.source.file,
         doc.source.format,
-        doc.source.encoding.as_deref().unwrap_or("?"),
+        doc.source
+            .encoding
+            .map_or("?", zogkit::text::Encoding::name),
         doc.spec_version
     );
     for (i, g) in doc.games.iter().enumerate() {
@@ -196,7 +198,7 @@ fn goal_text(c: &GoalCond) -> String {
         GoalCond::And(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" and "),
         GoalCond::Or(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" or "),
         GoalCond::Not(c) => format!("not ({})", goal_text(c)),
-        GoalCond::Raw(t) => t.clone(),
+        GoalCond::Raw { text, .. } => text.clone(),
     }
 }
 

@@ -314,7 +314,7 @@ fn join(dir: &Path, rel: &str) -> Option<PathBuf> {
 fn load(file: &Path, from: Option<Format>) -> Result<(Document, Option<Encoding>), (u8, String)> {
     let (doc, fmt) = super::load_document(file, from)?;
     let enc = if fmt == Format::Zrf {
-        doc.source.encoding.as_deref().and_then(Encoding::from_name)
+        doc.source.encoding
     } else {
         None
     };

@@ -301,7 +301,7 @@ fn compare(
     // Comments are not part of the spec; when they held the only non-ASCII text, the emitted
     // file is ASCII and reads as UTF-8: its encoding cannot be told and is not compared.
     if emitted.is_ascii() {
-        b.source.encoding = a.source.encoding.clone();
+        b.source.encoding = a.source.encoding;
     }
     let mut entries = Vec::new();
     if a.games.len() != b.games.len() {
@@ -412,7 +412,10 @@ fn shallow_source(doc: &Document) -> Document {
         procedures: Vec::new(),
     };
     d.source.sha256.clear();
-    if matches!(d.source.line_endings.as_deref(), Some("mixed" | "none")) {
+    if matches!(
+        d.source.line_endings,
+        Some(zogkit::text::LineEndings::Mixed | zogkit::text::LineEndings::None)
+    ) {
         d.source.line_endings = None;
     }
     d

@@ -655,7 +655,7 @@ impl<'a> Builder<'a> {
                 Op::SetState(intern(&mut self.rules.state_keys, key), *value)
             }
             Instr::ClearState => Op::ClearState,
-            Instr::Raw(text) => {
+            Instr::Raw { text, .. } => {
                 return refuse(format!(
                     "the moves of `{piece}` hold `{text}`, which the spec does not type and the engine cannot run"
                 ));
@@ -777,7 +777,7 @@ impl<'a> Builder<'a> {
                     .collect::<Result<_, _>>()?,
             ),
             Cond::State { key, value } => C::State(intern(&mut self.rules.state_keys, key), *value),
-            Cond::Raw(text) => {
+            Cond::Raw { text, .. } => {
                 return refuse(format!(
                     "the moves of `{piece}` test `{text}`, which the spec does not type and the engine cannot run"
                 ));
@@ -949,7 +949,7 @@ impl<'a> Builder<'a> {
             GoalCond::Connected { .. } => {
                 return refuse("the goal `connected` is not run by the engine");
             }
-            GoalCond::Raw(text) => {
+            GoalCond::Raw { text, .. } => {
                 return refuse(format!(
                     "the goal `{text}` is not typed by the spec, so the engine cannot run it"
                 ));
@@ -994,8 +994,12 @@ impl<'a> Builder<'a> {
 /// `(metadata …)` is not part of the rules by Ludii's own definition (information, graphics,
 /// AI hints), so it never stops a game from being played.
 fn first_extension(x: &spec::Extensions) -> Option<String> {
-    let ludii = x.ludii.iter().find(|t| !t.starts_with("(metadata"));
-    let text = x.zrf.first().or(ludii).or(x.chessembly.first())?;
+    use spec::RawFormat;
+    let mut ludii = x.texts(RawFormat::Ludii);
+    let ludii = ludii.find(|t| !t.starts_with("(metadata"));
+    let text = (x.texts(RawFormat::Zrf).next())
+        .or(ludii)
+        .or(x.texts(RawFormat::Chessembly).next())?;
     Some(match text.char_indices().nth(80) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.clone(),

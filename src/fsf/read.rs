@@ -562,11 +562,7 @@ pub fn read(name: &str, text: &str, file: FileId) -> (Option<Document>, Vec<Diag
     }
     let doc = Document {
         spec_version: crate::spec::SPEC_VERSION.to_string(),
-        source: Source {
-            format: "fsf".into(),
-            file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
-            ..Source::default()
-        },
+        source: Source::of_text("fsf", name, text),
         games,
         procedures: Vec::new(),
     };

@@ -6,7 +6,7 @@
 //! vector between site centres: `N NE E SE S SW W NW`.
 
 use super::expand::col_letters;
-use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position};
+use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position, RawFormat};
 
 /// The eight compass directions, clockwise from north.
 pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -324,7 +324,7 @@ impl Geo {
 
     /// The spec board of this geometry: positions in Ludii's index order, named by their
     /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
-    /// `extensions.ludii` for the writer.
+    /// `extensions` (as `ludii` items) for the writer.
     pub fn spec_board(&self, text: String) -> Board {
         let rects = crate::spec::geometry::rects_from_centres(&self.xy, self.pitch());
         let positions = (0..self.len())
@@ -357,10 +357,7 @@ impl Geo {
                     })
                 })
                 .collect(),
-            extensions: Extensions {
-                ludii: vec![text],
-                ..Extensions::default()
-            },
+            extensions: Extensions::of(RawFormat::Ludii, [text]),
             ..Board::default()
         }
     }

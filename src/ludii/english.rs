@@ -3,7 +3,7 @@
 //! The English is a lossy projection of the ludeme tree (`notes/ludii.md` §4.4): landing and
 //! stop conditions, capture rules of slides and hops, distance limits and leap walks are not
 //! printed. The reader maps what a phrase determines and keeps every phrase it cannot map in
-//! `extensions.ludii` as a `.lud` comment `// unresolved (<section>): <text>` (on the piece when
+//! `extensions` (as `ludii` items) as a `.lud` comment `// unresolved (<section>): <text>` (on the piece when
 //! it is a piece rule), reported with `ludii::unresolved-phrase`. Wording differences between
 //! Ludii versions (indentation, trailing spaces, `..`, `vertexs`, region descriptions printed in
 //! place of region names, the optional `Game Rules:` line) are tolerated.
@@ -15,7 +15,7 @@ use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
-    Piece, Placement, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Piece, Placement, RawFormat, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
 use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 
@@ -592,9 +592,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                                     format!("{}: {why}: \"{alt}\"", pieces[pi].name),
                                     l.span,
                                 ));
-                                pieces[pi].extensions.ludii.push(format!(
-                                    "// unresolved (Rules for Pieces): {why}: {alt}"
-                                ));
+                                pieces[pi].extensions.push(
+                                    RawFormat::Ludii,
+                                    format!("// unresolved (Rules for Pieces): {why}: {alt}"),
+                                );
                             }
                         }
                         Err(why) => {
@@ -603,10 +604,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                                 format!("{}: {why}: \"{alt}\"", pieces[pi].name),
                                 l.span,
                             ));
-                            pieces[pi]
-                                .extensions
-                                .ludii
-                                .push(format!("// unresolved (Rules for Pieces): {why}: {alt}"));
+                            pieces[pi].extensions.push(
+                                RawFormat::Ludii,
+                                format!("// unresolved (Rules for Pieces): {why}: {alt}"),
+                            );
                         }
                     }
                 }
@@ -702,14 +703,11 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         setup,
         goals,
         move_priorities: vec![],
-        extensions: Extensions {
-            ludii: r.unresolved.clone(),
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Ludii, r.unresolved.clone()),
     };
     let doc = Document {
         spec_version: SPEC_VERSION.to_string(),
-        source: super::source("ludii-english", name, text),
+        source: crate::spec::Source::of_text("ludii-english", name, text),
         games: vec![game],
         procedures: vec![],
     };

@@ -1,6 +1,6 @@
 //! Lowering an expanded `.lud` game into the portable spec: board, players, pieces and moves, regions, setup, ends.
 //!
-//! What has no typed form travels verbatim (compact `.lud` text) in `extensions.ludii` with a
+//! What has no typed form travels verbatim (compact `.lud` text) in `extensions` (as `ludii` items) with a
 //! `ludii::unmapped` warning. Entries are wrapped in the section they came from, e.g.
 //! `(equipment {(hand Each)})`, `(rules (play …))`, `(end {(if …)})`, `(metadata …)`, so the
 //! writer can put them back; a piece's unmapped moves are kept in the piece's extensions as
@@ -11,10 +11,10 @@ use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
     Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
-    Placement, Symmetry, Test, Texts, Zone,
+    Placement, RawFormat, Symmetry, Test, Texts, Zone,
 };
 
-/// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions.ludii`.
+/// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
 pub const CODE_UNMAPPED: &str = "ludii::unmapped";
 /// Diagnostic code: a board that cannot be built.
 pub const CODE_BAD_BOARD: &str = "ludii::bad-board";
@@ -612,7 +612,7 @@ impl Lower<'_> {
                 Some(blocks) => piece.moves.extend(blocks),
                 None => {
                     self.unmapped(&format!("a move of piece `{}`", piece.name), a);
-                    piece.extensions.ludii.push(print(a));
+                    piece.extensions.push(RawFormat::Ludii, print(a));
                 }
             }
         }
@@ -1494,10 +1494,7 @@ pub(crate) fn lower_game(
             setup: vec![],
             goals: vec![],
             move_priorities: vec![],
-            extensions: Extensions {
-                ludii: vec![print(g)],
-                ..Extensions::default()
-            },
+            extensions: Extensions::of(RawFormat::Ludii, [print(g)]),
         });
     }
     let mut l = Lower::new(diags);
@@ -1721,10 +1718,7 @@ pub(crate) fn lower_game(
         setup,
         goals,
         move_priorities: vec![],
-        extensions: Extensions {
-            ludii: ext,
-            ..Extensions::default()
-        },
+        extensions: Extensions::of(RawFormat::Ludii, ext),
     })
 }
 

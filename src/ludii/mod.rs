@@ -3,7 +3,7 @@
 //! - [`read_lud`]: [`syntax`] (tokens, tree) → [`expand`] (options, defines, ranges) →
 //!   [`lower`] (board, pieces and moves, regions, setup, ends).
 //! - [`read_english`]: the sectioned English description ([`english`]) into a partial spec;
-//!   every phrase it cannot map is kept in `extensions.ludii` and reported.
+//!   every phrase it cannot map is kept in `extensions` (as `ludii` items) and reported.
 //! - [`write_lud`]: spec → readable `.lud` for the supported subset ([`mod@write`]).
 //!
 //! `docs/ludii.md` documents site indexing, direction names and what maps to what.
@@ -19,28 +19,10 @@ pub mod write;
 
 use crate::diag::{Diagnostic, FileId};
 use crate::spec::{Document, SPEC_VERSION, Source};
-use sha2::{Digest, Sha256};
 
 pub use english::read_english;
 pub use expand::{Choices, Library};
 pub use write::{write_lud, write_lud_at};
-
-/// The `source` block of a document read from `text`.
-pub(crate) fn source(format: &str, name: &str, text: &str) -> Source {
-    let hash = Sha256::digest(text.as_bytes());
-    Source {
-        format: format.to_string(),
-        file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
-        encoding: Some("utf-8".into()),
-        // `format::read` replaces the encoding and hash with those of the input's bytes.
-        line_endings: serde_json::to_value(crate::text::LineEndings::detect(text))
-            .ok()
-            .and_then(|v| v.as_str().map(String::from)),
-        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
-        version: None,
-        dialect: None,
-    }
-}
 
 /// Reads a `.lud` file: options take their default items, defines and the built-in macros are
 /// expanded, and the game is lowered into a spec document. Returns `None` only when no game
@@ -86,7 +68,7 @@ pub fn read_lud_opts(
         return (None, diags);
     };
     let game = lower::lower_game(g, ex.metadata.as_ref(), &mut diags);
-    let mut src = source("lud", name, text);
+    let mut src = Source::of_text("lud", name, text);
     if let Some(m) = &ex.metadata {
         src.version = find_version(m);
     }

@@ -15,7 +15,9 @@ use crate::spec::moves::{
     split_promotion,
 };
 use crate::spec::origin::GameOrigin;
-use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Origins, Test};
+use crate::spec::{
+    Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Origins, RawFormat, Test,
+};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -249,7 +251,7 @@ struct Ext {
 
 fn game_extensions(g: &Game, rep: &mut Report) -> Ext {
     let mut x = Ext::default();
-    for e in &g.extensions.ludii {
+    for e in g.extensions.texts(RawFormat::Ludii) {
         if is_comment(e) {
             x.comments.push(e.clone());
             continue;
@@ -349,7 +351,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         cx.rep.at = cx.rep.origin.piece(&p.name);
         let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
         let mut after = Vec::new();
-        for e in &p.extensions.ludii {
+        for e in p.extensions.texts(RawFormat::Ludii) {
             let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
             if is_comment(e) {
                 continue;
@@ -429,8 +431,7 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     for (p, (moves, after)) in g.pieces.iter().zip(&piece_moves) {
         let notes: Vec<&String> = p
             .extensions
-            .ludii
-            .iter()
+            .texts(RawFormat::Ludii)
             .filter(|e| is_comment(e))
             .collect();
         let owner = if g.players.len() == 1 { "P1" } else { "Each" };
@@ -531,11 +532,11 @@ fn other_sections(g: &Game, cx: &mut Ctx) {
     if !g.move_priorities.is_empty() {
         cx.rep.lose("move priorities".into());
     }
-    if !g.extensions.zrf.is_empty() {
-        cx.rep
-            .lose(format!("{} untyped ZRF forms", g.extensions.zrf.len()));
+    let zrf = g.extensions.count(RawFormat::Zrf);
+    if zrf > 0 {
+        cx.rep.lose(format!("{zrf} untyped ZRF forms"));
     }
-    if !g.extensions.chessembly.is_empty() {
+    if g.extensions.count(RawFormat::Chessembly) > 0 {
         cx.rep.lose("Chessembly extensions".into());
     }
     if !g.sounds.is_empty() {
@@ -944,7 +945,11 @@ fn facing_of(mp: &Map, m: &BTreeMap<String, String>) -> usize {
 /// Whether every board position is one Ludii site: a Ludii board kept from a `.lud`, or a
 /// full rectangle of positions (by their centres) whose directions are compass steps.
 fn map_board(b: &crate::spec::Board) -> Result<Map, String> {
-    if let Some(t) = b.extensions.ludii.iter().find(|e| e.starts_with("(board ")) {
+    if let Some(t) = b
+        .extensions
+        .texts(RawFormat::Ludii)
+        .find(|e| e.starts_with("(board "))
+    {
         let (nodes, d) = syntax::parse(t, FileId(u32::MAX));
         if d.is_empty()
             && let Some(n) = nodes.first()

@@ -9,12 +9,13 @@
 //! Empty lists, `false` flags and absent options are omitted when written and read back as
 //! empty/false/absent, so the written form stays short.
 
+use crate::text::{self, Encoding, LineEndings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version written into every document. Bump the minor part for additive changes, the
 /// major part when a reader of the old version would misread the new one.
-pub const SPEC_VERSION: &str = "0.1";
+pub const SPEC_VERSION: &str = "0.2";
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -50,12 +51,13 @@ pub struct Source {
     pub format: String,
     /// File name as given (the last path component).
     pub file: String,
-    /// Text encoding: `utf-8`, `shift_jis`, `windows-1251` or `windows-1252`.
+    /// Text encoding: `utf-8`, `shift_jis`, `windows-1251` or `windows-1252` (read also as
+    /// `cp932`, `sjis`, `cp1251`, `cp1252`, `latin1`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub encoding: Option<String>,
+    pub encoding: Option<Encoding>,
     /// Line endings: `lf`, `crlf`, `cr`, `mixed` or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_endings: Option<String>,
+    pub line_endings: Option<LineEndings>,
     /// Lower-case hex SHA-256 of the input bytes.
     pub sha256: String,
     /// The format's own version statement (ZRF `(version "…")`).
@@ -65,6 +67,37 @@ pub struct Source {
     /// `ms` for a Chessembly script in the chessembly-bot dialect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialect: Option<String>,
+}
+
+impl Source {
+    /// The facts of one input file, built once from its bytes and how they were decoded: the
+    /// SHA-256 of the bytes (not of the decoded text), the encoding actually used and the line
+    /// endings. `format` is the reader's format name; `name` is the file name as given (its last
+    /// path component is kept). `version` and `dialect` are the reader's to fill.
+    pub fn of(format: &str, name: &str, bytes: &[u8], decoded: &text::Decoded) -> Source {
+        Source::facts(format, name, bytes, decoded.encoding, decoded.line_endings)
+    }
+
+    /// [`Source::of`] for a reader given text rather than bytes (a reader called directly, not
+    /// through `format::read`): the text's UTF-8 bytes.
+    pub fn of_text(format: &str, name: &str, text: &str) -> Source {
+        let ends = LineEndings::detect(text);
+        Source::facts(format, name, text.as_bytes(), Encoding::Utf8, ends)
+    }
+
+    fn facts(format: &str, name: &str, bytes: &[u8], enc: Encoding, ends: LineEndings) -> Source {
+        use sha2::Digest;
+        let hash = sha2::Sha256::digest(bytes);
+        Source {
+            format: format.to_string(),
+            file: name.rsplit(['/', '\\']).next().unwrap_or(name).to_string(),
+            encoding: Some(enc),
+            line_endings: Some(ends),
+            sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+            version: None,
+            dialect: None,
+        }
+    }
 }
 
 /// What a menu entry is.
@@ -674,8 +707,14 @@ pub enum GoalCond {
     Or(Vec<GoalCond>),
     /// Not.
     Not(Box<GoalCond>),
-    /// Not modelled yet: the ZRF text, and a diagnostic says so.
-    Raw(String),
+    /// Not modelled yet: the source text, tagged with its format; a diagnostic says so. An
+    /// empty `text` is ZRF's empty condition.
+    Raw {
+        /// The format of `text`.
+        format: RawFormat,
+        /// The text as the source wrote it (compact).
+        text: String,
+    },
 }
 
 /// A block of a move program with its move type.
@@ -835,8 +874,13 @@ pub enum Instr {
     /// Chessembly bare `set-state`: moves completed after this instruction carry no state
     /// changes (the pending changes are dropped).
     ClearState,
-    /// Not modelled: the ZRF text (a diagnostic names it).
-    Raw(String),
+    /// Not modelled: the source text, tagged with its format (a diagnostic names it).
+    Raw {
+        /// The format of `text`.
+        format: RawFormat,
+        /// The text as the source wrote it (compact).
+        text: String,
+    },
 }
 
 impl Instr {
@@ -930,8 +974,13 @@ pub enum Cond {
         /// Compared value.
         value: i64,
     },
-    /// Not modelled: the ZRF text (a diagnostic names it).
-    Raw(String),
+    /// Not modelled: the source text, tagged with its format (a diagnostic names it).
+    Raw {
+        /// The format of `text`.
+        format: RawFormat,
+        /// The text as the source wrote it (compact).
+        text: String,
+    },
 }
 
 /// Position tests.
@@ -962,45 +1011,110 @@ pub enum Test {
     AdjacentToEnemy,
 }
 
-/// Unmodelled content, per source format.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Extensions {
-    /// ZRF forms, compact text, in source order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub zrf: Vec<String>,
-    /// Where each `zrf` form stood: its index among the items of the enclosing form (game,
-    /// board or piece; 0 = the first item after the head), one per `zrf` entry. Empty when not
-    /// known; then the ZRF writer puts the forms after the typed ones.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub zrf_at: Vec<usize>,
-    /// Ludii ludemes, as text.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ludii: Vec<String>,
-    /// Chessembly fragments, as text.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub chessembly: Vec<String>,
+/// The format of content kept verbatim (`raw` items and `extensions`), as pandoc tags its raw
+/// blocks: the language the text is written in, so a writer of that format can put it back and
+/// every other writer knows it cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawFormat {
+    /// A ZRF form, compact text.
+    Zrf,
+    /// A Ludii ludeme, as `.lud` text (or a `.lud` `//` comment: the phrases the Ludii English
+    /// reader could not map).
+    Ludii,
+    /// A Chessembly chain.
+    Chessembly,
 }
+
+/// One piece of content kept verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Extension {
+    /// The format of `text`.
+    pub format: RawFormat,
+    /// The content, as text.
+    pub text: String,
+    /// ZRF: where the form stood, as its index among the items of the enclosing form (game,
+    /// board or piece; 0 = the first item after the head). The ZRF writer puts the forms back
+    /// there when every ZRF item of the list has a place, and after the typed forms otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<usize>,
+}
+
+/// Unmodelled content of a game, board or piece: a list of `Extension` items, in source order,
+/// each tagged with its format.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct Extensions(pub Vec<Extension>);
 
 impl Extensions {
     /// True when nothing is carried.
     pub fn is_empty(&self) -> bool {
-        self.zrf.is_empty() && self.ludii.is_empty() && self.chessembly.is_empty()
+        self.0.is_empty()
+    }
+
+    /// Extensions holding `texts`, all of `format`, with no places.
+    pub fn of(format: RawFormat, texts: impl IntoIterator<Item = String>) -> Extensions {
+        let mut x = Extensions::default();
+        for text in texts {
+            x.push(format, text);
+        }
+        x
+    }
+
+    /// Adds an item of `format` with no place.
+    pub fn push(&mut self, format: RawFormat, text: String) {
+        self.0.push(Extension {
+            format,
+            text,
+            at: None,
+        });
+    }
+
+    /// The texts of `format`, in order.
+    pub fn texts(&self, format: RawFormat) -> impl Iterator<Item = &String> {
+        self.0
+            .iter()
+            .filter(move |e| e.format == format)
+            .map(|e| &e.text)
+    }
+
+    /// How many items of `format` are carried.
+    pub fn count(&self, format: RawFormat) -> usize {
+        self.texts(format).count()
+    }
+
+    /// Removes every item of `format`.
+    pub fn remove(&mut self, format: RawFormat) {
+        self.0.retain(|e| e.format != format);
     }
 
     /// Adds a ZRF form that stood at item `at` of its enclosing form (`None`: not a direct
-    /// item, so places are not known for this form's extensions any more).
+    /// item, so places are not known for this list's ZRF items any more). Places are given for
+    /// every ZRF item of the list or for none.
     pub fn push_zrf(&mut self, text: String, at: Option<usize>) {
-        match at {
-            Some(i) if self.zrf_at.len() == self.zrf.len() => self.zrf_at.push(i),
-            _ => self.zrf_at.clear(),
+        let known = self
+            .0
+            .iter()
+            .all(|e| e.format != RawFormat::Zrf || e.at.is_some());
+        let at = at.filter(|_| known);
+        if at.is_none() {
+            for e in self.0.iter_mut().filter(|e| e.format == RawFormat::Zrf) {
+                e.at = None;
+            }
         }
-        self.zrf.push(text);
+        self.0.push(Extension {
+            format: RawFormat::Zrf,
+            text,
+            at,
+        });
     }
 
     /// The ZRF forms with their places, when every one is known.
     pub fn zrf_placed(&self) -> Option<impl Iterator<Item = (&String, usize)>> {
-        (self.zrf_at.len() == self.zrf.len())
-            .then(|| self.zrf.iter().zip(self.zrf_at.iter().copied()))
+        let zrf = || self.0.iter().filter(|e| e.format == RawFormat::Zrf);
+        zrf()
+            .all(|e| e.at.is_some())
+            .then(|| zrf().filter_map(|e| Some((&e.text, e.at?))))
     }
 }

@@ -93,6 +93,8 @@ use serde::ser::{self, Serialize};
 use std::fmt;
 
 pub mod depth;
+pub use version::{CODE_VERSION, read_document};
+
 mod emit;
 pub use emit::Shared;
 mod enums;
@@ -100,6 +102,7 @@ mod fast;
 mod read;
 #[cfg(test)]
 mod tests;
+mod version;
 
 /// Map keys whose written form is longer than this many bytes use the explicit `? key` form.
 ///

@@ -12,8 +12,9 @@
 //! - `procedures` become `(define proc-N …)` macros called as `(proc-N)` (procedures written
 //!   the same are written once);
 //! - display texts get their `\` line breaks back (or their exact source string while it still
-//!   displays as the spec text); `extensions.zrf` and `raw` forms are written verbatim, at the
-//!   place among their siblings that `extensions.zrf_at` records;
+//!   displays as the spec text); ZRF items of `extensions` and ZRF `raw` forms are written verbatim, at the
+//!   place among their siblings that their `at` records (raw items of other formats are lost,
+//!   with a warning);
 //! - lists that repeat, exactly or with other atoms (directions, piece names) in the same places,
 //!   become `(define share-N …)` macros with `$k` parameters (`emit::compact`).
 //!
@@ -23,9 +24,9 @@ use super::strings;
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
-    LayoutLinks, LayoutPosition, MoveBlock, Piece, Test, Texts,
+    LayoutLinks, LayoutPosition, MoveBlock, Piece, RawFormat, Test, Texts,
 };
-use crate::text::{self, Encoding};
+use crate::text::{self, Encoding, LineEndings};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -77,17 +78,12 @@ fn missing_images(doc: &Document) -> Vec<Diagnostic> {
 pub fn emit_bytes(doc: &Document) -> (Vec<u8>, Vec<Diagnostic>) {
     let (text, mut diags) = emit(doc);
     // Exact source strings may carry the source's own line breaks.
-    let text = match doc.source.line_endings.as_deref() {
-        Some("crlf") => text.replace("\r\n", "\n").replace('\n', "\r\n"),
-        Some("cr") => text.replace("\r\n", "\n").replace('\n', "\r"),
+    let text = match doc.source.line_endings {
+        Some(LineEndings::Crlf) => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        Some(LineEndings::Cr) => text.replace("\r\n", "\n").replace('\n', "\r"),
         _ => text,
     };
-    let enc = doc
-        .source
-        .encoding
-        .as_deref()
-        .and_then(Encoding::from_name)
-        .unwrap_or(Encoding::Utf8);
+    let enc = doc.source.encoding.unwrap_or(Encoding::Utf8);
     match text::encode(&text, enc) {
         Ok(b) => (b, diags),
         Err(e) => {
@@ -201,6 +197,41 @@ impl<'d> Writer<'d> {
             self.canon = canon;
         }
         self
+    }
+
+    /// A `raw` item's text when it is ZRF; any other format's text is lost, with a warning
+    /// (the caller writes its placeholder).
+    fn raw(&mut self, format: RawFormat, text: &str) -> Option<String> {
+        if format == RawFormat::Zrf {
+            return Some(text.to_string());
+        }
+        let shown: String = text.chars().take(60).collect();
+        self.warn(
+            "zrf::emit-unsupported",
+            format!(
+                "a raw {} item `{shown}` has no ZRF form; it is left out",
+                format_name(format)
+            ),
+        );
+        None
+    }
+
+    /// Warns once per format about the items of `ext` in another format than ZRF, which
+    /// `place_extensions` leaves out (`whose`: the game or piece they belong to). A board's are
+    /// not: its positions and links are written from the typed board.
+    fn foreign_extensions(&mut self, ext: &Extensions, whose: &str) {
+        for f in [RawFormat::Ludii, RawFormat::Chessembly] {
+            let n = ext.count(f);
+            if n > 0 {
+                self.warn(
+                    "zrf::emit-unsupported",
+                    format!(
+                        "{whose}: {n} {} item(s) of `extensions` have no ZRF form; they are left out",
+                        format_name(f)
+                    ),
+                );
+            }
+        }
     }
 
     fn warn(&mut self, code: &'static str, msg: String) {
@@ -468,6 +499,7 @@ impl<'d> Writer<'d> {
                 format!("(move-priorities {})", p.join(" ")),
             );
         }
+        self.foreign_extensions(&g.extensions, &whose);
         place_extensions(&mut v, &g.extensions, |e| {
             let head = e
                 .strip_prefix('(')
@@ -725,6 +757,7 @@ impl<'d> Writer<'d> {
             let t = self.blocks("drops", &p.drops);
             parts.push(t);
         }
+        self.foreign_extensions(&p.extensions, &whose);
         place_extensions(&mut parts, &p.extensions, String::clone);
         format!("(piece\n    {})", parts.join("\n    "))
     }
@@ -877,7 +910,7 @@ impl<'d> Writer<'d> {
                 );
                 String::new()
             }
-            Instr::Raw(s) => s.clone(),
+            Instr::Raw { format, text } => self.raw(*format, text).unwrap_or_default(),
         }
     }
 
@@ -934,7 +967,10 @@ impl<'d> Writer<'d> {
                 );
                 "false".into()
             }
-            Cond::Raw(s) => s.clone(),
+            Cond::Raw { format, text } => match self.raw(*format, text) {
+                Some(t) => t,
+                None => "false".into(),
+            },
         }
     }
 
@@ -978,7 +1014,10 @@ impl<'d> Writer<'d> {
                         let v: Vec<String> = v.iter().map(|c| self.goal_cond(c)).collect();
                         v.join(" ")
                     }
-                    GoalCond::Raw(s) if s.is_empty() => String::new(),
+                    GoalCond::Raw {
+                        format: RawFormat::Zrf,
+                        text,
+                    } if text.is_empty() => String::new(),
                     c => self.goal_cond(c),
                 };
                 let sep = if cond.is_empty() { "" } else { " " };
@@ -1049,7 +1088,10 @@ impl<'d> Writer<'d> {
                 format!("(or {})", v.join(" "))
             }
             GoalCond::Not(x) => format!("(not {})", self.goal_cond(x)),
-            GoalCond::Raw(s) => s.clone(),
+            GoalCond::Raw { format, text } => match self.raw(*format, text) {
+                Some(t) => t,
+                None => "(line-or-connection)".into(),
+            },
             GoalCond::Line { .. } | GoalCond::Connected { .. } => {
                 self.warn(
                     "zrf::inexpressible",
@@ -1058,6 +1100,15 @@ impl<'d> Writer<'d> {
                 "(line-or-connection)".into()
             }
         }
+    }
+}
+
+/// The name of a raw format in messages.
+fn format_name(f: RawFormat) -> &'static str {
+    match f {
+        RawFormat::Zrf => "ZRF",
+        RawFormat::Ludii => "Ludii",
+        RawFormat::Chessembly => "Chessembly",
     }
 }
 
@@ -1114,7 +1165,7 @@ fn layout_of(b: &Board) -> Layout {
     l
 }
 
-/// Puts the `extensions.zrf` forms among `items` (the items of one form after its head) at the
+/// Puts the `extensions` (as `zrf` items) forms among `items` (the items of one form after its head) at the
 /// places they had in the source, or after the typed items when the places are not known.
 fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMut(&String) -> T) {
     match ext.zrf_placed() {
@@ -1126,7 +1177,7 @@ fn place_extensions<T>(items: &mut Vec<T>, ext: &Extensions, mut make: impl FnMu
                 items.insert(at, make(e));
             }
         }
-        None => items.extend(ext.zrf.iter().map(make)),
+        None => items.extend(ext.texts(RawFormat::Zrf).map(make)),
     }
 }
 

@@ -1,7 +1,7 @@
 //! ZRF → spec: turns expanded games and variants into portable [`spec::Document`]s.
 //!
 //! Every form of the game grammar has a typed place in the spec; a form that has none yet is
-//! kept verbatim (compact ZRF text) under `extensions.zrf` and reported once per keyword and
+//! kept verbatim (compact ZRF text) under `extensions` (as `zrf` items) and reported once per keyword and
 //! file (`zrf::unmodelled`). Names in move programs are resolved against the game: an atom is a
 //! direction, a position or an instruction; one that is none of these is kept as `raw` and
 //! reported (`zrf::unknown-name`). Every diagnostic points at the call in the input that
@@ -16,7 +16,8 @@ use crate::spec::{self, geometry};
 use crate::spec::{
     Attribute, Board, Cond, Dimension, Document, Extensions, Game, GameOption, Goal, GoalCond,
     GoalKind, Grid, GridDirection, Instr, Layout, LayoutLinks, LayoutPosition, MoveBlock, Piece,
-    PieceImage, Placement, Sound, Source, Symmetry, Test, Texts, Turn, TurnOrder, Unlink, Zone,
+    PieceImage, Placement, RawFormat, Sound, Source, Symmetry, Test, Texts, Turn, TurnOrder,
+    Unlink, Zone,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -123,7 +124,7 @@ impl Default for Limits {
 }
 
 /// Lowers every entry of a read ZRF file with the default [`Limits`]. `source` describes the
-/// input (see [`source_of`]).
+/// input ([`Source::of`]).
 pub fn lower(file: &ZrfFile, source: Source) -> Lowered {
     lower_with(file, source, Limits::default())
 }
@@ -193,26 +194,6 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
         document,
         diagnostics: cx.diags,
         unmodelled: cx.unmodelled,
-    }
-}
-
-/// The [`Source`] record of a ZRF input: format, file name, encoding, line endings, hash.
-pub fn source_of(file: &ZrfFile, file_name: &str, bytes: &[u8]) -> Source {
-    use sha2::Digest;
-    let hash = sha2::Sha256::digest(bytes);
-    Source {
-        format: "zrf".into(),
-        file: file_name.to_string(),
-        encoding: Some(file.decoded.encoding.name().to_string()),
-        line_endings: Some(
-            serde_json::to_value(file.decoded.line_endings)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-        ),
-        sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
-        version: None,
-        dialect: None,
     }
 }
 
@@ -542,7 +523,10 @@ impl<'a> Cx<'a> {
                     let rest: Vec<At> = a.collect();
                     let condition = match rest.as_slice() {
                         [one] => self.goal_cond(*one),
-                        [] => GoalCond::Raw(String::new()),
+                        [] => GoalCond::Raw {
+                            format: RawFormat::Zrf,
+                            text: String::new(),
+                        },
                         more => GoalCond::And(more.iter().map(|x| self.goal_cond(*x)).collect()),
                     };
                     g.goals.push(Goal {
@@ -1193,7 +1177,10 @@ impl<'a> Cx<'a> {
                         format!("`{a}` is not a direction, position or instruction of this game; it is kept as written"),
                         i,
                     );
-                    Instr::Raw(a.to_string())
+                    Instr::Raw {
+                        format: RawFormat::Zrf,
+                        text: a.to_string(),
+                    }
                 }
             };
         }
@@ -1333,7 +1320,10 @@ impl<'a> Cx<'a> {
                     ),
                     i,
                 );
-                Instr::Raw(i.node.to_compact())
+                Instr::Raw {
+                    format: RawFormat::Zrf,
+                    text: i.node.to_compact(),
+                }
             }
         }
     }
@@ -1348,7 +1338,10 @@ impl<'a> Cx<'a> {
             .unmodelled
             .entry(format!("instruction {}", i.head().unwrap_or("(list)")))
             .or_default() += 1;
-        Instr::Raw(i.node.to_compact())
+        Instr::Raw {
+            format: RawFormat::Zrf,
+            text: i.node.to_compact(),
+        }
     }
 
     fn cond(&mut self, c: At<'_>, names: &Names) -> Cond {
@@ -1397,7 +1390,10 @@ impl<'a> Cx<'a> {
                 format!("`{a}` is not a condition of this game; it is kept as written"),
                 c,
             );
-            return Cond::Raw(a.to_string());
+            return Cond::Raw {
+                format: RawFormat::Zrf,
+                text: a.to_string(),
+            };
         }
         let Some(head) = c.head() else {
             return self.raw_cond(c, "a list not headed by a keyword");
@@ -1471,7 +1467,10 @@ impl<'a> Cx<'a> {
                     ),
                     c,
                 );
-                Cond::Raw(c.node.to_compact())
+                Cond::Raw {
+                    format: RawFormat::Zrf,
+                    text: c.node.to_compact(),
+                }
             }
         }
     }
@@ -1486,7 +1485,10 @@ impl<'a> Cx<'a> {
             .unmodelled
             .entry(format!("condition {}", c.head().unwrap_or("(list)")))
             .or_default() += 1;
-        Cond::Raw(c.node.to_compact())
+        Cond::Raw {
+            format: RawFormat::Zrf,
+            text: c.node.to_compact(),
+        }
     }
 
     /// Reports that a game went over [`Limits::max_pieces`] at `at` (once per game).
@@ -1668,7 +1670,10 @@ impl<'a> Cx<'a> {
             c,
         );
         *self.unmodelled.entry("goal condition".into()).or_default() += 1;
-        GoalCond::Raw(c.node.to_compact())
+        GoalCond::Raw {
+            format: RawFormat::Zrf,
+            text: c.node.to_compact(),
+        }
     }
 }
 

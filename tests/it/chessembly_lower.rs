@@ -23,7 +23,7 @@ use zogkit::chessembly::query::move_text;
 use zogkit::chessembly::{Board, Rules, Square, State};
 use zogkit::diag::{FileId, SourceMap};
 use zogkit::engine;
-use zogkit::spec::{self, Cond, Instr, Test, yaml};
+use zogkit::spec::{self, Cond, Instr, RawFormat, Test, yaml};
 
 fn corpus() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chessembly");
@@ -378,7 +378,12 @@ fn lowered_programs_mean_what_the_script_means() {
             let doc = doc.unwrap();
             // Unlowered chains keep running as Chessembly.
             let mut ext_rules = Rules::new();
-            let ext_text = doc.games[0].pieces[0].extensions.chessembly.join("\n");
+            let ext_text = doc.games[0].pieces[0]
+                .extensions
+                .texts(RawFormat::Chessembly)
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join("\n");
             let ext_id = ext_rules.compile(&ext_text, FileId(1)).unwrap();
             ext_rules.set_default(ext_id);
             let mut names: BTreeSet<String> = kinds.iter().map(|k| k.to_string()).collect();
@@ -603,7 +608,9 @@ fn unlowered_chains_travel_in_extensions() {
     );
     let p = piece_of(&doc);
     assert_eq!(
-        p.extensions.chessembly,
+        p.extensions
+            .texts(RawFormat::Chessembly)
+            .collect::<Vec<_>>(),
         vec![
             "check not take-move(1, 0);",
             "move(0, 1) do observe(0, 1) while;"
@@ -916,7 +923,8 @@ fn each_unlowered_construct_is_named() {
             diags[0].message
         );
         let p = piece_of(&doc);
-        assert_eq!(p.extensions.chessembly, vec![text.to_string()], "{text}");
+        let kept: Vec<&String> = p.extensions.texts(RawFormat::Chessembly).collect();
+        assert_eq!(kept, vec![text], "{text}");
         assert_eq!(p.moves.len(), 1, "{text}: the other chain is lowered");
     }
 }
@@ -940,7 +948,12 @@ fn long_chains_are_bounded() {
         "{}",
         diags[0].message
     );
-    assert_eq!(piece_of(&doc.unwrap()).extensions.chessembly.len(), 1);
+    assert_eq!(
+        piece_of(&doc.unwrap())
+            .extensions
+            .count(RawFormat::Chessembly),
+        1
+    );
 }
 
 /// Played by the engine, a lowered capture leaves the capturing piece on the captured square

@@ -107,7 +107,11 @@ fn seed_families_agree_across_formats() {
             r.diagnostics
         );
         let doc = r.document.expect("a document");
-        assert_eq!(common::perft3_first(&doc), Ok(count), "{file} through variants.ini");
+        assert_eq!(
+            common::perft3_first(&doc),
+            Ok(count),
+            "{file} through variants.ini"
+        );
     }
     english_xiangqi_names_what_it_cannot_state(&repo.join("../shared/seeds"));
 }

@@ -263,7 +263,8 @@ fn a_random_player_moves_the_pieces_of_the_player_it_names() {
     let (out, _) = replay_with(
         "random",
         RANDOM_ZRF,
-        "1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n2. = Queen on a2\r\n2. = Queen on c2\r\n");
+        "1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n2. = Queen on a2\r\n2. = Queen on c2\r\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("replayed 4 moves"),

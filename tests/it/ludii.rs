@@ -6,7 +6,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use zogkit::diag::{Diagnostic, FileId, Severity, SourceMap};
 use zogkit::ludii::{read_english, read_lud, write_lud};
-use zogkit::spec::{self, Document};
+use zogkit::spec::{self, Document, RawFormat};
 
 fn corpus(ext: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii");
@@ -180,7 +180,8 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
     assert_eq!(b.positions.len(), 90);
     assert_eq!(b.positions[4].name, "E1");
     assert_eq!(b.positions[85].name, "E10");
-    assert_eq!(b.extensions.ludii, ["(board (rectangle 10 9) use:Vertex)"]);
+    let kept: Vec<&String> = b.extensions.texts(RawFormat::Ludii).collect();
+    assert_eq!(kept, ["(board (rectangle 10 9) use:Vertex)"]);
     let names: Vec<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Jiang", "Shi", "Xiang", "Ma", "Ju", "Pao", "Zu"]);
     // 32 placements at the right sites.
@@ -235,8 +236,9 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
             .find(|p| p.name == n)
             .unwrap()
             .extensions
-            .ludii
-            .clone()
+            .texts(RawFormat::Ludii)
+            .cloned()
+            .collect()
     };
     assert!(
         open("Ma").iter().any(|t| t.contains("horse's block")),
@@ -512,7 +514,12 @@ fn cross_check_reports_only_real_differences() {
 fn builtin_macro_diagnostics_point_at_the_call() {
     let text = "(game \"T\" (players 2) (equipment {(board (square 3))\n  (piece \"P\" Each (\"StepToNotFriend\" Orthogonal (then (moveAgain))))}) (rules (play (forEach Piece))))";
     let (doc, d) = read_lud("t.lud", text, FileId(0));
-    assert_eq!(doc.unwrap().games[0].pieces[0].extensions.ludii.len(), 1);
+    assert_eq!(
+        doc.unwrap().games[0].pieces[0]
+            .extensions
+            .count(RawFormat::Ludii),
+        1
+    );
     let un: Vec<&Diagnostic> = d.iter().filter(|x| x.code == "ludii::unmapped").collect();
     assert_eq!(un.len(), 1);
     let mut sm = SourceMap::new();
@@ -540,9 +547,9 @@ fn english_spec_writes_as_lud() {
         "{d:?}\n{lud}"
     );
     let g = &mut eng.games[0];
-    g.extensions.ludii.clear();
+    g.extensions.remove(RawFormat::Ludii);
     for p in &mut g.pieces {
-        p.extensions.ludii.clear();
+        p.extensions.remove(RawFormat::Ludii);
     }
     assert_eq!(back.unwrap().games, eng.games, "{lud}");
 }
@@ -638,7 +645,7 @@ fn xiangqi_zrf_lud_and_english_agree() {
         &zogkit::zrf::ReadOptions::default(),
         &mut zogkit::zrf::NoIncludes,
     );
-    let source = zogkit::zrf::lower::source_of(&file, "xiangqi.zrf", &bytes);
+    let source = zogkit::spec::Source::of("zrf", "xiangqi.zrf", &bytes, &file.decoded);
     let zrf = zogkit::zrf::lower::lower(&file, source).document;
     let (eng, _) = read_english("xiangqi.txt", &text, FileId(0));
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ludii/xiangqi.lud");

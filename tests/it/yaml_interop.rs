@@ -660,3 +660,116 @@ proptest! {
         prop_assert_eq!(general, entries);
     }
 }
+
+/// Reads `corpus/<dir>/<name>` freshly in `format`.
+fn read_corpus(format: zogkit::format::Format, rel: &str) -> Document {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(root.join("corpus").join(rel)).unwrap();
+    let name = rel.rsplit('/').next().unwrap();
+    let opts = zogkit::format::ReadOptions::default();
+    let r = zogkit::format::read(format, name, &bytes, &opts, &mut zogkit::zrf::NoIncludes);
+    r.document
+        .unwrap_or_else(|| panic!("{rel}: {:?}", r.diagnostics))
+}
+
+/// Documents of spec_version 0.1 (goldens written before raw content was tagged, kept in
+/// `tests/data/spec-0.1`) still read: each one, upgraded, equals its input read freshly, and is
+/// written back in the current layout only.
+#[test]
+fn spec_0_1_documents_read_as_their_inputs_read_today() {
+    use zogkit::format::{self, Format};
+    let cases = [
+        (
+            "zrf-condition_err_unknown.yaml",
+            Format::Zrf,
+            "zrf/condition_err_unknown.zrf",
+        ),
+        ("zrf-macro_001.yaml", Format::Zrf, "zrf/macro_001.zrf"),
+        ("ludii-tictactoe.yaml", Format::Lud, "ludii/tictactoe.lud"),
+        (
+            "ludii-breakthrough_english.yaml",
+            Format::LudiiEnglish,
+            "ludii/breakthrough_english.txt",
+        ),
+        (
+            "chessembly-catch-take.yaml",
+            Format::Chessembly,
+            "chessembly/catch-take.csm",
+        ),
+    ];
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/spec-0.1");
+    let mut old_layouts = BTreeMap::new();
+    for (old, format, input) in cases {
+        let text = std::fs::read_to_string(data.join(old)).unwrap();
+        assert!(text.contains("\"spec_version\": \"0.1\""), "{old}");
+        // What makes each an old document: an untagged raw item or a per-format extensions map.
+        for key in [
+            "\"raw\": \"",
+            "\"zrf\": [",
+            "\"zrf_at\"",
+            "\"ludii\":",
+            "\"chessembly\":",
+        ] {
+            if text.contains(key) {
+                *old_layouts.entry(key).or_insert(0) += 1;
+            }
+        }
+        let r = format::read(
+            Format::Yaml,
+            old,
+            text.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut zogkit::zrf::NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{old}: {:?}", r.diagnostics);
+        let upgraded = r.document.unwrap();
+        let fresh = read_corpus(format, input);
+        assert_eq!(upgraded, fresh, "{old} against {input}");
+        let written = yaml::write_document(&upgraded).unwrap();
+        assert_eq!(written, yaml::write_document(&fresh).unwrap(), "{old}");
+        assert!(written.starts_with("\"spec_version\": \"0.2\"\n"), "{old}");
+    }
+    // Every old layout is exercised by at least one case.
+    assert_eq!(old_layouts.len(), 5, "{old_layouts:?}");
+}
+
+/// A `.lud` document's verbatim content is tagged `ludii` in the YAML, and a ZRF form keeps its
+/// place (`at`) beside its tag.
+#[test]
+fn raw_content_is_tagged_with_its_format() {
+    use zogkit::format::Format;
+    use zogkit::spec::RawFormat;
+    let lud = read_corpus(Format::Lud, "ludii/tictactoe.lud");
+    let items: Vec<_> = (lud.games.iter())
+        .flat_map(|g| {
+            g.boards
+                .iter()
+                .map(|b| &b.extensions)
+                .chain([&g.extensions])
+        })
+        .flat_map(|x| &x.0)
+        .collect();
+    assert!(!items.is_empty());
+    assert!(
+        items
+            .iter()
+            .all(|e| e.format == RawFormat::Ludii && e.at.is_none())
+    );
+    let text = yaml::write_document(&lud).unwrap();
+    assert!(
+        text.contains("[{\"format\": \"ludii\", \"text\": \"(board"),
+        "{text}"
+    );
+    let zrf = read_corpus(Format::Zrf, "zrf/condition_err_unknown.zrf");
+    let text = yaml::write_document(&zrf).unwrap();
+    assert!(
+        text.contains("\"raw\": {\"format\": \"zrf\", \"text\": \"(is-lucky? n)\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "{\"format\": \"zrf\", \"text\": \"(option \\\"recycle captures\\\")\", \"at\": 3}"
+        ),
+        "{text}"
+    );
+}

@@ -6,12 +6,11 @@
 
 use crate::common;
 use std::path::Path;
-use zogkit::engine::{self, Control, Rules, State};
 use zogkit::format::{self, Format};
 use zogkit::render::game::PlanOptions;
 use zogkit::render::set::{SetOptions, render_set};
 use zogkit::render::{FontSet, from_spec};
-use zogkit::spec::{Document, Placement};
+use zogkit::spec::Placement;
 
 /// Interiors meet: the rectangles share more than an edge.
 fn overlap(a: [i64; 4], b: [i64; 4]) -> bool {
@@ -187,4 +186,36 @@ fn rendered_images_answer_the_warning() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Nothing is dropped silently: a piece move the Ludii reader kept verbatim (draughts' King) has
+/// no ZRF form, and the ZRF writer says so for that piece; a board's Ludii text is not reported,
+/// since its positions are written from the typed board.
+#[test]
+fn foreign_extensions_left_out_are_named() {
+    let out = common::zogkit(&[
+        "convert",
+        "corpus/ludii/draughts.lud",
+        "--to",
+        "zrf",
+        "-o",
+        "-",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e = String::from_utf8_lossy(&out.stderr);
+    let lost: Vec<&str> = e
+        .lines()
+        .filter(|l| l.starts_with("warning[zrf::emit-unsupported]"))
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            "warning[zrf::emit-unsupported]: piece \"King\": 1 Ludii item(s) of `extensions` have no ZRF form; they are left out"
+        ],
+        "{e}"
+    );
 }

@@ -7,7 +7,7 @@ use crate::common;
 use std::path::Path;
 use zogkit::diag::FileId;
 use zogkit::format::{self, Format, ReadOptions};
-use zogkit::spec::Document;
+use zogkit::spec::{Document, RawFormat};
 use zogkit::zrf::NoIncludes;
 
 fn read(format: Format, name: &str, bytes: &[u8]) -> format::ReadResult {
@@ -107,7 +107,7 @@ fn encoding_and_line_endings_are_kept() {
     let doc = read(Format::Zrf, "encoding_sjis_001.zrf", &bytes)
         .document
         .unwrap();
-    assert_eq!(doc.source.encoding.as_deref(), Some("shift_jis"));
+    assert_eq!(doc.source.encoding, Some(zogkit::text::Encoding::ShiftJis));
     let (out, diags) = zogkit::zrf::emit::emit_bytes(&doc);
     assert!(diags.is_empty(), "{diags:?}");
     assert!(
@@ -260,7 +260,7 @@ fn programs_differing_by_direction_become_one_parameterised_macro() {
     assert_eq!(back.document.unwrap().games, doc.games);
 }
 
-/// A form the spec has no typed section for (`extensions.zrf`) is written back where it
+/// A form the spec has no typed section for (`extensions` (as `zrf` items)) is written back where it
 /// stood: between the same known sections of the game, board and piece.
 #[test]
 fn unknown_sections_are_written_back_in_place() {
@@ -287,10 +287,19 @@ fn unknown_sections_are_written_back_in_place() {
     let r = read(Format::Zrf, "places.zrf", src.as_bytes());
     let doc = r.document.unwrap();
     let g = &doc.games[0];
-    assert_eq!(g.extensions.zrf, ["(mystery-section 1 2 3)"]);
-    assert_eq!(g.extensions.zrf_at, [2], "index among the game's items");
-    assert_eq!(g.boards[0].extensions.zrf_at, [1]);
-    assert_eq!(g.pieces[0].extensions.zrf_at, [2]);
+    let zrf_at = |x: &zogkit::spec::Extensions| -> Vec<(RawFormat, Option<usize>)> {
+        x.0.iter().map(|e| (e.format, e.at)).collect()
+    };
+    let texts: Vec<&String> = g.extensions.texts(RawFormat::Zrf).collect();
+    assert_eq!(texts, ["(mystery-section 1 2 3)"]);
+    let zrf = RawFormat::Zrf;
+    assert_eq!(
+        zrf_at(&g.extensions),
+        [(zrf, Some(2))],
+        "index among the game's items"
+    );
+    assert_eq!(zrf_at(&g.boards[0].extensions), [(zrf, Some(1))]);
+    assert_eq!(zrf_at(&g.pieces[0].extensions), [(zrf, Some(2))]);
     let text = emit_zrf(&doc);
     let at = |s: &str| {
         text.find(s)

@@ -21,8 +21,10 @@ it cannot drift from the code; `zogkit schema` prints the same facts as a JSON S
   agree.
 - **No numbers standing in for names.** Every name (`n`, `off`, `01`, `1i`) is a string,
   kept exactly as written, case included.
-- **No silent loss.** Anything without a typed form travels verbatim under `extensions`
-  (per source format) or as a `raw` instruction/condition, and the reader reports it.
+- **No silent loss.** Anything without a typed form travels verbatim, tagged with the format
+  of its text (as pandoc tags raw blocks): in the `extensions` list of a game, board or piece
+  (`{format, text, at}`) or as a `raw` instruction or condition (`{format, text}`), and the
+  reader reports it. A writer of that format puts it back; every other writer reports it lost.
 - **No free-form move strings.** Moves are typed programs (`Instr`, `Cond`); instruction
   sequences used in several places, or nested very deeply, are stored once in `procedures`
   and referenced with `call` (a call means exactly "these instructions here").
@@ -37,7 +39,19 @@ anchors/aliases for large repeated collections (for example a variant's unchange
 piece whose moves repeat another's).
 Absent optional fields, empty lists and `false` flags are omitted and read back as absent,
 empty and false. `spec_version` is `MAJOR.MINOR`: readers accept documents of their major
-version.
+version and write the current one.
+
+## Versions
+
+- **0.2** (current): raw content is tagged with its format. `raw` items (`Instr`, `Cond`,
+  `GoalCond`) are `{format, text}`; each `extensions` is one list of `{format, text, at}` items
+  (`at`: a ZRF form's index among the items of the enclosing form). The source's `encoding` and
+  `line_endings` are enumerations (the same strings as before).
+- **0.1**: `raw: TEXT` (always ZRF text) and `extensions: {zrf: [...], zrf_at: [...], ludii:
+  [...], chessembly: [...]}`. Such documents still read: `raw: TEXT` becomes `{format: zrf,
+  text: TEXT}`, and the extensions become one list (ZRF forms with their `zrf_at` places, when
+  there was one for every form, then the Ludii items, then the Chessembly ones). They are
+  written back as 0.2.
 
 ## Reference
 "#;
@@ -70,6 +84,8 @@ fn render(schema: &serde_json::Value) -> String {
     // Types in a reading order: the document's tree first, then the rest alphabetically.
     let order = [
         "Source",
+        "Encoding",
+        "LineEndings",
         "Game",
         "EntryKind",
         "Texts",
@@ -102,6 +118,8 @@ fn render(schema: &serde_json::Value) -> String {
         "Cond",
         "Test",
         "Extensions",
+        "Extension",
+        "RawFormat",
     ];
     let mut names: Vec<&str> = order
         .iter()

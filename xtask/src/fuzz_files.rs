@@ -80,7 +80,7 @@ pub fn exercise_includes(input: &[u8]) {
         .collect());
     let mut mem = mem;
     let r = zrf::read("main.zrf", files[0].1, &Default::default(), &mut mem);
-    let source = zrf::lower::source_of(&r, "main.zrf", files[0].1);
+    let source = zogkit::spec::Source::of("zrf", "main.zrf", files[0].1, &r.decoded);
     let _ = zrf::lower::lower_with(&r, source, Default::default());
 }
 

@@ -905,7 +905,10 @@ fn depth_fits_exactly_when_the_emitter_writes() {
             pieces: vec!["K".into()],
         },
         GoalCond::And(vec![GoalCond::Repetition, GoalCond::Stalemated]),
-        GoalCond::Raw("x".into()),
+        GoalCond::Raw {
+            format: crate::spec::RawFormat::Zrf,
+            text: "x".into(),
+        },
     ];
     let (mut written, mut refused) = (0, 0);
     for leaf in leaves {
