@@ -561,7 +561,7 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
     write_at(format, doc, &spec::Origins::default())
 }
 
-/// [`write`], with the `.lud` and Fairy-Stockfish writers' warnings located where what they
+/// [`write()`], with the `.lud` and Fairy-Stockfish writers' warnings located where what they
 /// lose stands in the source file (`origins`, from [`read`] in this run: a move block, else its
 /// piece, else the game), so they render against the reader's `sources`.
 pub fn write_at(

@@ -57,7 +57,7 @@ pub fn write(doc: &Document) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
     write_at(doc, &Origins::default())
 }
 
-/// [`write`], its diagnostics located where what they lose stands in the source (`origins`).
+/// [`write()`], its diagnostics located where what they lose stands in the source (`origins`).
 pub fn write_at(
     doc: &Document,
     origins: &Origins,
