@@ -33,6 +33,9 @@ pub enum Travel {
     Ride(u8),
     /// A rider that jumps exactly one piece on its way (`p`, the cannon's capture).
     Hop,
+    /// The janggi cannon: a hopper whose screen may not be of its own kind and which may not
+    /// take its own kind. No Betza form: Fairy-Stockfish's built-in `janggiCannon`.
+    JanggiHop,
 }
 
 /// One movement: a vector, how it travels, what it may do, and whether it is an initial

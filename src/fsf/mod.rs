@@ -9,11 +9,14 @@
 
 mod betza;
 mod board;
+mod lines;
 mod pieces;
 mod read;
+mod setup;
 mod write;
 
 pub use read::read;
+pub use setup::Placed;
 pub use write::{Section, Status, variant_name, write_game, write_game_at};
 
 use crate::diag::{Diagnostic, Severity};

@@ -16,6 +16,9 @@ pub struct Movement {
     pub atom: Atom,
     /// Destination zone (ZRF `(verify (in-zone? z))` before `add`).
     pub zone: Option<String>,
+    /// The zone whose lines the move follows: the block tests that the piece stands in it and
+    /// that every square it reaches is in it (janggi's palace diagonals), see [`strip_lines`].
+    pub lines: Option<String>,
 }
 
 /// What one piece's blocks say, for one player's direction vectors.
@@ -33,6 +36,8 @@ pub struct Classified {
     pub en_passant: Vec<String>,
     /// Blocks with no Fairy-Stockfish form: block number (1-based) and why.
     pub unexpressible: Vec<(usize, String)>,
+    /// Blocks (1-based) that move along the lines of a zone (their movements have `lines`).
+    pub line_blocks: Vec<usize>,
 }
 
 /// Whatever a destination condition allows.
@@ -136,6 +141,128 @@ fn strip_initial_zone(p: &mut Vec<Instr>) -> Option<(String, String)> {
     None
 }
 
+/// Takes a line restriction off: a first test that the piece stands in zone `z`, and a test
+/// of `z` on every square the block adds after that (`step-fortress`, `slide-fortress`,
+/// `shoot-fortress` of janggi). What is left moves along the lines of `z`, which
+/// Fairy-Stockfish states with `diagonalLines` for its janggi pieces; the writer decides
+/// whether the piece is one of them.
+fn strip_lines(p: &mut Vec<Instr>) -> Option<String> {
+    let Some(Instr::Verify(Cond::InZone { zone, at: None })) = p.first() else {
+        return None;
+    };
+    let z = zone.clone();
+    let is_z =
+        |i: &Instr| matches!(i, Instr::Verify(Cond::InZone { zone, at: None }) if *zone == z);
+    fn tested_adds(p: &[Instr], is_z: &dyn Fn(&Instr) -> bool, tested: &mut bool) -> bool {
+        for i in p {
+            match i {
+                Instr::Step(_) => *tested = false,
+                Instr::Add { .. } if !*tested => return false,
+                Instr::While { body, .. } => {
+                    let mut t = *tested;
+                    if !tested_adds(body, is_z, &mut t) {
+                        return false;
+                    }
+                    *tested = *tested && t;
+                }
+                Instr::If { .. } | Instr::Jump(_) | Instr::Cascade => return false,
+                x if is_z(x) => *tested = true,
+                _ => {}
+            }
+        }
+        true
+    }
+    fn remove(p: &mut Vec<Instr>, is_z: &dyn Fn(&Instr) -> bool) {
+        p.retain(|i| !is_z(i));
+        for i in p.iter_mut() {
+            if let Instr::While { body, .. } = i {
+                remove(body, is_z);
+            }
+        }
+    }
+    let mut tested = true;
+    let steps = p.iter().any(|i| matches!(i, Instr::Step(_)));
+    if !steps || !tested_adds(&p[1..], &is_z, &mut tested) {
+        return None;
+    }
+    remove(p, &is_z);
+    Some(z)
+}
+
+/// The janggi cannon's block: along `d` over exactly one piece that is not of its own kind
+/// (`own`), to any square after it up to and including a piece that is neither friendly nor
+/// of its kind. `line`: the palace-line form, whose screen is the next square and whose
+/// landing is the square after it. Returns the direction and whether it is the line form.
+fn janggi_hop(p: &[Instr], own: &str) -> Option<(String, bool)> {
+    let not_own = Cond::Not(Box::new(Cond::Piece {
+        piece: own.to_string(),
+        at: None,
+    }));
+    let not_friend = Cond::Not(Box::new(Cond::Test {
+        test: Test::Friend,
+        at: None,
+        move_type: None,
+    }));
+    let not_empty = Cond::Not(Box::new(Cond::Test {
+        test: Test::Empty,
+        at: None,
+        move_type: None,
+    }));
+    // Consecutive verifications as a set.
+    let verifies = |p: &[Instr]| -> (BTreeSet<String>, usize) {
+        let n = p
+            .iter()
+            .take_while(|i| matches!(i, Instr::Verify(_)))
+            .count();
+        let set = p[..n]
+            .iter()
+            .map(|i| format!("{i:?}"))
+            .collect::<BTreeSet<_>>();
+        (set, n)
+    };
+    let key = |c: &Cond| format!("{:?}", Instr::Verify(c.clone()));
+    let target: BTreeSet<String> = [key(&not_friend), key(&not_own)].into();
+    let [Instr::Step(d), rest @ ..] = p else {
+        return None;
+    };
+    let step_d = |i: &Instr| matches!(i, Instr::Step(x) if x == d);
+    let (rest, line) = match rest {
+        [Instr::While { cond, body }, rest @ ..]
+            if is_empty_test(cond) && matches!(body.as_slice(), [s] if step_d(s)) =>
+        {
+            (rest, false)
+        }
+        _ => (rest, true),
+    };
+    let (screen, n) = verifies(rest);
+    let want: BTreeSet<String> = if line {
+        [key(&not_empty), key(&not_own)].into()
+    } else {
+        [key(&not_own)].into()
+    };
+    if screen != want {
+        return None;
+    }
+    let rest = &rest[n..];
+    let [s, rest @ ..] = rest else { return None };
+    if !step_d(s) {
+        return None;
+    }
+    let rest = match rest {
+        [Instr::While { cond, body }, rest @ ..]
+            if !line
+                && is_empty_test(cond)
+                && matches!(body.as_slice(), [a, s] if is_add(a) && step_d(s)) =>
+        {
+            rest
+        }
+        _ if line => rest,
+        _ => return None,
+    };
+    let (stop, n) = verifies(rest);
+    (stop == target && matches!(&rest[n..], [a] if is_add(a))).then(|| (d.clone(), line))
+}
+
 /// En passant as the ZRF chess files write it: step aside onto the enemy pawn that just moved,
 /// take it, and check that it came from two steps ahead.
 fn en_passant(p: &[Instr]) -> Option<(String, String, String)> {
@@ -222,13 +349,15 @@ fn add_vec(a: Vector, b: Vector) -> Vector {
     (a.0 + b.0, a.1 + b.1)
 }
 
-/// Classifies blocks with direction vectors from `vec` (`None`: a direction without one).
+/// Classifies the blocks of piece `own` with direction vectors from `vec` (`None`: a
+/// direction without one).
 ///
 /// `holds` says whether a condition holds on every square of the playing area (`Some(true)`)
 /// or on none (`Some(false)`): a first test of the starting square that always holds ("on the
 /// board") is dropped, and a block whose first test never holds there (a move from an
 /// off-board hand square) can make no move on the board and is skipped.
 pub fn classify(
+    own: &str,
     blocks: &[MoveBlock],
     procedures: &[Vec<Instr>],
     ignore_move_types: bool,
@@ -259,6 +388,31 @@ pub fn classify(
             out.castling += 1;
             continue;
         }
+        let lines = strip_lines(&mut p);
+        if lines.is_some() {
+            out.line_blocks.push(bi + 1);
+        }
+        if let Some((d, _)) = janggi_hop(&p, own) {
+            let Some(v) = vec(&d) else {
+                out.unexpressible
+                    .push((bi + 1, format!("direction `{d}` has no board vector")));
+                continue;
+            };
+            for modality in [Modality::Move, Modality::Capture] {
+                let atom = Atom {
+                    travel: Travel::JanggiHop,
+                    initial: false,
+                    modality,
+                    v,
+                };
+                out.moves.insert(Movement {
+                    atom,
+                    zone: None,
+                    lines: lines.clone(),
+                });
+            }
+            continue;
+        }
         if let Some((side, fwd, piece)) = en_passant(&p) {
             match (vec(&side), vec(&fwd)) {
                 (Some(s), Some(f)) => {
@@ -270,6 +424,7 @@ pub fn classify(
                             v: add_vec(s, f),
                         },
                         zone: None,
+                        lines: None,
                     });
                     out.en_passant.push(piece);
                 }
@@ -305,6 +460,7 @@ pub fn classify(
                         out.moves.insert(Movement {
                             atom,
                             zone: zone.clone(),
+                            lines: lines.clone(),
                         });
                     }
                 }

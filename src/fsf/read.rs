@@ -278,10 +278,11 @@ const PROMOTION_ZONE: &str = "promotion";
 /// The zone from which the soldier also steps sideways (`soldierPromotionRank`).
 const SOLDIER_ZONE: &str = "soldier-sideways";
 
-/// The move programs of one movement; `zone` is a mobility region the destination must be in.
-/// An initial movement first tests that the piece stands in the double-step region.
-fn program(a: &Atom, zone: Option<&str>) -> Vec<Vec<Instr>> {
-    let mut out = travel_program(a.travel, a.modality, a.v, zone);
+/// The move programs of one movement of piece `own`; `zone` is a mobility region the
+/// destination must be in. An initial movement first tests that the piece stands in the
+/// double-step region.
+fn program(a: &Atom, zone: Option<&str>, own: &str) -> Vec<Vec<Instr>> {
+    let mut out = travel_program(a.travel, a.modality, a.v, zone, own);
     if a.initial {
         for p in &mut out {
             p.insert(0, Instr::Verify(in_zone(DOUBLE_STEP_ZONE)));
@@ -342,7 +343,13 @@ fn promote(p: &mut [Instr], pieces: &[String]) {
     }
 }
 
-fn travel_program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) -> Vec<Vec<Instr>> {
+fn travel_program(
+    travel: Travel,
+    m: Modality,
+    v: Vector,
+    zone: Option<&str>,
+    own: &str,
+) -> Vec<Vec<Instr>> {
     let d = || Instr::Step(dir(v));
     let tail = |to: Cond| {
         let mut t = vec![Instr::Verify(to)];
@@ -404,6 +411,40 @@ fn travel_program(travel: Travel, m: Modality, v: Vector, zone: Option<&str>) ->
                     p
                 })
                 .collect()
+        }
+        Travel::JanggiHop => {
+            // The janggi cannon: the screen is not a cannon, nor is the target; quiet moves
+            // and captures past the screen.
+            let not_own = || {
+                Instr::Verify(Cond::Not(Box::new(Cond::Piece {
+                    piece: own.into(),
+                    at: None,
+                })))
+            };
+            let mut p = vec![
+                d(),
+                Instr::While {
+                    cond: test(Test::Empty),
+                    body: vec![d()],
+                },
+                not_own(),
+                d(),
+            ];
+            match m {
+                Modality::Move => p.push(Instr::While {
+                    cond: test(Test::Empty),
+                    body: vec![Instr::plain_add(), d()],
+                }),
+                _ => {
+                    p.push(Instr::While {
+                        cond: test(Test::Empty),
+                        body: vec![d()],
+                    });
+                    p.push(not_own());
+                    p.extend(tail(test(Test::Enemy)));
+                }
+            }
+            vec![p]
         }
         Travel::Hop => {
             let mut p = vec![
@@ -915,7 +956,7 @@ fn build_pieces(
                         modality,
                         v,
                     };
-                    for mut p in program(&a, zone.as_deref()) {
+                    for mut p in program(&a, zone.as_deref(), name) {
                         p.insert(0, Instr::Verify(in_zone(SOLDIER_ZONE)));
                         programs.push(p);
                     }
@@ -924,7 +965,7 @@ fn build_pieces(
             }
         }
         for a in &atoms {
-            programs.extend(program(a, zone.as_deref()));
+            programs.extend(program(a, zone.as_deref(), name));
             if a.modality == Modality::CaptureEp {
                 for victim in &rules.victims {
                     programs.push(en_passant(a.v, victim));

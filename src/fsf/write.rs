@@ -3,7 +3,9 @@
 
 use super::betza::{self, Atom, Modality, Travel, Vector};
 use super::board::{self, Geometry, square_name};
+use super::lines::{self, LinePiece};
 use super::pieces::{self, Classified, Movement};
+use super::setup::{self, Placed};
 use super::{CODE_APPROXIMATED, CODE_NOT_EXPRESSIBLE, CODE_REFUSED};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::origin::GameOrigin;
@@ -36,6 +38,9 @@ pub struct Section {
     pub status: Status,
     /// What could not be written or was approximated.
     pub diagnostics: Vec<Diagnostic>,
+    /// The pieces the section's start position has that the source places in its opening
+    /// turns (a placement phase played out; empty when there is none).
+    pub placed: Vec<Placed>,
 }
 
 struct Cx<'a> {
@@ -47,6 +52,18 @@ struct Cx<'a> {
     origin: &'a GameOrigin,
     /// Where what is being written stands (a piece's form), else the game's form.
     at: Option<Span>,
+    /// The zone whose lines the built-in janggi pieces follow, and the types used.
+    lines: LineState,
+    /// The pieces a played-out placement phase put on the board (see [`setup`]).
+    placed: Vec<Placed>,
+}
+
+/// What the pieces written as built-in line pieces need (see [`lines`]).
+#[derive(Default)]
+struct LineState {
+    zone: Option<String>,
+    squares: BTreeSet<(i32, i32)>,
+    used: BTreeSet<LinePiece>,
 }
 
 impl Cx<'_> {
@@ -208,12 +225,15 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         gaps: Vec::new(),
         origin,
         at: None,
+        lines: LineState::default(),
+        placed: Vec::new(),
     };
     let refused = |cx: Cx, why: String| Section {
         name: name.to_string(),
         text: String::new(),
         squares: BTreeMap::new(),
         letters: BTreeMap::new(),
+        placed: Vec::new(),
         status: Status::Refused,
         diagnostics: {
             let mut d = cx.diags;
@@ -249,6 +269,11 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
     if letters.len() < pieces.len() {
         return refused(cx, "it has more piece types than letters".into());
     }
+    if game.setup.iter().any(|s| s.off.unwrap_or(0) > 0)
+        && let Ok(placed) = setup::play_out(doc, game, &geo)
+    {
+        cx.placed = placed;
+    }
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut ok = Ok(());
     let lines = piece_lines(doc, &mut cx, &geo, &pieces, &letters, &mut keys, &mut ok);
@@ -256,10 +281,12 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         return refused(cx, why);
     }
     // A piece of the start position needs its key, or the start FEN names an unknown letter.
+    let template_king = cx.lines.used.contains(&LinePiece::King);
     let defined = |l: char| {
-        lines
-            .iter()
-            .any(|x| x.split_once(" = ").is_some_and(|(_, v)| v.starts_with(l)))
+        (template_king && l == 'k')
+            || lines
+                .iter()
+                .any(|x| x.split_once(" = ").is_some_and(|(_, v)| v.starts_with(l)))
     };
     if let Some(p) = game
         .setup
@@ -293,11 +320,25 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
     for (piece, l) in &letters {
         text.push_str(&format!("# zogkit: piece {l} = {}\n", one_line(piece)));
     }
-    text.push_str(&format!("[{name}]\n"));
+    // A royal wazir with line moves is the `xiangqi` template's king: inherit it, and take
+    // off what else the template has.
+    let inherits = cx.lines.used.contains(&LinePiece::King);
+    if inherits {
+        text.push_str(&format!("[{name}:xiangqi]\n"));
+    } else {
+        text.push_str(&format!("[{name}]\n"));
+    }
     text.push_str(&format!(
         "maxFile = {}\nmaxRank = {}\n",
         geo.files, geo.ranks
     ));
+    let mut lines = lines;
+    if inherits {
+        let used: BTreeSet<&str> = lines.iter().filter_map(|l| l.split(" = ").next()).collect();
+        let set: BTreeMap<String, String> = keys.iter().cloned().collect();
+        let extra = lines::template_overrides(&used, &set);
+        lines.extend(extra);
+    }
     for l in lines {
         text.push_str(&l);
         text.push('\n');
@@ -317,11 +358,31 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         letters,
         status,
         diagnostics: cx.diags,
+        placed: cx.placed,
     }
 }
 
 fn turn_order(cx: &mut Cx) {
     let t = &cx.game.turn_order;
+    if !cx.placed.is_empty() {
+        let mut by: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+        for p in &cx.placed {
+            by.entry((&p.player, &p.piece))
+                .or_default()
+                .push(&p.position);
+        }
+        let list: Vec<String> = by
+            .iter()
+            .map(|((pl, pc), at)| format!("{pl}'s {pc} on {}", at.join(" ")))
+            .collect();
+        let what = format!(
+            "its placement phase (the first {} turns, in which each player drops its held pieces) has no variants.ini form: the section starts after it, with one placement the source allows ({}); edit startFen for another",
+            t.repeat_from.unwrap_or(0),
+            list.join(", ")
+        );
+        cx.gap(CODE_APPROXIMATED, what);
+        return;
+    }
     let plain = t.repeat_from.unwrap_or(0) == 0
         && (t.turns.is_empty()
             || (t.turns.len() == 2
@@ -404,8 +465,8 @@ fn piece_lines(
     for p in pieces {
         cx.at = cx.origin.piece(&p.name);
         let l = letters[&p.name];
-        let c1 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v1, &holds);
-        let c2 = pieces::classify(&p.moves, &doc.procedures, ignore_mt, &v2, &holds);
+        let c1 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v1, &holds);
+        let c2 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v2, &holds);
         if c1 != c2 {
             cx.not_expressible(format!(
                 "piece `{}`: the second player's moves are not the first player's mirrored front to back (Fairy-Stockfish mirrors them); write it in Chessembly",
@@ -427,12 +488,38 @@ fn piece_lines(
                 p.name
             ), at);
         }
-        if !p.drops.is_empty() {
+        if !p.drops.is_empty() && !cx.placed.iter().any(|x| x.piece == p.name) {
             cx.not_expressible(format!(
                 "piece `{}`: its {} drop block(s) are left out (drops here are not Fairy-Stockfish's drops from the hand)",
                 p.name,
                 p.drops.len()
             ));
+        }
+        let mut c1 = c1;
+        if !c1.line_blocks.is_empty() || c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop)
+        {
+            let is_royal = royal.as_deref() == Some(p.name.as_str());
+            if line_builtin(cx, geo, p, l, &c1, is_royal, &mut lines, keys).is_some() {
+                written += 1;
+                continue;
+            }
+            lost += c1.line_blocks.len();
+            for b in &c1.line_blocks {
+                let at = cx.origin.block(&p.name, false, b.saturating_sub(1));
+                cx.gap_at(CODE_NOT_EXPRESSIBLE, format!(
+                    "piece `{}`, move block {b}: it moves only along the lines of a zone (it tests its starting square first), which Fairy-Stockfish states only for its janggi pieces; this block is left out (Chessembly can state it: `--to chessembly`)",
+                    p.name
+                ), at);
+            }
+            c1.moves.retain(|m| m.lines.is_none());
+            if c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop) {
+                cx.not_expressible(format!(
+                    "piece `{}`: a cannon whose screen and target may not be of its own kind is Fairy-Stockfish's `janggiCannon` only with the rook's line moves; write it in Chessembly",
+                    p.name
+                ));
+                lost += p.moves.len();
+                continue;
+            }
         }
         let zoned = c1.moves.iter().any(|m| m.zone.is_some());
         if zoned && c1.moves.iter().any(|m| m.zone.is_none()) {
@@ -501,6 +588,9 @@ fn piece_lines(
     if royal.is_none() {
         lines.push("king = -".into());
     }
+    if cx.lines.zone.is_some() {
+        keys.push(("diagonalLines".into(), bitboard(&cx.lines.squares)));
+    }
     *ok = if written == 0 {
         Err("no move of any piece could be written".into())
     } else if lost * 2 > total {
@@ -514,6 +604,86 @@ fn piece_lines(
     specials(cx, geo, letters, sp, keys);
     keys.extend(ends);
     lines
+}
+
+/// Writes a piece whose moves are one of Fairy-Stockfish's built-in line pieces (janggi's):
+/// its key, its mobility region, the soldier's rank. `None` when it is none of them, its lines
+/// are not the zone the others follow, or Fairy-Stockfish would read the zone's lines
+/// differently.
+#[allow(clippy::too_many_arguments)]
+fn line_builtin(
+    cx: &mut Cx,
+    geo: &Geometry,
+    p: &Piece,
+    l: char,
+    c: &Classified,
+    royal: bool,
+    lines: &mut Vec<String>,
+    keys: &mut Vec<(String, String)>,
+) -> Option<LinePiece> {
+    let (kind, zone) = lines::line_piece(c, royal)?;
+    if cx.lines.used.contains(&kind) || (kind == LinePiece::King && l != 'k') {
+        return None;
+    }
+    if kind == LinePiece::Soldier && lines.iter().any(|x| x.starts_with("soldier = ")) {
+        return None;
+    }
+    match &cx.lines.zone {
+        Some(z) if *z != zone => return None,
+        Some(_) => {}
+        None => {
+            let game = cx.game;
+            let squares: BTreeSet<(i32, i32)> = game
+                .players
+                .iter()
+                .filter_map(|pl| zone_squares(game, geo, &zone, pl))
+                .flatten()
+                .collect();
+            if squares.is_empty() || !lines::lines_agree(&squares) {
+                return None;
+            }
+            cx.lines.zone = Some(zone);
+            cx.lines.squares = squares;
+        }
+    }
+    cx.lines.used.insert(kind);
+    let off = Classified {
+        moves: c
+            .moves
+            .iter()
+            .filter(|m| m.lines.is_none())
+            .cloned()
+            .collect(),
+        ..Classified::default()
+    };
+    match kind {
+        LinePiece::King | LinePiece::Wazir => {
+            let key = if kind == LinePiece::King {
+                "King"
+            } else {
+                "Wazir"
+            };
+            if kind == LinePiece::Wazir {
+                lines.push(format!("wazir = {l}"));
+            }
+            let region = zone_key(cx, geo, p, &off, key).unwrap_or_else(|| {
+                let all: BTreeSet<(i32, i32)> = geo.square.values().copied().collect();
+                vec![
+                    (format!("mobilityRegionWhite{key}"), bitboard(&all)),
+                    (format!("mobilityRegionBlack{key}"), bitboard(&all)),
+                ]
+            });
+            keys.extend(region);
+        }
+        LinePiece::Soldier => {
+            lines.push(format!("soldier = {l}"));
+            keys.push(("soldierPromotionRank".into(), "1".into()));
+        }
+        LinePiece::Rook | LinePiece::JanggiCannon => {
+            lines.push(format!("{} = {l}", kind.key()));
+        }
+    }
+    Some(kind)
 }
 
 /// The rook a castling block moves (its `verify (piece? R)`).
@@ -593,6 +763,7 @@ fn soldier(
         want.insert(Movement {
             atom: leap((0, 1), m),
             zone: None,
+            lines: None,
         });
     }
     for m in &c.moves {
@@ -606,6 +777,7 @@ fn soldier(
             want.insert(Movement {
                 atom: leap(v, m),
                 zone: Some(zone.clone()),
+                lines: None,
             });
         }
     }
@@ -840,9 +1012,22 @@ fn start_fen(
                 grid.insert(*s, l);
             }
         }
-        for _ in 0..pl.off.unwrap_or(0) {
-            hand.push(l);
+        if !cx
+            .placed
+            .iter()
+            .any(|x| x.player == pl.player && x.piece == pl.piece)
+        {
+            for _ in 0..pl.off.unwrap_or(0) {
+                hand.push(l);
+            }
         }
+    }
+    for p in &cx.placed {
+        let (Some(&l), Some(s)) = (letters.get(&p.piece), geo.square.get(&p.position)) else {
+            continue;
+        };
+        let up = p.player == game.players[0];
+        grid.insert(*s, if up { l.to_ascii_uppercase() } else { l });
     }
     let mut fen = String::new();
     for r in (0..geo.ranks).rev() {

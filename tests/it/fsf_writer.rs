@@ -96,7 +96,7 @@ fn compare(case: &Case) {
         case.file, sec.text
     );
     let rules = Rules::compile(&doc, gi).unwrap_or_else(|e| panic!("{}: {e}", case.file));
-    against_fsf(case, &sec, &rules, &sec.squares, "the ZRF");
+    against_fsf(case, &sec, &rules, &sec.squares, &sec.placed, "the ZRF");
     let (back, diags) = zogkit::fsf::read("x.ini", &sec.text, zogkit::diag::FileId(0));
     let errors: Vec<_> = diags
         .iter()
@@ -110,7 +110,31 @@ fn compare(case: &Case) {
         .iter()
         .map(|p| (p.clone(), p.clone()))
         .collect();
-    against_fsf(case, &sec, &rules, &same, "the section read back");
+    against_fsf(case, &sec, &rules, &same, &[], "the section read back");
+}
+
+/// The start position after the placement phase the section played out: each turn drops the
+/// mover's next piece of `placed`, by ZoG's notation (`Red Horse b1`).
+fn played_out(rules: &Rules, placed: &[zogkit::fsf::Placed]) -> State {
+    let mut st = State::start(rules);
+    let mut left: Vec<&zogkit::fsf::Placed> = placed.iter().collect();
+    while !left.is_empty() {
+        let moves = engine::legal_moves(rules, &mut st).moves;
+        let (i, m) = left
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| {
+                let text = format!("{} {} {}", p.player, p.piece, p.position);
+                moves
+                    .iter()
+                    .find(|m| engine::notation(rules, &st, m) == text)
+                    .map(|m| (i, m.clone()))
+            })
+            .unwrap_or_else(|| panic!("no placement of {left:?} is legal here"));
+        engine::play(rules, &mut st, &m);
+        left.remove(i);
+    }
+    st
 }
 
 /// Plays seeded random games with the engine on `rules` and compares every position's legal
@@ -120,14 +144,16 @@ fn against_fsf(
     sec: &Section,
     rules: &Rules,
     squares: &BTreeMap<String, String>,
+    placed: &[zogkit::fsf::Placed],
     what: &str,
 ) {
     let name = &sec.name;
     let mut rng = Rng(0x5EED_F00D ^ case.title.len() as u64);
     let mut nodes = Vec::new();
     let mut seen = Seen::default();
+    let start = played_out(rules, placed);
     while nodes.len() < POSITIONS {
-        let mut st = State::start(rules);
+        let mut st = start.clone();
         let mut path: Vec<String> = Vec::new();
         for _ in 0..MAX_PLIES {
             if engine::outcome(rules, &st).is_some() || nodes.len() >= POSITIONS {
@@ -275,12 +301,21 @@ fsf_case!(
     false
 );
 
-/// Janggi is written partially, and the section says what is missing: its placement phase
-/// (pieces in hand, a turn order of four moves each), the palace diagonals (blocks that test
-/// their starting square) and the cannon (whose screen may not be a cannon). No comparison:
-/// the left-out moves would differ.
+fsf_case!(
+    janggi,
+    "dagaz/xiangqi/janggi.zrf",
+    "Janggi",
+    0,
+    Status::Partial,
+    None,
+    false
+);
+
+/// Janggi's section names what differs: its placement phase is played out (with the placement
+/// it chose), and the palace diagonals and the cannon are Fairy-Stockfish's built-in janggi
+/// pieces, through the `xiangqi` template's king, not left out.
 #[test]
-fn janggi_is_partial_and_names_what_is_missing() {
+fn janggi_plays_out_its_placement_and_keeps_its_palace_lines() {
     let Some(dir) = common::shared_zrf() else {
         return;
     };
@@ -296,18 +331,29 @@ fn janggi_is_partial_and_names_what_is_missing() {
     let sec = zogkit::fsf::write_game(&doc, 0, "janggi");
     assert_eq!(sec.status, Status::Partial);
     let said: Vec<&str> = sec.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    for want in [
-        "turn order",
-        "held off the board",
-        "piece `Cannon`, move block 1",
-        "piece `General`, move block 3: it tests its starting square",
-    ] {
+    assert!(
+        said.iter()
+            .any(|m| m.contains("placement phase") && m.contains("Red's Horse on b1 h1")),
+        "{said:#?}"
+    );
+    for gone in ["move block", "held off the board", "turn order is not"] {
         assert!(
-            said.iter().any(|m| m.contains(want)),
-            "no {want:?} in {said:#?}"
+            !said.iter().any(|m| m.contains(gone)),
+            "{gone:?} in {said:#?}"
         );
     }
-    assert!(sec.text.contains("# PARTIAL:") && sec.text.contains("turn order"));
+    for key in [
+        "[janggi:xiangqi]",
+        "janggiCannon = a",
+        "rook = c",
+        "wazir = m",
+        "diagonalLines = d1 f1 e2 d3 f3 d8 f8 e9 d10 f10",
+        "flyingGeneral = false",
+        "startFen = chem1mehc/4k4/",
+    ] {
+        assert!(sec.text.contains(key), "no {key:?} in\n{}", sec.text);
+    }
+    assert_eq!(sec.placed.len(), 8);
 }
 
 fn write_zrf(
