@@ -13,6 +13,7 @@ mod lines;
 mod pieces;
 mod read;
 mod setup;
+mod template;
 mod write;
 
 pub use read::read;

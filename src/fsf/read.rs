@@ -1,10 +1,12 @@
 //! Reading `variants.ini` sections (a subset) into the spec: board size, custom pieces and the
 //! king in Betza notation (leapers, riders, lame leapers, cannons; `m`/`c` and direction
 //! modifiers, read with the same selection table the writer uses), mobility regions, the start
-//! position, checkmate, stalemate and extinction. Every other key that changes the rules is
-//! reported (`fsf::unsupported`) rather than ignored silently; inheritance is refused.
+//! position, checkmate, stalemate and extinction, the janggi pieces and `diagonalLines`. Every
+//! other key that changes the rules is reported (`fsf::unsupported`) rather than ignored
+//! silently; inheritance is read from the `xiangqi` template only (`template`).
 
 use super::betza::{Atom, Modality, Travel, Vector, atom_vectors, lame_path};
+use super::template;
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Grid,
@@ -29,6 +31,8 @@ fn harmless(key: &str, value: &str) -> bool {
         "promotionPawnTypes" | "promotionPieceTypes" | "pawnTypes" | "enPassantTypes" => {
             value == "-"
         }
+        "flyingGeneral" | "perpetualCheckIllegal" => value == "false",
+        "chasingRule" => value == "none",
         "nMoveRule"
         | "nFoldRule"
         | "nFoldValue"
@@ -46,7 +50,7 @@ fn harmless(key: &str, value: &str) -> bool {
 /// Fairy-Stockfish's built-in piece keys that the reader knows: key, generic name, Betza. The
 /// pawn's double step and en passant come from `doubleStep` and the pawn keys; the soldier's
 /// sideways steps from `soldierPromotionRank`.
-const BUILTINS: [(&str, &str, &str); 20] = [
+const BUILTINS: [(&str, &str, &str); 22] = [
     ("pawn", "Pawn", "mfWcefF"),
     ("knight", "Knight", "N"),
     ("bishop", "Bishop", "B"),
@@ -67,6 +71,8 @@ const BUILTINS: [(&str, &str, &str); 20] = [
     ("shogiPawn", "Pawn", "fW"),
     ("shogiKnight", "Knight", "fN"),
     ("silver", "Silver", "FfW"),
+    ("janggiCannon", "Cannon", "pR"),
+    ("janggiElephant", "Elephant", "nZ"),
 ];
 
 /// Keys the reader turns into pawn rules (double step, promotion, en passant, the soldier).
@@ -91,6 +97,8 @@ struct Section<'t> {
     /// `# zogkit: KEY = VALUE` comments before the section (names zogkit wrote: `title`,
     /// `piece LETTER`), which Fairy-Stockfish ignores.
     notes: Vec<(&'t str, &'t str)>,
+    /// `[name:xiangqi]`: the template's keys apply where the section sets none.
+    inherits: bool,
 }
 
 fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Section<'t>> {
@@ -112,11 +120,18 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
             continue;
         }
         let span = Span::new(file, at, at + line.trim_end().len());
-        if let Some(name) = l.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            if name.contains(':') {
+        if let Some(full) = l.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            let (name, parent) = match full.split_once(':') {
+                Some((n, p)) => (n.trim(), Some(p.trim())),
+                None => (full, None),
+            };
+            if parent.is_some_and(|p| p != template::PARENT) {
                 diags.push(Diagnostic::error(
                     CODE_UNSUPPORTED,
-                    format!("section `[{name}]` inherits from another variant; only the standalone sections are read"),
+                    format!(
+                        "section `[{full}]` inherits from another variant; only standalone sections and sections inheriting from `{}` are read",
+                        template::PARENT
+                    ),
                     span,
                 ));
             }
@@ -125,6 +140,7 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
                 at,
                 keys: Vec::new(),
                 notes: std::mem::take(&mut notes),
+                inherits: parent == Some(template::PARENT),
             });
         } else if let (Some((k, v)), Some(s)) = (l.split_once('='), out.last_mut()) {
             s.keys.push((k.trim(), v.trim(), at));
@@ -615,7 +631,12 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         let end = text[at..].find('\n').map_or(text.len(), |e| at + e);
         Span::new(file, at, end)
     };
-    let get = |k: &str| s.keys.iter().rev().find(|x| x.0 == k).map(|x| x.1);
+    let keys = if s.inherits {
+        template::merge(&s.keys, s.at)
+    } else {
+        s.keys.clone()
+    };
+    let get = |k: &str| keys.iter().rev().find(|x| x.0 == k).map(|x| x.1);
     let files = get("maxFile").map_or(Some(8), parse_size);
     let ranks = get("maxRank").map_or(Some(8), parse_size);
     let (Some(files), Some(ranks)) = (files, ranks) else {
@@ -639,8 +660,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
     // Names zogkit wrote as notes (`# zogkit: piece m = Met`) replace the generic ones.
     let note = |k: &str| s.notes.iter().rev().find(|n| n.0 == k).map(|n| n.1);
     let named = |key: &str, generic: String| -> String {
-        s.keys
-            .iter()
+        keys.iter()
             .rev()
             .find(|x| x.0 == key)
             .and_then(|x| piece_def(x.1))
@@ -648,7 +668,23 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             .map_or(generic, str::to_string)
     };
     let king = named("king", "King".into());
-    for &(k, v, at) in &s.keys {
+    // Letters of the built-in pieces that move along `diagonalLines`, with their keys; the
+    // template's king is one (a king the section defines itself is not).
+    let mut line_keys: BTreeMap<char, &str> = BTreeMap::new();
+    let mut janggi_cannons = Vec::new();
+    for &(k, v, _) in &keys {
+        let Some((l, _)) = piece_def(v).filter(|_| v != "-") else {
+            continue;
+        };
+        let template_king = k == "king" && s.inherits && !s.keys.iter().any(|o| o.0 == "king");
+        if matches!(k, "wazir" | "soldier" | "rook" | "janggiCannon") || template_king {
+            line_keys.insert(l, if template_king { "king" } else { k });
+        }
+        if k == "janggiCannon" {
+            janggi_cannons.push(l);
+        }
+    }
+    for &(k, v, at) in &keys {
         if let Some(n) = k.strip_prefix("customPiece") {
             match piece_def(v) {
                 Some((l, b)) => pieces.push((l, named(k, format!("Custom{n}")), b, false)),
@@ -685,7 +721,17 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             } else if who == "King" {
                 king.clone()
             } else {
-                who.to_string()
+                let mut key = who.to_string();
+                if let Some(c) = key.get_mut(0..1) {
+                    c.make_ascii_lowercase();
+                }
+                match BUILTINS.iter().find(|b| b.0 == key) {
+                    // The region of a built-in type the section does not have (a template's
+                    // elephant it removed) belongs to no piece.
+                    Some(b) if get(b.0).is_none_or(|v| v == "-") => continue,
+                    Some(b) => named(b.0, b.1.into()),
+                    None => who.to_string(),
+                }
             };
             regions.entry(who).or_insert([None, None])[side] = Some(v);
         } else if k == "stalemateValue" || k == "extinctionValue" {
@@ -728,6 +774,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             k,
             "maxFile" | "maxRank" | "startFen" | "extinctionPieceTypes"
         ) && !PAWN_KEYS.contains(&k)
+            && k != "diagonalLines"
             && !harmless(k, v)
         {
             diags.push(Diagnostic::warning(
@@ -750,8 +797,14 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         );
     }
     let rules = pawn_rules(&get, &pieces);
+    let lines = get("diagonalLines").map(|v| v.split_whitespace().map(String::from).collect());
+    let janggi = Janggi {
+        cannons: janggi_cannons,
+        line_keys,
+        lines,
+    };
     let (spec_pieces, vectors, mut zones) =
-        build_pieces(&pieces, &regions, &rules, diags, line_span(s.at));
+        build_pieces(&pieces, &regions, &rules, &janggi, diags, line_span(s.at));
     zones.extend(pawn_zones(&get, files, ranks, &spec_pieces));
     let names: BTreeMap<char, String> = pieces.iter().map(|p| (p.0, p.1.clone())).collect();
     let fen = get("startFen").unwrap_or("");
@@ -790,6 +843,14 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
 
 /// A piece definition: letter, piece name, Betza text, royal.
 type PieceDef = (char, String, String, bool);
+
+/// The janggi pieces of a section: the letters of its janggi cannons, the built-in pieces
+/// that move along the lines (letter → key) and the line squares (`diagonalLines`).
+struct Janggi<'t> {
+    cannons: Vec<char>,
+    line_keys: BTreeMap<char, &'t str>,
+    lines: Option<Vec<String>>,
+}
 
 /// The pawn rules of a section: who promotes to what, who may be taken en passant.
 struct PawnRules {
@@ -909,12 +970,22 @@ fn build_pieces(
     pieces: &[PieceDef],
     regions: &BTreeMap<String, [Option<&str>; 2]>,
     rules: &PawnRules,
+    janggi: &Janggi,
     diags: &mut Vec<Diagnostic>,
     span: Span,
 ) -> (Vec<Piece>, Vec<Vector>, Vec<Zone>) {
     let mut spec_pieces = Vec::new();
     let mut vectors: Vec<Vector> = Vec::new();
     let mut zones = Vec::new();
+    if let Some(lines) = &janggi.lines {
+        zones.push(Zone {
+            name: template::LINES_ZONE.into(),
+            players: PLAYERS.map(String::from).to_vec(),
+            positions: lines.clone(),
+            glyph: None,
+            help: None,
+        });
+    }
     for (l, name, betza, _) in pieces {
         let moves = match parse_betza(betza) {
             Ok(m) => m,
@@ -946,7 +1017,26 @@ fn build_pieces(
             z
         });
         let mut programs = Vec::new();
-        let atoms = moves;
+        let mut atoms = moves;
+        if janggi.cannons.contains(l) {
+            for a in &mut atoms {
+                if a.travel == Travel::Hop {
+                    a.travel = Travel::JanggiHop;
+                }
+            }
+            atoms.sort();
+            atoms.dedup();
+        }
+        if janggi.lines.is_some()
+            && let Some(key) = janggi.line_keys.get(l)
+        {
+            for a in template::line_atoms(key) {
+                for p in program(&a, zone.as_deref(), name) {
+                    programs.push(template::on_lines(p));
+                }
+                vectors.push(a.v);
+            }
+        }
         if rules.soldier == Some(*l) {
             for v in [(1, 0), (-1, 0)] {
                 for modality in [Modality::Move, Modality::Capture] {

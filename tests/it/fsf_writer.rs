@@ -554,3 +554,50 @@ fn every_written_section_reads_back() {
     assert!(sections >= 100, "{sections}");
     assert!(refused_for_setup >= 1);
 }
+
+/// Moves of the piece on `from` in `fen`, as the engine plays a section read back.
+fn moves_from(ini: &str, from: &str) -> Vec<String> {
+    let (doc, diags) = zogkit::fsf::read("t.ini", ini, zogkit::diag::FileId(0));
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == zogkit::diag::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let doc = doc.expect("a document");
+    let rules = Rules::compile(&doc, 0).expect("compiles");
+    let mut st = State::start(&rules);
+    let mut out: Vec<String> = engine::legal_moves(&rules, &mut st)
+        .moves
+        .iter()
+        .filter(|m| m.from.map(|f| rules.positions[f as usize].as_str()) == Some(from))
+        .map(|m| rules.positions[m.to.expect("a move") as usize].clone())
+        .collect();
+    out.sort();
+    out
+}
+
+/// A section inheriting from `xiangqi` reads as Fairy-Stockfish plays it (hand-written; the
+/// expected moves are pyffish 0.0.90's for the same section): the template's king is a wazir that also moves along
+/// `diagonalLines`, a janggi cannon may not jump a cannon, and a mobility region of the
+/// template's elephant (removed) does not restrict a custom piece named Elephant.
+#[test]
+fn a_section_inheriting_from_xiangqi_reads_as_fairy_stockfish_plays_it() {
+    let ini = |fen: &str| {
+        format!(
+            "# zogkit: piece e = Elephant\n[t:xiangqi]\nelephant = -\ncannon = -\nhorse = -\nfers = -\n\
+             janggiCannon = c\ncustomPiece1 = e:W\ndiagonalLines = d1 f1 e2 d3 f3 d8 f8 e9 d10 f10\n\
+             flyingGeneral = false\nperpetualCheckIllegal = false\nchasingRule = none\nstartFen = {fen}\n"
+        )
+    };
+    // The king on e2 steps to all eight neighbours; on d2, only orthogonally.
+    let centre = moves_from(&ini("4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1"), "e2");
+    assert_eq!(centre, ["d1", "d2", "d3", "e1", "e3", "f1", "f2", "f3"]);
+    let side = moves_from(&ini("4k4/9/9/9/9/9/9/9/3K5/9 w - - 0 1"), "d2");
+    assert_eq!(side, ["d1", "d3", "e2"]);
+    // The cannon on a1 jumps the pawn on a4 (to a5 … a10), but not the cannon on i1.
+    let cannon = moves_from(&ini("4k4/9/9/9/9/9/P8/9/4K4/C7C w - - 0 1"), "a1");
+    assert_eq!(cannon, ["a10", "a5", "a6", "a7", "a8", "a9"]);
+    // The custom Elephant steps anywhere (the template's elephant region is not its own).
+    let elephant = moves_from(&ini("4k4/9/9/9/9/9/9/9/4K4/E8 w - - 0 1"), "a1");
+    assert_eq!(elephant, ["a2", "b1"]);
+}
