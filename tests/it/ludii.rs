@@ -784,3 +784,44 @@ fn counters_tracks_and_player_regions_become_placements() {
     want.sort();
     assert_eq!(placements(&doc), want);
 }
+
+/// ZoG's `captured` goal is met by the first such piece lost; the `.lud` writer can only count the
+/// pieces left, so it writes the goal only when each player has exactly one and cannot get
+/// another (a king), and otherwise warns, at the game, that the goal is left out.
+#[test]
+fn a_captured_goal_is_written_only_when_it_is_the_last_piece_rule() {
+    let file = "corpus/zrf/goal_err_captured.zrf";
+    let o = common::zogkit(&["convert", file, "--to", "lud"]);
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(
+        err.contains("warning[ludii::not-expressible]: goal Captured")
+            && err.contains("White starts with 2 `Elephant`")
+            && err.contains(&format!(
+                "--> {file}:{}",
+                common::line_col_of(Path::new(env!("CARGO_MANIFEST_DIR")).join(file), "(game")
+            )),
+        "{err}"
+    );
+    assert!(!out.contains("(count Pieces Next"), "{out}");
+    // With one Elephant each and no way to get another, the rule is the same and is written.
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap()
+        .replace("(Elephant a1 b1)", "(Elephant a1)")
+        .replace("(Elephant c4 d4)", "(Elephant c4)");
+    let r = zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "one.zrf",
+        text.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let (lud, diags) = write_lud(&r.document.unwrap());
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(
+        lud.contains("(= (count Pieces Next \"Elephant\") 0)"),
+        "{lud}"
+    );
+}
