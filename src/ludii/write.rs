@@ -1846,7 +1846,8 @@ fn captured_is_last(g: &Game, procs: &[Vec<Instr>], pieces: &[String]) -> Result
                     _ => None,
                 };
                 if let Some(t) = made {
-                    gained.get_or_insert_with(|| format!("a move of `{}` makes a `{t}`", piece.name));
+                    gained
+                        .get_or_insert_with(|| format!("a move of `{}` makes a `{t}`", piece.name));
                 }
             });
         }
@@ -1857,7 +1858,6 @@ fn captured_is_last(g: &Game, procs: &[Vec<Instr>], pieces: &[String]) -> Result
         None => Ok(()),
     }
 }
-
 
 fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
     let count = |piece: &Option<String>| match piece {
