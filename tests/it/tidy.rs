@@ -513,3 +513,33 @@ fn every_diagnostic_code_has_a_corpus_case() {
         "CODES_WITHOUT_CASE lists codes that have a case or are no longer emitted: {stale:?}"
     );
 }
+
+/// The spec has one `extensions` list of `{ format, text, at }` items (spec_version 0.2): no
+/// message or document names the per-format fields of 0.1 (`extensions.zrf`, `.ludii`,
+/// `.chessembly`) as if they still existed.
+#[test]
+fn no_message_names_the_old_per_format_extensions() {
+    let old = ["extensions.zrf", "extensions.ludii", "extensions.chessembly"];
+    let mut files = rust_files("src");
+    files.extend(
+        std::fs::read_dir(Path::new(REPO).join("docs"))
+            .unwrap()
+            .flatten()
+            .map(|e| Path::new("docs").join(e.file_name())),
+    );
+    assert!(files.len() > 50, "{}", files.len());
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = read(f);
+        // The 0.1 upgrade describes the old layout on purpose.
+        if f.ends_with("version.rs") {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            if old.iter().any(|o| line.contains(o)) {
+                bad.push(format!("{}:{}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "the 0.1 extensions fields named: {bad:?}");
+}
