@@ -116,8 +116,9 @@ fn int(n: &Node) -> Option<i64> {
 impl Lower<'_> {
     fn unmapped(&mut self, what: &str, n: &Node) {
         // One diagnostic per kind and file.
-        let message =
-            format!("{what} has no typed form in the spec; kept verbatim in `extensions` (a `ludii` item)");
+        let message = format!(
+            "{what} has no typed form in the spec; kept verbatim in `extensions` (a `ludii` item)"
+        );
         if self
             .diags
             .iter()

@@ -519,7 +519,11 @@ fn every_diagnostic_code_has_a_corpus_case() {
 /// `.chessembly`) as if they still existed.
 #[test]
 fn no_message_names_the_old_per_format_extensions() {
-    let old = ["extensions.zrf", "extensions.ludii", "extensions.chessembly"];
+    let old = [
+        "extensions.zrf",
+        "extensions.ludii",
+        "extensions.chessembly",
+    ];
     let mut files = rust_files("src");
     files.extend(
         std::fs::read_dir(Path::new(REPO).join("docs"))
