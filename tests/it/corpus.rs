@@ -397,12 +397,13 @@ fn run_input(folder: &Folder, file: &str, folder_args: &[&str]) -> Outcome {
     }
     if is_err(stem) {
         run.err_rules();
-    } else if folder.steps.contains(&Step::Convert) && args.conversion.is_none() {
-        if !run.out.converted_to_yaml {
-            run.out
-                .failures
-                .push(format!("{rel} should convert to a golden spec"));
-        }
+    } else if folder.steps.contains(&Step::Convert)
+        && args.conversion.is_none()
+        && !run.out.converted_to_yaml
+    {
+        run.out
+            .failures
+            .push(format!("{rel} should convert to a golden spec"));
     }
     let diag = std::mem::take(&mut run.diag);
     run.golden(&format!("{stem}.diag"), &diag);
