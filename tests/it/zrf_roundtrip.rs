@@ -24,7 +24,7 @@ fn read(format: Format, name: &str, bytes: &[u8]) -> format::ReadResult {
 /// `golden/yaml/*.zrf` of the corpus harness, `corpus.rs`), already formatted, and that ZRF reads
 /// back, with no errors or warnings, to the same games.
 #[test]
-fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
+fn yaml_specs_write_zrf_that_reads_back_to_the_same_games() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/yaml");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
