@@ -174,9 +174,8 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Runs `zogkit ARGS` (shown as `shown`), checks the budgets and that nothing panicked, and
-    /// adds its transcript (standard output when `stdout`, standard error, exit status) to `to`.
-    fn zogkit(&mut self, args: &[&str], shown: &str, stdout: bool) -> Measured {
+    /// Runs `zogkit ARGS` (shown as `shown`) and checks the budgets and that nothing panicked.
+    fn run(&mut self, args: &[&str], shown: &str) -> Measured {
         let m = common::zogkit_measured(Path::new(REPO), args);
         let rel = self.rel;
         if m.code == 101 {
@@ -191,6 +190,12 @@ impl Run<'_> {
                 m.cpu, m.peak_kib
             ));
         }
+        m
+    }
+
+    /// [`Run::run`], its transcript (standard output too when `stdout`) added to the `.diag`.
+    fn zogkit(&mut self, args: &[&str], shown: &str, stdout: bool) -> Measured {
+        let m = self.run(args, shown);
         m.transcript_into(&mut self.diag, shown, stdout);
         m
     }
@@ -250,11 +255,10 @@ impl Run<'_> {
 
     /// `expand` (summarised when long) and, for a `board_*` input, `board`: the `.txt` golden.
     fn expand(&mut self, args: &CaseArgs) {
-        let saved = std::mem::take(&mut self.diag);
         let mut cmd = vec!["expand"];
         cmd.extend(args.global.iter().map(String::as_str));
         cmd.push(self.rel);
-        let m = self.zogkit(&cmd, &cmd.join(" "), false);
+        let m = self.run(&cmd, &cmd.join(" "));
         let listing = &m.stdout;
         let mut t = format!("$ zogkit {}\n", cmd.join(" "));
         if listing.len() > MAX_LISTING {
@@ -275,12 +279,10 @@ impl Run<'_> {
         t.push_str(&format!("exit: {}\n", m.code));
         if self.stem.starts_with("board_") {
             cmd[0] = "board";
-            self.diag.clear();
-            self.zogkit(&cmd, &cmd.join(" "), true);
             t.push('\n');
-            t.push_str(&self.diag);
+            self.run(&cmd, &cmd.join(" "))
+                .transcript_into(&mut t, &cmd.join(" "), true);
         }
-        self.diag = saved;
         self.golden(&format!("{}.txt", self.stem), &t);
     }
 
