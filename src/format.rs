@@ -388,15 +388,19 @@ fn read_uncapped(
             return (result, capped);
         }
         Format::Lud | Format::LudiiEnglish => {
+            let mut origins = spec::Origins::default();
             let read = text_reader(format, name, bytes, opts, |text, id| {
                 if format == Format::Lud {
-                    crate::ludii::read_lud_opts(name, text, id, &opts.ludii)
+                    let (doc, diags, o) =
+                        crate::ludii::read_lud_located(name, text, id, &opts.ludii);
+                    origins = o;
+                    (doc, diags)
                 } else {
                     crate::ludii::read_english(name, text, id)
                 }
             });
             match read {
-                Ok(r) => r,
+                Ok(r) => ReadResult { origins, ..r },
                 Err(refused) => return (refused, 0),
             }
         }
@@ -561,8 +565,8 @@ pub fn write(format: Format, doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>
     write_at(format, doc, &spec::Origins::default())
 }
 
-/// [`write()`], with the `.lud` and Fairy-Stockfish writers' warnings located where what they
-/// lose stands in the source file (`origins`, from [`read`] in this run: a move block, else its
+/// [`write()`], with the writers' warnings (ZRF, Chessembly, `.lud`, Fairy-Stockfish) located
+/// where what they lose stands in the source file (`origins`, from [`read`] in this run: a move block, else its
 /// piece, else the game), so they render against the reader's `sources`.
 pub fn write_at(
     format: Format,
@@ -591,7 +595,7 @@ fn write_uncapped(
                     None,
                 )
             }),
-        Format::Chessembly => crate::chessembly::emit::emit_game(doc),
+        Format::Chessembly => crate::chessembly::emit::emit_game_at(doc, origins),
         Format::Lud => {
             let (text, diags) = crate::ludii::write_lud_at(doc, origins);
             Ok((text.into_bytes(), diags))
@@ -602,7 +606,7 @@ fn write_uncapped(
             "zogkit reads Ludii's English descriptions but does not write them",
             None,
         )),
-        Format::Zrf => Ok(zrf::emit::emit_bytes(doc)),
+        Format::Zrf => Ok(zrf::emit::emit_bytes_at(doc, origins)),
         Format::Fsf => crate::fsf::write_at(doc, origins).map(|(t, d)| (t.into_bytes(), d)),
     }
 }

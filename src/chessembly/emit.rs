@@ -18,7 +18,8 @@ use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond, hop
 use super::program::Op;
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
-use crate::spec::{Board, Cond, Document, Instr, RawFormat, Test};
+use crate::spec::origin::GameOrigin;
+use crate::spec::{Board, Cond, Document, Instr, Origins, RawFormat, Test};
 use std::collections::HashMap;
 
 /// Diagnostic code for a spec construct with no Chessembly form.
@@ -622,6 +623,30 @@ fn spec_text<T: serde::Serialize>(x: &T) -> String {
 /// chains kept in `extensions` (as `chessembly` items)). Returns `None` with `chessembly::unemittable` errors
 /// naming each construct that has no Chessembly form.
 pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Diagnostic>) {
+    emit_at(doc, game, piece, &GameOrigin::default())
+}
+
+/// [`emit`], each diagnostic located where it stands in the source file (`origin`, the game's
+/// from the reader in this run): a move block, else the piece, else the game.
+pub fn emit_at(
+    doc: &Document,
+    game: usize,
+    piece: &str,
+    origin: &GameOrigin,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let (text, mut diags) = emit_piece(doc, game, piece, origin);
+    for d in diags.iter_mut().filter(|d| d.span.is_none()) {
+        d.span = origin.piece(piece);
+    }
+    (text, diags)
+}
+
+fn emit_piece(
+    doc: &Document,
+    game: usize,
+    piece: &str,
+    origin: &GameOrigin,
+) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let err = |m: String| diag(Severity::Error, CODE_UNEMITTABLE, m);
     let Some(g) = doc.games.get(game) else {
@@ -657,13 +682,15 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
                 })
             });
         if !rotated {
-            diags.push(diag(
+            let mut d = diag(
                 Severity::Warning,
                 CODE_ORIENTATION,
                 format!(
                     "the board's symmetry for `{second}` is not a 180° rotation; Chessembly rotates the second player's moves by 180°, so its moves may differ"
                 ),
-            ));
+            );
+            d.span = origin.at;
+            diags.push(d);
         }
     }
     if !p.drops.is_empty() {
@@ -713,23 +740,27 @@ pub fn emit(doc: &Document, game: usize, piece: &str) -> (Option<String>, Vec<Di
                     out.push_str(";\n");
                 }
                 Err(m) => {
-                    diags.push(err(format!(
+                    let mut d = err(format!(
                         "move block {} of piece `{piece}` has no Chessembly form: {m}",
                         bi + 1
-                    )));
+                    ));
+                    d.span = origin.block(piece, false, bi);
+                    diags.push(d);
                     break;
                 }
             }
         }
         if block.move_type.is_some() {
-            diags.push(diag(
+            let mut d = diag(
                 Severity::Warning,
                 CODE_UNEMITTABLE,
                 format!(
                     "move block {} of piece `{piece}` has a move type, which Chessembly does not have; it is dropped",
                     bi + 1
                 ),
-            ));
+            );
+            d.span = origin.block(piece, false, bi);
+            diags.push(d);
         }
     }
     for chain in p.extensions.texts(RawFormat::Chessembly) {
@@ -799,6 +830,36 @@ fn merge_steps(program: &[Instr], dirs: &mut HashMap<String, Delta>) -> Vec<Inst
 /// inlined first. A piece that cannot be written is left out with a warning naming the
 /// construct; only when no piece can be written is the result an error.
 pub fn emit_game(doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    emit_game_at(doc, &Origins::default())
+}
+
+/// [`emit_game`], each diagnostic located where what it is about stands in the source file
+/// (`origins`, from the reader in this run): a move block, else its piece, else the game.
+pub fn emit_game_at(
+    doc: &Document,
+    origins: &Origins,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    let gi = doc
+        .games
+        .iter()
+        .position(|g| g.pieces.iter().any(|p| !p.dummy));
+    let origin = gi.map(|gi| origins.game(gi).clone()).unwrap_or_default();
+    let locate = |mut d: Diagnostic| {
+        if d.span.is_none() {
+            d.span = origin.at;
+        }
+        d
+    };
+    match emit_game_located(doc, &origin) {
+        Ok((bytes, diags)) => Ok((bytes, diags.into_iter().map(locate).collect())),
+        Err(d) => Err(locate(d)),
+    }
+}
+
+fn emit_game_located(
+    doc: &Document,
+    origin: &GameOrigin,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     let err = |m: String| diag(Severity::Error, CODE_UNEMITTABLE, m);
     let Some(gi) = doc
         .games
@@ -834,7 +895,7 @@ pub fn emit_game(doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnosti
         ));
     }
     if let [only] = pieces.as_slice() {
-        let (script, d) = emit(&inlined, 0, only);
+        let (script, d) = emit_at(&inlined, 0, only, origin);
         diags.extend(d);
         return match script {
             Some(s) => Ok((s.into_bytes(), diags)),
@@ -856,14 +917,18 @@ pub fn emit_game(doc: &Document) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnosti
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         {
-            diags.push(diag(
+            let mut d = diag(
                 Severity::Warning,
                 CODE_UNEMITTABLE,
-                format!("piece `{name}` is left out: its name is not a Chessembly name, so no `piece(…)` guard can select it"),
-            ));
+                format!(
+                    "piece `{name}` is left out: its name is not a Chessembly name, so no `piece(…)` guard can select it"
+                ),
+            );
+            d.span = origin.piece(name);
+            diags.push(d);
             continue;
         }
-        let (script, d) = emit(&inlined, 0, name);
+        let (script, d) = emit_at(&inlined, 0, name, origin);
         let failed = script.is_none();
         // A piece that cannot be written is skipped, never the whole file.
         diags.extend(d.into_iter().map(|mut d| {

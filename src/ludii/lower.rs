@@ -116,8 +116,9 @@ fn int(n: &Node) -> Option<i64> {
 impl Lower<'_> {
     fn unmapped(&mut self, what: &str, n: &Node) {
         // One diagnostic per kind and file.
-        let message =
-            format!("{what} has no typed form in the spec; kept verbatim in extensions.ludii");
+        let message = format!(
+            "{what} has no typed form in the spec; kept verbatim in `extensions` (a `ludii` item)"
+        );
         if self
             .diags
             .iter()
@@ -1475,7 +1476,7 @@ pub(crate) fn lower_game(
     if g.head() == Some("match") {
         diags.push(Diagnostic::warning(
             CODE_UNMAPPED,
-            "`(match …)` is not supported; the whole match is kept verbatim in extensions.ludii",
+            "`(match …)` is not supported; the whole match is kept verbatim in `extensions` (a `ludii` item)",
             g.span(),
         ));
         return Some(Game {

@@ -18,7 +18,8 @@ mod track;
 pub mod write;
 
 use crate::diag::{Diagnostic, FileId};
-use crate::spec::{Document, SPEC_VERSION, Source};
+use crate::spec::origin::{GameOrigin, PieceOrigin};
+use crate::spec::{Document, Origins, SPEC_VERSION, Source};
 
 pub use english::read_english;
 pub use expand::{Choices, Library};
@@ -61,11 +62,23 @@ pub fn read_lud_opts(
     file: FileId,
     opts: &Options,
 ) -> (Option<Document>, Vec<Diagnostic>) {
+    let (doc, diags, _) = read_lud_located(name, text, file, opts);
+    (doc, diags)
+}
+
+/// [`read_lud_opts`], with where the game and its `(piece "Name" …)` forms stand in the file
+/// (spans in `file`), so that writers can locate what they lose.
+pub fn read_lud_located(
+    name: &str,
+    text: &str,
+    file: FileId,
+    opts: &Options,
+) -> (Option<Document>, Vec<Diagnostic>, Origins) {
     let (nodes, mut diags) = syntax::parse(text, file);
     let ex = expand::expand_full(nodes, &mut diags, &opts.choices, opts.library.as_deref());
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
-        return (None, diags);
+        return (None, diags, Origins::default());
     };
     let game = lower::lower_game(g, ex.metadata.as_ref(), &mut diags);
     let mut src = Source::of_text("lud", name, text);
@@ -78,7 +91,44 @@ pub fn read_lud_opts(
         games: vec![g],
         procedures: vec![],
     });
-    (doc, diags)
+    let origins = doc
+        .as_ref()
+        .map(|d| origins(g, d, file))
+        .unwrap_or_default();
+    (doc, diags, origins)
+}
+
+/// Where the game form and the first `(piece "Name" …)` form of each of the document's pieces
+/// stand, among the game's forms down to the equipment's items; only spans in `file` (a form a
+/// define of Ludii's library wrote stands nowhere in it).
+fn origins(g: &syntax::Node, doc: &Document, file: FileId) -> Origins {
+    let in_file = |n: &syntax::Node| Some(n.span()).filter(|s| s.file == file);
+    let mut pieces: Vec<PieceOrigin> = Vec::new();
+    let mut stack = vec![(g, 0)];
+    while let Some((n, depth)) = stack.pop() {
+        if n.head() == Some("piece") {
+            if let Some(syntax::Node::Str(name, _)) = n.positional().next()
+                && doc.games[0].pieces.iter().any(|p| &p.name == name)
+                && !pieces.iter().any(|p| &p.name == name)
+            {
+                pieces.push(PieceOrigin {
+                    name: name.clone(),
+                    at: in_file(n),
+                    ..Default::default()
+                });
+            }
+            continue;
+        }
+        if depth < 4 {
+            stack.extend(n.args().iter().rev().map(|a| (a, depth + 1)));
+        }
+    }
+    Origins {
+        games: vec![GameOrigin {
+            at: in_file(g),
+            pieces,
+        }],
+    }
 }
 
 fn find_version(m: &syntax::Node) -> Option<String> {

@@ -880,6 +880,17 @@ fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut
             continue;
         }
         stalemate |= goal.condition == GoalCond::Stalemated;
+        if let GoalCond::Captured { pieces } = &goal.condition
+            && let Err(why) = captured_is_last(g, cx.procs, pieces)
+        {
+            cx.rep.lose(format!(
+                "goal {:?}: ZoG's `captured` is met when the first such piece is lost, and Ludii \
+                 can only count the pieces left, which is the same rule only when each player \
+                 has exactly one and cannot get another ({why})",
+                goal.condition
+            ));
+            continue;
+        }
         match goal_ludeme(goal.kind, &goal.condition, cx) {
             Some(t) => ends.push(t),
             None => cx.rep.lose(format!("goal {:?}", goal.condition)),
@@ -1798,6 +1809,55 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
 }
 
 // ---------------------------------------------------------------- goals
+
+/// Whether ZoG's `captured` goal on `pieces` (met when a player has lost one of them) is the
+/// rule the writer can write, no piece of them left (`(= (count Pieces Next P) 0)`): only when
+/// every player starts with exactly one of each and no move, drop, promotion or creation can
+/// give one another. `Err` says why not.
+fn captured_is_last(g: &Game, procs: &[Vec<Instr>], pieces: &[String]) -> Result<(), String> {
+    for p in pieces {
+        for player in &g.players {
+            let n: usize = g
+                .setup
+                .iter()
+                .filter(|s| s.piece == *p && s.player == *player)
+                .map(|s| s.positions.len() + s.off.unwrap_or(0) as usize)
+                .sum();
+            if n != 1 {
+                return Err(format!("{player} starts with {n} `{p}`"));
+            }
+        }
+    }
+    let mut gained = None;
+    let mut budget = crate::spec::moves::MAX_INLINED;
+    for piece in &g.pieces {
+        if !piece.drops.is_empty() && pieces.contains(&piece.name) {
+            return Err(format!("`{}` can be dropped", piece.name));
+        }
+        for b in piece.moves.iter().chain(&piece.drops) {
+            crate::spec::moves::visit(&b.program, procs, &mut budget, &mut |i, _| {
+                let made = match i {
+                    Instr::Add { pieces: to, .. } => to.iter().find(|t| pieces.contains(t)),
+                    Instr::ChangeType { piece: to, .. } => pieces.iter().find(|p| *p == to),
+                    Instr::Create { piece: to, .. } => {
+                        let to = to.as_ref().unwrap_or(&piece.name);
+                        pieces.iter().find(|p| *p == to)
+                    }
+                    _ => None,
+                };
+                if let Some(t) = made {
+                    gained
+                        .get_or_insert_with(|| format!("a move of `{}` makes a `{t}`", piece.name));
+                }
+            });
+        }
+    }
+    match gained {
+        Some(why) => Err(why),
+        None if budget == 0 => Err("the move programs are too large to inspect".into()),
+        None => Ok(()),
+    }
+}
 
 fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
     let count = |piece: &Option<String>| match piece {

@@ -21,10 +21,10 @@
 //! Chessembly-only instructions have no ZRF form; they are left out and named in a diagnostic.
 
 use super::strings;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
-    LayoutLinks, LayoutPosition, MoveBlock, Piece, RawFormat, Test, Texts,
+    LayoutLinks, LayoutPosition, MoveBlock, Origins, Piece, RawFormat, Test, Texts,
 };
 use crate::text::{self, Encoding, LineEndings};
 use std::collections::BTreeSet;
@@ -34,10 +34,16 @@ mod compact;
 
 /// Writes `doc` as ZRF text with `\n` line endings.
 pub fn emit(doc: &Document) -> (String, Vec<Diagnostic>) {
-    let mut w = Writer::new(doc);
+    emit_at(doc, &Origins::default())
+}
+
+/// [`emit`], with each warning located where what it is about stands in the source file
+/// (`origins`, from the reader in this run): a move block, else its piece, else the game.
+pub fn emit_at(doc: &Document, origins: &Origins) -> (String, Vec<Diagnostic>) {
+    let mut w = Writer::new(doc, origins);
     let text = w.document();
     let mut diags = w.diags;
-    diags.extend(missing_images(doc));
+    diags.extend(missing_images(doc, origins));
     (text, diags)
 }
 
@@ -46,15 +52,16 @@ pub const CODE_NO_IMAGES: &str = "zrf::emit-no-images";
 
 /// One warning per game (variants share their game's pieces) that has pieces and no piece
 /// image at all, with the commands that make them: the ZRF is written without `(image …)`.
-fn missing_images(doc: &Document) -> Vec<Diagnostic> {
+fn missing_images(doc: &Document, origins: &Origins) -> Vec<Diagnostic> {
     doc.games
         .iter()
-        .filter(|g| g.kind == EntryKind::Game)
-        .filter(|g| {
+        .enumerate()
+        .filter(|(_, g)| g.kind == EntryKind::Game)
+        .filter(|(_, g)| {
             let mut real = g.pieces.iter().filter(|p| !p.dummy).peekable();
             real.peek().is_some() && real.all(|p| p.images.is_empty())
         })
-        .map(|g| {
+        .map(|(gi, g)| {
             Diagnostic::new(
                 Severity::Warning,
                 CODE_NO_IMAGES,
@@ -62,7 +69,7 @@ fn missing_images(doc: &Document) -> Vec<Diagnostic> {
                     "game {:?}: no piece has an image; ZoG needs one per piece and player to load the game",
                     g.title
                 ),
-                None,
+                origins.game(gi).at,
             )
             .with_note(
                 None,
@@ -76,7 +83,12 @@ fn missing_images(doc: &Document) -> Vec<Diagnostic> {
 /// line endings (`lf`, `crlf` or `cr`; LF for `mixed`, `none` or unknown). A character the
 /// encoding cannot represent makes the whole file UTF-8, with an error diagnostic.
 pub fn emit_bytes(doc: &Document) -> (Vec<u8>, Vec<Diagnostic>) {
-    let (text, mut diags) = emit(doc);
+    emit_bytes_at(doc, &Origins::default())
+}
+
+/// [`emit_bytes`], with warnings located as [`emit_at`] locates them.
+pub fn emit_bytes_at(doc: &Document, origins: &Origins) -> (Vec<u8>, Vec<Diagnostic>) {
+    let (text, mut diags) = emit_at(doc, origins);
     // Exact source strings may carry the source's own line breaks.
     let text = match doc.source.line_endings {
         Some(LineEndings::Crlf) => text.replace("\r\n", "\n").replace('\n', "\r\n"),
@@ -124,6 +136,12 @@ enum ProcUse {
 
 struct Writer<'d> {
     doc: &'d Document,
+    /// Where the document's parts stand in the file read in this run (empty when unknown).
+    origins: &'d Origins,
+    /// The game being written (its index), for [`Origins`].
+    game: usize,
+    /// Where what is being written stands: a move block, its piece or its game.
+    at: Option<Span>,
     diags: Vec<Diagnostic>,
     procs: Vec<ProcUse>,
     reported: BTreeSet<String>,
@@ -139,7 +157,7 @@ fn is_atom(s: &str) -> bool {
 }
 
 impl<'d> Writer<'d> {
-    fn new(doc: &'d Document) -> Self {
+    fn new(doc: &'d Document, origins: &'d Origins) -> Self {
         let mut procs = vec![ProcUse::Unused; doc.procedures.len()];
         let mut called = Vec::new();
         let mut mark = |v: &[Instr], procs: &mut [ProcUse]| {
@@ -172,6 +190,9 @@ impl<'d> Writer<'d> {
         }
         Writer {
             doc,
+            origins,
+            game: 0,
+            at: None,
             diags: Vec::new(),
             procs,
             reported: BTreeSet::new(),
@@ -237,7 +258,7 @@ impl<'d> Writer<'d> {
     fn warn(&mut self, code: &'static str, msg: String) {
         if self.reported.insert(format!("{code}{msg}")) {
             self.diags
-                .push(Diagnostic::new(Severity::Warning, code, msg, None));
+                .push(Diagnostic::new(Severity::Warning, code, msg, self.at));
         }
     }
 
@@ -325,8 +346,12 @@ impl<'d> Writer<'d> {
             .games
             .iter()
             .position(|g| g.kind == EntryKind::Game)
-            .map(|i| (i, self.sections(&self.doc.games[i])));
+            .map(|i| {
+                self.enter_game(i);
+                (i, self.sections(&self.doc.games[i]))
+            });
         for (gi, g) in self.doc.games.iter().enumerate() {
+            self.enter_game(gi);
             match g.kind {
                 EntryKind::Separator => {
                     let t = self.string(&g.title);
@@ -364,7 +389,14 @@ impl<'d> Writer<'d> {
                 }
             }
         }
+        self.at = None;
         (procs, out)
+    }
+
+    /// Warnings from here on are about game `gi` (located at its form when known).
+    fn enter_game(&mut self, gi: usize) {
+        self.game = gi;
+        self.at = self.origins.game(gi).at;
     }
 
     /// The sections a variant must carry so that resolving it against `base` gives `full`.
@@ -712,6 +744,14 @@ impl<'d> Writer<'d> {
     }
 
     fn piece(&mut self, p: &Piece) -> String {
+        let game_at = self.at;
+        self.at = self.origins.game(self.game).piece(&p.name).or(game_at);
+        let text = self.piece_form(p);
+        self.at = game_at;
+        text
+    }
+
+    fn piece_form(&mut self, p: &Piece) -> String {
         let mut parts = Vec::new();
         let n = self.name(&p.name);
         parts.push(format!("(name {n})"));
@@ -750,11 +790,11 @@ impl<'d> Writer<'d> {
             parts.push("(dummy)".into());
         }
         if !p.moves.is_empty() {
-            let t = self.blocks("moves", &p.moves);
+            let t = self.blocks(&p.name, false, &p.moves);
             parts.push(t);
         }
         if !p.drops.is_empty() {
-            let t = self.blocks("drops", &p.drops);
+            let t = self.blocks(&p.name, true, &p.drops);
             parts.push(t);
         }
         self.foreign_extensions(&p.extensions, &whose);
@@ -762,10 +802,18 @@ impl<'d> Writer<'d> {
         format!("(piece\n    {})", parts.join("\n    "))
     }
 
-    fn blocks(&mut self, head: &str, blocks: &[MoveBlock]) -> String {
+    /// Piece `piece`'s moves (or drops when `drop`), each block's warnings located at it.
+    fn blocks(&mut self, piece: &str, drop: bool, blocks: &[MoveBlock]) -> String {
+        let head = if drop { "drops" } else { "moves" };
+        let piece_at = self.at;
         let mut s = format!("({head}");
         let mut current: Option<&str> = None;
-        for b in blocks {
+        for (bi, b) in blocks.iter().enumerate() {
+            self.at = self
+                .origins
+                .game(self.game)
+                .block(piece, drop, bi)
+                .or(piece_at);
             if b.move_type.as_deref() != current {
                 match &b.move_type {
                     Some(t) => {
@@ -789,6 +837,7 @@ impl<'d> Writer<'d> {
             };
             let _ = write!(s, "\n      {text}");
         }
+        self.at = piece_at;
         s.push(')');
         s
     }

@@ -372,7 +372,7 @@ impl<'a> Cx<'a> {
     fn unknown_section(&mut self, what: &str, at: At<'_>) -> String {
         self.warn(
             "zrf::unknown-section",
-            format!("`{what}` is not a ZRF section here; it is kept verbatim under extensions.zrf"),
+            format!("`{what}` is not a ZRF section here; it is kept verbatim in `extensions` (a `zrf` item)"),
             at,
         );
         at.node.to_compact()
@@ -388,7 +388,7 @@ impl<'a> Cx<'a> {
             self.report(
                 Severity::Warning,
                 "zrf::unmodelled",
-                format!("`{what}` has no typed form in the spec yet; it is kept verbatim under extensions.zrf"),
+                format!("`{what}` has no typed form in the spec yet; it is kept verbatim in `extensions` (a `zrf` item)"),
                 at,
             );
         }

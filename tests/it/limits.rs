@@ -606,57 +606,6 @@ fn docs_limits_md_lists_every_cli_limit_with_its_default_and_code() {
     }
 }
 
-/// Every `corpus/yaml/*_err_*.yaml` (and `corpus/fsf/*_err_*.ini`) is converted with `zogkit
-/// convert FILE ARGS`, ARGS being `--to zrf` unless the file's first line is `# zogkit-args:
-/// ARGS`; the transcript (stderr and exit code) is the golden `golden/<dir>/<name>.diag`. The
-/// conversion fails (exit 1), or succeeds with a warning shown (the writers' warning cases).
-#[test]
-fn yaml_error_corpus_matches_goldens() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut seen = 0;
-    for (dir, ext) in [("yaml", ".yaml"), ("fsf", ".ini")] {
-        let mut files: Vec<_> = std::fs::read_dir(root.join("corpus").join(dir))
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.contains("_err_") && n.ends_with(ext))
-            .collect();
-        files.sort();
-        seen += files.len();
-        for name in files {
-            let rel = format!("corpus/{dir}/{name}");
-            let text = std::fs::read_to_string(root.join(&rel)).unwrap();
-            let args: Vec<&str> = match text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .strip_prefix("# zogkit-args:")
-            {
-                Some(a) => a.split_whitespace().collect(),
-                None => vec!["--to", "zrf"],
-            };
-            let mut cmd = vec!["convert", rel.as_str()];
-            cmd.extend(&args);
-            let r = zogkit_measured(root, &cmd);
-            assert!(
-                r.code == 1 || (r.code == 0 && r.stderr.contains("warning[")),
-                "{rel}: neither refused nor warned: {}",
-                r.output()
-            );
-            assert!(
-                r.cpu < MAX_CPU && r.wall < MAX_WALL && r.peak_kib < MAX_PEAK_KIB,
-                "{rel}: {r:?}"
-            );
-            let t = format!("$ zogkit {}\n{}exit: {}\n", cmd.join(" "), r.stderr, r.code);
-            let golden = format!("{dir}/{}.diag", name.trim_end_matches(ext));
-            if let Err(e) = common::check_golden(&golden, &t) {
-                panic!("{e}");
-            }
-        }
-    }
-    assert!(seen > 1);
-}
-
 /// The diagnostics of one `check --format json` run: `(code, message)` per diagnostic.
 fn json_diagnostics(r: &Measured) -> Vec<(String, String)> {
     let doc: serde_json::Value = serde_json::from_str(&r.stdout)

@@ -599,3 +599,60 @@ fn writer_warnings_point_at_the_lost_block_in_the_source() {
         );
     }
 }
+
+/// The ZRF and Chessembly writers locate their warnings as the `.lud` and Fairy-Stockfish ones
+/// do (`format::write_at`): at the move block, else the piece, else the game, in a ZRF source
+/// and in a `.lud` source (whose reader records where its game and pieces stand).
+#[test]
+fn zrf_and_chessembly_writer_warnings_are_located_in_the_source() {
+    let root = Path::new(REPO);
+    let scratch = common::scratch_dir("writer-located-zrf-csm");
+    // A piece with a move type: Chessembly has none, so the block's type is dropped.
+    let zrf = scratch.join("typed.zrf");
+    std::fs::write(
+        &zrf,
+        "(game (title \"Typed\") (players White Black) (turn-order White Black)\n\
+         (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10)))\n\
+           (directions (n 0 -1) (s 0 1))) (symmetry Black (n s) (s n)))\n\
+         (piece (name Rook) (image White \"w.bmp\" Black \"b.bmp\")\n\
+           (moves\n\
+             (move-type slide)\n\
+             (n (verify empty?) add)))\n\
+         (board-setup (White (Rook a1)) (Black (Rook b2))))\n",
+    )
+    .unwrap();
+    let lud = "corpus/ludii/chess.lud";
+    let cases = [
+        (
+            zrf.to_str().unwrap(),
+            "chessembly",
+            "warning[chessembly::unemittable]: move block 1 of piece `Rook` has a move type",
+            common::line_col_of(&zrf, "(n (verify"),
+        ),
+        (
+            lud,
+            "zrf",
+            "warning[zrf::emit-no-images]: game \"Chess\"",
+            common::line_col_of(root.join(lud), "(game \"Chess\""),
+        ),
+        (
+            lud,
+            "zrf",
+            "warning[zrf::emit-unsupported]: game \"Chess\": 1 Ludii item(s)",
+            common::line_col_of(root.join(lud), "(game \"Chess\""),
+        ),
+    ];
+    for (input, to, head, at) in cases {
+        let o = run_in(root, &["convert", input, "--to", to]);
+        let all = text(&o);
+        let i = all
+            .find(head)
+            .unwrap_or_else(|| panic!("no {head:?} in:\n{all}"));
+        let located = all[i..].lines().nth(1).unwrap_or("");
+        assert_eq!(
+            located.trim(),
+            format!("--> {input}:{at}"),
+            "{to}: {head}\n{all}"
+        );
+    }
+}

@@ -20,10 +20,11 @@ fn read(format: Format, name: &str, bytes: &[u8]) -> format::ReadResult {
     )
 }
 
-/// Every `corpus/yaml/*.yaml` spec is written as the golden `golden/yaml/*.zrf`, and that ZRF
-/// reads back, with no errors or warnings, to the same games.
+/// Every `corpus/yaml/*.yaml` spec is written as ZRF without a diagnostic (the text is the golden
+/// `golden/yaml/*.zrf` of the corpus harness, `corpus.rs`), already formatted, and that ZRF reads
+/// back, with no errors or warnings, to the same games.
 #[test]
-fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
+fn yaml_specs_write_zrf_that_reads_back_to_the_same_games() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/yaml");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -35,7 +36,6 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         .collect();
     names.sort();
     assert!(names.len() >= 2, "corpus/yaml has the writer's specs");
-    let mut failures = Vec::new();
     for p in names {
         let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
         let bytes = std::fs::read(&p).unwrap();
@@ -50,9 +50,6 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
             text,
             "{stem}: written ZRF is already formatted"
         );
-        if let Err(e) = common::check_golden(&format!("yaml/{stem}.zrf"), &text) {
-            failures.push(e);
-        }
         let back = read(Format::Zrf, &format!("{stem}.zrf"), &zrf);
         assert!(
             back.diagnostics.is_empty(),
@@ -71,7 +68,6 @@ fn yaml_specs_write_golden_zrf_that_reads_back_to_the_same_games() {
         );
         assert_eq!(back.source.version, doc.source.version, "{stem}: version");
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 pub mod cpu;
 pub mod ludii_facts;
+pub mod png;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -69,6 +70,49 @@ pub fn zogkit(args: &[&str]) -> Output {
         .expect("run zogkit")
 }
 
+/// Compares `actual` with the golden file `golden/<rel>`, byte for byte: `check_golden` for output
+/// that need not be UTF-8 (a writer keeps the source's encoding). A difference is shown as text.
+pub fn check_golden_bytes(rel: &str, actual: &[u8]) -> Result<(), String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(rel);
+    match std::fs::read(&path) {
+        Ok(expected) if expected == actual => Ok(()),
+        Ok(expected) if std::env::var_os("UPDATE_GOLDEN").is_none_or(|v| v == "0") => {
+            let (e, a) = (
+                String::from_utf8_lossy(&expected),
+                String::from_utf8_lossy(actual),
+            );
+            let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
+                .unified_diff()
+                .context_radius(3)
+                .header("expected", "actual")
+                .to_string();
+            Err(format!(
+                "golden/{rel} differs (UPDATE_GOLDEN=1 to accept):\n{diff}"
+            ))
+        }
+        _ => match std::str::from_utf8(actual) {
+            Ok(text) => check_golden(rel, text),
+            Err(_) => {
+                let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v != "0");
+                if !update && std::env::var_os("CI").is_some() {
+                    return Err(format!("golden/{rel} is missing"));
+                }
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, actual).unwrap();
+                if update {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "golden/{rel} was missing and has been written: review it and rerun"
+                    ))
+                }
+            }
+        },
+    }
+}
+
 /// Compares `actual` with the golden file `golden/<rel>`. With `UPDATE_GOLDEN=1` the file is
 /// (re)written instead. A missing golden is written on a developer machine (and the test fails
 /// so the new file gets reviewed) and is a plain failure under CI.
@@ -114,6 +158,8 @@ pub struct Measured {
     pub code: i32,
     /// Standard output.
     pub stdout: String,
+    /// Standard output as written (a writer's output may be in another encoding than UTF-8).
+    pub stdout_bytes: Vec<u8>,
     /// Standard error.
     pub stderr: String,
     /// Wall time from spawn to exit.
@@ -172,6 +218,7 @@ pub fn zogkit_measured(dir: &Path, args: &[&str]) -> Measured {
     Measured {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stdout_bytes: out.stdout,
         stderr,
         wall,
         cpu,

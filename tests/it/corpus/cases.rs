@@ -1,12 +1,7 @@
-//! Golden tests for Chessembly: every `corpus/chessembly/*.csm` is compiled; scripts with errors
-//! are compared with `golden/chessembly/<name>.diag` (rendered diagnostics), others with
-//! `golden/chessembly/<name>.txt` (chain shapes, then each case of `<name>.cases` as a board
-//! diagram plus the move list). Each case's hand-checked `expect` line is asserted as well.
-//! An `err-` script that compiles is lowered to the spec instead (what `check` and `convert` do)
-//! and its lowering diagnostics, which must include an error, are its `.diag` golden.
-//!
-//! `UPDATE_GOLDEN=1` rewrites goldens. A missing golden is written on first run, unless `CI` is
-//! set, in which case it is a failure.
+//! Chessembly's hand-checked cases for the corpus harness: for a `corpus/chessembly/*.csm` script
+//! that compiles, the shapes of its chains, then each case of `<name>.cases` as a board diagram
+//! plus the move list (the golden `golden/chessembly/<name>.txt`); each case's hand-checked
+//! `expect` lines are asserted as well.
 //!
 //! Case file format (one directive a line, `#` comments):
 //! `case TITLE`, `board FEN`, `at SQ`, `color white|black`, `piece NAME`, `state KEY=N`,
@@ -15,13 +10,12 @@
 //! `expect-state KEY=N` and `expect-transition NAME` (every move carries exactly that).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 use zogkit::chessembly::board::Color;
 use zogkit::chessembly::board::{piece_letter, square_name};
 use zogkit::chessembly::program::{ChainShape, Reach};
 use zogkit::chessembly::query::{Query, move_text, prepare};
 use zogkit::chessembly::{Rules, Square};
-use zogkit::diag::{Severity, SourceMap};
+use zogkit::diag::SourceMap;
 
 #[derive(Default, Debug)]
 struct Case {
@@ -227,79 +221,31 @@ fn run_case(case: &Case, name: &str, text: &str) -> (String, Vec<String>) {
     (out, failures)
 }
 
-fn check_golden(path: &Path, actual: &str, failures: &mut Vec<String>) {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    match std::fs::read_to_string(path) {
-        Ok(expected) if expected == actual => {}
-        Ok(_) if update => std::fs::write(path, actual).unwrap(),
-        Ok(expected) => failures.push(format!(
-            "{} differs (UPDATE_GOLDEN=1 rewrites it)\n--- expected\n{expected}\n--- actual\n{actual}",
-            path.display()
-        )),
-        Err(_) if std::env::var_os("CI").is_some() && !update => {
-            failures.push(format!("{} is missing (CI is set)", path.display()))
-        }
-        Err(_) => {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, actual).unwrap();
-        }
-    }
-}
-
-#[test]
-fn chessembly_corpus_matches_goldens_and_hand_checks() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let corpus = root.join("corpus/chessembly");
-    let golden = root.join("golden/chessembly");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "csm"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 8, "the seed's examples are in the corpus");
+/// The `.txt` golden of a script that compiles (`None` when it does not), the failed hand-checked
+/// expectations and the number of cases run. `cases` is the text of its `.cases` file, if any.
+pub fn transcript(
+    name: &str,
+    text: &str,
+    cases: Option<&str>,
+) -> Option<(String, Vec<String>, usize)> {
+    let mut sm = SourceMap::new();
+    let file = sm.add(name.to_string(), text.to_string());
+    let rules = Rules::new();
+    rules.clone().compile(text, file).ok()?;
+    let mut out = shapes(&rules, text, name);
     let mut failures = Vec::new();
-    let mut cases_run = 0;
-    for path in &files {
-        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        let name = format!("corpus/chessembly/{stem}.csm");
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut sm = SourceMap::new();
-        let file = sm.add(name.clone(), text.clone());
-        let rules = Rules::new();
-        let mut probe = rules.clone();
-        match probe.compile(&text, file) {
-            Err(diags) => {
-                let out: String = diags.iter().map(|d| d.render(&sm, &name)).collect();
-                check_golden(&golden.join(format!("{stem}.diag")), &out, &mut failures);
-            }
-            Ok(_) if stem.starts_with("err-") => {
-                let opts = zogkit::chessembly::LowerOptions::default();
-                let (_, diags) = zogkit::chessembly::lower(&name, &text, file, &opts);
-                assert!(
-                    diags.iter().any(|d| d.severity == Severity::Error),
-                    "{name}: an err- script must fail to compile or to lower"
-                );
-                let out: String = diags.iter().map(|d| d.render(&sm, &name)).collect();
-                check_golden(&golden.join(format!("{stem}.diag")), &out, &mut failures);
-            }
-            Ok(_) => {
-                let mut out = shapes(&rules, &text, &name);
-                let cases_path = corpus.join(format!("{stem}.cases"));
-                if let Ok(cases) = std::fs::read_to_string(&cases_path) {
-                    let cases = parse_cases(&cases);
-                    assert!(!cases.is_empty(), "{} has no case", cases_path.display());
-                    for case in &cases {
-                        let (text_out, mut f) = run_case(case, &name, &text);
-                        out += &text_out;
-                        failures.append(&mut f);
-                        cases_run += 1;
-                    }
-                }
-                check_golden(&golden.join(format!("{stem}.txt")), &out, &mut failures);
-            }
+    let mut run = 0;
+    if let Some(cases) = cases {
+        let cases = parse_cases(cases);
+        if cases.is_empty() {
+            failures.push(format!("{name}: its .cases file has no case"));
+        }
+        for case in &cases {
+            let (text_out, mut f) = run_case(case, name, text);
+            out += &text_out;
+            failures.append(&mut f);
+            run += 1;
         }
     }
-    assert!(cases_run >= 30, "only {cases_run} cases ran");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    Some((out, failures, run))
 }
