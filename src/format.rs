@@ -414,7 +414,8 @@ fn read_uncapped(
                 dialect: opts.chessembly_dialect,
                 ..Default::default()
             };
-            let (document, mut ds) = crate::chessembly::lower(name, &decoded.text, id, &lopts);
+            let (document, mut ds, origins) =
+                crate::chessembly::lower_located(name, &decoded.text, id, &lopts);
             diagnostics.append(&mut ds);
             let document = document.map(|mut d| {
                 record_source(format, &mut d, name, bytes, &decoded);
@@ -426,7 +427,7 @@ fn read_uncapped(
                 sources,
                 unmodelled: BTreeMap::new(),
                 facts: Some(ReadFacts::of(&decoded, None)),
-                origins: spec::Origins::default(),
+                origins,
             }
         }
         Format::Yaml => {

@@ -21,6 +21,7 @@ use super::board::{Square, square_name};
 use super::program::{Op, Program, Symbols, compile_with};
 use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::spec::origin::{GameOrigin, Origins, PieceOrigin};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
     Layout, MoveBlock, Piece, RawFormat, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
@@ -923,10 +924,50 @@ pub fn lower(
     file: FileId,
     opts: &LowerOptions,
 ) -> (Option<Document>, Vec<Diagnostic>) {
+    let (doc, diags, _) = lower_located(name, text, file, opts);
+    (doc, diags)
+}
+
+/// [`lower`], with where the piece and each of its move blocks stand in `text` (the chain a
+/// block comes from), so that writers locate what they lose at the script.
+pub fn lower_located(
+    name: &str,
+    text: &str,
+    file: FileId,
+    opts: &LowerOptions,
+) -> (Option<Document>, Vec<Diagnostic>, Origins) {
+    let (doc, diags, spans) = lower_spans(name, text, file, opts);
+    let origins = match &doc {
+        Some(d) => {
+            // The script is the game and the piece: they stand at its start.
+            let first = Some(Span::new(file, 0, 0));
+            Origins {
+                games: vec![GameOrigin {
+                    at: first,
+                    pieces: vec![PieceOrigin {
+                        name: d.games[0].pieces[0].name.clone(),
+                        at: first,
+                        moves: spans,
+                        drops: Vec::new(),
+                    }],
+                }],
+            }
+        }
+        None => Origins::default(),
+    };
+    (doc, diags, origins)
+}
+
+fn lower_spans(
+    name: &str,
+    text: &str,
+    file: FileId,
+    opts: &LowerOptions,
+) -> (Option<Document>, Vec<Diagnostic>, Vec<Span>) {
     let mut symbols = Symbols::new();
     let program = match compile_with(text, file, &mut symbols, opts.dialect) {
         Ok(p) => p,
-        Err(d) => return (None, d),
+        Err(d) => return (None, d, Vec::new()),
     };
     let mut diags = program.notes.clone();
     if opts.files == 0
@@ -945,7 +986,7 @@ pub fn lower(
             ),
             None,
         ));
-        return (None, diags);
+        return (None, diags, Vec::new());
     }
     let mut block_of = vec![u32::MAX; program.ops.len()];
     for c in &program.chains {
@@ -966,6 +1007,7 @@ pub fn lower(
         block_of,
     };
     let mut blocks: Vec<Vec<Instr>> = Vec::new();
+    let mut spans: Vec<Span> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut ext = Vec::new();
     for (ci, chain) in program.chains.iter().enumerate() {
@@ -974,7 +1016,12 @@ pub fn lower(
                 // Paths of one chain share prefixes; across chains only exact duplicates are
                 // dropped (keeps this linear in the script's size).
                 prune(&mut b);
-                blocks.extend(b.into_iter().filter(|x| seen.insert(format!("{x:?}"))));
+                for x in b {
+                    if seen.insert(format!("{x:?}")) {
+                        blocks.push(x);
+                        spans.push(chain.span);
+                    }
+                }
             }
             Err(u) => {
                 let src = text
@@ -1021,7 +1068,7 @@ pub fn lower(
             ),
             Span::new(file, 0, 0),
         ));
-        return (None, diags);
+        return (None, diags, Vec::new());
     }
     let board = grid_board(opts.files, opts.ranks, &used);
     let doc = Document {
@@ -1050,7 +1097,7 @@ pub fn lower(
             extensions: Extensions::default(),
         }],
     };
-    (Some(doc), diags)
+    (Some(doc), diags, spans)
 }
 
 /// The MS hop captures as whole chains: `take(d) jump(e)` (capture the enemy `d` away and land

@@ -20,7 +20,7 @@ pub mod syntax;
 pub use board::{Board, Color, Piece, Square, square_name};
 pub use emit::emit;
 pub use interp::{Move, Rules, Scratch, State};
-pub use lower::{LowerOptions, lower};
+pub use lower::{LowerOptions, lower, lower_located};
 pub use program::{ChainShape, Program, Reach, Sym, Symbols, compile};
 pub use syntax::{Delta, MoveKind};
 

@@ -641,6 +641,13 @@ fn zrf_and_chessembly_writer_warnings_are_located_in_the_source() {
             "warning[zrf::emit-unsupported]: game \"Chess\": 1 Ludii item(s)",
             common::line_col_of(root.join(lud), "(game \"Chess\""),
         ),
+        // A Chessembly source: a lost block at the chain it comes from.
+        (
+            "corpus/chessembly/alfil.csm",
+            "lud",
+            "warning[ludii::not-expressible]: move block 2 of piece `alfil`",
+            common::line_col_of(root.join("corpus/chessembly/alfil.csm"), "take-move(2, -2)"),
+        ),
     ];
     for (input, to, head, at) in cases {
         let o = run_in(root, &["convert", input, "--to", to]);
