@@ -162,18 +162,49 @@ pub fn diamond(n: usize) -> Geo {
     build(Shape::Diamond, v, &HEX, &[])
 }
 
-/// A regular hexagon of hexagonal cells with `n` cells per side.
+/// A regular hexagon of hexagonal cells with `n` cells per side, as Ludii's `(hex n)` makes it:
+/// pointed tops, rows of cells running east–west (`n` in the bottom row, `2n − 1` in the
+/// middle). Label (column, row) is the axial coordinate: moving north-east adds one to both,
+/// north-west only to the row, so the rows above the middle start at B, C, …
 pub fn hexagon(n: usize) -> Geo {
     let n = n as i64;
+    let s3 = 3f64.sqrt();
     let mut v = Vec::new();
-    for c in -(n - 1)..n {
-        for r in -(n - 1)..n {
+    for r in 0..2 * n - 1 {
+        for c in 0..2 * n - 1 {
             if (c - r).abs() < n {
-                v.push((c, r, 1.5 * (c - r) as f64, H * (c + r) as f64));
+                v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
             }
         }
     }
     build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A line of `n` vertices seen on its edges (`(rectangle 1 n)` with `use:Edge`): `n − 1`
+/// sites, west to east, labelled by their index as Ludii labels edges.
+pub fn edge_line(n: usize) -> Geo {
+    let k = n.saturating_sub(1);
+    let mut links = vec![Vec::new(); k];
+    for (i, l) in links.iter_mut().enumerate() {
+        if i > 0 {
+            l.push(("W", i - 1));
+        }
+        if i + 1 < k {
+            l.push(("E", i + 1));
+        }
+        l.sort_by_key(|(d, _)| compass_index(d));
+    }
+    let dirs = if k > 1 { vec!["E", "W"] } else { Vec::new() };
+    Geo {
+        shape: Shape::Graph,
+        names: (0..k).map(|i| i.to_string()).collect(),
+        label_rc: (0..k).map(|i| (i, 0)).collect(),
+        xy: (0..k).map(|i| (i as f64 + 0.5, 0.0)).collect(),
+        links,
+        orth: dirs.clone(),
+        diag: Vec::new(),
+        dirs,
+    }
 }
 
 /// A triangle of points with `n` points per side.
@@ -263,13 +294,17 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     links.push(Vec::new());
     let n = rows * cols;
-    // The stores link to the ends of the rows.
+    // The stores link to the ends of the rows (as Ludii's edges do), each link named by the
+    // compass direction of its vector, so a store reaches the end of every row.
+    let (left, right) = ((-1.0, mid), (cols as f64, mid));
     for r in 0..rows {
         let (first, last) = (1 + r * cols, r * cols + cols);
-        links[0].push(("E", first));
-        links[first].push(("W", 0));
-        links[n + 1].push(("W", last));
-        links[last].push(("E", n + 1));
+        let (fx, fy) = (0.0, r as f64);
+        let (lx, ly) = ((cols - 1) as f64, r as f64);
+        links[0].push((compass_of(fx - left.0, fy - left.1), first));
+        links[first].push((compass_of(left.0 - fx, left.1 - fy), 0));
+        links[n + 1].push((compass_of(lx - right.0, ly - right.1), last));
+        links[last].push((compass_of(right.0 - lx, right.1 - ly), n + 1));
     }
     for l in &mut links {
         l.sort_by_key(|(d, j)| (compass_index(d), *j));
@@ -277,7 +312,7 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     let mut names = vec!["A1".to_string()];
     let mut label_rc = vec![(0, 0)];
-    let mut xy = vec![(-1.0, mid)];
+    let mut xy = vec![left];
     for (i, &(c, r)) in g.label_rc.iter().enumerate() {
         names.push(format!("{}{}", col_letters(c + 1), r + 1));
         label_rc.push((c + 1, r));
@@ -285,14 +320,23 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     names.push(format!("{}1", col_letters(cols + 1)));
     label_rc.push((cols + 1, 0));
-    xy.push((cols as f64, mid));
+    xy.push(right);
+    let mut dirs = g.dirs;
+    for l in &links {
+        for (d, _) in l {
+            if !dirs.contains(d) {
+                dirs.push(d);
+            }
+        }
+    }
+    dirs.sort_by_key(|d| compass_index(d));
     Geo {
         shape: Shape::Mancala,
         names,
         label_rc,
         xy,
         links,
-        dirs: g.dirs,
+        dirs,
         orth: g.orth,
         diag: g.diag,
     }
@@ -652,19 +696,25 @@ impl VertexGraph {
     }
 
     /// Ludii's `(concentric {n1 n2 …})`: rings of `nk` vertices (a ring of one is the centre),
-    /// inner first, each ring a cycle, with spokes between rings of equal size.
+    /// inner first, each ring a cycle, with spokes between rings of equal size. A ring's radius
+    /// is one more than the previous ring's, or larger when its vertices need it (unit spacing
+    /// along the circle); its first vertex is due west and the ring turns anticlockwise. A
+    /// board of one ring is numbered bottom to top, left to right, as Ludii numbers it.
     pub fn concentric(rings: &[usize]) -> VertexGraph {
         let mut g = VertexGraph::default();
         let mut prev: Vec<usize> = Vec::new();
+        let mut radius = 0.0f64;
         for (i, &k) in rings.iter().enumerate() {
             let mut ring = Vec::with_capacity(k);
+            if k > 1 || i > 0 {
+                radius = (radius + 1.0).max(k as f64 / std::f64::consts::TAU);
+            }
             for j in 0..k {
-                let p = if k == 1 {
+                let p = if k == 1 && i == 0 {
                     (0.0, 0.0)
                 } else {
-                    let a = std::f64::consts::FRAC_PI_2
-                        - 2.0 * std::f64::consts::PI * j as f64 / k as f64;
-                    (i as f64 * a.cos(), i as f64 * a.sin())
+                    let a = std::f64::consts::PI + std::f64::consts::TAU * j as f64 / k as f64;
+                    (radius * a.cos(), radius * a.sin())
                 };
                 ring.push(g.vertex(p));
             }
@@ -682,7 +732,30 @@ impl VertexGraph {
                 prev = ring;
             }
         }
+        if rings.len() == 1 {
+            g.sort_rows();
+        }
         g
+    }
+
+    /// Renumbers the vertices bottom to top, then left to right (Ludii's order for sites it
+    /// sorts).
+    pub fn sort_rows(&mut self) {
+        let mut order: Vec<usize> = (0..self.v.len()).collect();
+        let key = |p: (f64, f64)| ((p.1 / SAME).round() as i64, p.0);
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(self.v[a]), key(self.v[b]));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        let mut new_index = vec![0; self.v.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        self.v = order.iter().map(|&i| self.v[i]).collect();
+        for e in &mut self.e {
+            let (a, b) = (new_index[e.0], new_index[e.1]);
+            *e = (a.min(b), a.max(b));
+        }
     }
 
     /// Ludii's `(concentric Square rings:k)`: `k` nested squares of eight vertices (corners

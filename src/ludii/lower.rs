@@ -171,7 +171,8 @@ impl Lower<'_> {
     pub fn board(&mut self, n: &Node) -> Option<Board> {
         n.args().iter().for_each(|a| self.collect_tracks(a));
         let graph = n.positional().next()?;
-        let vertex = n.named("use").and_then(|u| u.atom()) == Some("Vertex");
+        let used = n.named("use").and_then(|u| u.atom());
+        let vertex = used == Some("Vertex");
         let nums: Vec<i64> = graph.positional().filter_map(int).collect();
         let shape_atom = graph
             .positional()
@@ -183,8 +184,16 @@ impl Lower<'_> {
             Node::Named(k, v, _) => k == "diagonals" && v.atom() == Some("Alternating"),
             _ => true,
         });
+        let alternating = graph.named("diagonals").and_then(|d| d.atom()) == Some("Alternating");
         let geo = match (graph.head(), nums.as_slice(), shape_atom) {
             _ if !plain => None,
+            // A rectangle one site wide is a line of vertices to Ludii; on its edges, the
+            // `n − 1` segments between them.
+            (Some("rectangle"), [1, k] | [k, 1], None) if used == Some("Edge") && !too_big(*k) => {
+                Some(board::edge_line(*k as usize))
+            }
+            // Alternating diagonals are edges: the graph's links are Ludii's.
+            (Some("square" | "rectangle"), _, None) if vertex && alternating => None,
             (Some("square"), [k], None) if !too_big(*k) => {
                 Some(board::grid(*k as usize, *k as usize))
             }
@@ -259,6 +268,21 @@ impl Lower<'_> {
             }
         };
         n.args().iter().for_each(|a| self.collect_tracks(a));
+        Some(self.board_of(geo, print(n)))
+    }
+
+    /// `(boardless Square|Hexagonal)`: Ludii plays these on a fixed board of 41 × 41 squares
+    /// or a hexagon of 21 cells a side, started in its middle.
+    pub fn boardless(&mut self, n: &Node) -> Option<Board> {
+        let geo = match n.positional().next().and_then(|a| a.atom()) {
+            Some("Square") => board::grid(41, 41),
+            Some("Hexagonal") => board::hexagon(21),
+            _ => {
+                self.unmapped("the board `(boardless …)` of this tiling", n);
+                self.ext.push(format!("(equipment {{{}}})", print(n)));
+                return None;
+            }
+        };
         Some(self.board_of(geo, print(n)))
     }
 
@@ -1536,6 +1560,10 @@ pub(crate) fn lower_game(
         if let Some(b) = l.mancala_board(b) {
             boards.push(b);
         }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("boardless")) {
+        if let Some(b) = l.boardless(b) {
+            boards.push(b);
+        }
     } else {
         l.diags.push(Diagnostic::warning(
             CODE_BAD_BOARD,
@@ -1548,7 +1576,7 @@ pub(crate) fn lower_game(
     }
     for e in &equipment {
         match e.head() {
-            Some("board" | "mancalaBoard") => {}
+            Some("board" | "mancalaBoard" | "boardless") => {}
             Some("piece" | "tile") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {
