@@ -906,3 +906,181 @@ impl VertexGraph {
         }
     }
 }
+
+/// A Ludii graph seen on its cells, as board functions on square cells build it: the vertex
+/// graph and each cell's corners (vertex indexes, in order around it). Ludii numbers the cells
+/// of a merged graph by their lowest corners (the cell whose corners, sorted, come first is
+/// first), and appends cells given with `add cells:…`.
+#[derive(Debug, Clone, Default)]
+pub struct CellGraph {
+    /// The vertices and edges.
+    pub g: VertexGraph,
+    /// Corners per cell, in Ludii's order.
+    pub cells: Vec<Vec<usize>>,
+}
+
+impl CellGraph {
+    /// `rows × cols` unit squares.
+    pub fn grid(rows: usize, cols: usize) -> CellGraph {
+        let g = VertexGraph::grid(rows + 1, cols + 1, false, false);
+        let at = |r: usize, c: usize| r * (cols + 1) + c;
+        let mut cells = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                cells.push(vec![at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c)]);
+            }
+        }
+        CellGraph { g, cells }
+    }
+
+    /// Sorts the cells by their sorted corners (Ludii's order after merging).
+    pub fn sort(&mut self) {
+        let key = |c: &Vec<usize>| {
+            let mut k = c.clone();
+            k.sort_unstable();
+            k
+        };
+        self.cells.sort_by_key(key);
+    }
+
+    /// Appends `other`, merging coinciding vertices and cells, then renumbers the cells.
+    pub fn merge(&mut self, other: &CellGraph) {
+        let map: Vec<usize> = other.g.v.iter().map(|&p| self.g.vertex(p)).collect();
+        for &(a, b) in &other.g.e {
+            self.g.edge(map[a], map[b]);
+        }
+        let mut seen: Vec<Vec<usize>> = self
+            .cells
+            .iter()
+            .map(|c| {
+                let mut k = c.clone();
+                k.sort_unstable();
+                k
+            })
+            .collect();
+        for c in &other.cells {
+            let cell: Vec<usize> = c.iter().map(|&v| map[v]).collect();
+            let mut k = cell.clone();
+            k.sort_unstable();
+            if !seen.contains(&k) {
+                seen.push(k);
+                self.cells.push(cell);
+            }
+        }
+        self.sort();
+    }
+
+    /// A cell's centre (the mean of its corners).
+    pub fn centre(&self, c: usize) -> (f64, f64) {
+        let k = self.cells[c].len().max(1) as f64;
+        let (x, y) = self.cells[c].iter().fold((0.0, 0.0), |(x, y), &v| {
+            (x + self.g.v[v].0, y + self.g.v[v].1)
+        });
+        (x / k, y / k)
+    }
+
+    /// The board: sites in cell order, labelled by the ranks of their centres' columns and
+    /// rows, linked to the cells they share a corner with, by compass direction.
+    pub fn geo(&self) -> Geo {
+        let centres: Vec<(f64, f64)> = (0..self.cells.len()).map(|c| self.centre(c)).collect();
+        let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); centres.len()];
+        let mut at_vertex: Vec<Vec<usize>> = vec![Vec::new(); self.g.v.len()];
+        for (c, corners) in self.cells.iter().enumerate() {
+            for &v in corners {
+                at_vertex[v].push(c);
+            }
+        }
+        let mut orth: Vec<&'static str> = Vec::new();
+        let mut diag: Vec<&'static str> = Vec::new();
+        for (a, corners) in self.cells.iter().enumerate() {
+            let mut near: Vec<usize> = corners
+                .iter()
+                .flat_map(|&v| at_vertex[v].iter().copied())
+                .filter(|&b| b != a)
+                .collect();
+            near.sort_unstable();
+            near.dedup();
+            for b in near {
+                let shared = corners.iter().filter(|v| self.cells[b].contains(v)).count();
+                let (pa, pb) = (centres[a], centres[b]);
+                let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
+                let kind = if shared >= 2 { &mut orth } else { &mut diag };
+                if !kind.contains(&d) {
+                    kind.push(d);
+                }
+                links[a].push((d, b));
+            }
+        }
+        for l in &mut links {
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            l.dedup_by_key(|x| x.0);
+        }
+        let mut g = VertexGraph {
+            v: centres,
+            e: Vec::new(),
+        };
+        let mut geo = std::mem::take(&mut g).geo();
+        orth.sort_by_key(|d| compass_index(d));
+        diag.retain(|d| !orth.contains(d));
+        diag.sort_by_key(|d| compass_index(d));
+        let mut dirs: Vec<&'static str> = orth.iter().chain(&diag).copied().collect();
+        dirs.sort_by_key(|d| compass_index(d));
+        geo.links = links;
+        geo.dirs = dirs;
+        geo.orth = orth;
+        geo.diag = diag;
+        geo
+    }
+}
+
+/// A point inside a polygon (even–odd rule).
+pub fn inside(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) * (b.0 - a.0) / (b.1 - a.1) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+impl Geo {
+    /// The same board turned `deg` degrees anticlockwise: same sites in the same order and the
+    /// same neighbours, links renamed by their new compass directions. Labels stay.
+    pub fn rotated(mut self, deg: f64) -> Geo {
+        let (s, c) = deg.to_radians().sin_cos();
+        for p in &mut self.xy {
+            *p = (p.0 * c - p.1 * s, p.0 * s + p.1 * c);
+        }
+        let mut dirs: Vec<&'static str> = Vec::new();
+        let mut orth: Vec<&'static str> = Vec::new();
+        for i in 0..self.links.len() {
+            let old = std::mem::take(&mut self.links[i]);
+            let mut l: Vec<(&'static str, usize)> = old
+                .iter()
+                .map(|&(d, j)| {
+                    let (a, b) = (self.xy[i], self.xy[j]);
+                    let nd = compass_of(b.0 - a.0, b.1 - a.1);
+                    if self.orth.contains(&d) && !orth.contains(&nd) {
+                        orth.push(nd);
+                    }
+                    if !dirs.contains(&nd) {
+                        dirs.push(nd);
+                    }
+                    (nd, j)
+                })
+                .collect();
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            l.dedup_by_key(|x| x.0);
+            self.links[i] = l;
+        }
+        dirs.sort_by_key(|d| compass_index(d));
+        orth.sort_by_key(|d| compass_index(d));
+        self.diag = dirs.iter().copied().filter(|d| !orth.contains(d)).collect();
+        self.dirs = dirs;
+        self.orth = orth;
+        self
+    }
+}

@@ -213,9 +213,13 @@ impl Lower<'_> {
             }),
             _ => None,
         };
-        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`.
+        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`, on
+        // square cells otherwise, and a turned board.
         let geo = match geo {
             None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
+            None if used.is_none() || used == Some("Cell") => cell_graph(graph, 0)
+                .map(|g| g.geo())
+                .or_else(|| self.rotated(graph)),
             g => g,
         };
         let Some(geo) = geo else {
@@ -242,6 +246,25 @@ impl Lower<'_> {
             if vertex { " use:Vertex" } else { "" }
         );
         Some(self.board_of(geo, text))
+    }
+
+    /// `(rotate deg <board>)` of a board read without board functions (`(rotate 90 (hex 5))`):
+    /// the same sites in the same order, turned.
+    fn rotated(&mut self, graph: &Node) -> Option<Geo> {
+        let [deg, inner] = graph.positional().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if graph.head() != Some("rotate") {
+            return None;
+        }
+        let deg = float(deg)?;
+        let mut tmp = Vec::new();
+        let mut l = Lower::new(&mut tmp);
+        l.board(&Node::List(
+            vec![Node::Atom("board".into(), inner.span()), inner.clone()].into(),
+            inner.span(),
+        ))?;
+        Some(l.geo?.rotated(deg))
     }
 
     /// `(mancalaBoard rows cols [store:None|Outer] …)`.
@@ -1266,6 +1289,122 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
                     .collect::<Option<_>>()?;
                 g.remove(&idx);
             }
+            Some(g)
+        }
+        _ => None,
+    }
+}
+
+/// A graph of square cells built by Ludii's board functions (`merge`, `shift`, `scale`,
+/// `rotate`, `hole`, `add cells:…`, `remove cells:…`) on `square` and `rectangle` boards.
+fn cell_graph(n: &Node, depth: usize) -> Option<board::CellGraph> {
+    use board::CellGraph;
+    if depth > 32 {
+        return None;
+    }
+    let args: Vec<&Node> = n.positional().collect();
+    let size = |x: &Node| {
+        float(x)
+            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
+            .map(|k| k as usize)
+    };
+    let named_ok = n.args().iter().all(|a| match a {
+        Node::Named(k, _, _) => k == "cells",
+        _ => true,
+    });
+    if !named_ok {
+        return None;
+    }
+    let sub = |x: &Node| cell_graph(x, depth + 1);
+    let points = |x: &Node| -> Option<Vec<(f64, f64)>> {
+        let Node::Array(ps, _) = x else { return None };
+        ps.iter()
+            .map(
+                |p| match p.args().iter().map(float).collect::<Option<Vec<f64>>>()?[..] {
+                    [x, y] => Some((x, y)),
+                    _ => None,
+                },
+            )
+            .collect()
+    };
+    match (n.head()?, args.as_slice()) {
+        ("square", [k]) => Some(CellGraph::grid(size(k)?, size(k)?)),
+        ("rectangle", [r, c]) => Some(CellGraph::grid(size(r)?, size(c)?)),
+        ("shift", [dx, dy, g]) => {
+            let (dx, dy) = (float(dx)?, float(dy)?);
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x + dx, y + dy));
+            Some(g)
+        }
+        ("scale", [k, g]) => {
+            let k = float(k)?;
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x * k, y * k));
+            Some(g)
+        }
+        ("scale", [kx, ky, g]) => {
+            let (kx, ky) = (float(kx)?, float(ky)?);
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x * kx, y * ky));
+            Some(g)
+        }
+        ("rotate", [deg, g]) => {
+            let mut g = sub(g)?;
+            g.g.rotate(float(deg)?);
+            Some(g)
+        }
+        ("merge" | "union", parts) => {
+            let parts: Vec<&Node> = match parts {
+                [Node::Array(items, _)] => items.iter().collect(),
+                _ => parts.to_vec(),
+            };
+            let mut g = CellGraph::default();
+            for p in parts {
+                g.merge(&sub(p)?);
+            }
+            Some(g)
+        }
+        ("hole", [g, poly]) if poly.head() == Some("poly") => {
+            let mut g = sub(g)?;
+            let poly = points(poly.positional().next()?)?;
+            let keep: Vec<bool> = (0..g.cells.len())
+                .map(|c| !board::inside(g.centre(c), &poly))
+                .collect();
+            let mut k = keep.iter();
+            g.cells.retain(|_| *k.next().unwrap_or(&true));
+            Some(g)
+        }
+        ("add", [g]) => {
+            let mut g = sub(g)?;
+            let Some(Node::Array(cs, _)) = n.named("cells") else {
+                return None;
+            };
+            for c in cs {
+                let corners = indices(c)?;
+                if corners.len() < 3 || corners.iter().any(|&v| v >= g.g.v.len()) {
+                    return None;
+                }
+                for w in 0..corners.len() {
+                    g.g.edge(corners[w], corners[(w + 1) % corners.len()]);
+                }
+                g.cells.push(corners);
+            }
+            Some(g)
+        }
+        ("remove", [g]) => {
+            let mut g = sub(g)?;
+            let Some(Node::Array(cs, _)) = n.named("cells") else {
+                return None;
+            };
+            let idx: Vec<usize> = cs
+                .iter()
+                .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                .collect::<Option<_>>()?;
+            let mut i = 0;
+            g.cells.retain(|_| {
+                i += 1;
+                !idx.contains(&(i - 1))
+            });
             Some(g)
         }
         _ => None,

@@ -143,9 +143,10 @@ fn report(results: &[(String, Outcome)]) -> String {
          the Ludii oracle's `facts` (default options). \"Read without error\" counts every file; \
          the other columns count files Ludii compiles. Placements are compared as multisets of \
          (site index, piece kind, owner). \"Sites and adjacency equal\" asks more than the \
-         count: every site (by index) is linked to exactly the sites of Ludii's \
-         `Orthogonal`, `Diagonal` and `Adjacent` relations (the sites one step away in some \
-         direction) on the board's default site type, as the oracle's board driver \
+         count: every site (by index) is linked to every site of Ludii's \
+         `Orthogonal` and `Adjacent` relations (the default step) and to none outside its \
+         `Orthogonal`, `Diagonal` and `Adjacent` relations, on the board's default site type, \
+         as the oracle's board driver \
          (`tests/oracle/LudBoard.java`, cached in `target/ludii-board`) prints it; \
          `cargo xtask ludii --why` lists the boards that differ, by cause.\n\n",
     );

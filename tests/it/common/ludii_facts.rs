@@ -378,8 +378,8 @@ pub struct Outcome {
     pub read: bool,
     /// Same number of board sites.
     pub sites: bool,
-    /// Same sites with the same neighbours: each site's linked sites are Ludii's orthogonal,
-    /// diagonal and adjacent ones (by index), from the oracle's board driver.
+    /// Same sites with the same neighbours ([`adjacency_difference`]), from the oracle's
+    /// board driver.
     pub adjacency: bool,
     /// Where the adjacency first differs, when it does.
     pub adjacency_note: Option<String>,
@@ -443,10 +443,12 @@ pub fn compare(
 }
 
 /// Where `board`'s links differ from the oracle board driver's neighbours (the first site whose
-/// neighbour set differs, both sets by index), `None` when every site has Ludii's neighbours. A
-/// site's neighbours are the sites of its `Orthogonal`, `Diagonal` and `Adjacent` relations: the
-/// sites Ludii's `(step)` reaches in one step in some direction, which is what a spec board's
-/// links (one per direction) must give. A board the driver could not give differs.
+/// links differ, sets by index), `None` when every site agrees with Ludii. A site agrees when
+/// it is linked to every site of its `Orthogonal` and `Adjacent` relations (Ludii's default
+/// step) and to nothing outside its `Orthogonal`, `Diagonal` and `Adjacent` relations: a
+/// board may leave out Ludii's diagonals (the hex boards' second ring, which only
+/// `(step Diagonal)` reaches) but not add a neighbour Ludii does not have. A board the driver
+/// could not give differs.
 pub fn adjacency_difference(
     board: &zogkit::spec::Board,
     oracle: &serde_json::Value,
@@ -476,17 +478,25 @@ pub fn adjacency_difference(
             .collect();
         ours.sort_unstable();
         ours.dedup();
-        let mut theirs: Vec<usize> = ["orth", "diag", "adj"]
-            .iter()
-            .filter_map(|k| s[*k].as_array())
-            .flatten()
-            .filter_map(|x| x.as_u64().map(|x| x as usize))
-            .collect();
-        theirs.sort_unstable();
-        theirs.dedup();
-        if ours != theirs {
+        let relation = |keys: &[&str]| -> Vec<usize> {
+            let mut v: Vec<usize> = keys
+                .iter()
+                .filter_map(|k| s[*k].as_array())
+                .flatten()
+                .filter_map(|x| x.as_u64().map(|x| x as usize))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let must = relation(&["orth", "adj"]);
+        let may = relation(&["orth", "diag", "adj"]);
+        let missing: Vec<usize> = must.iter().copied().filter(|j| !ours.contains(j)).collect();
+        let extra: Vec<usize> = ours.iter().copied().filter(|j| !may.contains(j)).collect();
+        if !missing.is_empty() || !extra.is_empty() {
             return Some(format!(
-                "site {i} ({}): ours {ours:?}, Ludii {theirs:?}",
+                "site {i} ({}): ours {ours:?}, Ludii orthogonal/adjacent {must:?}, \
+                 with diagonal {may:?}",
                 s["label"].as_str().unwrap_or("?")
             ));
         }
