@@ -933,14 +933,28 @@ impl CellGraph {
         CellGraph { g, cells }
     }
 
-    /// Sorts the cells by their sorted corners (Ludii's order after merging).
+    /// Sorts the cells by their lowest corners, and cells that share it anticlockwise around
+    /// it from due south (Ludii's order after merging: faces found walking the vertices).
     pub fn sort(&mut self) {
         let key = |c: &Vec<usize>| {
-            let mut k = c.clone();
-            k.sort_unstable();
-            k
+            let (x, y) = self.corners_centre(c);
+            let low = c.iter().copied().min().unwrap_or(0);
+            let (vx, vy) = self.g.v.get(low).copied().unwrap_or((x, y));
+            let turn = ((y - vy).atan2(x - vx) + std::f64::consts::FRAC_PI_2)
+                .rem_euclid(std::f64::consts::TAU);
+            (low, (turn / SAME).round() as i64)
         };
-        self.cells.sort_by_key(key);
+        let mut keyed: Vec<_> = self.cells.iter().map(|c| (key(c), c.clone())).collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        self.cells = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+
+    fn corners_centre(&self, c: &[usize]) -> (f64, f64) {
+        let k = c.len().max(1) as f64;
+        let (x, y) = c.iter().fold((0.0, 0.0), |(x, y), &v| {
+            (x + self.g.v[v].0, y + self.g.v[v].1)
+        });
+        (x / k, y / k)
     }
 
     /// Appends `other`, merging coinciding vertices and cells, then renumbers the cells.
@@ -972,11 +986,7 @@ impl CellGraph {
 
     /// A cell's centre (the mean of its corners).
     pub fn centre(&self, c: usize) -> (f64, f64) {
-        let k = self.cells[c].len().max(1) as f64;
-        let (x, y) = self.cells[c].iter().fold((0.0, 0.0), |(x, y), &v| {
-            (x + self.g.v[v].0, y + self.g.v[v].1)
-        });
-        (x / k, y / k)
+        self.corners_centre(&self.cells[c])
     }
 
     /// The board: sites in cell order, labelled by the ranks of their centres' columns and
