@@ -180,6 +180,36 @@ pub fn hexagon(n: usize) -> Geo {
     build(Shape::Hexagon, v, &HEX, &[])
 }
 
+/// A triangle of hexagonal cells with `n` cells per side (`(hex Triangle n)`): `n` cells in
+/// the bottom row, one fewer in each row above, labelled by axial coordinate as [`hexagon`].
+pub fn hex_triangle(n: usize) -> Geo {
+    let n = n as i64;
+    let s3 = 3f64.sqrt();
+    let mut v = Vec::new();
+    for r in 0..n {
+        for c in r..n {
+            v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
+        }
+    }
+    build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A "limping" hexagon of hexagonal cells (`(hex Limping n)`): sides of `n` and `n + 1`
+/// cells in turn, `n + 1` cells in the bottom row, `2n` in the widest, `n` at the top.
+pub fn hex_limping(n: usize) -> Geo {
+    let n = n as i64;
+    let s3 = 3f64.sqrt();
+    let mut v = Vec::new();
+    for r in 0..2 * n {
+        for c in 0..2 * n {
+            if (-(n - 1)..=n).contains(&(c - r)) {
+                v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
+            }
+        }
+    }
+    build(Shape::Hexagon, v, &HEX, &[])
+}
+
 /// A line of `n` vertices seen on its edges (`(rectangle 1 n)` with `use:Edge`): `n − 1`
 /// sites, west to east, labelled by their index as Ludii labels edges.
 pub fn edge_line(n: usize) -> Geo {

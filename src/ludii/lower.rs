@@ -200,8 +200,15 @@ impl Lower<'_> {
             (Some("rectangle"), [r, c], None) if !too_big(*r) && !too_big(*c) => {
                 Some(board::grid(*r as usize, *c as usize))
             }
-            (Some("hex"), [k], None) if !vertex && !too_big(*k) => {
+            (Some("hex"), [k], None | Some("Hexagon")) if !vertex && !too_big(*k) => {
                 Some(board::hexagon(*k as usize))
+            }
+            // `(hex Limping n m)` is drawn as `(hex Limping n)` in the library.
+            (Some("hex"), [k] | [k, _], Some("Limping")) if !vertex && !too_big(*k) => {
+                Some(board::hex_limping(*k as usize))
+            }
+            (Some("hex"), [k], Some("Triangle")) if !vertex && !too_big(*k) => {
+                Some(board::hex_triangle(*k as usize))
             }
             (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
                 Some(board::diamond(*k as usize))
