@@ -596,6 +596,33 @@ mod tests {
     }
 
     #[test]
+    fn hex_rows_and_merged_cells_index_like_ludii() {
+        // `(hex 5)`: five cells in the bottom row, then A2 left of A1 (Ludii's facts).
+        let h = hexagon(5);
+        assert_eq!(h.len(), 61);
+        assert_eq!(&h.names[..6], &["A1", "B1", "C1", "D1", "E1", "A2"]);
+        assert_eq!(h.names[35], "B6");
+        let mut n: Vec<usize> = h.links[0].iter().map(|l| l.1).collect();
+        n.sort_unstable();
+        assert_eq!(n, vec![1, 5, 6]);
+        assert_eq!(hex_limping(5).len(), 75);
+        assert_eq!(hex_triangle(11).len(), 66);
+        // `(merge (rectangle 3 4) (shift 0 1 (rectangle 1 12)))` (20 Squares): the cell right
+        // of the rectangle's middle row comes after that row, before the top row.
+        let mut g = CellGraph::grid(3, 4);
+        let mut bar = CellGraph::grid(1, 12);
+        bar.g.map(|(x, y)| (x, y + 1.0));
+        g.merge(&bar);
+        let geo = g.geo();
+        assert_eq!(geo.len(), 20);
+        assert_eq!(geo.xy[8], (4.5, 1.5));
+        assert_eq!(geo.xy[9], (0.5, 2.5));
+        assert_eq!(geo.xy[13], (5.5, 1.5));
+        // A line of 20 vertices used on its edges has 19 sites.
+        assert_eq!(edge_line(20).len(), 19);
+    }
+
+    #[test]
     fn tri_cell_neighbours_match_comparing_every_pair() {
         for n in 1..=9 {
             let g = tri_cell(n);
