@@ -1002,7 +1002,7 @@ impl CellGraph {
             (low, (turn / SAME).round() as i64)
         };
         let mut keyed: Vec<_> = self.cells.iter().map(|c| (key(c), c.clone())).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.sort_by_key(|a| a.0);
         self.cells = keyed.into_iter().map(|(_, c)| c).collect();
     }
 

@@ -268,7 +268,7 @@ impl Lower<'_> {
         let mut tmp = Vec::new();
         let mut l = Lower::new(&mut tmp);
         l.board(&Node::List(
-            vec![Node::Atom("board".into(), inner.span()), inner.clone()].into(),
+            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
             inner.span(),
         ))?;
         Some(l.geo?.rotated(deg))
