@@ -162,18 +162,79 @@ pub fn diamond(n: usize) -> Geo {
     build(Shape::Diamond, v, &HEX, &[])
 }
 
-/// A regular hexagon of hexagonal cells with `n` cells per side.
+/// A regular hexagon of hexagonal cells with `n` cells per side, as Ludii's `(hex n)` makes it:
+/// pointed tops, rows of cells running east–west (`n` in the bottom row, `2n − 1` in the
+/// middle). Label (column, row) is the axial coordinate: moving north-east adds one to both,
+/// north-west only to the row, so the rows above the middle start at B, C, …
 pub fn hexagon(n: usize) -> Geo {
     let n = n as i64;
+    let s3 = 3f64.sqrt();
     let mut v = Vec::new();
-    for c in -(n - 1)..n {
-        for r in -(n - 1)..n {
+    for r in 0..2 * n - 1 {
+        for c in 0..2 * n - 1 {
             if (c - r).abs() < n {
-                v.push((c, r, 1.5 * (c - r) as f64, H * (c + r) as f64));
+                v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
             }
         }
     }
     build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A triangle of hexagonal cells with `n` cells per side (`(hex Triangle n)`): `n` cells in
+/// the bottom row, one fewer in each row above, labelled by axial coordinate as [`hexagon`].
+pub fn hex_triangle(n: usize) -> Geo {
+    let n = n as i64;
+    let s3 = 3f64.sqrt();
+    let mut v = Vec::new();
+    for r in 0..n {
+        for c in r..n {
+            v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
+        }
+    }
+    build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A "limping" hexagon of hexagonal cells (`(hex Limping n)`): sides of `n` and `n + 1`
+/// cells in turn, `n + 1` cells in the bottom row, `2n` in the widest, `n` at the top.
+pub fn hex_limping(n: usize) -> Geo {
+    let n = n as i64;
+    let s3 = 3f64.sqrt();
+    let mut v = Vec::new();
+    for r in 0..2 * n {
+        for c in 0..2 * n {
+            if (-(n - 1)..=n).contains(&(c - r)) {
+                v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
+            }
+        }
+    }
+    build(Shape::Hexagon, v, &HEX, &[])
+}
+
+/// A line of `n` vertices seen on its edges (`(rectangle 1 n)` with `use:Edge`): `n − 1`
+/// sites, west to east, labelled by their index as Ludii labels edges.
+pub fn edge_line(n: usize) -> Geo {
+    let k = n.saturating_sub(1);
+    let mut links = vec![Vec::new(); k];
+    for (i, l) in links.iter_mut().enumerate() {
+        if i > 0 {
+            l.push(("W", i - 1));
+        }
+        if i + 1 < k {
+            l.push(("E", i + 1));
+        }
+        l.sort_by_key(|(d, _)| compass_index(d));
+    }
+    let dirs = if k > 1 { vec!["E", "W"] } else { Vec::new() };
+    Geo {
+        shape: Shape::Graph,
+        names: (0..k).map(|i| i.to_string()).collect(),
+        label_rc: (0..k).map(|i| (i, 0)).collect(),
+        xy: (0..k).map(|i| (i as f64 + 0.5, 0.0)).collect(),
+        links,
+        orth: dirs.clone(),
+        diag: Vec::new(),
+        dirs,
+    }
 }
 
 /// A triangle of points with `n` points per side.
@@ -263,13 +324,17 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     links.push(Vec::new());
     let n = rows * cols;
-    // The stores link to the ends of the rows.
+    // The stores link to the ends of the rows (as Ludii's edges do), each link named by the
+    // compass direction of its vector, so a store reaches the end of every row.
+    let (left, right) = ((-1.0, mid), (cols as f64, mid));
     for r in 0..rows {
         let (first, last) = (1 + r * cols, r * cols + cols);
-        links[0].push(("E", first));
-        links[first].push(("W", 0));
-        links[n + 1].push(("W", last));
-        links[last].push(("E", n + 1));
+        let (fx, fy) = (0.0, r as f64);
+        let (lx, ly) = ((cols - 1) as f64, r as f64);
+        links[0].push((compass_of(fx - left.0, fy - left.1), first));
+        links[first].push((compass_of(left.0 - fx, left.1 - fy), 0));
+        links[n + 1].push((compass_of(lx - right.0, ly - right.1), last));
+        links[last].push((compass_of(right.0 - lx, right.1 - ly), n + 1));
     }
     for l in &mut links {
         l.sort_by_key(|(d, j)| (compass_index(d), *j));
@@ -277,7 +342,7 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     let mut names = vec!["A1".to_string()];
     let mut label_rc = vec![(0, 0)];
-    let mut xy = vec![(-1.0, mid)];
+    let mut xy = vec![left];
     for (i, &(c, r)) in g.label_rc.iter().enumerate() {
         names.push(format!("{}{}", col_letters(c + 1), r + 1));
         label_rc.push((c + 1, r));
@@ -285,14 +350,23 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
     }
     names.push(format!("{}1", col_letters(cols + 1)));
     label_rc.push((cols + 1, 0));
-    xy.push((cols as f64, mid));
+    xy.push(right);
+    let mut dirs = g.dirs;
+    for l in &links {
+        for (d, _) in l {
+            if !dirs.contains(d) {
+                dirs.push(d);
+            }
+        }
+    }
+    dirs.sort_by_key(|d| compass_index(d));
     Geo {
         shape: Shape::Mancala,
         names,
         label_rc,
         xy,
         links,
-        dirs: g.dirs,
+        dirs,
         orth: g.orth,
         diag: g.diag,
     }
@@ -522,6 +596,33 @@ mod tests {
     }
 
     #[test]
+    fn hex_rows_and_merged_cells_index_like_ludii() {
+        // `(hex 5)`: five cells in the bottom row, then A2 left of A1 (Ludii's facts).
+        let h = hexagon(5);
+        assert_eq!(h.len(), 61);
+        assert_eq!(&h.names[..6], &["A1", "B1", "C1", "D1", "E1", "A2"]);
+        assert_eq!(h.names[35], "B6");
+        let mut n: Vec<usize> = h.links[0].iter().map(|l| l.1).collect();
+        n.sort_unstable();
+        assert_eq!(n, vec![1, 5, 6]);
+        assert_eq!(hex_limping(5).len(), 75);
+        assert_eq!(hex_triangle(11).len(), 66);
+        // `(merge (rectangle 3 4) (shift 0 1 (rectangle 1 12)))` (20 Squares): the cell right
+        // of the rectangle's middle row comes after that row, before the top row.
+        let mut g = CellGraph::grid(3, 4);
+        let mut bar = CellGraph::grid(1, 12);
+        bar.g.map(|(x, y)| (x, y + 1.0));
+        g.merge(&bar);
+        let geo = g.geo();
+        assert_eq!(geo.len(), 20);
+        assert_eq!(geo.xy[8], (4.5, 1.5));
+        assert_eq!(geo.xy[9], (0.5, 2.5));
+        assert_eq!(geo.xy[13], (5.5, 1.5));
+        // A line of 20 vertices used on its edges has 19 sites.
+        assert_eq!(edge_line(20).len(), 19);
+    }
+
+    #[test]
     fn tri_cell_neighbours_match_comparing_every_pair() {
         for n in 1..=9 {
             let g = tri_cell(n);
@@ -652,19 +753,25 @@ impl VertexGraph {
     }
 
     /// Ludii's `(concentric {n1 n2 …})`: rings of `nk` vertices (a ring of one is the centre),
-    /// inner first, each ring a cycle, with spokes between rings of equal size.
+    /// inner first, each ring a cycle, with spokes between rings of equal size. A ring's radius
+    /// is one more than the previous ring's, or larger when its vertices need it (unit spacing
+    /// along the circle); its first vertex is due west and the ring turns anticlockwise. A
+    /// board of one ring is numbered bottom to top, left to right, as Ludii numbers it.
     pub fn concentric(rings: &[usize]) -> VertexGraph {
         let mut g = VertexGraph::default();
         let mut prev: Vec<usize> = Vec::new();
+        let mut radius = 0.0f64;
         for (i, &k) in rings.iter().enumerate() {
             let mut ring = Vec::with_capacity(k);
+            if k > 1 || i > 0 {
+                radius = (radius + 1.0).max(k as f64 / std::f64::consts::TAU);
+            }
             for j in 0..k {
-                let p = if k == 1 {
+                let p = if k == 1 && i == 0 {
                     (0.0, 0.0)
                 } else {
-                    let a = std::f64::consts::FRAC_PI_2
-                        - 2.0 * std::f64::consts::PI * j as f64 / k as f64;
-                    (i as f64 * a.cos(), i as f64 * a.sin())
+                    let a = std::f64::consts::PI + std::f64::consts::TAU * j as f64 / k as f64;
+                    (radius * a.cos(), radius * a.sin())
                 };
                 ring.push(g.vertex(p));
             }
@@ -682,7 +789,30 @@ impl VertexGraph {
                 prev = ring;
             }
         }
+        if rings.len() == 1 {
+            g.sort_rows();
+        }
         g
+    }
+
+    /// Renumbers the vertices bottom to top, then left to right (Ludii's order for sites it
+    /// sorts).
+    pub fn sort_rows(&mut self) {
+        let mut order: Vec<usize> = (0..self.v.len()).collect();
+        let key = |p: (f64, f64)| ((p.1 / SAME).round() as i64, p.0);
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(self.v[a]), key(self.v[b]));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        let mut new_index = vec![0; self.v.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        self.v = order.iter().map(|&i| self.v[i]).collect();
+        for e in &mut self.e {
+            let (a, b) = (new_index[e.0], new_index[e.1]);
+            *e = (a.min(b), a.max(b));
+        }
     }
 
     /// Ludii's `(concentric Square rings:k)`: `k` nested squares of eight vertices (corners
@@ -831,5 +961,193 @@ impl VertexGraph {
             orth,
             diag,
         }
+    }
+}
+
+/// A Ludii graph seen on its cells, as board functions on square cells build it: the vertex
+/// graph and each cell's corners (vertex indexes, in order around it). Ludii numbers the cells
+/// of a merged graph by their lowest corners (the cell whose corners, sorted, come first is
+/// first), and appends cells given with `add cells:…`.
+#[derive(Debug, Clone, Default)]
+pub struct CellGraph {
+    /// The vertices and edges.
+    pub g: VertexGraph,
+    /// Corners per cell, in Ludii's order.
+    pub cells: Vec<Vec<usize>>,
+}
+
+impl CellGraph {
+    /// `rows × cols` unit squares.
+    pub fn grid(rows: usize, cols: usize) -> CellGraph {
+        let g = VertexGraph::grid(rows + 1, cols + 1, false, false);
+        let at = |r: usize, c: usize| r * (cols + 1) + c;
+        let mut cells = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                cells.push(vec![at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c)]);
+            }
+        }
+        CellGraph { g, cells }
+    }
+
+    /// Sorts the cells by their lowest corners, and cells that share it anticlockwise around
+    /// it from due south (Ludii's order after merging: faces found walking the vertices).
+    pub fn sort(&mut self) {
+        let key = |c: &Vec<usize>| {
+            let (x, y) = self.corners_centre(c);
+            let low = c.iter().copied().min().unwrap_or(0);
+            let (vx, vy) = self.g.v.get(low).copied().unwrap_or((x, y));
+            let turn = ((y - vy).atan2(x - vx) + std::f64::consts::FRAC_PI_2)
+                .rem_euclid(std::f64::consts::TAU);
+            (low, (turn / SAME).round() as i64)
+        };
+        let mut keyed: Vec<_> = self.cells.iter().map(|c| (key(c), c.clone())).collect();
+        keyed.sort_by_key(|a| a.0);
+        self.cells = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+
+    fn corners_centre(&self, c: &[usize]) -> (f64, f64) {
+        let k = c.len().max(1) as f64;
+        let (x, y) = c.iter().fold((0.0, 0.0), |(x, y), &v| {
+            (x + self.g.v[v].0, y + self.g.v[v].1)
+        });
+        (x / k, y / k)
+    }
+
+    /// Appends `other`, merging coinciding vertices and cells, then renumbers the cells.
+    pub fn merge(&mut self, other: &CellGraph) {
+        let map: Vec<usize> = other.g.v.iter().map(|&p| self.g.vertex(p)).collect();
+        for &(a, b) in &other.g.e {
+            self.g.edge(map[a], map[b]);
+        }
+        let mut seen: Vec<Vec<usize>> = self
+            .cells
+            .iter()
+            .map(|c| {
+                let mut k = c.clone();
+                k.sort_unstable();
+                k
+            })
+            .collect();
+        for c in &other.cells {
+            let cell: Vec<usize> = c.iter().map(|&v| map[v]).collect();
+            let mut k = cell.clone();
+            k.sort_unstable();
+            if !seen.contains(&k) {
+                seen.push(k);
+                self.cells.push(cell);
+            }
+        }
+        self.sort();
+    }
+
+    /// A cell's centre (the mean of its corners).
+    pub fn centre(&self, c: usize) -> (f64, f64) {
+        self.corners_centre(&self.cells[c])
+    }
+
+    /// The board: sites in cell order, labelled by the ranks of their centres' columns and
+    /// rows, linked to the cells they share a corner with, by compass direction.
+    pub fn geo(&self) -> Geo {
+        let centres: Vec<(f64, f64)> = (0..self.cells.len()).map(|c| self.centre(c)).collect();
+        let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); centres.len()];
+        let mut at_vertex: Vec<Vec<usize>> = vec![Vec::new(); self.g.v.len()];
+        for (c, corners) in self.cells.iter().enumerate() {
+            for &v in corners {
+                at_vertex[v].push(c);
+            }
+        }
+        let mut orth: Vec<&'static str> = Vec::new();
+        let mut diag: Vec<&'static str> = Vec::new();
+        for (a, corners) in self.cells.iter().enumerate() {
+            let mut near: Vec<usize> = corners
+                .iter()
+                .flat_map(|&v| at_vertex[v].iter().copied())
+                .filter(|&b| b != a)
+                .collect();
+            near.sort_unstable();
+            near.dedup();
+            for b in near {
+                let shared = corners.iter().filter(|v| self.cells[b].contains(v)).count();
+                let (pa, pb) = (centres[a], centres[b]);
+                let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
+                let kind = if shared >= 2 { &mut orth } else { &mut diag };
+                if !kind.contains(&d) {
+                    kind.push(d);
+                }
+                links[a].push((d, b));
+            }
+        }
+        for l in &mut links {
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            l.dedup_by_key(|x| x.0);
+        }
+        let mut g = VertexGraph {
+            v: centres,
+            e: Vec::new(),
+        };
+        let mut geo = std::mem::take(&mut g).geo();
+        orth.sort_by_key(|d| compass_index(d));
+        diag.retain(|d| !orth.contains(d));
+        diag.sort_by_key(|d| compass_index(d));
+        let mut dirs: Vec<&'static str> = orth.iter().chain(&diag).copied().collect();
+        dirs.sort_by_key(|d| compass_index(d));
+        geo.links = links;
+        geo.dirs = dirs;
+        geo.orth = orth;
+        geo.diag = diag;
+        geo
+    }
+}
+
+/// A point inside a polygon (even–odd rule).
+pub fn inside(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) * (b.0 - a.0) / (b.1 - a.1) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+impl Geo {
+    /// The same board turned `deg` degrees anticlockwise: same sites in the same order and the
+    /// same neighbours, links renamed by their new compass directions. Labels stay.
+    pub fn rotated(mut self, deg: f64) -> Geo {
+        let (s, c) = deg.to_radians().sin_cos();
+        for p in &mut self.xy {
+            *p = (p.0 * c - p.1 * s, p.0 * s + p.1 * c);
+        }
+        let mut dirs: Vec<&'static str> = Vec::new();
+        let mut orth: Vec<&'static str> = Vec::new();
+        for i in 0..self.links.len() {
+            let old = std::mem::take(&mut self.links[i]);
+            let mut l: Vec<(&'static str, usize)> = old
+                .iter()
+                .map(|&(d, j)| {
+                    let (a, b) = (self.xy[i], self.xy[j]);
+                    let nd = compass_of(b.0 - a.0, b.1 - a.1);
+                    if self.orth.contains(&d) && !orth.contains(&nd) {
+                        orth.push(nd);
+                    }
+                    if !dirs.contains(&nd) {
+                        dirs.push(nd);
+                    }
+                    (nd, j)
+                })
+                .collect();
+            l.sort_by_key(|(d, j)| (compass_index(d), *j));
+            l.dedup_by_key(|x| x.0);
+            self.links[i] = l;
+        }
+        dirs.sort_by_key(|d| compass_index(d));
+        orth.sort_by_key(|d| compass_index(d));
+        self.diag = dirs.iter().copied().filter(|d| !orth.contains(d)).collect();
+        self.dirs = dirs;
+        self.orth = orth;
+        self
     }
 }

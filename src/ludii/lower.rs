@@ -172,7 +172,8 @@ impl Lower<'_> {
     pub fn board(&mut self, n: &Node) -> Option<Board> {
         n.args().iter().for_each(|a| self.collect_tracks(a));
         let graph = n.positional().next()?;
-        let vertex = n.named("use").and_then(|u| u.atom()) == Some("Vertex");
+        let used = n.named("use").and_then(|u| u.atom());
+        let vertex = used == Some("Vertex");
         let nums: Vec<i64> = graph.positional().filter_map(int).collect();
         let shape_atom = graph
             .positional()
@@ -184,16 +185,31 @@ impl Lower<'_> {
             Node::Named(k, v, _) => k == "diagonals" && v.atom() == Some("Alternating"),
             _ => true,
         });
+        let alternating = graph.named("diagonals").and_then(|d| d.atom()) == Some("Alternating");
         let geo = match (graph.head(), nums.as_slice(), shape_atom) {
             _ if !plain => None,
+            // A rectangle one site wide is a line of vertices to Ludii; on its edges, the
+            // `n − 1` segments between them.
+            (Some("rectangle"), [1, k] | [k, 1], None) if used == Some("Edge") && !too_big(*k) => {
+                Some(board::edge_line(*k as usize))
+            }
+            // Alternating diagonals are edges: the graph's links are Ludii's.
+            (Some("square" | "rectangle"), _, None) if vertex && alternating => None,
             (Some("square"), [k], None) if !too_big(*k) => {
                 Some(board::grid(*k as usize, *k as usize))
             }
             (Some("rectangle"), [r, c], None) if !too_big(*r) && !too_big(*c) => {
                 Some(board::grid(*r as usize, *c as usize))
             }
-            (Some("hex"), [k], None) if !vertex && !too_big(*k) => {
+            (Some("hex"), [k], None | Some("Hexagon")) if !vertex && !too_big(*k) => {
                 Some(board::hexagon(*k as usize))
+            }
+            // `(hex Limping n m)` is drawn as `(hex Limping n)` in the library.
+            (Some("hex"), [k] | [k, _], Some("Limping")) if !vertex && !too_big(*k) => {
+                Some(board::hex_limping(*k as usize))
+            }
+            (Some("hex"), [k], Some("Triangle")) if !vertex && !too_big(*k) => {
+                Some(board::hex_triangle(*k as usize))
             }
             (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
                 Some(board::diamond(*k as usize))
@@ -205,9 +221,13 @@ impl Lower<'_> {
             }),
             _ => None,
         };
-        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`.
+        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`, on
+        // square cells otherwise, and a turned board.
         let geo = match geo {
             None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
+            None if used.is_none() || used == Some("Cell") => cell_graph(graph, 0)
+                .map(|g| g.geo())
+                .or_else(|| self.rotated(graph)),
             g => g,
         };
         let Some(geo) = geo else {
@@ -236,6 +256,25 @@ impl Lower<'_> {
         Some(self.board_of(geo, text))
     }
 
+    /// `(rotate deg <board>)` of a board read without board functions (`(rotate 90 (hex 5))`):
+    /// the same sites in the same order, turned.
+    fn rotated(&mut self, graph: &Node) -> Option<Geo> {
+        let [deg, inner] = graph.positional().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if graph.head() != Some("rotate") {
+            return None;
+        }
+        let deg = float(deg)?;
+        let mut tmp = Vec::new();
+        let mut l = Lower::new(&mut tmp);
+        l.board(&Node::List(
+            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
+            inner.span(),
+        ))?;
+        Some(l.geo?.rotated(deg))
+    }
+
     /// `(mancalaBoard rows cols [store:None|Outer] …)`.
     pub fn mancala_board(&mut self, n: &Node) -> Option<Board> {
         let nums: Vec<i64> = n.positional().filter_map(int).collect();
@@ -260,6 +299,21 @@ impl Lower<'_> {
             }
         };
         n.args().iter().for_each(|a| self.collect_tracks(a));
+        Some(self.board_of(geo, print(n)))
+    }
+
+    /// `(boardless Square|Hexagonal)`: Ludii plays these on a fixed board of 41 × 41 squares
+    /// or a hexagon of 21 cells a side, started in its middle.
+    pub fn boardless(&mut self, n: &Node) -> Option<Board> {
+        let geo = match n.positional().next().and_then(|a| a.atom()) {
+            Some("Square") => board::grid(41, 41),
+            Some("Hexagonal") => board::hexagon(21),
+            _ => {
+                self.unmapped("the board `(boardless …)` of this tiling", n);
+                self.ext.push(format!("(equipment {{{}}})", print(n)));
+                return None;
+            }
+        };
         Some(self.board_of(geo, print(n)))
     }
 
@@ -1249,6 +1303,122 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
     }
 }
 
+/// A graph of square cells built by Ludii's board functions (`merge`, `shift`, `scale`,
+/// `rotate`, `hole`, `add cells:…`, `remove cells:…`) on `square` and `rectangle` boards.
+fn cell_graph(n: &Node, depth: usize) -> Option<board::CellGraph> {
+    use board::CellGraph;
+    if depth > 32 {
+        return None;
+    }
+    let args: Vec<&Node> = n.positional().collect();
+    let size = |x: &Node| {
+        float(x)
+            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
+            .map(|k| k as usize)
+    };
+    let named_ok = n.args().iter().all(|a| match a {
+        Node::Named(k, _, _) => k == "cells",
+        _ => true,
+    });
+    if !named_ok {
+        return None;
+    }
+    let sub = |x: &Node| cell_graph(x, depth + 1);
+    let points = |x: &Node| -> Option<Vec<(f64, f64)>> {
+        let Node::Array(ps, _) = x else { return None };
+        ps.iter()
+            .map(
+                |p| match p.args().iter().map(float).collect::<Option<Vec<f64>>>()?[..] {
+                    [x, y] => Some((x, y)),
+                    _ => None,
+                },
+            )
+            .collect()
+    };
+    match (n.head()?, args.as_slice()) {
+        ("square", [k]) => Some(CellGraph::grid(size(k)?, size(k)?)),
+        ("rectangle", [r, c]) => Some(CellGraph::grid(size(r)?, size(c)?)),
+        ("shift", [dx, dy, g]) => {
+            let (dx, dy) = (float(dx)?, float(dy)?);
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x + dx, y + dy));
+            Some(g)
+        }
+        ("scale", [k, g]) => {
+            let k = float(k)?;
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x * k, y * k));
+            Some(g)
+        }
+        ("scale", [kx, ky, g]) => {
+            let (kx, ky) = (float(kx)?, float(ky)?);
+            let mut g = sub(g)?;
+            g.g.map(|(x, y)| (x * kx, y * ky));
+            Some(g)
+        }
+        ("rotate", [deg, g]) => {
+            let mut g = sub(g)?;
+            g.g.rotate(float(deg)?);
+            Some(g)
+        }
+        ("merge" | "union", parts) => {
+            let parts: Vec<&Node> = match parts {
+                [Node::Array(items, _)] => items.iter().collect(),
+                _ => parts.to_vec(),
+            };
+            let mut g = CellGraph::default();
+            for p in parts {
+                g.merge(&sub(p)?);
+            }
+            Some(g)
+        }
+        ("hole", [g, poly]) if poly.head() == Some("poly") => {
+            let mut g = sub(g)?;
+            let poly = points(poly.positional().next()?)?;
+            let keep: Vec<bool> = (0..g.cells.len())
+                .map(|c| !board::inside(g.centre(c), &poly))
+                .collect();
+            let mut k = keep.iter();
+            g.cells.retain(|_| *k.next().unwrap_or(&true));
+            Some(g)
+        }
+        ("add", [g]) => {
+            let mut g = sub(g)?;
+            let Some(Node::Array(cs, _)) = n.named("cells") else {
+                return None;
+            };
+            for c in cs {
+                let corners = indices(c)?;
+                if corners.len() < 3 || corners.iter().any(|&v| v >= g.g.v.len()) {
+                    return None;
+                }
+                for w in 0..corners.len() {
+                    g.g.edge(corners[w], corners[(w + 1) % corners.len()]);
+                }
+                g.cells.push(corners);
+            }
+            Some(g)
+        }
+        ("remove", [g]) => {
+            let mut g = sub(g)?;
+            let Some(Node::Array(cs, _)) = n.named("cells") else {
+                return None;
+            };
+            let idx: Vec<usize> = cs
+                .iter()
+                .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+                .collect::<Option<_>>()?;
+            let mut i = 0;
+            g.cells.retain(|_| {
+                i += 1;
+                !idx.contains(&(i - 1))
+            });
+            Some(g)
+        }
+        _ => None,
+    }
+}
+
 /// The condition of an end rule and the player it is about (`Mover` or `Next`).
 fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
     let args: Vec<&Node> = c.positional().collect();
@@ -1537,6 +1707,10 @@ pub(crate) fn lower_game(
         if let Some(b) = l.mancala_board(b) {
             boards.push(b);
         }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("boardless")) {
+        if let Some(b) = l.boardless(b) {
+            boards.push(b);
+        }
     } else {
         l.diags.push(Diagnostic::warning(
             CODE_BAD_BOARD,
@@ -1549,7 +1723,7 @@ pub(crate) fn lower_game(
     }
     for e in &equipment {
         match e.head() {
-            Some("board" | "mancalaBoard") => {}
+            Some("board" | "mancalaBoard" | "boardless") => {}
             Some("piece" | "tile") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {

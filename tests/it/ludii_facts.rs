@@ -8,21 +8,22 @@ use crate::common::ludii_facts::*;
 
 /// Floors on the sample (218 games): counts that must be reached.
 const FLOOR_READ: usize = 218;
-const FLOOR_SITES: usize = 178;
+const FLOOR_SITES: usize = 195;
+const FLOOR_ADJACENCY: usize = 172;
 const FLOOR_PLAYERS: usize = 217;
 const FLOOR_KINDS: usize = 215;
-const FLOOR_PLACEMENTS: usize = 179;
+const FLOOR_PLACEMENTS: usize = 186;
 
 #[test]
 #[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
 fn library_sample_matches_the_oracle() {
-    let Some((setup, files, facts)) = oracle_sample() else {
+    let Some((setup, files, facts, boards)) = oracle_sample_boards() else {
         return;
     };
     let opts = read_options(&setup).expect("defines read from the jar");
     let results: Vec<(String, Outcome)> = files
         .iter()
-        .map(|f| (f.clone(), compare(&setup, &opts, f, &facts[f])))
+        .map(|f| (f.clone(), compare(&setup, &opts, f, &facts[f], &boards[f])))
         .collect();
     let t = tally(&results);
     println!("{}", table(&t));
@@ -34,6 +35,7 @@ fn library_sample_matches_the_oracle() {
     for (what, got, floor) in [
         ("read without error", all.read, FLOOR_READ),
         ("sites equal", all.sites, FLOOR_SITES),
+        ("sites and adjacency equal", all.adjacency, FLOOR_ADJACENCY),
         ("players equal", all.players, FLOOR_PLAYERS),
         ("piece kinds equal", all.kinds, FLOOR_KINDS),
         ("placements equal", all.placements, FLOOR_PLACEMENTS),

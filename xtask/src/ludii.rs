@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Runs the comparison; `check` fails when the committed report would change.
-pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool) -> bool {
+/// `why` prints, for every file whose board differs from the oracle's, both site counts and
+/// the board ludeme (to standard error), grouped by the ludeme's head.
+pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool, why: bool) -> bool {
     let setup = Setup::new(root, jar);
     if let Some(why) = setup.missing() {
         eprintln!("ludii: {why}");
@@ -22,16 +24,21 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool) -> bool {
             all.len()
         );
         let facts = oracle_facts(&setup, &all, 60)?;
+        eprintln!("ludii: the oracle's boards of those not cached…");
+        let boards = oracle_boards(&setup, &all, 60)?;
         let opts = read_options(&setup)?;
         let start = Instant::now();
         let results: Vec<(String, Outcome)> = all
             .iter()
-            .map(|f| (f.clone(), compare(&setup, &opts, f, &facts[f])))
+            .map(|f| (f.clone(), compare(&setup, &opts, f, &facts[f], &boards[f])))
             .collect();
         eprintln!(
             "ludii: read and compared in {:.2} s (debug build of the comparison)",
             start.elapsed().as_secs_f64()
         );
+        if why {
+            eprint!("{}", board_failures(&results, &facts));
+        }
         eprintln!("ludii: generating the English of those not cached…");
         let texts = oracle_english(&setup, &all, 60)?;
         let english: Vec<(String, EnglishOutcome)> = all
@@ -67,6 +74,66 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool) -> bool {
     std::fs::write(&path, md).is_ok()
 }
 
+/// The files whose board differs from the oracle's, grouped by the head of their board ludeme
+/// (largest group first): our site count, Ludii's, its site type and the ludeme.
+fn board_failures(
+    results: &[(String, Outcome)],
+    facts: &BTreeMap<String, serde_json::Value>,
+) -> String {
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (f, o) in results
+        .iter()
+        .filter(|(_, o)| o.oracle_ok && !o.board_equal())
+    {
+        let text = o
+            .board_text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let head = board_cause(&text);
+        let ty = facts[f]["board"]["siteType"].as_str().unwrap_or("?");
+        let (ours, theirs) = o.site_counts;
+        let ours = ours.map_or("-".into(), |n| n.to_string());
+        let theirs = theirs.map_or("-".into(), |n| n.to_string());
+        let adj = match &o.adjacency_note {
+            Some(a) => format!(" adjacency {a}"),
+            None => String::new(),
+        };
+        let short: String = text.chars().take(160).collect();
+        groups
+            .entry(head)
+            .or_default()
+            .push(format!("  {f}: {ours} vs {theirs} {ty}{adj} {short}\n"));
+    }
+    let mut v: Vec<_> = groups.into_iter().collect();
+    v.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let mut out = String::from("ludii: boards that differ, by cause\n");
+    for (head, lines) in v {
+        out.push_str(&format!("{head}: {}\n", lines.len()));
+        lines.iter().for_each(|l| out.push_str(l));
+    }
+    out
+}
+
+/// A board ludeme's cause group: its head, the board function inside `(board …)`, and the
+/// `use:` it is read with.
+fn board_cause(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split(|c: char| c == '(' || c == ')' || c == '{' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let func = match words.as_slice() {
+        [] => "(no board)".to_string(),
+        ["equipment", "board", f, ..] | ["board", f, ..] => format!("board {f}"),
+        [h, ..] => h.to_string(),
+    };
+    let uses = words.iter().find(|w| w.starts_with("use:"));
+    match uses {
+        Some(u) => format!("{func} {u}"),
+        None => func,
+    }
+}
+
 fn report(results: &[(String, Outcome)]) -> String {
     let t = tally(results);
     let mut md = String::from("# Ludii library report\n\n");
@@ -75,7 +142,13 @@ fn report(results: &[(String, Outcome)]) -> String {
          Ludii 1.3.12's resource jar) read by zogkit with the jar's defines, and compared with \
          the Ludii oracle's `facts` (default options). \"Read without error\" counts every file; \
          the other columns count files Ludii compiles. Placements are compared as multisets of \
-         (site index, piece kind, owner).\n\n",
+         (site index, piece kind, owner). \"Sites and adjacency equal\" asks more than the \
+         count: every site (by index) is linked to every site of Ludii's \
+         `Orthogonal` and `Adjacent` relations (the default step) and to none outside its \
+         `Orthogonal`, `Diagonal` and `Adjacent` relations, on the board's default site type, \
+         as the oracle's board driver \
+         (`tests/oracle/LudBoard.java`, cached in `target/ludii-board`) prints it; \
+         `cargo xtask ludii --why` lists the boards that differ, by cause.\n\n",
     );
     md.push_str(&table(&t));
     // The first error of each file that fails, by code.

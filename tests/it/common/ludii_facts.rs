@@ -173,7 +173,7 @@ pub fn oracle_batch(
 
 /// The fixed library sample and the oracle's facts for it, as the sample tests use them; `None`
 /// (with a note) when Java or the oracle is missing, which fails under CI.
-pub fn oracle_sample() -> Option<(Setup, Vec<String>, BTreeMap<String, serde_json::Value>)> {
+pub fn oracle_sample() -> Option<(Setup, Vec<String>, Answers)> {
     let setup = Setup::new(Path::new(env!("CARGO_MANIFEST_DIR")), None);
     if let Some(why) = setup.missing() {
         if std::env::var_os("CI").is_some() {
@@ -187,6 +187,16 @@ pub fn oracle_sample() -> Option<(Setup, Vec<String>, BTreeMap<String, serde_jso
     assert!(files.len() >= 200, "sample of {} games", files.len());
     let facts = oracle_facts(&setup, &files, 60).expect("oracle facts");
     Some((setup, files, facts))
+}
+
+/// The oracle's answer (facts, boards) for each file.
+pub type Answers = BTreeMap<String, serde_json::Value>;
+
+/// [`oracle_sample`] with the oracle's boards ([`oracle_boards`]) too.
+pub fn oracle_sample_boards() -> Option<(Setup, Vec<String>, Answers, Answers)> {
+    let (setup, files, facts) = oracle_sample()?;
+    let boards = oracle_boards(&setup, &files, 60).expect("oracle boards");
+    Some((setup, files, facts, boards))
 }
 
 /// The oracle's `facts` for each file (cached in `target/ludii-facts`).
@@ -206,6 +216,128 @@ pub fn oracle_facts(
             })
             .collect(),
     )
+}
+
+/// The oracle's boards (`tests/oracle/LudBoard.java`, compiled against the oracle's jars into
+/// `target/ludii-board-driver`): per file, the default site type and every site's label, centre
+/// and `Orthogonal` and `Adjacent` neighbours, cached per file in `target/ludii-board`
+/// (`Null` where the driver gave nothing). One JVM runs for the files not cached yet.
+pub fn oracle_boards(
+    setup: &Setup,
+    files: &[String],
+    timeout: u32,
+) -> Result<BTreeMap<String, serde_json::Value>, String> {
+    let cache = setup.target.join("ludii-board");
+    let stem = |f: &str| f.strip_suffix(".lud").unwrap_or(f).to_string();
+    let cached = |f: &str| cache.join(format!("{}.json", stem(f)));
+    let failed = |f: &str| cache.join(format!("{}.failed", stem(f)));
+    let todo: Vec<&String> = files
+        .iter()
+        .filter(|f| !cached(f).is_file() && !failed(f).is_file())
+        .collect();
+    if !todo.is_empty() {
+        run_board_driver(setup, &todo, timeout, &cached)?;
+        for f in todo {
+            if !cached(f).is_file() {
+                let p = failed(f);
+                std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;
+                let _ = std::fs::write(p, "");
+            }
+        }
+    }
+    Ok(files
+        .iter()
+        .map(|f| {
+            let v = std::fs::read_to_string(cached(f))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or(serde_json::Value::Null);
+            (f.clone(), v)
+        })
+        .collect())
+}
+
+/// Compiles the board driver when its source is newer than its class and runs it once over
+/// `todo`, writing each answer where `cached` says.
+fn run_board_driver(
+    setup: &Setup,
+    todo: &[&String],
+    timeout: u32,
+    cached: &dyn Fn(&str) -> PathBuf,
+) -> Result<(), String> {
+    use std::io::Write;
+    let dir = setup.oracle.parent().ok_or("no oracle folder")?;
+    let jars = [
+        "harness.jar",
+        "ludii-core.jar",
+        "ludii-res.jar",
+        "lib/json-20180813.jar",
+        "lib/Trove4j_ApacheCommonsRNG.jar",
+        "lib/jfreesvg-3.4.jar",
+    ];
+    let cp: Vec<String> = jars
+        .iter()
+        .map(|j| dir.join(j).display().to_string())
+        .collect();
+    let cp = cp.join(":");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/LudBoard.java");
+    let work = setup.target.join("ludii-board-driver");
+    let class = work.join("LudBoard.class");
+    let stale = match (std::fs::metadata(&src), std::fs::metadata(&class)) {
+        (Ok(s), Ok(c)) => s.modified().ok() > c.modified().ok(),
+        _ => true,
+    };
+    if stale {
+        std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+        let out = Command::new("javac")
+            .args(["-nowarn", "-d"])
+            .arg(&work)
+            .arg("-cp")
+            .arg(&cp)
+            .arg(&src)
+            .output()
+            .map_err(|e| format!("javac: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "javac LudBoard.java failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let root = setup.library_root();
+    let list: String = todo
+        .iter()
+        .map(|f| format!("{}\n", root.join(f).display()))
+        .collect();
+    let mut child = Command::new("java")
+        .args(["-Xss8m", "-Xmx2g", "-Djava.awt.headless=true", "-cp"])
+        .arg(format!("{}:{cp}", work.display()))
+        .arg("LudBoard")
+        .arg(timeout.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run java: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let writer = std::thread::spawn(move || stdin.write_all(list.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue; // Ludii's own messages
+        };
+        let file = v["file"].as_str().unwrap_or_default();
+        let Ok(rel) = Path::new(file).strip_prefix(&root) else {
+            continue;
+        };
+        if v["ok"].as_bool() == Some(true) {
+            let p = cached(&rel.display().to_string());
+            std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;
+            std::fs::write(p, line).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 /// The English rules the oracle generates for each file (cached in `target/ludii-english`;
@@ -246,6 +378,11 @@ pub struct Outcome {
     pub read: bool,
     /// Same number of board sites.
     pub sites: bool,
+    /// Same sites with the same neighbours ([`adjacency_difference`]), from the oracle's
+    /// board driver.
+    pub adjacency: bool,
+    /// Where the adjacency first differs, when it does.
+    pub adjacency_note: Option<String>,
     /// Same number of players.
     pub players: bool,
     /// Same set of piece kinds.
@@ -254,10 +391,29 @@ pub struct Outcome {
     pub placements: bool,
     /// The first error zogkit reported, for the lists.
     pub first_error: Option<String>,
+    /// Our site count and the oracle's (`None`: no board / no facts).
+    pub site_counts: (Option<usize>, Option<u64>),
+    /// The board ludeme as read (the board's `ludii` extension), or the game's first `ludii`
+    /// extension that mentions a board when none was built.
+    pub board_text: String,
 }
 
-/// Reads `rel` with zogkit and compares it with the oracle's facts.
-pub fn compare(setup: &Setup, opts: &ReadOptions, rel: &str, facts: &serde_json::Value) -> Outcome {
+impl Outcome {
+    /// The board is Ludii's: same sites, same adjacency.
+    pub fn board_equal(&self) -> bool {
+        self.sites && self.adjacency
+    }
+}
+
+/// Reads `rel` with zogkit and compares it with the oracle's facts and its board (the board
+/// driver's output, `Null` when it has none).
+pub fn compare(
+    setup: &Setup,
+    opts: &ReadOptions,
+    rel: &str,
+    facts: &serde_json::Value,
+    board: &serde_json::Value,
+) -> Outcome {
     let path = setup.library_root().join(rel);
     let bytes = std::fs::read(&path).unwrap_or_default();
     let r = format::read(Format::Lud, rel, &bytes, opts, &mut zogkit::zrf::NoIncludes);
@@ -279,10 +435,94 @@ pub fn compare(setup: &Setup, opts: &ReadOptions, rel: &str, facts: &serde_json:
         return o;
     }
     compare_doc(doc, facts, &mut o);
+    if let Some(b) = doc.games.first().and_then(|g| g.boards.first()) {
+        o.adjacency_note = adjacency_difference(b, board);
+        o.adjacency = o.sites && o.adjacency_note.is_none();
+    }
     o
 }
 
+/// Where `board`'s links differ from the oracle board driver's neighbours (the first site whose
+/// links differ, sets by index), `None` when every site agrees with Ludii. A site agrees when
+/// it is linked to every site of its `Orthogonal` and `Adjacent` relations (Ludii's default
+/// step) and to nothing outside its `Orthogonal`, `Diagonal` and `Adjacent` relations: a
+/// board may leave out Ludii's diagonals (the hex boards' second ring, which only
+/// `(step Diagonal)` reaches) but not add a neighbour Ludii does not have. A board the driver
+/// could not give differs.
+pub fn adjacency_difference(
+    board: &zogkit::spec::Board,
+    oracle: &serde_json::Value,
+) -> Option<String> {
+    let Some(sites) = oracle["sites"].as_array() else {
+        return Some("no board from the oracle".into());
+    };
+    if sites.len() != board.positions.len() {
+        return Some(format!(
+            "{} sites, Ludii {}",
+            board.positions.len(),
+            sites.len()
+        ));
+    }
+    let index: BTreeMap<&str, usize> = board
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    for (i, (p, s)) in board.positions.iter().zip(sites).enumerate() {
+        let mut ours: Vec<usize> = p
+            .links
+            .iter()
+            .filter_map(|l| index.get(l.to.as_str()).copied())
+            .filter(|&j| j != i)
+            .collect();
+        ours.sort_unstable();
+        ours.dedup();
+        let relation = |keys: &[&str]| -> Vec<usize> {
+            let mut v: Vec<usize> = keys
+                .iter()
+                .filter_map(|k| s[*k].as_array())
+                .flatten()
+                .filter_map(|x| x.as_u64().map(|x| x as usize))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let must = relation(&["orth", "adj"]);
+        let may = relation(&["orth", "diag", "adj"]);
+        let missing: Vec<usize> = must.iter().copied().filter(|j| !ours.contains(j)).collect();
+        let extra: Vec<usize> = ours.iter().copied().filter(|j| !may.contains(j)).collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            return Some(format!(
+                "site {i} ({}): ours {ours:?}, Ludii orthogonal/adjacent {must:?}, \
+                 with diagonal {may:?}",
+                s["label"].as_str().unwrap_or("?")
+            ));
+        }
+    }
+    None
+}
+
 fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
+    let g = doc.games.first();
+    let board = g.and_then(|g| g.boards.first());
+    o.site_counts = (
+        board.map(|b| b.positions.len()),
+        facts["board"]["sites"].as_u64(),
+    );
+    let ludii = zogkit::spec::RawFormat::Ludii;
+    o.board_text = board
+        .and_then(|b| b.extensions.texts(ludii).next().cloned())
+        .or_else(|| {
+            g.and_then(|g| {
+                g.extensions
+                    .texts(ludii)
+                    .find(|t| t.contains("board") || t.contains("Board"))
+                    .cloned()
+            })
+        })
+        .unwrap_or_default();
     let d = diff_doc(doc, facts);
     o.sites = d.sites;
     o.players = d.players;
@@ -413,6 +653,7 @@ pub struct Tally {
     pub oracle_ok: usize,
     pub read: usize,
     pub sites: usize,
+    pub adjacency: usize,
     pub players: usize,
     pub kinds: usize,
     pub placements: usize,
@@ -424,6 +665,7 @@ impl Tally {
         self.oracle_ok += o.oracle_ok as usize;
         self.read += o.read as usize;
         self.sites += o.sites as usize;
+        self.adjacency += o.board_equal() as usize;
         self.players += o.players as usize;
         self.kinds += o.kinds as usize;
         self.placements += o.placements as usize;
@@ -446,8 +688,8 @@ pub fn tally(results: &[(String, Outcome)]) -> Vec<(String, Tally)> {
 /// The markdown table of [`tally`].
 pub fn table(t: &[(String, Tally)]) -> String {
     let mut s = String::from(
-        "| category | files | Ludii compiles | read without error | sites equal | players equal | piece kinds equal | placements equal |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| category | files | Ludii compiles | read without error | sites equal | sites and adjacency equal | players equal | piece kinds equal | placements equal |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for (c, t) in t {
         let c = if c == "all" {
@@ -456,8 +698,8 @@ pub fn table(t: &[(String, Tally)]) -> String {
             format!("`{c}`")
         };
         s.push_str(&format!(
-            "| {c} | {} | {} | {} | {} | {} | {} | {} |\n",
-            t.files, t.oracle_ok, t.read, t.sites, t.players, t.kinds, t.placements
+            "| {c} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            t.files, t.oracle_ok, t.read, t.sites, t.adjacency, t.players, t.kinds, t.placements
         ));
     }
     s
