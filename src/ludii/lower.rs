@@ -346,28 +346,21 @@ impl Lower<'_> {
                         p if self.players.iter().any(|x| x == p) => {
                             self.region_sites(Some(p), None)
                         }
-                        _ => None,
+                        _ => self.sites_more(n),
                     },
                     ("sites", [Node::Str(name, _)]) => self.region_sites(None, Some(name)),
                     ("sites", [Node::Atom(k, _), x]) => match (k.as_str(), x) {
-                        ("Row", x) => Some(geo.row(int(x)? as usize)),
-                        ("Column", x) => Some(geo.column(int(x)? as usize)),
                         ("Side", Node::Atom(d, _)) => Some(geo.side(d)),
                         ("Track", Node::Str(name, _)) => self.track_sites(Some(name)),
                         (p, Node::Str(name, _)) if self.players.iter().any(|x| x == p) => {
                             self.region_sites(Some(p), Some(name))
                         }
-                        _ => None,
+                        _ => self.sites_more(n),
                     },
                     ("centrePoint", []) => geo.centre().first().map(|&c| vec![c]),
                     ("+" | "-" | "*" | "/", [_, _]) => {
                         let k = float(n).filter(|k| k.fract() == 0.0 && *k >= 0.0)? as usize;
                         Some(vec![k]).filter(|_| k < geo.len())
-                    }
-                    ("expand", [r]) => {
-                        let steps = n.named("steps").and_then(int).unwrap_or(1).clamp(0, 1000);
-                        let base = self.sites(r)?;
-                        Some(self.geo.as_ref()?.expand(&base, steps as usize))
                     }
                     ("union", parts) | ("intersection", parts) | ("difference", parts) => {
                         let parts: Vec<&Node> = if parts.len() == 1 {
@@ -394,7 +387,7 @@ impl Lower<'_> {
                         acc.dedup();
                         Some(acc)
                     }
-                    _ => None,
+                    _ => self.sites_more(n),
                 }
             }
             _ => None,

@@ -33,12 +33,13 @@ tasks:
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
-  ludii [--ludii JAR] [--check]
+  ludii [--ludii JAR] [--check] [--why]
                              read Ludii's whole board-game library (from the jar, default
                              ../shared/tools/ludii/ludii-res.jar), compare with the Ludii oracle's
                              facts (cached in target/ludii-facts), do the same with the English
                              Ludii generates for each game (cached in target/ludii-english) and
-                             write golden/ludii-library-report.md (--check: fail if it would change)
+                             write golden/ludii-library-report.md (--check: fail if it would change;
+                             --why: list the files whose placements differ, grouped by cause)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH] [--only chess]
                              regenerate the font subsets in assets/fonts/ (needs Debian's
@@ -128,6 +129,7 @@ fn main() -> ExitCode {
                 .and_then(|i| args.get(i + 1))
                 .map(PathBuf::from),
             args.iter().any(|a| a == "--check"),
+            args.iter().any(|a| a == "--why"),
         ),
         Some("golden") | Some("bless") => run(Command::new(cargo())
             .args(["test", "--workspace"])
