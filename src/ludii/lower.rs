@@ -343,9 +343,9 @@ impl Lower<'_> {
                         "Board" => Some((0..geo.len()).collect()),
                         "Centre" | "Center" => Some(geo.centre()),
                         "Track" => self.track_sites(None),
-                        p if self.players.iter().any(|x| x == p) => {
-                            self.region_sites(Some(p), None)
-                        }
+                        p if self.players.iter().any(|x| x == p) => self
+                            .region_sites(Some(p), None)
+                            .or_else(|| self.owned_sites(p)),
                         _ => self.sites_more(n),
                     },
                     ("sites", [Node::Str(name, _)]) => self.region_sites(None, Some(name)),
@@ -1548,24 +1548,24 @@ pub(crate) fn lower_game(
                     l.keep("equipment", e, true);
                     continue;
                 };
-                // The owner: every player, one (`P2`), nobody or all (`Neutral`, `Shared`).
-                let owner_ok = match args.get(1) {
-                    None => true,
-                    Some(o) => o.atom().is_some_and(|o| {
-                        matches!(o, "Each" | "Neutral" | "Shared" | "All")
-                            || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
-                    }),
-                };
-                // `(piece "Hen" P2 N moves)`: the direction the piece faces.
-                let mut args = args;
-                if args.len() > 2 && args[2].atom().is_some_and(|d| COMPASS.contains(&d)) {
+                // The owner: every player (also when left out: `(piece "Pawn" moves)`), one
+                // (`P2`), nobody or all (`Neutral`, `Shared`).
+                let owner = args.get(1).copied().filter(|o| o.atom().is_some());
+                let owner_ok = owner.and_then(|o| o.atom()).is_none_or(|o| {
+                    matches!(o, "Each" | "Neutral" | "Shared" | "All")
+                        || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
+                });
+                // The rest: `[N] [moves]` (`(piece "Hen" P2 N moves)`: the direction the
+                // piece faces).
+                let mut rest: Vec<&Node> = args[1 + owner.is_some() as usize..].to_vec();
+                if rest.len() > 1 && rest[0].atom().is_some_and(|d| COMPASS.contains(&d)) {
                     l.unmapped(
                         "the direction a piece faces (`(piece \"X\" P1 N …)`)",
-                        args[2],
+                        rest[0],
                     );
-                    args.remove(2);
+                    rest.remove(0);
                 }
-                if !owner_ok || args.len() > 3 {
+                if !owner_ok || rest.len() > 1 {
                     l.keep("equipment", e, true);
                     continue;
                 }
@@ -1573,7 +1573,7 @@ pub(crate) fn lower_game(
                     l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
                     l.ext.push(format!("(equipment {{{}}})", print(e)));
                 }
-                if let Some(o @ ("Shared" | "Neutral")) = args.get(1).and_then(|o| o.atom()) {
+                if let Some(o @ ("Shared" | "Neutral")) = owner.and_then(|o| o.atom()) {
                     l.piece_owners.push((name.clone(), o.to_string()));
                 }
                 // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
@@ -1587,7 +1587,7 @@ pub(crate) fn lower_game(
                         pieces.len() - 1
                     }
                 };
-                if let Some(m) = args.get(2) {
+                if let Some(m) = rest.first().copied() {
                     if piece_moves.iter().any(|(i, _)| *i == at) {
                         l.unmapped("moves of a piece declared again for another owner", m);
                         l.ext.push(format!("(equipment {{{}}})", print(e)));

@@ -236,6 +236,19 @@ impl Lower<'_> {
         }
     }
 
+    /// `(sites P1)` without an unnamed region of P1: every region P1 owns.
+    pub(super) fn owned_sites(&self, player: &str) -> Option<Vec<usize>> {
+        let mut v: Vec<usize> = self
+            .region_sites
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(player))
+            .flat_map(|r| r.sites.iter().copied())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        Some(v).filter(|v| !v.is_empty())
+    }
+
     /// `(expand region [steps:k] [dir])` and `(expand origin:site …)`: the region grown by
     /// `k` steps (1 by default) along Ludii's `Adjacent` links, or those of the direction.
     fn expand(&mut self, n: &Node) -> Option<Vec<usize>> {
