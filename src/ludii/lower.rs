@@ -983,7 +983,9 @@ impl Lower<'_> {
         if stack {
             args.remove(0);
         }
-        let known = ["coord", "count", "counts", "state", "value", "items"];
+        let known = [
+            "coord", "count", "counts", "state", "value", "items", "rotation",
+        ];
         if n.args()
             .iter()
             .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
@@ -1000,14 +1002,20 @@ impl Lower<'_> {
             }
             _ => return None,
         };
+        let count = match n.named("count") {
+            None => 1,
+            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
+        };
+        // `(place "Dog2" (handSite P2) count:15)`: pieces in the owner's hand.
+        if let ([h], [item]) = (args.as_slice(), items.as_slice()) {
+            if let Some(p) = self.hand_placement(h, item, count, pieces) {
+                return Some(vec![p]);
+            }
+        }
         let sites = match (args.as_slice(), n.named("coord")) {
             ([], Some(c)) => self.sites(c)?,
             ([w], None) => self.sites(w)?,
             _ => return None,
-        };
-        let count = match n.named("count") {
-            None => 1,
-            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
         // `counts:{k…}`: one count per site, or one for every site.
         let counts: Vec<usize> = match n.named("counts") {
@@ -1025,9 +1033,12 @@ impl Lower<'_> {
             }
             Some(_) => return None,
         };
-        if n.named("state").is_some() || n.named("value").is_some() {
+        if ["state", "value", "rotation"]
+            .iter()
+            .any(|k| n.named(k).is_some())
+        {
             self.unmapped(
-                "piece states and values of `(place …)` (`state:`, `value:`)",
+                "piece states, values and rotations of `(place …)` (`state:`, `value:`, `rotation:`)",
                 n,
             );
             self.ext.push(format!("(start {{{}}})", print(n)));

@@ -236,6 +236,30 @@ impl Lower<'_> {
         }
     }
 
+    /// `(place "Dog2" (handSite P2) count:k)`: `k` pieces held off the board by their owner,
+    /// when the hand is the owner's.
+    pub(super) fn hand_placement(
+        &self,
+        h: &Node,
+        item: &str,
+        count: usize,
+        pieces: &[crate::spec::Piece],
+    ) -> Option<crate::spec::Placement> {
+        let args: Vec<&Node> = h.positional().collect();
+        let (Some("handSite"), [Node::Atom(who, _), ..]) = (h.head(), args.as_slice()) else {
+            return None;
+        };
+        let owned = self.piece_owners.iter().find(|(p, _)| p == item).cloned();
+        let (piece, player) =
+            owned.or_else(|| super::lower::split_item(item, pieces, &self.players))?;
+        (&player == who).then(|| crate::spec::Placement {
+            player,
+            piece,
+            positions: Vec::new(),
+            off: Some(count as u32),
+        })
+    }
+
     /// `(sites P1)` without an unnamed region of P1: every region P1 owns.
     pub(super) fn owned_sites(&self, player: &str) -> Option<Vec<usize>> {
         let mut v: Vec<usize> = self

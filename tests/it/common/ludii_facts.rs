@@ -386,8 +386,26 @@ fn why(doc: &Document, facts: &serde_json::Value, d: &Diff) -> Why {
         Some(k) => format!("{detail} kept {k}"),
         None => detail,
     };
+    // A board whose sites are Ludii's in number but not in order or labels.
+    let labels_differ = doc
+        .games
+        .first()
+        .and_then(|g| g.boards.first())
+        .is_some_and(|b| {
+            facts["placements"].as_array().is_some_and(|a| {
+                a.iter().any(|p| {
+                    let (Some(i), Some(l)) = (p["site"].as_u64(), p["label"].as_str()) else {
+                        return false;
+                    };
+                    p["type"].as_str() == facts["board"]["siteType"].as_str()
+                        && b.positions.get(i as usize).is_some_and(|x| x.name != l)
+                })
+            })
+        });
     let cause = if !d.sites {
         "board differs".to_string()
+    } else if labels_differ {
+        "board differs (site order or labels)".to_string()
     } else if let Some(k) = kept.first() {
         format!("not read: {k}")
     } else if d.placement_sites {
