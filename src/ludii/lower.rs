@@ -1639,7 +1639,22 @@ pub(crate) fn lower_game(
                             _ => l.place(item, &pieces),
                         };
                         match placed {
-                            Some(p) => setup.extend(p),
+                            Some(mut p) => {
+                                // A piece is not placed on a site an earlier `(place …)`
+                                // filled, unless it is placed as a stack.
+                                let stack = item.positional().next().and_then(|a| a.atom())
+                                    == Some("Stack");
+                                if item.head() == Some("place") && !stack {
+                                    for new in &mut p {
+                                        new.positions.retain(|s| {
+                                            !setup
+                                                .iter()
+                                                .any(|q: &Placement| q.positions.contains(s))
+                                        });
+                                    }
+                                }
+                                setup.extend(p)
+                            }
                             None => l.keep("start", item, true),
                         }
                     }

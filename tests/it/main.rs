@@ -22,6 +22,7 @@ mod limits;
 mod ludii;
 mod ludii_english;
 mod ludii_facts;
+mod ludii_placements;
 mod ludii_writer;
 mod outcomes;
 mod render_cli;
