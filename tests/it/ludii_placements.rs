@@ -107,3 +107,18 @@ fn english_of_a_match_reads_with_a_warning() {
     assert_eq!(doc.games[0].title, "Tourney");
     assert!(doc.games[0].boards.is_empty());
 }
+
+/// English counts of steps as Ludii prints computed ones, read left to right, and the
+/// board's number of rows.
+#[test]
+fn english_steps_are_computed() {
+    let text = "Game Rules:\nThe game \"E\" is played by two players on a 6x6 rectangle board with square tiling.\nAll players play with Stones.\nSetup:\nPlace a Stone for player one at the bottom sites of the board expanded by 8 divided by 2 minus 3 steps.\nPlace a Stone for player two at the top sites of the board expanded by the number of Cell rows divided by 2 minus 2 steps.\n";
+    let (doc, diags) = read_english("e.txt", text, FileId(0));
+    assert!(
+        diags.iter().all(|d| d.severity != Severity::Error),
+        "{diags:?}"
+    );
+    let doc = doc.expect("a document");
+    assert_eq!(sites(&doc, "Stone", "P1"), (0..12).collect::<Vec<_>>());
+    assert_eq!(sites(&doc, "Stone", "P2"), (24..36).collect::<Vec<_>>());
+}
