@@ -1007,10 +1007,10 @@ impl Lower<'_> {
             Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
         // `(place "Dog2" (handSite P2) count:15)`: pieces in the owner's hand.
-        if let ([h], [item]) = (args.as_slice(), items.as_slice()) {
-            if let Some(p) = self.hand_placement(h, item, count, pieces) {
-                return Some(vec![p]);
-            }
+        if let ([h], [item]) = (args.as_slice(), items.as_slice())
+            && let Some(p) = self.hand_placement(h, item, count, pieces)
+        {
+            return Some(vec![p]);
         }
         let sites = match (args.as_slice(), n.named("coord")) {
             ([], Some(c)) => self.sites(c)?,
@@ -1640,19 +1640,7 @@ pub(crate) fn lower_game(
                         };
                         match placed {
                             Some(mut p) => {
-                                // A piece is not placed on a site an earlier `(place …)`
-                                // filled, unless it is placed as a stack.
-                                let stack = item.positional().next().and_then(|a| a.atom())
-                                    == Some("Stack");
-                                if item.head() == Some("place") && !stack {
-                                    for new in &mut p {
-                                        new.positions.retain(|s| {
-                                            !setup
-                                                .iter()
-                                                .any(|q: &Placement| q.positions.contains(s))
-                                        });
-                                    }
-                                }
+                                super::sites::skip_filled(item, &mut p, &setup);
                                 setup.extend(p)
                             }
                             None => l.keep("start", item, true),

@@ -3,6 +3,7 @@
 use super::board::{Geo, Shape};
 use super::lower::Lower;
 use super::syntax::Node;
+use crate::spec::Placement;
 
 impl Geo {
     /// The sites that share an edge with `i` (Ludii's `Adjacent`): every link of a graph
@@ -144,12 +145,12 @@ impl Geo {
             .collect()
     }
 
-    /// `sites` grown by `steps` steps along the links `follow` accepts (by direction), sorted.
+    /// `sites` grown by `steps` steps along the links whose direction `follow` accepts, sorted.
     pub fn expand_by(
         &self,
         sites: &[usize],
         steps: usize,
-        follow: &dyn Fn(usize, &str) -> bool,
+        follow: &dyn Fn(&str) -> bool,
     ) -> Vec<usize> {
         let mut inside = vec![false; self.len()];
         let mut frontier: Vec<usize> = Vec::new();
@@ -163,7 +164,7 @@ impl Geo {
             let mut next = Vec::new();
             for &s in &frontier {
                 for &(d, j) in &self.links[s] {
-                    if follow(s, d) && !inside[j] {
+                    if follow(d) && !inside[j] {
                         inside[j] = true;
                         next.push(j);
                     }
@@ -175,6 +176,19 @@ impl Geo {
             frontier = next;
         }
         (0..self.len()).filter(|&i| inside[i]).collect()
+    }
+}
+
+/// A `(place …)` that is not a stack puts no piece on a site an earlier one filled (Ludii
+/// keeps the first piece): drops those sites from `new`.
+pub(super) fn skip_filled(item: &Node, new: &mut [Placement], earlier: &[Placement]) {
+    let stack = item.positional().next().and_then(|a| a.atom()) == Some("Stack");
+    if item.head() != Some("place") || stack {
+        return;
+    }
+    for p in new {
+        p.positions
+            .retain(|s| !earlier.iter().any(|q| q.positions.contains(s)));
     }
 }
 
@@ -244,7 +258,7 @@ impl Lower<'_> {
         item: &str,
         count: usize,
         pieces: &[crate::spec::Piece],
-    ) -> Option<crate::spec::Placement> {
+    ) -> Option<Placement> {
         let args: Vec<&Node> = h.positional().collect();
         let (Some("handSite"), [Node::Atom(who, _), ..]) = (h.head(), args.as_slice()) else {
             return None;
@@ -252,7 +266,7 @@ impl Lower<'_> {
         let owned = self.piece_owners.iter().find(|(p, _)| p == item).cloned();
         let (piece, player) =
             owned.or_else(|| super::lower::split_item(item, pieces, &self.players))?;
-        (&player == who).then(|| crate::spec::Placement {
+        (&player == who).then(|| Placement {
             player,
             piece,
             positions: Vec::new(),
@@ -290,14 +304,14 @@ impl Lower<'_> {
         };
         let geo = self.geo.as_ref()?;
         let graph = geo.shape == Shape::Graph;
-        let follow: Box<dyn Fn(usize, &str) -> bool> = match dir {
-            None | Some("Adjacent") => Box::new(move |_, d| graph || geo.orth.contains(&d)),
-            Some("Orthogonal") => Box::new(|_, d| geo.orth.contains(&d)),
-            Some("Diagonal") => Box::new(|_, d| geo.diag.contains(&d)),
-            Some("All") => Box::new(|_, _| true),
+        let follow: Box<dyn Fn(&str) -> bool> = match dir {
+            None | Some("Adjacent") => Box::new(move |d| graph || geo.orth.contains(&d)),
+            Some("Orthogonal") => Box::new(|d| geo.orth.contains(&d)),
+            Some("Diagonal") => Box::new(|d| geo.diag.contains(&d)),
+            Some("All") => Box::new(|_| true),
             Some(d) if super::board::compass_index(d).is_some() => {
                 let d = d.to_string();
-                Box::new(move |_, x| x == d)
+                Box::new(move |x| x == d)
             }
             Some(_) => return None,
         };

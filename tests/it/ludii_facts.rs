@@ -10,8 +10,8 @@ use crate::common::ludii_facts::*;
 const FLOOR_READ: usize = 218;
 const FLOOR_SITES: usize = 178;
 const FLOOR_PLAYERS: usize = 217;
-const FLOOR_KINDS: usize = 215;
-const FLOOR_PLACEMENTS: usize = 179;
+const FLOOR_KINDS: usize = 216;
+const FLOOR_PLACEMENTS: usize = 195;
 
 #[test]
 #[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]

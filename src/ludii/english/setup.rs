@@ -283,7 +283,7 @@ impl<'a> Sites<'a> {
             let mut v = self.set(base, depth + 1)?;
             // Ludii's default direction: `Adjacent` (every link of a graph board).
             let graph = self.geo.shape == board::Shape::Graph;
-            let adjacent = |_: usize, d: &str| graph || self.geo.orth.contains(&d);
+            let adjacent = |d: &str| graph || self.geo.orth.contains(&d);
             for steps in grow.into_iter().rev() {
                 v = self.geo.expand_by(&v, steps.min(1000), &adjacent);
             }
