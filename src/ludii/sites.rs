@@ -180,15 +180,23 @@ impl Geo {
 }
 
 /// A `(place …)` that is not a stack puts no piece on a site an earlier one filled (Ludii
-/// keeps the first piece): drops those sites from `new`.
+/// keeps the first piece), nor, without `count:`, a second piece on a site it lists twice:
+/// drops those sites from `new`.
 pub(super) fn skip_filled(item: &Node, new: &mut [Placement], earlier: &[Placement]) {
     let stack = item.positional().next().and_then(|a| a.atom()) == Some("Stack");
     if item.head() != Some("place") || stack {
         return;
     }
+    // Without `count:`, a site listed twice still holds one piece.
+    let one = item.named("count").is_none() && item.named("counts").is_none();
     for p in new {
-        p.positions
-            .retain(|s| !earlier.iter().any(|q| q.positions.contains(s)));
+        let mut seen: Vec<String> = Vec::new();
+        p.positions.retain(|s| {
+            let fresh =
+                !earlier.iter().any(|q| q.positions.contains(s)) && !(one && seen.contains(s));
+            seen.push(s.clone());
+            fresh
+        });
     }
 }
 

@@ -47,6 +47,12 @@ fn phases_corners_and_outer_sites_are_ludiis() {
     assert_eq!(sites(&d, "Disc", "P1"), [0, 2, 5, 7, 8, 10]);
     // Corners 0 and 8 are taken: Ludii places no second piece there.
     assert_eq!(sites(&d, "Pawn", "P2"), [3, 11]);
+    // A site listed twice holds one piece.
+    let d = lud(&game(
+        "(board (square 3))",
+        "(place \"Disc1\" {\"A1\" \"B2\" \"A1\"})",
+    ));
+    assert_eq!(sites(&d, "Disc", "P1"), [0, 4]);
     let d = lud(&game(
         "(board (square 5))",
         "(place \"Disc1\" (difference (sites Outer) (sites Phase 1)))",
