@@ -192,8 +192,9 @@ pub(super) fn skip_filled(item: &Node, new: &mut [Placement], earlier: &[Placeme
     for p in new {
         let mut seen: Vec<String> = Vec::new();
         p.positions.retain(|s| {
-            let fresh =
-                !earlier.iter().any(|q| q.positions.contains(s)) && !(one && seen.contains(s));
+            let taken =
+                earlier.iter().any(|q| q.positions.contains(s)) || (one && seen.contains(s));
+            let fresh = !taken;
             seen.push(s.clone());
             fresh
         });
