@@ -490,6 +490,16 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
             },
         ));
     }
+    // Ludii describes no match: `Sorry! Matches are not yet supported.`
+    if let Some((_, l)) = lines.iter().find(|(_, l)| l.text == MATCH_TEXT) {
+        r.diags.push(Diagnostic::new(
+            Severity::Warning,
+            CODE_UNRESOLVED,
+            "Ludii generates no rules for a match (`Sorry! Matches are not yet supported.`): a game with no board, pieces or rules, titled after the file",
+            Some(l.span),
+        ));
+        return (Some(match_document(name, text, &lines)), r.diags);
+    }
     // Opening sentence.
     let Some(open_idx) = lines
         .iter()
@@ -712,6 +722,43 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         procedures: vec![],
     };
     (Some(doc), r.diags)
+}
+
+/// What Ludii's English generator prints instead of the rules of a match.
+const MATCH_TEXT: &str = "Sorry! Matches are not yet supported.";
+
+/// The document of a text that describes a match: one game, titled after the file's stem,
+/// that keeps the text's lines verbatim.
+fn match_document(name: &str, text: &str, lines: &[(String, Line)]) -> Document {
+    let stem = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let title = stem.rsplit_once('.').map_or(stem, |(s, _)| s).to_string();
+    let game = Game {
+        kind: EntryKind::Game,
+        engine: None,
+        title,
+        variant_of: None,
+        default: false,
+        texts: Texts::default(),
+        players: vec![],
+        turn_order: Default::default(),
+        options: vec![],
+        sounds: vec![],
+        boards: vec![],
+        pieces: vec![],
+        setup: vec![],
+        goals: vec![],
+        move_priorities: vec![],
+        extensions: Extensions::of(
+            RawFormat::Ludii,
+            lines.iter().map(|(_, l)| l.text.to_string()),
+        ),
+    };
+    Document {
+        spec_version: SPEC_VERSION.to_string(),
+        source: crate::spec::Source::of_text("ludii-english", name, text),
+        games: vec![game],
+        procedures: vec![],
+    }
 }
 
 /// A line made of piece-list sentences (`Player one plays with Jaguars. Player two plays with

@@ -398,31 +398,24 @@ impl Lower<'_> {
                         "Board" => Some((0..geo.len()).collect()),
                         "Centre" | "Center" => Some(geo.centre()),
                         "Track" => self.track_sites(None),
-                        p if self.players.iter().any(|x| x == p) => {
-                            self.region_sites(Some(p), None)
-                        }
-                        _ => None,
+                        p if self.players.iter().any(|x| x == p) => self
+                            .region_sites(Some(p), None)
+                            .or_else(|| self.owned_sites(p)),
+                        _ => self.sites_more(n),
                     },
                     ("sites", [Node::Str(name, _)]) => self.region_sites(None, Some(name)),
                     ("sites", [Node::Atom(k, _), x]) => match (k.as_str(), x) {
-                        ("Row", x) => Some(geo.row(int(x)? as usize)),
-                        ("Column", x) => Some(geo.column(int(x)? as usize)),
                         ("Side", Node::Atom(d, _)) => Some(geo.side(d)),
                         ("Track", Node::Str(name, _)) => self.track_sites(Some(name)),
                         (p, Node::Str(name, _)) if self.players.iter().any(|x| x == p) => {
                             self.region_sites(Some(p), Some(name))
                         }
-                        _ => None,
+                        _ => self.sites_more(n),
                     },
                     ("centrePoint", []) => geo.centre().first().map(|&c| vec![c]),
                     ("+" | "-" | "*" | "/", [_, _]) => {
                         let k = float(n).filter(|k| k.fract() == 0.0 && *k >= 0.0)? as usize;
                         Some(vec![k]).filter(|_| k < geo.len())
-                    }
-                    ("expand", [r]) => {
-                        let steps = n.named("steps").and_then(int).unwrap_or(1).clamp(0, 1000);
-                        let base = self.sites(r)?;
-                        Some(self.geo.as_ref()?.expand(&base, steps as usize))
                     }
                     ("union", parts) | ("intersection", parts) | ("difference", parts) => {
                         let parts: Vec<&Node> = if parts.len() == 1 {
@@ -449,7 +442,7 @@ impl Lower<'_> {
                         acc.dedup();
                         Some(acc)
                     }
-                    _ => None,
+                    _ => self.sites_more(n),
                 }
             }
             _ => None,
@@ -1045,7 +1038,9 @@ impl Lower<'_> {
         if stack {
             args.remove(0);
         }
-        let known = ["coord", "count", "counts", "state", "value", "items"];
+        let known = [
+            "coord", "count", "counts", "state", "value", "items", "rotation",
+        ];
         if n.args()
             .iter()
             .any(|a| matches!(a, Node::Named(k, _, _) if !known.contains(&k.as_str())))
@@ -1062,14 +1057,20 @@ impl Lower<'_> {
             }
             _ => return None,
         };
+        let count = match n.named("count") {
+            None => 1,
+            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
+        };
+        // `(place "Dog2" (handSite P2) count:15)`: pieces in the owner's hand.
+        if let ([h], [item]) = (args.as_slice(), items.as_slice())
+            && let Some(p) = self.hand_placement(h, item, count, pieces)
+        {
+            return Some(vec![p]);
+        }
         let sites = match (args.as_slice(), n.named("coord")) {
             ([], Some(c)) => self.sites(c)?,
             ([w], None) => self.sites(w)?,
             _ => return None,
-        };
-        let count = match n.named("count") {
-            None => 1,
-            Some(c) => int(c).filter(|k| (0..=1000).contains(k))? as usize,
         };
         // `counts:{k…}`: one count per site, or one for every site.
         let counts: Vec<usize> = match n.named("counts") {
@@ -1087,9 +1088,12 @@ impl Lower<'_> {
             }
             Some(_) => return None,
         };
-        if n.named("state").is_some() || n.named("value").is_some() {
+        if ["state", "value", "rotation"]
+            .iter()
+            .any(|k| n.named(k).is_some())
+        {
             self.unmapped(
-                "piece states and values of `(place …)` (`state:`, `value:`)",
+                "piece states, values and rotations of `(place …)` (`state:`, `value:`, `rotation:`)",
                 n,
             );
             self.ext.push(format!("(start {{{}}})", print(n)));
@@ -1730,24 +1734,24 @@ pub(crate) fn lower_game(
                     l.keep("equipment", e, true);
                     continue;
                 };
-                // The owner: every player, one (`P2`), nobody or all (`Neutral`, `Shared`).
-                let owner_ok = match args.get(1) {
-                    None => true,
-                    Some(o) => o.atom().is_some_and(|o| {
-                        matches!(o, "Each" | "Neutral" | "Shared" | "All")
-                            || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
-                    }),
-                };
-                // `(piece "Hen" P2 N moves)`: the direction the piece faces.
-                let mut args = args;
-                if args.len() > 2 && args[2].atom().is_some_and(|d| COMPASS.contains(&d)) {
+                // The owner: every player (also when left out: `(piece "Pawn" moves)`), one
+                // (`P2`), nobody or all (`Neutral`, `Shared`).
+                let owner = args.get(1).copied().filter(|o| o.atom().is_some());
+                let owner_ok = owner.and_then(|o| o.atom()).is_none_or(|o| {
+                    matches!(o, "Each" | "Neutral" | "Shared" | "All")
+                        || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
+                });
+                // The rest: `[N] [moves]` (`(piece "Hen" P2 N moves)`: the direction the
+                // piece faces).
+                let mut rest: Vec<&Node> = args[1 + owner.is_some() as usize..].to_vec();
+                if rest.len() > 1 && rest[0].atom().is_some_and(|d| COMPASS.contains(&d)) {
                     l.unmapped(
                         "the direction a piece faces (`(piece \"X\" P1 N …)`)",
-                        args[2],
+                        rest[0],
                     );
-                    args.remove(2);
+                    rest.remove(0);
                 }
-                if !owner_ok || args.len() > 3 {
+                if !owner_ok || rest.len() > 1 {
                     l.keep("equipment", e, true);
                     continue;
                 }
@@ -1755,7 +1759,7 @@ pub(crate) fn lower_game(
                     l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
                     l.ext.push(format!("(equipment {{{}}})", print(e)));
                 }
-                if let Some(o @ ("Shared" | "Neutral")) = args.get(1).and_then(|o| o.atom()) {
+                if let Some(o @ ("Shared" | "Neutral")) = owner.and_then(|o| o.atom()) {
                     l.piece_owners.push((name.clone(), o.to_string()));
                 }
                 // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
@@ -1769,7 +1773,7 @@ pub(crate) fn lower_game(
                         pieces.len() - 1
                     }
                 };
-                if let Some(m) = args.get(2) {
+                if let Some(m) = rest.first().copied() {
                     if piece_moves.iter().any(|(i, _)| *i == at) {
                         l.unmapped("moves of a piece declared again for another owner", m);
                         l.ext.push(format!("(equipment {{{}}})", print(e)));
@@ -1810,7 +1814,10 @@ pub(crate) fn lower_game(
                             _ => l.place(item, &pieces),
                         };
                         match placed {
-                            Some(p) => setup.extend(p),
+                            Some(mut p) => {
+                                super::sites::skip_filled(item, &mut p, &setup);
+                                setup.extend(p)
+                            }
                             None => l.keep("start", item, true),
                         }
                     }

@@ -13,6 +13,7 @@ pub mod english;
 pub mod expand;
 pub mod jar;
 pub mod lower;
+mod sites;
 pub mod syntax;
 mod track;
 pub mod write;

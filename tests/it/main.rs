@@ -21,6 +21,7 @@ mod limits;
 mod ludii;
 mod ludii_english;
 mod ludii_facts;
+mod ludii_placements;
 mod ludii_writer;
 mod outcomes;
 mod render_cli;

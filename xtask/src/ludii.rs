@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Runs the comparison; `check` fails when the committed report would change.
-/// `why` prints, for every file whose board differs from the oracle's, both site counts and
-/// the board ludeme (to standard error), grouped by the ludeme's head.
+/// `why` prints to standard error every file whose board differs from the oracle's (both site
+/// counts and the board ludeme, grouped by the ludeme's head), and every file whose placements
+/// differ, grouped by cause.
 pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool, why: bool) -> bool {
     let setup = Setup::new(root, jar);
     if let Some(why) = setup.missing() {
@@ -50,6 +51,16 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool, why: bool) -> bool 
                 )
             })
             .collect();
+        if why {
+            eprint!(
+                "{}",
+                why_report(".lud", results.iter().map(|(f, o)| (f, o.why.as_ref())))
+            );
+            eprint!(
+                "{}",
+                why_report("English", english.iter().map(|(f, o)| (f, o.why.as_ref())))
+            );
+        }
         Ok(report(&results) + &english_report(&english))
     };
     let md = match run() {
@@ -189,6 +200,27 @@ fn english_report(results: &[(String, EnglishOutcome)]) -> String {
         }
     }
     md
+}
+
+/// `--why`: the files whose placements differ, grouped by cause (largest group first), each
+/// with its missing and extra placements.
+fn why_report<'a>(what: &str, whys: impl Iterator<Item = (&'a String, Option<&'a Why>)>) -> String {
+    let mut by: BTreeMap<&str, Vec<(&String, &Why)>> = BTreeMap::new();
+    for (f, w) in whys {
+        if let Some(w) = w {
+            by.entry(w.cause.as_str()).or_default().push((f, w));
+        }
+    }
+    let mut groups: Vec<_> = by.into_iter().collect();
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    let mut s = format!("\n== {what}: placements that differ, by cause\n");
+    for (cause, files) in &groups {
+        s.push_str(&format!("\n-- {cause}: {} files\n", files.len()));
+        for (f, w) in files {
+            s.push_str(&format!("   {f}: {}\n", w.detail));
+        }
+    }
+    s
 }
 
 /// How many first errors carry each diagnostic code (`severity[area::name]`, the message's first

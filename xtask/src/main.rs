@@ -38,7 +38,9 @@ tasks:
                              ../shared/tools/ludii/ludii-res.jar), compare with the Ludii oracle's
                              facts (cached in target/ludii-facts), do the same with the English
                              Ludii generates for each game (cached in target/ludii-english) and
-                             write golden/ludii-library-report.md (--check: fail if it would change)
+                             write golden/ludii-library-report.md (--check: fail if it would change;
+                             --why: list the files whose boards or placements differ, grouped
+                             by cause)
   golden                     rewrite golden files and images (UPDATE_GOLDEN=1 cargo test) for review
   fonts [--tai PATH] [--only chess]
                              regenerate the font subsets in assets/fonts/ (needs Debian's

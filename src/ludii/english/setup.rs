@@ -276,15 +276,16 @@ impl<'a> Sites<'a> {
         let mut grow = Vec::new();
         let mut base = s;
         while let Some((b, n)) = base.rsplit_once(" expanded by ") {
-            grow.push(number(
-                n.strip_suffix(" steps").or(n.strip_suffix(" step"))?,
-            )?);
+            grow.push(self.number(n.strip_suffix(" steps").or(n.strip_suffix(" step"))?)?);
             base = b.trim();
         }
         if !grow.is_empty() {
             let mut v = self.set(base, depth + 1)?;
+            // Ludii's default direction: `Adjacent` (every link of a graph board).
+            let graph = self.geo.shape == board::Shape::Graph;
+            let adjacent = |d: &str| graph || self.geo.orth.contains(&d);
             for steps in grow.into_iter().rev() {
-                v = self.geo.expand(&v, steps.min(1000));
+                v = self.geo.expand_by(&v, steps.min(1000), &adjacent);
             }
             return Some(v);
         }
@@ -396,30 +397,8 @@ impl<'a> Sites<'a> {
                 }
                 c
             }
-            "the outer sites of the board" if geo.shape == board::Shape::Grid => {
-                let mut v: Vec<usize> = geo
-                    .bottom()
-                    .into_iter()
-                    .chain(geo.top())
-                    .chain(geo.left())
-                    .chain(geo.right())
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            "the corner sites of the board" if geo.shape == board::Shape::Grid => {
-                let (l, r) = (geo.left(), geo.right());
-                let mut v: Vec<usize> = geo
-                    .bottom()
-                    .into_iter()
-                    .chain(geo.top())
-                    .filter(|x| l.contains(x) || r.contains(x))
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
+            "the outer sites of the board" | "the perimeter sites of the board" => geo.outer(),
+            "the corner sites of the board" => geo.corners(),
             _ => {
                 // `each vertex of the 4 row`, `each cell of the 0 column` (0-based).
                 let w: Vec<&str> = s.split_whitespace().collect();
@@ -456,6 +435,63 @@ impl<'a> Sites<'a> {
                 }
             }
         })
+    }
+}
+
+impl Sites<'_> {
+    /// A count read left to right as Ludii prints it: `8 divided by 2 minus 2`, `the number of
+    /// Vertex rows divided by 2 minus 1` (the board's rows or columns), `3 plus 1`.
+    fn number(&self, s: &str) -> Option<usize> {
+        const OPS: [&str; 5] = [
+            " plus ",
+            " minus ",
+            " divided by ",
+            " times ",
+            " multiplied by ",
+        ];
+        let lines = |f: fn(&(usize, usize)) -> usize| {
+            self.geo.label_rc.iter().map(f).max().map_or(0, |m| m + 1)
+        };
+        let term = |t: &str| -> Option<usize> {
+            let w: Vec<&str> = t.split_whitespace().collect();
+            match w.as_slice() {
+                ["the", "number", "of", _, "rows"] | ["the", "number", "of", "rows"] => {
+                    Some(lines(|p| p.1))
+                }
+                ["the", "number", "of", _, "columns"] | ["the", "number", "of", "columns"] => {
+                    Some(lines(|p| p.0))
+                }
+                _ => number(t),
+            }
+        };
+        let mut rest = s.trim();
+        let mut acc: Option<usize> = None;
+        let mut op = "";
+        loop {
+            let next = OPS
+                .iter()
+                .filter_map(|o| rest.find(o).map(|at| (at, *o)))
+                .min();
+            let (t, after) = match next {
+                Some((at, o)) => (&rest[..at], Some((o, &rest[at + o.len()..]))),
+                None => (rest, None),
+            };
+            let v = term(t)?;
+            acc = Some(match (acc, op) {
+                (None, _) => v,
+                (Some(a), " plus ") => a.checked_add(v)?,
+                (Some(a), " minus ") => a.checked_sub(v)?,
+                (Some(a), " divided by ") => a.checked_div(v)?,
+                (Some(a), _) => a.checked_mul(v)?,
+            });
+            match after {
+                Some((o, r)) => {
+                    op = o;
+                    rest = r;
+                }
+                None => return acc,
+            }
+        }
     }
 }
 

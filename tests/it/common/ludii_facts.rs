@@ -396,6 +396,8 @@ pub struct Outcome {
     /// The board ludeme as read (the board's `ludii` extension), or the game's first `ludii`
     /// extension that mentions a board when none was built.
     pub board_text: String,
+    /// Why the placements differ, when they do (`cargo xtask ludii --why`).
+    pub why: Option<Why>,
 }
 
 impl Outcome {
@@ -528,6 +530,167 @@ fn compare_doc(doc: &Document, facts: &serde_json::Value, o: &mut Outcome) {
     o.players = d.players;
     o.kinds = d.kinds;
     o.placements = d.placements;
+    if !d.placements {
+        o.why = Some(why(doc, facts, &d));
+    }
+}
+
+/// Why a game's placements differ from the oracle's: a cause, to group files by, and the
+/// details of one file.
+#[derive(Debug, Clone, Default)]
+pub struct Why {
+    /// `board differs` (the site count is not Ludii's: a board problem), `not read: <form>`
+    /// (a `(start …)` item kept verbatim), `stack heights`, `owners`, `kinds`, `sites`.
+    pub cause: String,
+    /// The placements missing and extra (site label, kind, owner), the first few of each.
+    pub detail: String,
+}
+
+/// The shape of a kept `(start …)` item: its first two words, strings and numbers elided
+/// (`(place Stack "…"` → `place Stack`, `(place "…" (forEach` → `place "…" (forEach`).
+fn form_of(item: &str) -> String {
+    let inner = item
+        .strip_prefix("(start {")
+        .or_else(|| item.strip_prefix("(start "))
+        .unwrap_or(item)
+        .trim_start_matches('(');
+    let mut out = Vec::new();
+    for w in inner.split_whitespace().take(3) {
+        out.push(if w.starts_with('"') {
+            "\"…\"".to_string()
+        } else if w.starts_with('(') {
+            w.split(|c: char| c.is_whitespace() || c == ')')
+                .next()
+                .unwrap_or(w)
+                .to_string()
+        } else {
+            w.trim_end_matches([')', '}']).to_string()
+        });
+    }
+    out.join(" ")
+}
+
+fn why(doc: &Document, facts: &serde_json::Value, d: &Diff) -> Why {
+    let (mine, oracle) = doc
+        .games
+        .first()
+        .map(|g| placement_lists(g, facts))
+        .unwrap_or_default();
+    let (missing, extra) = multiset_diff(&mine, &oracle);
+    let label = |i: i64| -> String {
+        facts["placements"]
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["site"].as_i64() == Some(i)))
+            .and_then(|p| p["label"].as_str())
+            .map_or(i.to_string(), |l| format!("{i}/{l}"))
+    };
+    let show = |v: &[(i64, String, i64)]| -> String {
+        let mut s: Vec<String> = v
+            .iter()
+            .take(4)
+            .map(|(i, k, o)| format!("{}:{k}:P{o}", label(*i)))
+            .collect();
+        if v.len() > 4 {
+            s.push(format!("… ({} in all)", v.len()));
+        }
+        s.join(" ")
+    };
+    let detail = format!("missing [{}] extra [{}]", show(&missing), show(&extra));
+    let kept: Vec<String> = doc
+        .games
+        .first()
+        .map(|g| {
+            g.extensions
+                .0
+                .iter()
+                .filter(|e| e.text.starts_with("(start "))
+                .map(|e| form_of(&e.text))
+                .collect()
+        })
+        .unwrap_or_default();
+    let same = |f: &dyn Fn(&(i64, String, i64)) -> String| {
+        let mut a: Vec<String> = missing.iter().map(f).collect();
+        let mut b: Vec<String> = extra.iter().map(f).collect();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    let first_kept = doc.games.first().and_then(|g| {
+        g.extensions
+            .0
+            .iter()
+            .find(|e| e.text.starts_with("(start "))
+            .map(|e| e.text.chars().take(110).collect::<String>())
+    });
+    let detail = match first_kept {
+        Some(k) => format!("{detail} kept {k}"),
+        None => detail,
+    };
+    // A board whose sites are Ludii's in number but not in order or labels.
+    let labels_differ = doc
+        .games
+        .first()
+        .and_then(|g| g.boards.first())
+        .is_some_and(|b| {
+            facts["placements"].as_array().is_some_and(|a| {
+                a.iter().any(|p| {
+                    let (Some(i), Some(l)) = (p["site"].as_u64(), p["label"].as_str()) else {
+                        return false;
+                    };
+                    p["type"].as_str() == facts["board"]["siteType"].as_str()
+                        && b.positions.get(i as usize).is_some_and(|x| x.name != l)
+                })
+            })
+        });
+    let cause = if !d.sites {
+        "board differs".to_string()
+    } else if labels_differ {
+        "board differs (site order or labels)".to_string()
+    } else if let Some(k) = kept.first() {
+        format!("not read: {k}")
+    } else if d.placement_sites {
+        "stack heights".into()
+    } else if same(&|(i, k, _)| format!("{i} {k}")) {
+        "owners".into()
+    } else if same(&|(i, _, o)| format!("{i} {o}")) {
+        "kinds".into()
+    } else if missing.is_empty() {
+        "extra placements".into()
+    } else if extra.is_empty() {
+        "missing placements".into()
+    } else {
+        "sites".into()
+    };
+    Why { cause, detail }
+}
+
+/// What `a` has beyond `b` and what `b` has beyond `a`, as multisets (both sorted): (the
+/// oracle's missing from ours, ours not in the oracle's) for `(mine, oracle)`.
+fn multiset_diff<T: Ord + Clone>(mine: &[T], oracle: &[T]) -> (Vec<T>, Vec<T>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut missing, mut extra) = (Vec::new(), Vec::new());
+    while i < mine.len() || j < oracle.len() {
+        match (mine.get(i), oracle.get(j)) {
+            (Some(a), Some(b)) if a == b => {
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a < b => {
+                extra.push(a.clone());
+                i += 1;
+            }
+            (Some(a), None) => {
+                extra.push(a.clone());
+                i += 1;
+            }
+            (_, Some(b)) => {
+                missing.push(b.clone());
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    (missing, extra)
 }
 
 /// A spec's first game compared with the oracle's facts.
@@ -557,8 +720,7 @@ pub fn diff_doc(doc: &Document, facts: &serde_json::Value) -> Diff {
             ..Diff::default()
         };
     };
-    let board = g.boards.first();
-    let sites = board.map_or(0, |b| b.positions.len()) as u64;
+    let sites = g.boards.first().map_or(0, |b| b.positions.len()) as u64;
     let mut theirs: Vec<String> = facts["kinds"]
         .as_array()
         .map(|a| {
@@ -572,44 +734,8 @@ pub fn diff_doc(doc: &Document, facts: &serde_json::Value) -> Diff {
     let mut ours: Vec<String> = g.pieces.iter().map(|p| p.name.clone()).collect();
     ours.sort();
     ours.dedup();
-    let player_no = |p: &str| -> i64 {
-        match g.players.iter().position(|x| x == p) {
-            Some(i) => i as i64 + 1,
-            None if p == "Neutral" => 0,
-            None if p == "Shared" => g.players.len() as i64 + 1,
-            None => -1,
-        }
-    };
-    let index = |name: &str| -> i64 {
-        board
-            .and_then(|b| b.positions.iter().position(|p| p.name == name))
-            .map_or(-1, |i| i as i64)
-    };
-    let mut mine: Vec<(i64, String, i64)> = g
-        .setup
-        .iter()
-        .flat_map(|p| {
-            p.positions
-                .iter()
-                .map(move |s| (index(s), p.piece.clone(), player_no(&p.player)))
-        })
-        .collect();
-    let mut oracle = oracle_placements(facts);
-    mine.sort();
-    oracle.sort();
-    // Multiset intersection of two sorted lists.
-    let (mut i, mut j, mut found) = (0, 0, 0);
-    while i < mine.len() && j < oracle.len() {
-        match mine[i].cmp(&oracle[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                found += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let (mine, oracle) = placement_lists(g, facts);
+    let found = oracle.len() - multiset_diff(&mine, &oracle).0.len();
     let set = |v: &[(i64, String, i64)]| {
         let mut v = v.to_vec();
         v.dedup();
@@ -624,6 +750,39 @@ pub fn diff_doc(doc: &Document, facts: &serde_json::Value) -> Diff {
         found,
         total: oracle.len(),
     }
+}
+
+/// A game's placements and the oracle's as (site index, kind, owner), one per piece, sorted.
+type Placed = Vec<(i64, String, i64)>;
+
+fn placement_lists(g: &zogkit::spec::Game, facts: &serde_json::Value) -> (Placed, Placed) {
+    let board = g.boards.first();
+    let player_no = |p: &str| -> i64 {
+        match g.players.iter().position(|x| x == p) {
+            Some(i) => i as i64 + 1,
+            None if p == "Neutral" => 0,
+            None if p == "Shared" => g.players.len() as i64 + 1,
+            None => -1,
+        }
+    };
+    let index = |name: &str| -> i64 {
+        board
+            .and_then(|b| b.positions.iter().position(|p| p.name == name))
+            .map_or(-1, |i| i as i64)
+    };
+    let mut mine: Placed = g
+        .setup
+        .iter()
+        .flat_map(|p| {
+            p.positions
+                .iter()
+                .map(move |s| (index(s), p.piece.clone(), player_no(&p.player)))
+        })
+        .collect();
+    let mut oracle = oracle_placements(facts);
+    mine.sort();
+    oracle.sort();
+    (mine, oracle)
 }
 
 /// The oracle's board placements as (site index, kind, owner), one per piece (a placement of
@@ -733,6 +892,8 @@ pub struct EnglishOutcome {
     pub diff: Diff,
     /// The first error zogkit reported.
     pub first_error: Option<String>,
+    /// Why the placements differ (heights ignored) in a text that states them.
+    pub why: Option<Why>,
 }
 
 /// What the English text states (see [`EnglishOutcome`]): (board, kinds, placements).
@@ -796,6 +957,9 @@ pub fn compare_english(rel: &str, text: Option<&str>, facts: &serde_json::Value)
         Some(doc) => {
             o.board = doc.games.first().is_some_and(|g| !g.boards.is_empty());
             o.diff = diff_doc(doc, facts);
+            if o.setup_stated && !o.diff.placement_sites {
+                o.why = Some(why(doc, facts, &o.diff));
+            }
         }
         None => o.diff.total = oracle_placements(facts).len(),
     }
