@@ -428,14 +428,17 @@ fn travel_program(
                 })
                 .collect()
         }
-        Travel::JanggiHop => {
-            // The janggi cannon: the screen is not a cannon, nor is the target; quiet moves
-            // and captures past the screen.
-            let not_own = || {
-                Instr::Verify(Cond::Not(Box::new(Cond::Piece {
+        Travel::Hop | Travel::JanggiHop => {
+            // The janggi cannon's screen is not of its own kind (rather than any piece), nor is
+            // its target.
+            let janggi = travel == Travel::JanggiHop;
+            let screen = if janggi {
+                Cond::Not(Box::new(Cond::Piece {
                     piece: own.into(),
                     at: None,
-                })))
+                }))
+            } else {
+                Cond::Not(Box::new(test(Test::Empty)))
             };
             let mut p = vec![
                 d(),
@@ -443,7 +446,7 @@ fn travel_program(
                     cond: test(Test::Empty),
                     body: vec![d()],
                 },
-                not_own(),
+                Instr::Verify(screen.clone()),
                 d(),
             ];
             match m {
@@ -456,32 +459,9 @@ fn travel_program(
                         cond: test(Test::Empty),
                         body: vec![d()],
                     });
-                    p.push(not_own());
-                    p.extend(tail(test(Test::Enemy)));
-                }
-            }
-            vec![p]
-        }
-        Travel::Hop => {
-            let mut p = vec![
-                d(),
-                Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![d()],
-                },
-                Instr::Verify(Cond::Not(Box::new(test(Test::Empty)))),
-                d(),
-            ];
-            match m {
-                Modality::Move => p.push(Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![Instr::plain_add(), d()],
-                }),
-                _ => {
-                    p.push(Instr::While {
-                        cond: test(Test::Empty),
-                        body: vec![d()],
-                    });
+                    if janggi {
+                        p.push(Instr::Verify(screen));
+                    }
                     p.extend(tail(test(Test::Enemy)));
                 }
             }

@@ -349,15 +349,7 @@ fn janggi_plays_out_its_placement_and_keeps_its_palace_lines() {
     let Some(dir) = common::shared_zrf() else {
         return;
     };
-    let bytes = std::fs::read(dir.join("dagaz/xiangqi/janggi.zrf")).unwrap();
-    let r = zogkit::format::read(
-        zogkit::format::Format::Zrf,
-        "janggi.zrf",
-        &bytes,
-        &Default::default(),
-        &mut zogkit::zrf::NoIncludes,
-    );
-    let doc = r.document.unwrap();
+    let doc = zrf_doc(&dir.join("dagaz/xiangqi/janggi.zrf")).expect("janggi reads");
     let sec = zogkit::fsf::write_game(&doc, 0, "janggi");
     assert_eq!(sec.status, Status::Partial);
     let said: Vec<&str> = sec.diagnostics.iter().map(|d| d.message.as_str()).collect();
@@ -531,6 +523,19 @@ fn shatranj_round_trips_through_the_reader() {
     round_trip("dagaz/chess/shatranj.zrf", "Shatranj", 0, 3);
 }
 
+/// A ZRF file of the shared corpus read as `convert` reads it (without its includes).
+fn zrf_doc(path: &std::path::Path) -> Option<zogkit::spec::Document> {
+    let bytes = std::fs::read(path).unwrap();
+    zogkit::format::read(
+        zogkit::format::Format::Zrf,
+        "x.zrf",
+        &bytes,
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    )
+    .document
+}
+
 /// Every section the writer writes for the shared corpus reads back without an error, so no
 /// written file names a piece letter it does not define (a piece of the start position that
 /// cannot be written refuses its game instead; Mini XiangQi's soldier is one).
@@ -541,15 +546,7 @@ fn every_written_section_reads_back() {
     };
     let (mut sections, mut refused_for_setup) = (0, 0);
     for path in common::zrf_files(&dir) {
-        let bytes = std::fs::read(&path).unwrap();
-        let r = zogkit::format::read(
-            zogkit::format::Format::Zrf,
-            "x.zrf",
-            &bytes,
-            &Default::default(),
-            &mut zogkit::zrf::NoIncludes,
-        );
-        let Some(doc) = r.document else { continue };
+        let Some(doc) = zrf_doc(&path) else { continue };
         for gi in 0..doc.games.len() {
             let sec = zogkit::fsf::write_game(&doc, gi, "s");
             refused_for_setup += sec
@@ -646,15 +643,7 @@ fn every_accepted_corpus_game_is_compared_with_pyffish() {
     }
     let mut rows = Vec::new();
     for path in common::zrf_files(&dir) {
-        let bytes = std::fs::read(&path).unwrap();
-        let r = zogkit::format::read(
-            zogkit::format::Format::Zrf,
-            "x.zrf",
-            &bytes,
-            &Default::default(),
-            &mut zogkit::zrf::NoIncludes,
-        );
-        let Some(doc) = r.document else { continue };
+        let Some(doc) = zrf_doc(&path) else { continue };
         for gi in 0..doc.games.len() {
             let name = format!("zk-corpus-{}", rows.len());
             let sec = zogkit::fsf::write_game(&doc, gi, &name);
