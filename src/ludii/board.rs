@@ -537,27 +537,7 @@ impl Geo {
     }
     /// `sites` grown by `steps` orthogonal steps, sorted.
     pub fn expand(&self, sites: &[usize], steps: usize) -> Vec<usize> {
-        let mut inside = vec![false; self.len()];
-        let mut frontier: Vec<usize> = Vec::new();
-        for &s in sites {
-            if s < inside.len() && !inside[s] {
-                inside[s] = true;
-                frontier.push(s);
-            }
-        }
-        for _ in 0..steps {
-            let mut next = Vec::new();
-            for &s in &frontier {
-                for &(d, j) in &self.links[s] {
-                    if self.orth.contains(&d) && !inside[j] {
-                        inside[j] = true;
-                        next.push(j);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        (0..self.len()).filter(|&i| inside[i]).collect()
+        self.expand_by(sites, steps, &|d| self.orth.contains(&d))
     }
 }
 
