@@ -159,6 +159,9 @@ pub fn verify_at(
                 at: None,
             },
         };
+        // A verdict with no move to point at stands at the game in the source.
+        let mut v = v;
+        v.at = v.at.or(origins.game(i).at);
         verdicts.push(v);
     }
     for v in &mut verdicts {

@@ -341,3 +341,39 @@ fn a_comparison_stopped_by_the_step_limit_is_unverified() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A port that plays the same but lost what the writer reported is `partial`, and the verdict
+/// stands at the game in the source (a `.lud` read in this run).
+#[test]
+fn a_partial_verdict_with_no_differing_move_stands_at_the_game() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify-located");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .current_dir(REPO)
+        .args([
+            "convert",
+            "corpus/ludii/xiangqi.lud",
+            "--to",
+            "zrf",
+            "--verify",
+        ])
+        .args(["--verify-positions", "20", "-o"])
+        .arg(dir.join("x.zrf"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let at = common::line_col_of(
+        Path::new(REPO).join("corpus/ludii/xiangqi.lud"),
+        "(game \"Xiangqi\"",
+    );
+    let i = stderr
+        .find("warning[verify::partial]")
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let located = stderr[i..].lines().nth(1).unwrap_or("").trim();
+    assert_eq!(
+        located,
+        format!("--> corpus/ludii/xiangqi.lud:{at}"),
+        "{stderr}"
+    );
+}
