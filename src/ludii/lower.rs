@@ -174,7 +174,7 @@ impl Lower<'_> {
         let graph = n.positional().next()?;
         let used = n.named("use").and_then(|u| u.atom());
         let vertex = used == Some("Vertex");
-        let nums: Vec<i64> = graph.positional().filter_map(int).collect();
+        let nums: Vec<i64> = graph.positional().filter_map(whole).collect();
         let shape_atom = graph
             .positional()
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
@@ -1151,7 +1151,7 @@ impl Lower<'_> {
     }
 }
 
-/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)` of numbers (bounded nesting).
+/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)`, `(^ a b)` of numbers (bounded nesting).
 fn float(n: &Node) -> Option<f64> {
     fn eval(n: &Node, depth: usize) -> Option<f64> {
         if let Some(a) = n.atom() {
@@ -1167,10 +1167,16 @@ fn float(n: &Node) -> Option<f64> {
             "-" => Some(a - b),
             "*" => Some(a * b),
             "/" if b != 0.0 => Some(a / b),
+            "^" if b.abs() <= 16.0 => Some(a.powf(b)),
             _ => None,
         }
     }
     eval(n, 0).filter(|x| x.is_finite() && x.abs() < 1e4)
+}
+
+/// A whole number given as a number or as arithmetic on numbers (`(- 5 1)`): see [`float`].
+fn whole(n: &Node) -> Option<i64> {
+    float(n).filter(|x| x.fract() == 0.0).map(|x| x as i64)
 }
 
 /// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
@@ -1204,7 +1210,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
             let rings: Vec<usize> = rings
                 .iter()
                 .map(|r| {
-                    int(r)
+                    whole(r)
                         .filter(|k| (0..=1000).contains(k))
                         .map(|k| k as usize)
                 })

@@ -521,6 +521,9 @@ fn hex_and_tri_boards_round_trip() {
         ("(tri 4) use:Vertex", 10),
         ("(tri 3)", 9),
         ("(rectangle 3 5) use:Vertex", 15),
+        // Sizes given as arithmetic (Brain Coral, 3D Tic-Tac-Toe; counts from the oracle).
+        ("(hex Limping (- 5 1))", 48),
+        ("(rectangle (+ (^ 3 2) (- 3 1)) 3)", 33),
     ] {
         let text = format!(
             "(game \"B\" (players 2) (equipment {{(board {board}) (piece \"S\" Each (or {{(\"StepToEmpty\" Orthogonal) (move Slide Adjacent)}})) (regions \"R\" P2 {{0 1 2}}) (regions \"Low\" (sites Bottom))}}) (rules (start (place \"S1\" {{0 2}})) (play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))"
