@@ -208,11 +208,22 @@ impl Lower<'_> {
             (Some("hex"), [k] | [k, _], Some("Limping")) if !vertex && !too_big(*k) => {
                 Some(board::hex_limping(*k as usize))
             }
+            // `(hex a b)`: sides of `a` and `b` cells in turn, `b` in the bottom row.
+            (Some("hex"), [a, b], None) if !vertex && !too_big(*a) && !too_big(*b) => {
+                Some(board::hex_sides(*b as usize, *a as usize))
+            }
             (Some("hex"), [k], Some("Triangle")) if !vertex && !too_big(*k) => {
                 Some(board::hex_triangle(*k as usize))
             }
             (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
                 Some(board::diamond(*k as usize))
+            }
+            // The points of these triangular tilings index as the cells of the hex boards.
+            (Some("tri"), [k], Some("Hexagon")) if vertex && !too_big(*k) => {
+                Some(board::hexagon(*k as usize).tri_points())
+            }
+            (Some("tri"), [k] | [k, _], Some("Limping")) if vertex && !too_big(*k) => {
+                Some(board::hex_limping(*k as usize).tri_points())
             }
             (Some("tri"), [k], None) if !too_big(*k) => Some(if vertex {
                 board::tri_vertex(*k as usize)

@@ -524,6 +524,11 @@ fn hex_and_tri_boards_round_trip() {
         // Sizes given as arithmetic (Brain Coral, 3D Tic-Tac-Toe; counts from the oracle).
         ("(hex Limping (- 5 1))", 48),
         ("(rectangle (+ (^ 3 2) (- 3 1)) 3)", 33),
+        // Hexagons with sides of two lengths, and points of triangular tilings (the oracle's
+        // counts for Goats Wintering, Hermit, Claustro).
+        ("(hex 2 4)", 18),
+        ("(tri Hexagon 5) use:Vertex", 61),
+        ("(tri Limping (- 4 1)) use:Vertex", 27),
     ] {
         let text = format!(
             "(game \"B\" (players 2) (equipment {{(board {board}) (piece \"S\" Each (or {{(\"StepToEmpty\" Orthogonal) (move Slide Adjacent)}})) (regions \"R\" P2 {{0 1 2}}) (regions \"Low\" (sites Bottom))}}) (rules (start (place \"S1\" {{0 2}})) (play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))"
