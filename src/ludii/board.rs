@@ -453,6 +453,36 @@ impl Geo {
         self
     }
 
+    /// This board without the sites `gone` (`(remove … cells:{…})`): the others keep their
+    /// order, labels and links among themselves, reindexed.
+    pub fn without(&self, gone: &[usize]) -> Geo {
+        let keep: Vec<usize> = (0..self.len()).filter(|i| !gone.contains(i)).collect();
+        let mut new = vec![usize::MAX; self.len()];
+        for (k, &i) in keep.iter().enumerate() {
+            new[i] = k;
+        }
+        let links = keep
+            .iter()
+            .map(|&i| {
+                self.links[i]
+                    .iter()
+                    .filter(|(_, j)| new[*j] != usize::MAX)
+                    .map(|&(d, j)| (d, new[j]))
+                    .collect()
+            })
+            .collect();
+        Geo {
+            shape: self.shape,
+            names: keep.iter().map(|&i| self.names[i].clone()).collect(),
+            label_rc: keep.iter().map(|&i| self.label_rc[i]).collect(),
+            xy: keep.iter().map(|&i| self.xy[i]).collect(),
+            links,
+            dirs: self.dirs.clone(),
+            orth: self.orth.clone(),
+            diag: self.diag.clone(),
+        }
+    }
+
     /// The distance of linked sites' centres (the shortest link; 1 without links): one cell of
     /// the picture.
     pub fn pitch(&self) -> f64 {

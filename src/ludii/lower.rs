@@ -238,7 +238,8 @@ impl Lower<'_> {
             None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
             None if used.is_none() || used == Some("Cell") => cell_graph(graph, 0)
                 .map(|g| g.geo())
-                .or_else(|| self.rotated(graph)),
+                .or_else(|| self.rotated(graph))
+                .or_else(|| self.removed(graph)),
             g => g,
         };
         let Some(geo) = geo else {
@@ -284,6 +285,42 @@ impl Lower<'_> {
             inner.span(),
         ))?;
         Some(l.geo?.rotated(deg))
+    }
+
+    /// `(remove <board> cells:{…})` of a `hex` or `tri` board read without board functions
+    /// (`(hex 6)`, `(tri 13)`): the other cells in their order. Not of a turned board: Ludii
+    /// relabels those (Shafran Chess's coordinates would not be found).
+    fn removed(&mut self, graph: &Node) -> Option<Geo> {
+        let [inner] = graph.positional().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let only_cells = graph.args().iter().all(|a| match a {
+            Node::Named(k, _, _) => k == "cells",
+            _ => true,
+        });
+        let Some(Node::Array(cs, _)) = graph.named("cells") else {
+            return None;
+        };
+        if graph.head() != Some("remove")
+            || !only_cells
+            || !matches!(inner.head(), Some("hex" | "tri"))
+        {
+            return None;
+        }
+        let gone: Vec<usize> = cs
+            .iter()
+            .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+            .collect::<Option<_>>()?;
+        let mut tmp = Vec::new();
+        let mut l = Lower::new(&mut tmp);
+        l.board(&Node::List(
+            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
+            inner.span(),
+        ))?;
+        let geo = l.geo?;
+        gone.iter()
+            .all(|&i| i < geo.len())
+            .then(|| geo.without(&gone))
     }
 
     /// `(mancalaBoard rows cols [store:None|Outer] …)`.
