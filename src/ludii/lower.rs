@@ -174,7 +174,11 @@ impl Lower<'_> {
         let graph = n.positional().next()?;
         let used = n.named("use").and_then(|u| u.atom());
         let vertex = used == Some("Vertex");
-        let nums: Vec<i64> = graph.positional().filter_map(whole).collect();
+        // Plain numbers first: a size too big for `whole` must still be refused below.
+        let nums: Vec<i64> = graph
+            .positional()
+            .filter_map(|a| int(a).or_else(|| whole(a)))
+            .collect();
         let shape_atom = graph
             .positional()
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
