@@ -197,12 +197,19 @@ pub fn hex_triangle(n: usize) -> Geo {
 /// A "limping" hexagon of hexagonal cells (`(hex Limping n)`): sides of `n` and `n + 1`
 /// cells in turn, `n + 1` cells in the bottom row, `2n` in the widest, `n` at the top.
 pub fn hex_limping(n: usize) -> Geo {
-    let n = n as i64;
+    hex_sides(n + 1, n)
+}
+
+/// A hexagon of hexagonal cells whose sides have `bottom` and `other` cells in turn
+/// (`(hex other bottom)`): `bottom` cells in the bottom row, `other` at the top, labelled by
+/// axial coordinate as [`hexagon`].
+pub fn hex_sides(bottom: usize, other: usize) -> Geo {
+    let (a, b) = (bottom as i64, other as i64);
     let s3 = 3f64.sqrt();
     let mut v = Vec::new();
-    for r in 0..2 * n {
-        for c in 0..2 * n {
-            if (-(n - 1)..=n).contains(&(c - r)) {
+    for r in 0..a + b - 1 {
+        for c in 0..a + b - 1 {
+            if (-(b - 1)..=a - 1).contains(&(c - r)) {
                 v.push((c, r, s3 * (c as f64 - r as f64 / 2.0), 1.5 * r as f64));
             }
         }
@@ -436,6 +443,46 @@ impl Geo {
         }
     }
 
+    /// The points of a triangular tiling in the shape of this board of hexagonal cells
+    /// (`(tri Hexagon n)`, `(tri Limping n)` with `use:Vertex`): Ludii indexes, labels and
+    /// links them as the cells' centres, one unit apart.
+    pub fn tri_points(mut self) -> Geo {
+        let k = 1.0 / 3f64.sqrt();
+        self.xy.iter_mut().for_each(|p| *p = (p.0 * k, p.1 * k));
+        self.shape = Shape::TriVertex;
+        self
+    }
+
+    /// This board without the sites `gone` (`(remove … cells:{…})`): the others keep their
+    /// order, labels and links among themselves, reindexed.
+    pub fn without(&self, gone: &[usize]) -> Geo {
+        let keep: Vec<usize> = (0..self.len()).filter(|i| !gone.contains(i)).collect();
+        let mut new = vec![usize::MAX; self.len()];
+        for (k, &i) in keep.iter().enumerate() {
+            new[i] = k;
+        }
+        let links = keep
+            .iter()
+            .map(|&i| {
+                self.links[i]
+                    .iter()
+                    .filter(|(_, j)| new[*j] != usize::MAX)
+                    .map(|&(d, j)| (d, new[j]))
+                    .collect()
+            })
+            .collect();
+        Geo {
+            shape: self.shape,
+            names: keep.iter().map(|&i| self.names[i].clone()).collect(),
+            label_rc: keep.iter().map(|&i| self.label_rc[i]).collect(),
+            xy: keep.iter().map(|&i| self.xy[i]).collect(),
+            links,
+            dirs: self.dirs.clone(),
+            orth: self.orth.clone(),
+            diag: self.diag.clone(),
+        }
+    }
+
     /// The distance of linked sites' centres (the shortest link; 1 without links): one cell of
     /// the picture.
     pub fn pitch(&self) -> f64 {
@@ -586,6 +633,22 @@ mod tests {
         n.sort_unstable();
         assert_eq!(n, vec![1, 5, 6]);
         assert_eq!(hex_limping(5).len(), 75);
+        // `(hex 2 4)` (Goats Wintering): four cells at the bottom, then rows of 5, 4, 3, 2;
+        // the oracle's adjacency of A1 is {1, 4, 5}, of C3 {5, 6, 9, 11, 13, 14}.
+        let h = hex_sides(4, 2);
+        assert_eq!(h.len(), 18);
+        assert_eq!(&h.names[3..5], &["D1", "A2"]);
+        assert_eq!(&h.names[9..14], &["B3", "C3", "D3", "E3", "C4"]);
+        for (site, want) in [(0, vec![1, 4, 5]), (10, vec![5, 6, 9, 11, 13, 14])] {
+            let mut n: Vec<usize> = h.links[site].iter().map(|l| l.1).collect();
+            n.sort_unstable();
+            assert_eq!(n, want);
+        }
+        // `(tri Hexagon 5)` with `use:Vertex` (Hermit): A1 at (0, 0), B1 one unit east.
+        let t = hexagon(5).tri_points();
+        assert_eq!(t.len(), 61);
+        assert!((t.xy[1].0 - t.xy[0].0 - 1.0).abs() < 1e-9);
+        assert_eq!(t.names[5], "A2");
         assert_eq!(hex_triangle(11).len(), 66);
         // `(merge (rectangle 3 4) (shift 0 1 (rectangle 1 12)))` (20 Squares): the cell right
         // of the rectangle's middle row comes after that row, before the top row.

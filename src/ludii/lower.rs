@@ -174,7 +174,11 @@ impl Lower<'_> {
         let graph = n.positional().next()?;
         let used = n.named("use").and_then(|u| u.atom());
         let vertex = used == Some("Vertex");
-        let nums: Vec<i64> = graph.positional().filter_map(int).collect();
+        // Plain numbers first: a size too big for `whole` must still be refused below.
+        let nums: Vec<i64> = graph
+            .positional()
+            .filter_map(|a| int(a).or_else(|| whole(a)))
+            .collect();
         let shape_atom = graph
             .positional()
             .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
@@ -208,11 +212,22 @@ impl Lower<'_> {
             (Some("hex"), [k] | [k, _], Some("Limping")) if !vertex && !too_big(*k) => {
                 Some(board::hex_limping(*k as usize))
             }
+            // `(hex a b)`: sides of `a` and `b` cells in turn, `b` in the bottom row.
+            (Some("hex"), [a, b], None) if !vertex && !too_big(*a) && !too_big(*b) => {
+                Some(board::hex_sides(*b as usize, *a as usize))
+            }
             (Some("hex"), [k], Some("Triangle")) if !vertex && !too_big(*k) => {
                 Some(board::hex_triangle(*k as usize))
             }
             (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
                 Some(board::diamond(*k as usize))
+            }
+            // The points of these triangular tilings index as the cells of the hex boards.
+            (Some("tri"), [k], Some("Hexagon")) if vertex && !too_big(*k) => {
+                Some(board::hexagon(*k as usize).tri_points())
+            }
+            (Some("tri"), [k] | [k, _], Some("Limping")) if vertex && !too_big(*k) => {
+                Some(board::hex_limping(*k as usize).tri_points())
             }
             (Some("tri"), [k], None) if !too_big(*k) => Some(if vertex {
                 board::tri_vertex(*k as usize)
@@ -227,7 +242,8 @@ impl Lower<'_> {
             None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
             None if used.is_none() || used == Some("Cell") => cell_graph(graph, 0)
                 .map(|g| g.geo())
-                .or_else(|| self.rotated(graph)),
+                .or_else(|| self.rotated(graph))
+                .or_else(|| self.removed(graph)),
             g => g,
         };
         let Some(geo) = geo else {
@@ -273,6 +289,42 @@ impl Lower<'_> {
             inner.span(),
         ))?;
         Some(l.geo?.rotated(deg))
+    }
+
+    /// `(remove <board> cells:{…})` of a `hex` or `tri` board read without board functions
+    /// (`(hex 6)`, `(tri 13)`): the other cells in their order. Not of a turned board: Ludii
+    /// relabels those (Shafran Chess's coordinates would not be found).
+    fn removed(&mut self, graph: &Node) -> Option<Geo> {
+        let [inner] = graph.positional().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let only_cells = graph.args().iter().all(|a| match a {
+            Node::Named(k, _, _) => k == "cells",
+            _ => true,
+        });
+        let Some(Node::Array(cs, _)) = graph.named("cells") else {
+            return None;
+        };
+        if graph.head() != Some("remove")
+            || !only_cells
+            || !matches!(inner.head(), Some("hex" | "tri"))
+        {
+            return None;
+        }
+        let gone: Vec<usize> = cs
+            .iter()
+            .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
+            .collect::<Option<_>>()?;
+        let mut tmp = Vec::new();
+        let mut l = Lower::new(&mut tmp);
+        l.board(&Node::List(
+            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
+            inner.span(),
+        ))?;
+        let geo = l.geo?;
+        gone.iter()
+            .all(|&i| i < geo.len())
+            .then(|| geo.without(&gone))
     }
 
     /// `(mancalaBoard rows cols [store:None|Outer] …)`.
@@ -1151,7 +1203,7 @@ impl Lower<'_> {
     }
 }
 
-/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)` of numbers (bounded nesting).
+/// A number, or `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)`, `(^ a b)` of numbers (bounded nesting).
 fn float(n: &Node) -> Option<f64> {
     fn eval(n: &Node, depth: usize) -> Option<f64> {
         if let Some(a) = n.atom() {
@@ -1167,10 +1219,16 @@ fn float(n: &Node) -> Option<f64> {
             "-" => Some(a - b),
             "*" => Some(a * b),
             "/" if b != 0.0 => Some(a / b),
+            "^" if b.abs() <= 16.0 => Some(a.powf(b)),
             _ => None,
         }
     }
     eval(n, 0).filter(|x| x.is_finite() && x.abs() < 1e4)
+}
+
+/// A whole number given as a number or as arithmetic on numbers (`(- 5 1)`): see [`float`].
+fn whole(n: &Node) -> Option<i64> {
+    float(n).filter(|x| x.fract() == 0.0).map(|x| x as i64)
 }
 
 /// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
@@ -1204,7 +1262,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
             let rings: Vec<usize> = rings
                 .iter()
                 .map(|r| {
-                    int(r)
+                    whole(r)
                         .filter(|k| (0..=1000).contains(k))
                         .map(|k| k as usize)
                 })

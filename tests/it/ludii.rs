@@ -521,6 +521,19 @@ fn hex_and_tri_boards_round_trip() {
         ("(tri 4) use:Vertex", 10),
         ("(tri 3)", 9),
         ("(rectangle 3 5) use:Vertex", 15),
+        // Sizes given as arithmetic (Brain Coral, 3D Tic-Tac-Toe; counts from the oracle).
+        ("(hex Limping (- 5 1))", 48),
+        ("(rectangle (+ (^ 3 2) (- 3 1)) 3)", 33),
+        // Hexagons with sides of two lengths, and points of triangular tilings (the oracle's
+        // counts for Goats Wintering, Hermit, Claustro).
+        ("(hex 2 4)", 18),
+        ("(tri Hexagon 5) use:Vertex", 61),
+        ("(tri Limping (- 4 1)) use:Vertex", 27),
+        // Cells removed from a hex board (MacBeth: the oracle's count).
+        (
+            "(remove (hex 6) cells:{7 9 11 22 24 26 28 41 43 45 47 49 62 64 66 68 79 81 83})",
+            72,
+        ),
     ] {
         let text = format!(
             "(game \"B\" (players 2) (equipment {{(board {board}) (piece \"S\" Each (or {{(\"StepToEmpty\" Orthogonal) (move Slide Adjacent)}})) (regions \"R\" P2 {{0 1 2}}) (regions \"Low\" (sites Bottom))}}) (rules (start (place \"S1\" {{0 2}})) (play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))"
