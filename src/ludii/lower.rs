@@ -1231,6 +1231,14 @@ fn whole(n: &Node) -> Option<i64> {
     float(n).filter(|x| x.fract() == 0.0).map(|x| x as i64)
 }
 
+/// A side or count of a board function's graph: a whole number from 1 to 200 (arithmetic
+/// allowed).
+fn graph_size(x: &Node) -> Option<usize> {
+    float(x)
+        .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
+        .map(|k| k as usize)
+}
+
 /// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
 /// `(square n)` and `(rectangle r c)` are grids of `n × n` and `r × c` vertices.
 fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
@@ -1239,11 +1247,7 @@ fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
         return None;
     }
     let args: Vec<&Node> = n.positional().collect();
-    let size = |x: &Node| {
-        float(x)
-            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
-            .map(|k| k as usize)
-    };
+    let size = graph_size;
     let diagonals = n.named("diagonals").and_then(|d| d.atom());
     let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
     let sub = |x: &Node| vertex_graph(x, depth + 1);
@@ -1373,11 +1377,7 @@ fn cell_graph(n: &Node, depth: usize) -> Option<board::CellGraph> {
         return None;
     }
     let args: Vec<&Node> = n.positional().collect();
-    let size = |x: &Node| {
-        float(x)
-            .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
-            .map(|k| k as usize)
-    };
+    let size = graph_size;
     let named_ok = n.args().iter().all(|a| match a {
         Node::Named(k, _, _) => k == "cells",
         _ => true,
