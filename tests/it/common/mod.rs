@@ -70,6 +70,16 @@ pub fn zogkit(args: &[&str]) -> Output {
         .expect("run zogkit")
 }
 
+/// The failure message of a golden file that differs: a unified diff of the two texts.
+fn golden_differs(rel: &str, expected: &str, actual: &str) -> String {
+    let diff = similar::TextDiff::from_lines(expected, actual)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "actual")
+        .to_string();
+    format!("golden/{rel} differs (UPDATE_GOLDEN=1 to accept):\n{diff}")
+}
+
 /// Compares `actual` with the golden file `golden/<rel>`, byte for byte: `check_golden` for output
 /// that need not be UTF-8 (a writer keeps the source's encoding). A difference is shown as text.
 pub fn check_golden_bytes(rel: &str, actual: &[u8]) -> Result<(), String> {
@@ -83,14 +93,7 @@ pub fn check_golden_bytes(rel: &str, actual: &[u8]) -> Result<(), String> {
                 String::from_utf8_lossy(&expected),
                 String::from_utf8_lossy(actual),
             );
-            let diff = similar::TextDiff::from_lines(e.as_ref(), a.as_ref())
-                .unified_diff()
-                .context_radius(3)
-                .header("expected", "actual")
-                .to_string();
-            Err(format!(
-                "golden/{rel} differs (UPDATE_GOLDEN=1 to accept):\n{diff}"
-            ))
+            Err(golden_differs(rel, &e, &a))
         }
         _ => match std::str::from_utf8(actual) {
             Ok(text) => check_golden(rel, text),
@@ -128,16 +131,7 @@ pub fn check_golden(rel: &str, actual: &str) -> Result<(), String> {
             std::fs::write(&path, actual).unwrap();
             Ok(())
         }
-        Ok(expected) => {
-            let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
-                .unified_diff()
-                .context_radius(3)
-                .header("expected", "actual")
-                .to_string();
-            Err(format!(
-                "golden/{rel} differs (UPDATE_GOLDEN=1 to accept):\n{diff}"
-            ))
-        }
+        Ok(expected) => Err(golden_differs(rel, &expected, actual)),
         Err(_) if std::env::var_os("CI").is_some() => Err(format!(
             "golden/{rel} is missing (run UPDATE_GOLDEN=1 cargo test locally)"
         )),
