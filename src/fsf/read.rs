@@ -777,7 +777,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         );
     }
     let rules = pawn_rules(&get, &pieces);
-    let lines = get("diagonalLines").map(|v| v.split_whitespace().map(String::from).collect());
+    let lines = diagonal_lines(&keys, files, ranks, &line_span, diags);
     let janggi = Janggi {
         cannons: janggi_cannons,
         line_keys,
@@ -819,6 +819,35 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         engine: None,
         extensions: Default::default(),
     })
+}
+
+/// The squares of `diagonalLines`; a name that is no square of the board (or a `*` wildcard,
+/// not read) is left out with a located warning.
+fn diagonal_lines(
+    keys: &[(&str, &str, usize)],
+    files: i32,
+    ranks: i32,
+    line_span: &dyn Fn(usize) -> Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    let &(_, v, at) = keys.iter().rev().find(|k| k.0 == "diagonalLines")?;
+    let board: Vec<String> = (0..files)
+        .flat_map(|f| (0..ranks).map(move |r| square(f, r)))
+        .collect();
+    let (ok, bad): (Vec<&str>, Vec<&str>) = v
+        .split_whitespace()
+        .partition(|t| board.iter().any(|b| b == t));
+    if !bad.is_empty() {
+        diags.push(Diagnostic::warning(
+            CODE_UNSUPPORTED,
+            format!(
+                "`diagonalLines`: {} is not a square of the {files}×{ranks} board; left out",
+                bad.join(", ")
+            ),
+            line_span(at),
+        ));
+    }
+    Some(ok.into_iter().map(String::from).collect())
 }
 
 /// A piece definition: letter, piece name, Betza text, royal.

@@ -715,3 +715,18 @@ fn every_accepted_corpus_game_is_compared_with_pyffish() {
         bad.join("\n")
     );
 }
+
+/// A `diagonalLines` name that is no square of the board is left out with a located warning,
+/// not read as a line square nobody can reach.
+#[test]
+fn diagonal_lines_off_the_board_are_named() {
+    let ini = "[t:xiangqi]\ndiagonalLines = d1 zz99 *1\nflyingGeneral = false\n";
+    let (doc, diags) = zogkit::fsf::read("t.ini", ini, zogkit::diag::FileId(0));
+    assert!(doc.is_some());
+    let d = diags
+        .iter()
+        .find(|d| d.message.contains("diagonalLines"))
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(d.message.contains("zz99, *1"), "{}", d.message);
+    assert_eq!(d.span.map(|s| s.start as usize), ini.find("diagonalLines"));
+}
