@@ -435,7 +435,9 @@ fn read_uncapped(
             let (decoded, mut diagnostics) = text::decode(bytes, opts.encoding, FileId(0));
             let id = sources.add(name, decoded.text.as_str());
             let document = match spec::yaml::read_document(&decoded.text, id, &opts.yaml) {
-                Ok(doc) => {
+                Ok(mut doc) => {
+                    // Documents of spec 0.2 and older kept a Ludii board as its ludeme.
+                    crate::ludii::upgrade_board_ludemes(&mut doc);
                     for issue in spec::check::check(&doc) {
                         diagnostics.push(Diagnostic::new(
                             if issue.is_error() {

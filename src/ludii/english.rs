@@ -23,10 +23,14 @@ use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 pub const CODE_UNRESOLVED: &str = "ludii::unresolved-phrase";
 /// Diagnostic code: a choice the reader made that the text does not state.
 pub const CODE_ASSUMPTION: &str = "ludii::assumption";
+/// Diagnostic code: a region or `Setup:` line names something the text does not define (a
+/// `track …`, a region built on one, Ludii's `null`): the zones or placements are partial.
+pub const CODE_UNSTATED: &str = "ludii::english-unstated";
 /// Diagnostic code: the text is not a Ludii English description.
 pub const CODE_NOT_ENGLISH: &str = "ludii::not-english";
 
-const HEADERS: [&str; 10] = [
+/// The section headers of Ludii's generated English, in the order Ludii writes them.
+pub const HEADERS: [&str; 10] = [
     "Game Rules:",
     "Regions:",
     "Rules for Pieces:",
@@ -107,11 +111,25 @@ impl Reader<'_> {
             .push(format!("// unresolved ({section}): {text}"));
     }
 
+    /// A line that names `what`, which the text does not define: a located
+    /// `ludii::english-unstated` warning, and the line kept as unresolved text on the spec.
+    fn unstated(&mut self, section: &str, text: &str, span: Span, what: &str, effect: &str) {
+        self.diags.push(Diagnostic::warning(
+            CODE_UNSTATED,
+            format!(
+                "{section}: names {what}, which the text does not define ({effect}, so the game is partial): \"{text}\""
+            ),
+            span,
+        ));
+        self.unresolved
+            .push(format!("// unresolved ({section}): {text}"));
+    }
+
     /// The board sentence (`10x9 rectangle board with square tiling`, `2 x 6 Mancala board
-    /// with 2 outer stores`, …), built with Ludii's site indexing (`ludii::board`).
+    /// with 2 outer stores`, …), built with Ludii's site indexing (`spec::geometry::build`).
     fn board(&mut self, phrase: &str, vertex: bool, span: Span) -> Option<Board> {
-        let (geo, lud) = match setup::board_phrase(phrase, vertex) {
-            BoardPhrase::Built(geo, lud) => (geo, lud),
+        let (geo, construction) = match setup::board_phrase(phrase, vertex) {
+            BoardPhrase::Built(geo, c) => (*geo, c),
             BoardPhrase::Unstated => {
                 self.diags.push(Diagnostic::warning(
                     CODE_UNRESOLVED,
@@ -140,7 +158,7 @@ impl Reader<'_> {
                 Some(span),
             ));
         }
-        let b = geo.spec_board(lud);
+        let b = geo.spec_board(construction);
         self.geo = Some(geo);
         Some(b)
     }
@@ -540,6 +558,13 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     let mut setup: Vec<Placement> = Vec::new();
     let mut goals: Vec<Goal> = Vec::new();
     let mut manual: Vec<String> = Vec::new();
+    // Regions the text does not define by sites (built on a track it never prints).
+    let undefined = setup::undefined_regions(
+        lines
+            .iter()
+            .filter(|(s, _)| s == "Regions:")
+            .map(|(_, l)| l.text),
+    );
     // Piece lists first (piece rules and setup lines need the names).
     let (mut pieces, plurals) = read_pieces(&mut r, &lines);
 
@@ -562,6 +587,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                     }
                     _ => (desc, r.players.clone()),
                 };
+                if let Some(what) = setup::undefined_ref(desc, &undefined) {
+                    r.unstated(sec, t, l.span, &what, "the region is left out");
+                    continue;
+                }
                 let sites = match desc.strip_prefix("contains the sites [") {
                     Some(list) => r.region(&format!("[{list}")),
                     None => r.region(desc),
@@ -629,6 +658,10 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                 r.unresolved(sec, t, l.span, "sentence not understood");
             }
             "Setup:" => {
+                if let Some(what) = setup::undefined_ref(t, &undefined) {
+                    r.unstated(sec, t, l.span, &what, "its placements are left out");
+                    continue;
+                }
                 let cx = SetupCx {
                     pieces: &pieces,
                     players: &r.players,

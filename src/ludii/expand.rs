@@ -1007,18 +1007,7 @@ pub fn split_label(l: &str) -> Option<(usize, usize)> {
     Some((col - 1, digits.parse().ok()?))
 }
 
-/// Column letters of a 0-based column: `A` … `Z`, `AA` …
-pub fn col_letters(mut col: usize) -> String {
-    let mut s = Vec::new();
-    loop {
-        s.push((b'A' + (col % 26) as u8) as char);
-        if col < 26 {
-            break;
-        }
-        col = col / 26 - 1;
-    }
-    s.iter().rev().collect()
-}
+pub use crate::spec::geometry::tiling::col_letters;
 
 fn coord_range(a: &str, b: &str) -> Option<Vec<String>> {
     let (c1, r1) = split_label(a)?;

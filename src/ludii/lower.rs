@@ -9,9 +9,10 @@
 use super::board::{self, COMPASS, Geo};
 use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
+use crate::spec::geometry::build::{BuildError, build as tiling_build};
 use crate::spec::{
-    Board, Cond, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
-    Placement, RawFormat, Symmetry, Test, Texts, Zone,
+    Board, BoardArg, BoardFn, Cond, Construction, EntryKind, Extensions, Game, Goal, GoalCond,
+    GoalKind, Instr, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test, Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
@@ -168,210 +169,67 @@ impl Lower<'_> {
         }
     }
 
-    /// `(board <graph> [use:Cell|Vertex])` → a computed board, or a diagnostic.
+    /// `(board <graph> [use:Cell|Vertex|Edge])` → a board built through `spec::geometry`, or a
+    /// diagnostic.
     pub fn board(&mut self, n: &Node) -> Option<Board> {
         n.args().iter().for_each(|a| self.collect_tracks(a));
         let graph = n.positional().next()?;
-        let used = n.named("use").and_then(|u| u.atom());
-        let vertex = used == Some("Vertex");
-        // Plain numbers first: a size too big for `whole` must still be refused below.
-        let nums: Vec<i64> = graph
-            .positional()
-            .filter_map(|a| int(a).or_else(|| whole(a)))
-            .collect();
-        let shape_atom = graph
-            .positional()
-            .find_map(|a| a.atom().filter(|t| t.parse::<i64>().is_err()));
-        let too_big = |k: i64| !(1..=200).contains(&k);
-        // `diagonals:Solid` and `pyramidal:True` add sites; only `diagonals:Alternating`
-        // (links, no sites) is read, and its links are not.
-        let plain = graph.args().iter().all(|a| match a {
-            Node::Named(k, v, _) => k == "diagonals" && v.atom() == Some("Alternating"),
-            _ => true,
-        });
-        let alternating = graph.named("diagonals").and_then(|d| d.atom()) == Some("Alternating");
-        let geo = match (graph.head(), nums.as_slice(), shape_atom) {
-            _ if !plain => None,
-            // A rectangle one site wide is a line of vertices to Ludii; on its edges, the
-            // `n − 1` segments between them.
-            (Some("rectangle"), [1, k] | [k, 1], None) if used == Some("Edge") && !too_big(*k) => {
-                Some(board::edge_line(*k as usize))
-            }
-            // Alternating diagonals are edges: the graph's links are Ludii's.
-            (Some("square" | "rectangle"), _, None) if vertex && alternating => None,
-            (Some("square"), [k], None) if !too_big(*k) => {
-                Some(board::grid(*k as usize, *k as usize))
-            }
-            (Some("rectangle"), [r, c], None) if !too_big(*r) && !too_big(*c) => {
-                Some(board::grid(*r as usize, *c as usize))
-            }
-            (Some("hex"), [k], None | Some("Hexagon")) if !vertex && !too_big(*k) => {
-                Some(board::hexagon(*k as usize))
-            }
-            // `(hex Limping n m)` is drawn as `(hex Limping n)` in the library.
-            (Some("hex"), [k] | [k, _], Some("Limping")) if !vertex && !too_big(*k) => {
-                Some(board::hex_limping(*k as usize))
-            }
-            // `(hex a b)`: sides of `a` and `b` cells in turn, `b` in the bottom row.
-            (Some("hex"), [a, b], None) if !vertex && !too_big(*a) && !too_big(*b) => {
-                Some(board::hex_sides(*b as usize, *a as usize))
-            }
-            (Some("hex"), [k], Some("Triangle")) if !vertex && !too_big(*k) => {
-                Some(board::hex_triangle(*k as usize))
-            }
-            (Some("hex"), [k], Some("Diamond" | "Rhombus")) if !vertex && !too_big(*k) => {
-                Some(board::diamond(*k as usize))
-            }
-            // The points of these triangular tilings index as the cells of the hex boards.
-            (Some("tri"), [k], Some("Hexagon")) if vertex && !too_big(*k) => {
-                Some(board::hexagon(*k as usize).tri_points())
-            }
-            (Some("tri"), [k] | [k, _], Some("Limping")) if vertex && !too_big(*k) => {
-                Some(board::hex_limping(*k as usize).tri_points())
-            }
-            (Some("tri"), [k], None) if !too_big(*k) => Some(if vertex {
-                board::tri_vertex(*k as usize)
-            } else {
-                board::tri_cell(*k as usize)
-            }),
-            _ => None,
+        self.built(n, graph, site_kind(n))
+    }
+
+    /// The board built from `graph` (a board function) with `sites` (none: an unknown site
+    /// type); `whole` is the equipment item, kept verbatim when the board is not built.
+    fn built(&mut self, whole: &Node, graph: &Node, sites: Option<SiteKind>) -> Option<Board> {
+        let construction = sites
+            .zip(board_fn(graph, 0))
+            .map(|(sites, graph)| Construction { sites, graph });
+        let built = match &construction {
+            Some(c) => tiling_build(c),
+            None => Err(BuildError::Unsupported(String::new())),
         };
-        // Board functions on vertices (`merge`, `shift`, `add`, …) with `use:Vertex`, on
-        // square cells otherwise, and a turned board.
-        let geo = match geo {
-            None if vertex => vertex_graph(graph, 0).map(|g| g.geo()),
-            None if used.is_none() || used == Some("Cell") => cell_graph(graph, 0)
-                .map(|g| g.geo())
-                .or_else(|| self.rotated(graph))
-                .or_else(|| self.removed(graph)),
-            g => g,
-        };
-        let Some(geo) = geo else {
-            let sized = matches!(graph.head(), Some("square" | "rectangle" | "hex" | "tri"));
-            if nums.iter().any(|&k| too_big(k)) || (sized && graph.positional().next().is_none()) {
+        match (built, construction) {
+            (Ok(geo), Some(c)) => {
+                if c.graph.name == "mancalaBoard"
+                    && c.graph.named("store").and_then(|s| s.word()) != Some("None")
+                {
+                    self.stores = vec![0, geo.len() - 1];
+                }
+                Some(self.board_of(geo, c))
+            }
+            (Err(BuildError::BadSize(why)), _) => {
                 self.diags.push(Diagnostic::error(
                     CODE_BAD_BOARD,
-                    format!("board `{}`: sizes must be given, 1..200", print(graph)),
+                    format!("board `{}`: {why}", print(graph)),
                     graph.span(),
                 ));
-            } else {
+                None
+            }
+            _ => {
                 // A board function not mapped yet: a warning, the board kept verbatim.
                 self.unmapped(
                     &format!("the board function `({} …)`", graph.head().unwrap_or("…")),
                     graph,
                 );
-                self.ext.push(format!("(equipment {{{}}})", print(n)));
+                self.ext.push(format!("(equipment {{{}}})", print(whole)));
+                None
             }
-            return None;
-        };
-        let text = format!(
-            "(board {}{})",
-            print(graph),
-            if vertex { " use:Vertex" } else { "" }
-        );
-        Some(self.board_of(geo, text))
-    }
-
-    /// `(rotate deg <board>)` of a board read without board functions (`(rotate 90 (hex 5))`):
-    /// the same sites in the same order, turned.
-    fn rotated(&mut self, graph: &Node) -> Option<Geo> {
-        let [deg, inner] = graph.positional().collect::<Vec<_>>()[..] else {
-            return None;
-        };
-        if graph.head() != Some("rotate") {
-            return None;
         }
-        let deg = float(deg)?;
-        let mut tmp = Vec::new();
-        let mut l = Lower::new(&mut tmp);
-        l.board(&Node::List(
-            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
-            inner.span(),
-        ))?;
-        Some(l.geo?.rotated(deg))
-    }
-
-    /// `(remove <board> cells:{…})` of a `hex` or `tri` board read without board functions
-    /// (`(hex 6)`, `(tri 13)`): the other cells in their order. Not of a turned board: Ludii
-    /// relabels those (Shafran Chess's coordinates would not be found).
-    fn removed(&mut self, graph: &Node) -> Option<Geo> {
-        let [inner] = graph.positional().collect::<Vec<_>>()[..] else {
-            return None;
-        };
-        let only_cells = graph.args().iter().all(|a| match a {
-            Node::Named(k, _, _) => k == "cells",
-            _ => true,
-        });
-        let Some(Node::Array(cs, _)) = graph.named("cells") else {
-            return None;
-        };
-        if graph.head() != Some("remove")
-            || !only_cells
-            || !matches!(inner.head(), Some("hex" | "tri"))
-        {
-            return None;
-        }
-        let gone: Vec<usize> = cs
-            .iter()
-            .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-            .collect::<Option<_>>()?;
-        let mut tmp = Vec::new();
-        let mut l = Lower::new(&mut tmp);
-        l.board(&Node::List(
-            vec![Node::Atom("board".into(), inner.span()), inner.clone()],
-            inner.span(),
-        ))?;
-        let geo = l.geo?;
-        gone.iter()
-            .all(|&i| i < geo.len())
-            .then(|| geo.without(&gone))
     }
 
     /// `(mancalaBoard rows cols [store:None|Outer] …)`.
     pub fn mancala_board(&mut self, n: &Node) -> Option<Board> {
-        let nums: Vec<i64> = n.positional().filter_map(int).collect();
-        let stores = n.named("store").and_then(|s| s.atom()) != Some("None");
-        let geo = match nums.as_slice() {
-            [r, c, ..] if (1..=200).contains(r) && (1..=200).contains(c) => {
-                if stores {
-                    self.stores = vec![0, (*r * *c + 1) as usize];
-                }
-                board::mancala(*r as usize, *c as usize, stores)
-            }
-            _ => {
-                self.diags.push(Diagnostic::error(
-                    CODE_BAD_BOARD,
-                    format!(
-                        "board `{}` is not supported (rows and columns 1..200)",
-                        print(n)
-                    ),
-                    n.span(),
-                ));
-                return None;
-            }
-        };
         n.args().iter().for_each(|a| self.collect_tracks(a));
-        Some(self.board_of(geo, print(n)))
+        self.built(n, n, Some(SiteKind::Vertex))
     }
 
-    /// `(boardless Square|Hexagonal)`: Ludii plays these on a fixed board of 41 × 41 squares
-    /// or a hexagon of 21 cells a side, started in its middle.
+    /// `(boardless Square|Hexagonal)`.
     pub fn boardless(&mut self, n: &Node) -> Option<Board> {
-        let geo = match n.positional().next().and_then(|a| a.atom()) {
-            Some("Square") => board::grid(41, 41),
-            Some("Hexagonal") => board::hexagon(21),
-            _ => {
-                self.unmapped("the board `(boardless …)` of this tiling", n);
-                self.ext.push(format!("(equipment {{{}}})", print(n)));
-                return None;
-            }
-        };
-        Some(self.board_of(geo, print(n)))
+        self.built(n, n, Some(SiteKind::Cell))
     }
 
-    /// The spec board of a computed Ludii board (`text` is its ludeme, kept for the writer).
-    fn board_of(&mut self, geo: board::Geo, text: String) -> Board {
-        let mut b = geo.spec_board(text);
+    /// The spec board of a built Ludii board.
+    fn board_of(&mut self, geo: board::Geo, construction: Construction) -> Board {
+        let mut b = geo.spec_board(construction);
         if self.facings.iter().any(|f| f.is_some()) {
             for (p, f) in self.players.iter().zip(&self.facings) {
                 let rot = f.as_deref().and_then(board::compass_index).unwrap_or(0) as i32;
@@ -1226,257 +1084,87 @@ fn float(n: &Node) -> Option<f64> {
     eval(n, 0).filter(|x| x.is_finite() && x.abs() < 1e4)
 }
 
-/// A whole number given as a number or as arithmetic on numbers (`(- 5 1)`): see [`float`].
-fn whole(n: &Node) -> Option<i64> {
-    float(n).filter(|x| x.fract() == 0.0).map(|x| x as i64)
-}
-
-/// A side or count of a board function's graph: a whole number from 1 to 200 (arithmetic
-/// allowed).
-fn graph_size(x: &Node) -> Option<usize> {
-    float(x)
-        .filter(|k| k.fract() == 0.0 && (1.0..=200.0).contains(k))
-        .map(|k| k as usize)
-}
-
-/// A graph of vertices built by Ludii's board functions, as `use:Vertex` sees them:
-/// `(square n)` and `(rectangle r c)` are grids of `n × n` and `r × c` vertices.
-fn vertex_graph(n: &Node, depth: usize) -> Option<board::VertexGraph> {
-    use board::VertexGraph;
-    if depth > 32 {
-        return None;
-    }
-    let args: Vec<&Node> = n.positional().collect();
-    let size = graph_size;
-    let diagonals = n.named("diagonals").and_then(|d| d.atom());
-    let (alt, solid) = (diagonals == Some("Alternating"), diagonals == Some("Solid"));
-    let sub = |x: &Node| vertex_graph(x, depth + 1);
-    let named_ok = n.args().iter().all(|a| match a {
-        Node::Named(k, _, _) => matches!(
-            k.as_str(),
-            "diagonals" | "vertices" | "edges" | "cells" | "rings" | "joinCorners"
-        ),
-        _ => true,
-    });
-    if !named_ok {
-        return None;
-    }
-    match (n.head()?, args.as_slice()) {
-        ("concentric", [Node::Array(rings, _)]) => {
-            let rings: Vec<usize> = rings
-                .iter()
-                .map(|r| {
-                    whole(r)
-                        .filter(|k| (0..=1000).contains(k))
-                        .map(|k| k as usize)
-                })
-                .collect::<Option<_>>()?;
-            Some(VertexGraph::concentric(&rings))
-        }
-        ("concentric", [Node::Atom(shape, _)]) if shape == "Square" => {
-            let rings = n
-                .named("rings")
-                .and_then(int)
-                .filter(|k| (1..=50).contains(k))?;
-            Some(VertexGraph::concentric_square(rings as usize))
-        }
-        ("square", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, alt, solid)),
-        ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, alt, solid)),
-        ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?, 3)),
-        ("wedge", [k, c]) => Some(VertexGraph::wedge(size(k)?, size(c)?.max(2))),
-        ("shift", [dx, dy, g]) => {
-            let (dx, dy) = (float(dx)?, float(dy)?);
-            let mut g = sub(g)?;
-            g.map(|(x, y)| (x + dx, y + dy));
-            Some(g)
-        }
-        ("scale", [k, g]) => {
-            let k = float(k)?;
-            let mut g = sub(g)?;
-            g.map(|(x, y)| (x * k, y * k));
-            Some(g)
-        }
-        ("scale", [kx, ky, g]) => {
-            let (kx, ky) = (float(kx)?, float(ky)?);
-            let mut g = sub(g)?;
-            g.map(|(x, y)| (x * kx, y * ky));
-            Some(g)
-        }
-        ("rotate", [deg, g]) => {
-            let mut g = sub(g)?;
-            g.rotate(float(deg)?);
-            Some(g)
-        }
-        ("merge", parts) => {
-            let parts: Vec<&Node> = match parts {
-                [Node::Array(items, _)] => items.iter().collect(),
-                _ => parts.to_vec(),
-            };
-            let mut g = VertexGraph::default();
-            for p in parts {
-                g.merge(&sub(p)?);
-            }
-            Some(g)
-        }
-        ("add" | "graph", rest) if rest.len() <= usize::from(n.head() == Some("add")) => {
-            let mut g = match rest.first() {
-                Some(x) => sub(x)?,
-                None => VertexGraph::default(),
-            };
-            if let Some(Node::Array(vs, _)) = n.named("vertices") {
-                for v in vs {
-                    let xy: Vec<f64> = v.args().iter().map(float).collect::<Option<_>>()?;
-                    if xy.len() < 2 {
-                        return None;
-                    }
-                    g.vertex((xy[0], xy[1]));
-                }
-            }
-            if let Some(Node::Array(es, _)) = n.named("edges") {
-                for e in es {
-                    let ab = indices(e)?;
-                    match ab.as_slice() {
-                        [a, b] if *a < g.v.len() && *b < g.v.len() => g.edge(*a, *b),
-                        _ => return None,
-                    }
-                }
-            }
-            (n.named("cells").is_none()).then_some(g)
-        }
-        ("remove", [g]) => {
-            let mut g = sub(g)?;
-            if n.named("cells").is_some() {
-                return None;
-            }
-            if let Some(Node::Array(es, _)) = n.named("edges") {
-                for e in es {
-                    let ab = indices(e)?;
-                    if let [a, b] = ab.as_slice() {
-                        g.e.retain(|&k| k != ((*a).min(*b), (*a).max(*b)));
-                    }
-                }
-            }
-            if let Some(Node::Array(vs, _)) = n.named("vertices") {
-                let idx: Vec<usize> = vs
-                    .iter()
-                    .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-                    .collect::<Option<_>>()?;
-                g.remove(&idx);
-            }
-            Some(g)
-        }
-        _ => None,
+/// The sites of `(board … [use:Cell|Vertex|Edge])`; `None` for another `use:`.
+fn site_kind(board: &Node) -> Option<SiteKind> {
+    match board.named("use").and_then(|u| u.atom()) {
+        None | Some("Cell") => Some(SiteKind::Cell),
+        Some("Vertex") => Some(SiteKind::Vertex),
+        Some("Edge") => Some(SiteKind::Edge),
+        Some(_) => None,
     }
 }
 
-/// A graph of square cells built by Ludii's board functions (`merge`, `shift`, `scale`,
-/// `rotate`, `hole`, `add cells:…`, `remove cells:…`) on `square` and `rectangle` boards.
-fn cell_graph(n: &Node, depth: usize) -> Option<board::CellGraph> {
-    use board::CellGraph;
-    if depth > 32 {
+/// The construction of a board ludeme's text (`(board (square 3) use:Vertex)`,
+/// `(mancalaBoard 2 6)`, `(boardless Square)`), when it builds a board.
+pub fn construction_of_text(text: &str) -> Option<Construction> {
+    let (nodes, diags) = super::syntax::parse(text, crate::diag::FileId(u32::MAX));
+    let [n] = nodes.as_slice() else { return None };
+    if !diags.is_empty() {
         return None;
     }
-    let args: Vec<&Node> = n.positional().collect();
-    let size = graph_size;
-    let named_ok = n.args().iter().all(|a| match a {
-        Node::Named(k, _, _) => k == "cells",
-        _ => true,
-    });
-    if !named_ok {
-        return None;
-    }
-    let sub = |x: &Node| cell_graph(x, depth + 1);
-    let points = |x: &Node| -> Option<Vec<(f64, f64)>> {
-        let Node::Array(ps, _) = x else { return None };
-        ps.iter()
-            .map(
-                |p| match p.args().iter().map(float).collect::<Option<Vec<f64>>>()?[..] {
-                    [x, y] => Some((x, y)),
-                    _ => None,
-                },
-            )
-            .collect()
+    let (graph, sites) = match n.head()? {
+        "board" => (n.positional().next()?, site_kind(n)?),
+        "mancalaBoard" => (n, SiteKind::Vertex),
+        "boardless" => (n, SiteKind::Cell),
+        _ => return None,
     };
-    match (n.head()?, args.as_slice()) {
-        ("square", [k]) => Some(CellGraph::grid(size(k)?, size(k)?)),
-        ("rectangle", [r, c]) => Some(CellGraph::grid(size(r)?, size(c)?)),
-        ("shift", [dx, dy, g]) => {
-            let (dx, dy) = (float(dx)?, float(dy)?);
-            let mut g = sub(g)?;
-            g.g.map(|(x, y)| (x + dx, y + dy));
-            Some(g)
+    let c = Construction {
+        sites,
+        graph: board_fn(graph, 0)?,
+    };
+    tiling_build(&c).is_ok().then_some(c)
+}
+
+/// The board function tree of a graph expression, its arithmetic evaluated; `None` when an
+/// argument is none of a number, a word, a `{…}` list or a function. `(track …)` items (the
+/// board's tracks, read apart) are left out.
+fn board_fn(n: &Node, depth: usize) -> Option<BoardFn> {
+    if depth > 64 {
+        return None;
+    }
+    let mut f = BoardFn::new(n.head()?, Vec::new());
+    for a in n.args() {
+        if is_track(a) {
+            continue;
         }
-        ("scale", [k, g]) => {
-            let k = float(k)?;
-            let mut g = sub(g)?;
-            g.g.map(|(x, y)| (x * k, y * k));
-            Some(g)
-        }
-        ("scale", [kx, ky, g]) => {
-            let (kx, ky) = (float(kx)?, float(ky)?);
-            let mut g = sub(g)?;
-            g.g.map(|(x, y)| (x * kx, y * ky));
-            Some(g)
-        }
-        ("rotate", [deg, g]) => {
-            let mut g = sub(g)?;
-            g.g.rotate(float(deg)?);
-            Some(g)
-        }
-        ("merge" | "union", parts) => {
-            let parts: Vec<&Node> = match parts {
-                [Node::Array(items, _)] => items.iter().collect(),
-                _ => parts.to_vec(),
-            };
-            let mut g = CellGraph::default();
-            for p in parts {
-                g.merge(&sub(p)?);
+        match a {
+            Node::Named(k, v, _) => {
+                f.named.insert(k.clone(), board_arg(v, depth + 1)?);
             }
-            Some(g)
+            _ => f.args.push(board_arg(a, depth + 1)?),
         }
-        ("hole", [g, poly]) if poly.head() == Some("poly") => {
-            let mut g = sub(g)?;
-            let poly = points(poly.positional().next()?)?;
-            let keep: Vec<bool> = (0..g.cells.len())
-                .map(|c| !board::inside(g.centre(c), &poly))
-                .collect();
-            let mut k = keep.iter();
-            g.cells.retain(|_| *k.next().unwrap_or(&true));
-            Some(g)
-        }
-        ("add", [g]) => {
-            let mut g = sub(g)?;
-            let Some(Node::Array(cs, _)) = n.named("cells") else {
-                return None;
-            };
-            for c in cs {
-                let corners = indices(c)?;
-                if corners.len() < 3 || corners.iter().any(|&v| v >= g.g.v.len()) {
-                    return None;
-                }
-                for w in 0..corners.len() {
-                    g.g.edge(corners[w], corners[(w + 1) % corners.len()]);
-                }
-                g.cells.push(corners);
-            }
-            Some(g)
-        }
-        ("remove", [g]) => {
-            let mut g = sub(g)?;
-            let Some(Node::Array(cs, _)) = n.named("cells") else {
-                return None;
-            };
-            let idx: Vec<usize> = cs
-                .iter()
-                .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-                .collect::<Option<_>>()?;
-            let mut i = 0;
-            g.cells.retain(|_| {
-                i += 1;
-                !idx.contains(&(i - 1))
-            });
-            Some(g)
-        }
+    }
+    Some(f)
+}
+
+/// A `(track …)` or a `{…}` of them.
+fn is_track(n: &Node) -> bool {
+    match n {
+        Node::Array(items, _) => !items.is_empty() && items.iter().all(is_track),
+        _ => n.head() == Some("track"),
+    }
+}
+
+/// One argument of a board function (see [`board_fn`]).
+fn board_arg(n: &Node, depth: usize) -> Option<BoardArg> {
+    if let Some(k) = int(n) {
+        return Some(BoardArg::Int(k));
+    }
+    if let Some(x) = float(n).or_else(|| n.atom()?.parse::<f64>().ok().filter(|x| x.is_finite())) {
+        return Some(if x.fract() == 0.0 && x.abs() < 1e15 {
+            BoardArg::Int(x as i64)
+        } else {
+            BoardArg::Real(x)
+        });
+    }
+    match n {
+        Node::Atom(w, _) => Some(BoardArg::Word(w.clone())),
+        Node::Array(items, _) if depth < 64 => items
+            .iter()
+            .map(|i| board_arg(i, depth + 1))
+            .collect::<Option<_>>()
+            .map(BoardArg::List),
+        Node::List(..) => board_fn(n, depth).map(|f| BoardArg::Fn(Box::new(f))),
         _ => None,
     }
 }
@@ -2131,14 +1819,6 @@ fn is_full_draw(n: &Node) -> bool {
     )
 }
 
-/// The arguments of `n` as site indices (`{0 5}` → `[0, 5]`).
-fn indices(n: &Node) -> Option<Vec<usize>> {
-    n.args()
-        .iter()
-        .map(|x| int(x).and_then(|k| usize::try_from(k).ok()))
-        .collect()
-}
-
 fn flatten(n: &Node) -> Vec<&Node> {
     n.positional()
         .flat_map(|a| match a {
@@ -2167,4 +1847,79 @@ pub(crate) fn no_game(span: Option<Span>) -> Diagnostic {
         "no `(game …)` or `(match …)` found",
         span,
     )
+}
+
+#[cfg(test)]
+mod board_tests {
+    //! Vertex boards read from .lud text, against the oracle's order and adjacency.
+    use super::*;
+    use crate::spec::geometry::tiling::Geo;
+
+    /// The board Ludii's `(board <graph> use:Vertex)` lowers to, for `graph` in .lud text.
+    fn vertex_board(graph: &str) -> Geo {
+        let c = construction_of_text(&format!("(board {graph} use:Vertex)"))
+            .unwrap_or_else(|| panic!("{graph}: no board"));
+        tiling_build(&c).expect("a board")
+    }
+
+    /// The neighbours of `site`, sorted.
+    fn around(g: &Geo, site: usize) -> Vec<usize> {
+        let mut n: Vec<usize> = g.links[site].iter().map(|l| l.1).collect();
+        n.sort_unstable();
+        n
+    }
+
+    #[test]
+    fn solid_diagonals_number_cell_centres_between_the_rows_like_ludii() {
+        // The oracle's `(square 3 diagonals:Solid)`: the centres (0.5, 0.5) and (1.5, 0.5)
+        // are sites 3 and 4, between the bottom row and the second.
+        let g = vertex_board("(square 3 diagonals:Solid)");
+        assert_eq!(g.len(), 13);
+        assert_eq!(g.xy[3], (0.5, 0.5));
+        assert_eq!(g.xy[5], (0.0, 1.0));
+        assert_eq!(around(&g, 0), vec![1, 3, 5]);
+        assert_eq!(around(&g, 6), vec![1, 3, 4, 5, 7, 8, 9, 11]);
+        assert_eq!(around(&g, 12), vec![7, 9, 11]);
+        // `diagonals:Radiating`: rays out of the middle vertex only (the oracle's 5 × 5).
+        let g = vertex_board("(rectangle 5 5 diagonals:Radiating)");
+        assert_eq!(around(&g, 0), vec![1, 5, 6]);
+        assert_eq!(around(&g, 1), vec![0, 2, 6]);
+        assert_eq!(around(&g, 8), vec![3, 4, 7, 9, 12, 13]);
+        assert_eq!(around(&g, 12), vec![6, 7, 8, 11, 13, 16, 17, 18]);
+    }
+
+    #[test]
+    fn wedges_number_from_the_apex_like_ludii() {
+        // The oracle's `(scale 1 2 (wedge 3))`: the apex is site 0, linked to the whole row
+        // below it (1, 2, 3), then the bottom row 4, 5, 6.
+        let g = vertex_board("(scale 1 2 (wedge 3))");
+        assert_eq!(g.len(), 7);
+        assert_eq!(g.xy[0], (2.0, 4.0));
+        assert_eq!(g.xy[4], (0.0, 0.0));
+        assert_eq!(around(&g, 0), vec![1, 2, 3]);
+        assert_eq!(around(&g, 2), vec![0, 1, 3, 5]);
+        assert_eq!(around(&g, 4), vec![1, 5]);
+        // Merged with a turned copy (the second apex coincides with the first): 19 sites,
+        // the second wedge's rows from index 10, as the oracle numbers them.
+        let g = vertex_board("(merge (wedge 4) (shift 0 3 (rotate 180 (wedge 4))))");
+        assert_eq!(g.len(), 19);
+        assert_eq!(around(&g, 0), vec![1, 2, 3, 10, 11, 12]);
+        assert_eq!(g.xy[10], (4.0, 4.0));
+        assert_eq!(around(&g, 5), vec![2, 4, 6, 8]);
+    }
+
+    #[test]
+    fn merge_joins_vertices_a_hundredth_apart_like_ludii() {
+        // The oracle on this board: the turned square's bottom corner (1, 1.993) is 0.007 from
+        // the grid's (1, 2), so they are one site (site 0, at the first one's place): 13 sites.
+        let g = vertex_board(
+            "(merge (rotate 45 (shift 0.5 2.2 (square 2 diagonals:Solid))) (square 3))",
+        );
+        assert_eq!(g.len(), 13);
+        assert!((g.xy[0].1 - 1.993).abs() < 1e-3, "{:?}", g.xy[0]);
+        assert_eq!(around(&g, 0), vec![1, 2, 3, 9, 11, 12]);
+        assert_eq!(around(&g, 5), vec![6, 8]);
+        // `(rectangle 3)` is a square.
+        assert_eq!(vertex_board("(rectangle 3 diagonals:Alternating)").len(), 9);
+    }
 }

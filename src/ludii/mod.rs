@@ -8,7 +8,8 @@
 //!
 //! `docs/ludii.md` documents site indexing, direction names and what maps to what.
 
-pub mod board;
+/// The board builders live in the spec's geometry (the writer and `spec::check` build boards too).
+pub use crate::spec::geometry::tiling as board;
 pub mod english;
 pub mod expand;
 pub mod jar;
@@ -200,4 +201,37 @@ pub fn cross_check(lud: &Document, english: &Document) -> Vec<Diagnostic> {
     };
     compare("placement", setup(a), setup(b));
     out
+}
+
+/// Turns the board ludemes that documents of spec 0.2 and older kept in a board's `extensions`
+/// (`(board (square 3))`, `(mancalaBoard 2 6)`) into the board's layout construction, as this
+/// build's readers record it, when it builds the positions and links the document lists (their
+/// rectangles, which older documents may lack, are then the construction's); any other ludeme
+/// stays where it is.
+pub fn upgrade_board_ludemes(doc: &mut Document) {
+    use crate::spec::geometry::build::build;
+    for b in doc.games.iter_mut().flat_map(|g| g.boards.iter_mut()) {
+        if !b.layout.is_empty() {
+            continue;
+        }
+        let found = b.extensions.0.iter().enumerate().find_map(|(i, e)| {
+            if e.format != crate::spec::RawFormat::Ludii {
+                return None;
+            }
+            let c = lower::construction_of_text(&e.text)?;
+            let built = build(&c).ok()?.spec_board(c.clone());
+            let same = built.positions.len() == b.positions.len()
+                && built.positions.iter().zip(&b.positions).all(|(x, y)| {
+                    x.name == y.name && x.links == y.links && (y.rect.is_none() || y.rect == x.rect)
+                });
+            same.then_some((i, c, built))
+        });
+        if let Some((i, c, built)) = found {
+            b.extensions.0.remove(i);
+            for (p, q) in b.positions.iter_mut().zip(built.positions) {
+                p.rect = p.rect.or(q.rect);
+            }
+            b.layout.construction = Some(c);
+        }
+    }
 }

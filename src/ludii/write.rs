@@ -10,11 +10,13 @@ use super::board::{self, COMPASS, Geo};
 use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::spec::geometry::build::build;
 use crate::spec::moves::{
     Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
     split_promotion,
 };
 use crate::spec::origin::GameOrigin;
+use crate::spec::{BoardArg, BoardFn, Construction, SiteKind};
 use crate::spec::{
     Cond, Document, Game, GoalCond, GoalKind, Instr, MoveBlock, Origins, RawFormat, Test,
 };
@@ -953,50 +955,93 @@ fn facing_of(mp: &Map, m: &BTreeMap<String, String>) -> usize {
     compass_of_delta(x.signum(), y.signum()).unwrap_or(0)
 }
 
-/// Whether every board position is one Ludii site: a Ludii board kept from a `.lud`, or a
-/// full rectangle of positions (by their centres) whose directions are compass steps.
+/// Whether every board position is one Ludii site: a board built by board functions (its
+/// layout's construction, as the `.lud` and English readers record it), or a full rectangle of
+/// positions (by their centres) whose directions are compass steps.
 fn map_board(b: &crate::spec::Board) -> Result<Map, String> {
-    if let Some(t) = b
-        .extensions
-        .texts(RawFormat::Ludii)
-        .find(|e| e.starts_with("(board "))
+    let Some(c) = &b.layout.construction else {
+        return rectangle(b);
+    };
+    let geo = build(c).map_err(|e| format!("the board's construction builds no board: {e:?}"))?;
+    let site = b
+        .positions
+        .iter()
+        .filter_map(|p| Some((p.name.clone(), geo.index_of(&p.name)?)))
+        .collect();
+    let mut dir = BTreeMap::new();
+    for d in b
+        .directions
+        .iter()
+        .cloned()
+        .chain(COMPASS.iter().map(|c| c.to_string()))
     {
-        let (nodes, d) = syntax::parse(t, FileId(u32::MAX));
-        if d.is_empty()
-            && let Some(n) = nodes.first()
-        {
-            let mut tmp = Vec::new();
-            let mut l = super::lower::Lower::new(&mut tmp);
-            if l.board(n).is_some()
-                && let Some(geo) = l.geo
-            {
-                let site = b
-                    .positions
-                    .iter()
-                    .filter_map(|p| Some((p.name.clone(), geo.index_of(&p.name)?)))
-                    .collect();
-                let mut dir = BTreeMap::new();
-                for d in b.directions.iter().chain(
-                    COMPASS
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .iter(),
-                ) {
-                    if let Some(i) = compass_ci(d) {
-                        dir.insert(d.clone(), i);
-                    }
-                }
-                return Ok(Map {
-                    text: t.clone(),
-                    geo,
-                    site,
-                    dir,
-                });
-            }
+        if let Some(i) = compass_ci(&d) {
+            dir.insert(d, i);
         }
     }
-    rectangle(b)
+    Ok(Map {
+        text: board_item(c),
+        geo,
+        site,
+        dir,
+    })
+}
+
+/// The equipment item of a construction: `(board <graph> [use:Vertex|Edge])`, or the
+/// `(mancalaBoard …)` and `(boardless …)` items, which are boards of their own.
+fn board_item(c: &Construction) -> String {
+    let mut out = String::new();
+    let bare = matches!(c.graph.name.as_str(), "mancalaBoard" | "boardless");
+    if !bare {
+        out.push_str("(board ");
+    }
+    board_fn_into(&c.graph, &mut out);
+    if !bare {
+        out.push_str(match c.sites {
+            SiteKind::Cell => ")",
+            SiteKind::Vertex => " use:Vertex)",
+            SiteKind::Edge => " use:Edge)",
+        });
+    }
+    out
+}
+
+/// `(name args… key:value…)`.
+fn board_fn_into(f: &BoardFn, out: &mut String) {
+    out.push('(');
+    out.push_str(&f.name);
+    for a in &f.args {
+        out.push(' ');
+        board_arg_into(a, out);
+    }
+    for (k, a) in &f.named {
+        let _ = write!(out, " {k}:");
+        board_arg_into(a, out);
+    }
+    out.push(')');
+}
+
+fn board_arg_into(a: &BoardArg, out: &mut String) {
+    match a {
+        BoardArg::Int(k) => {
+            let _ = write!(out, "{k}");
+        }
+        BoardArg::Real(x) => {
+            let _ = write!(out, "{x}");
+        }
+        BoardArg::Word(w) => out.push_str(w),
+        BoardArg::Fn(f) => board_fn_into(f, out),
+        BoardArg::List(items) => {
+            out.push('{');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                board_arg_into(x, out);
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// The centre of a position: its rectangle, or its grid place.

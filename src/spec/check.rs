@@ -20,7 +20,10 @@ impl Issue {
     /// does not exist (a warning: such references also occur in real source files, and are
     /// carried as written).
     pub fn is_error(&self) -> bool {
-        matches!(self.code, "spec::layout-mismatch" | "spec::bad-reference")
+        matches!(
+            self.code,
+            "spec::layout-mismatch" | "spec::bad-reference" | "spec::bad-construction"
+        )
     }
 }
 
@@ -157,7 +160,17 @@ fn check_board(bi: usize, b: &Board, push: &mut impl FnMut(&'static str, String)
     if b.layout.is_empty() {
         return;
     }
-    let (computed, _) = geometry::compute(&b.layout);
+    let (computed, issues) = geometry::compute(&b.layout);
+    let unbuilt: Vec<_> = issues
+        .iter()
+        .filter(|i| i.code == geometry::CODE_BAD_CONSTRUCTION)
+        .collect();
+    for i in &unbuilt {
+        push(i.code, format!("boards[{bi}]: {}", i.message));
+    }
+    if !unbuilt.is_empty() {
+        return; // nothing to compare the listed positions with
+    }
     if computed.directions != b.directions {
         push(
             "spec::layout-mismatch",

@@ -1,5 +1,8 @@
 //! Board geometry: computes the explicit positions, links and opposites from a compact [`Layout`].
 //!
+//! A layout is either ZRF-style grids and position lists (below) or a construction by board
+//! functions, built by [`build`] over the tilings and graphs of [`tiling`].
+//!
 //! The rules (ZRF's, `notes/zrf-language.md` §7, with z2j's enumeration order):
 //! - a grid's positions are the cartesian product of its dimension labels, named by
 //!   concatenating the labels, enumerated with the **last dimension outermost**; the rectangle of
@@ -12,9 +15,11 @@
 //!   removals came before it), and `kill-positions` marks positions as killed and removes every link to or
 //!   from them (the positions stay listed, flagged, as z2j keeps them and zones name them).
 
-use super::types::{Layout, Link, Opposite, Position};
+use super::types::{Construction, Layout, Link, Opposite, Position};
 
+pub mod build;
 mod infer;
+pub mod tiling;
 pub use infer::{UNIT, grid_of, rects_from_centres};
 
 /// A problem found while computing geometry (the caller attaches a location).
@@ -42,6 +47,48 @@ pub const MAX_POSITIONS: usize = 40_000;
 /// Issue code: the layout would have more positions than the limit.
 pub const CODE_BOARD_TOO_LARGE: &str = "spec::board-too-large";
 
+/// Issue code: a layout's construction builds no board, or comes with grids or positions too.
+pub const CODE_BAD_CONSTRUCTION: &str = "spec::bad-construction";
+
+/// The board a construction builds (a layout with a construction has nothing else).
+fn constructed(layout: &Layout, c: &Construction) -> (Computed, Vec<GeometryIssue>) {
+    let alone = Layout {
+        construction: Some(c.clone()),
+        ..Layout::default()
+    };
+    let mut issues = Vec::new();
+    if *layout != alone {
+        issues.push(GeometryIssue {
+            code: CODE_BAD_CONSTRUCTION,
+            message: "a layout with a construction has no grids, positions, links or removals"
+                .into(),
+        });
+    }
+    match build::build(c) {
+        Ok(geo) => {
+            let b = geo.spec_board(c.clone());
+            let computed = Computed {
+                directions: b.directions,
+                positions: b.positions,
+            };
+            (computed, issues)
+        }
+        Err(e) => {
+            let message = match e {
+                build::BuildError::BadSize(why) => format!("the construction's board {why}"),
+                build::BuildError::Unsupported(f) => {
+                    format!("the board function `{f}` (or its arguments) is not built")
+                }
+            };
+            issues.push(GeometryIssue {
+                code: CODE_BAD_CONSTRUCTION,
+                message,
+            });
+            (Computed::default(), issues)
+        }
+    }
+}
+
 /// Computes directions, positions and links with the [`MAX_POSITIONS`] limit; problems are
 /// returned, never fatal.
 pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
@@ -51,6 +98,9 @@ pub fn compute(layout: &Layout) -> (Computed, Vec<GeometryIssue>) {
 /// [`compute`] with another position limit. The count is computed from the layout before
 /// anything is allocated, so a 100000×100000 grid costs nothing.
 pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<GeometryIssue>) {
+    if let Some(c) = &layout.construction {
+        return constructed(layout, c);
+    }
     let mut issues = Vec::new();
     // Directions: grid directions in order, then directions defined only by `links`.
     let mut directions: Vec<String> = Vec::new();

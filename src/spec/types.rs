@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// The version written into every document. Bump the minor part for additive changes, the
 /// major part when a reader of the old version would misread the new one.
-pub const SPEC_VERSION: &str = "0.2";
+pub const SPEC_VERSION: &str = "0.3";
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -456,6 +456,79 @@ pub struct Layout {
     /// Off-board positions (ZRF `dummy`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dummy: Vec<String>,
+    /// A board built by board functions (tilings, graphs and operations on them, as Ludii
+    /// states boards), instead of grids and listed positions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construction: Option<Construction>,
+}
+
+/// A board built by board functions: a graph made by tilings (`square`, `hex`, `tri`,
+/// `concentric`, `mancalaBoard`, …) and operations on graphs (`merge`, `shift`, `rotate`,
+/// `add`, `remove`, …), with arithmetic already evaluated, and the kind of graph element that
+/// is a site. `spec::geometry::tiling::build` makes its positions; `docs/spec.md` lists the
+/// functions it builds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Construction {
+    /// The graph's elements that are the positions.
+    #[serde(default, skip_serializing_if = "SiteKind::is_cell")]
+    pub sites: SiteKind,
+    /// The graph.
+    pub graph: BoardFn,
+}
+
+/// The graph elements that are a built board's positions.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SiteKind {
+    /// The cells (faces); the default.
+    #[default]
+    Cell,
+    /// The vertices (points where lines meet).
+    Vertex,
+    /// The edges (lines between vertices).
+    Edge,
+}
+
+impl SiteKind {
+    /// True for the default, cells.
+    pub fn is_cell(&self) -> bool {
+        *self == SiteKind::Cell
+    }
+}
+
+/// One board function applied to its arguments: `{fn: square, args: [5], named: {diagonals:
+/// Alternating}}` is Ludii's `(square 5 diagonals:Alternating)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFn {
+    /// The function's name.
+    #[serde(rename = "fn")]
+    pub name: String,
+    /// Positional arguments, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<BoardArg>,
+    /// Named arguments (`diagonals`, `rings`, `vertices`, `edges`, `cells`, …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub named: BTreeMap<String, BoardArg>,
+}
+
+/// An argument of a board function.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum BoardArg {
+    /// A whole number.
+    Int(i64),
+    /// A number with a fraction.
+    Real(f64),
+    /// A word (`Alternating`, `Square`, `True`, …).
+    Word(String),
+    /// Another board function (a graph, a polygon).
+    Fn(Box<BoardFn>),
+    /// A list (`{…}` in Ludii): of numbers, of points, of graphs.
+    List(Vec<BoardArg>),
 }
 
 impl Layout {

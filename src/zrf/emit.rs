@@ -636,11 +636,17 @@ impl<'d> Writer<'d> {
             let v: Vec<String> = b.images.iter().map(|i| self.string(i)).collect();
             parts.push(format!("(image {})", v.join(" ")));
         }
-        let layout = if b.layout.is_empty() && !b.positions.is_empty() {
+        // A construction (a board built by board functions) has no ZRF form: its positions
+        // are written as a grid or listed, as for a board without a layout.
+        let own = crate::spec::Layout {
+            construction: None,
+            ..b.layout.clone()
+        };
+        let layout = if own.is_empty() && !b.positions.is_empty() {
             crate::spec::geometry::grid_of(&b.directions, &b.positions)
                 .unwrap_or_else(|| layout_of(b))
         } else {
-            b.layout.clone()
+            own
         };
         for g in &layout.grids {
             let [a, bb, c, d] = g.start_rectangle;

@@ -137,8 +137,20 @@ fn seed_xiangqi_english_reads_into_a_partial_spec() {
     assert_eq!(b.positions.len(), 90);
     assert_eq!(b.positions[4].name, "E1");
     assert_eq!(b.positions[85].name, "E10");
-    let kept: Vec<&String> = b.extensions.texts(RawFormat::Ludii).collect();
-    assert_eq!(kept, ["(board (rectangle 10 9) use:Vertex)"]);
+    // The board is its construction, not kept text.
+    assert!(b.extensions.is_empty(), "{:?}", b.extensions);
+    let c = b.layout.construction.as_ref().expect("a construction");
+    assert_eq!(c.sites, zogkit::spec::SiteKind::Vertex);
+    assert_eq!(
+        c.graph,
+        zogkit::spec::BoardFn::new(
+            "rectangle",
+            vec![
+                zogkit::spec::BoardArg::Int(10),
+                zogkit::spec::BoardArg::Int(9)
+            ]
+        )
+    );
     let names: Vec<&str> = g.pieces.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Jiang", "Shi", "Xiang", "Ma", "Ju", "Pao", "Zu"]);
     // 32 placements at the right sites.

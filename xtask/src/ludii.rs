@@ -52,6 +52,7 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool, why: bool) -> bool 
             })
             .collect();
         if why {
+            eprint!("{}", unstated_report(&english));
             eprint!(
                 "{}",
                 why_report(".lud", results.iter().map(|(f, o)| (f, o.why.as_ref())))
@@ -189,7 +190,17 @@ fn english_report(results: &[(String, EnglishOutcome)]) -> String {
          state it. Ludii's English never prints a stack's height (`count:`), so placements are \
          also compared with heights ignored. Placements found \
          are the oracle's placements (one per piece) that zogkit's reading has, over the texts \
-         that state them and over all texts.\n\n",
+         that state them and over all texts.\n\n\
+         That notion of stated is loose: a text can have a `Setup:` line and still not say where \
+         every piece goes. \"Placements exactly stated\" keeps only the texts where, judged from \
+         the text and the oracle's facts alone (never from zogkit's reading), every piece kind \
+         the oracle places is named in a `Setup:` line (a `Set the count of …` line names the one \
+         kind it fills), no `Setup:` line names what the text does not define (a `track X`, \
+         whose sites the English never prints; a region the `Regions:` section builds on such a \
+         track; Ludii's `null`) and none chooses at random (`randomly select`: the facts are one \
+         draw). zogkit's reader reports such lines with a located `ludii::english-unstated` \
+         warning. `cargo xtask ludii --why` lists the texts stated by the loose notion only, by \
+         reason.\n\n",
     );
     md.push_str(&english_table(&t));
     let codes = error_codes(results.iter().filter_map(|(_, o)| o.first_error.as_deref()));
@@ -219,6 +230,34 @@ fn why_report<'a>(what: &str, whys: impl Iterator<Item = (&'a String, Option<&'a
         for (f, w) in files {
             s.push_str(&format!("   {f}: {}\n", w.detail));
         }
+    }
+    s
+}
+
+/// `--why`: the texts whose placements are stated by the loose notion but not exactly, grouped
+/// by the reason's kind (its first two words), each with its reason and whether zogkit's
+/// reading equals the facts anyway (heights ignored).
+fn unstated_report(english: &[(String, EnglishOutcome)]) -> String {
+    let mut by: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (f, o) in english {
+        if let Some(u) = &o.unstated {
+            let kind: String = u.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let eq = if o.diff.placement_sites {
+                "equal"
+            } else {
+                "differ"
+            };
+            by.entry(kind)
+                .or_default()
+                .push(format!("   {f}: {u} ({eq})\n"));
+        }
+    }
+    let mut groups: Vec<_> = by.into_iter().collect();
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let mut s = String::from("\n== English: placements stated, but not exactly, by reason\n");
+    for (kind, lines) in groups {
+        s.push_str(&format!("\n-- {kind}: {} files\n", lines.len()));
+        lines.iter().for_each(|l| s.push_str(l));
     }
     s
 }

@@ -1,16 +1,17 @@
 //! The parts of Ludii's English that locate things: the board sentence, site sets (`the union of the bottom sites of the board and …`), piece lists and `Setup:` lines.
 //!
-//! Boards are built by `ludii::board` (Ludii's site indexing, the one the `.lud` reader uses);
+//! Boards are built by `spec::geometry::build` (Ludii's site indexing, the one the `.lud` reader uses);
 //! site sets are evaluated on that board with the same `Geo` queries as `(sites …)` forms.
 
 use super::super::board::{self, Geo};
 use super::super::lower::split_item;
-use crate::spec::{Piece, Placement};
+use crate::spec::geometry::build::build;
+use crate::spec::{BoardArg, BoardFn, Construction, Piece, Placement, SiteKind};
 
 /// What a board sentence describes.
 pub(super) enum BoardPhrase {
-    /// A board zogkit builds: its geometry and the `.lud` board ludeme it corresponds to.
-    Built(Geo, String),
+    /// A board zogkit builds: its geometry and its construction.
+    Built(Box<Geo>, Construction),
     /// The sentence gives no dimensions (`noshape board with nobasis tiling`, `hexagonal
     /// hexagon board`): the text does not say which sites there are.
     Unstated,
@@ -30,53 +31,62 @@ pub(super) fn board_phrase(phrase: &str, vertex: bool) -> BoardPhrase {
     if !first.starts_with(|c: char| c.is_ascii_digit()) {
         return BoardPhrase::Unstated;
     }
+    let int = |k: usize| BoardArg::Int(k as i64);
+    let sites = if vertex {
+        SiteKind::Vertex
+    } else {
+        SiteKind::Cell
+    };
     // `2 x 6 Mancala board with 2 none|outer stores`.
-    if let [r, "x", c, "Mancala", "board", rest @ ..] = words.as_slice() {
+    let graph = if let [r, "x", c, "Mancala", "board", rest @ ..] = words.as_slice() {
         let (Some(r), Some(c)) = (num(r), num(c)) else {
             return BoardPhrase::Unsupported("board dimensions outside 1..200");
         };
-        let stores = match rest {
-            [] | ["with", _, "none", "stores"] => false,
-            ["with", _, "outer", "stores"] => true,
+        let mut f = BoardFn::new("mancalaBoard", vec![int(r), int(c)]);
+        match rest {
+            [] | ["with", _, "none", "stores"] => {
+                f.named
+                    .insert("store".into(), BoardArg::Word("None".into()));
+            }
+            ["with", _, "outer", "stores"] => {}
             _ => return BoardPhrase::Unsupported("a mancala board with these stores"),
         };
-        let lud = format!(
-            "(mancalaBoard {r} {c}{})",
-            if stores { "" } else { " store:None" }
-        );
-        return BoardPhrase::Built(board::mancala(r, c, stores), lud);
-    }
-    let dims: Vec<Option<usize>> = first.split('x').map(num).collect();
-    let shape = words.get(1).copied().unwrap_or("");
-    let tiling = phrase
-        .split_once(" with ")
-        .map(|(_, t)| t.trim_end_matches(" tiling"))
-        .unwrap_or("");
-    let use_vertex = if vertex { " use:Vertex" } else { "" };
-    match (dims.as_slice(), shape, tiling) {
-        ([Some(r), Some(c)], "rectangle" | "square", "square") => {
-            let lud = if r == c {
-                format!("(board (square {r}){use_vertex})")
-            } else {
-                format!("(board (rectangle {r} {c}){use_vertex})")
-            };
-            BoardPhrase::Built(board::grid(*r, *c), lud)
+        return built(f, SiteKind::Vertex);
+    } else {
+        let dims: Vec<Option<usize>> = first.split('x').map(num).collect();
+        let shape = words.get(1).copied().unwrap_or("");
+        let tiling = phrase
+            .split_once(" with ")
+            .map(|(_, t)| t.trim_end_matches(" tiling"))
+            .unwrap_or("");
+        match (dims.as_slice(), shape, tiling) {
+            ([Some(r), Some(c)], "rectangle" | "square", "square") if r == c => {
+                BoardFn::new("square", vec![int(*r)])
+            }
+            ([Some(r), Some(c)], "rectangle" | "square", "square") => {
+                BoardFn::new("rectangle", vec![int(*r), int(*c)])
+            }
+            ([Some(n), Some(m)], "diamond" | "rhombus", "hexagonal") if n == m && !vertex => {
+                BoardFn::new("hex", vec![BoardArg::Word("Diamond".into()), int(*n)])
+            }
+            ([Some(n), Some(m)], "triangle", "triangular") if n == m => {
+                BoardFn::new("tri", vec![int(*n)])
+            }
+            _ if dims.iter().any(Option::is_none) => {
+                return BoardPhrase::Unsupported("board dimensions outside 1..200");
+            }
+            _ => return BoardPhrase::Unsupported("this board shape and tiling"),
         }
-        ([Some(n), Some(m)], "diamond" | "rhombus", "hexagonal") if n == m && !vertex => {
-            BoardPhrase::Built(board::diamond(*n), format!("(board (hex Diamond {n}))"))
-        }
-        ([Some(n), Some(m)], "triangle", "triangular") if n == m => {
-            let geo = if vertex {
-                board::tri_vertex(*n)
-            } else {
-                board::tri_cell(*n)
-            };
-            BoardPhrase::Built(geo, format!("(board (tri {n}){use_vertex})"))
-        }
-        _ if dims.iter().any(Option::is_none) => {
-            BoardPhrase::Unsupported("board dimensions outside 1..200")
-        }
-        _ => BoardPhrase::Unsupported("this board shape and tiling"),
+    };
+    built(graph, sites)
+}
+
+/// The board `graph` builds, with `sites`.
+fn built(graph: BoardFn, sites: SiteKind) -> BoardPhrase {
+    let c = Construction { sites, graph };
+    match build(&c) {
+        Ok(geo) => BoardPhrase::Built(Box::new(geo), c),
+        Err(_) => BoardPhrase::Unsupported("this board shape and tiling"),
     }
 }
 
@@ -370,9 +380,11 @@ impl<'a> Sites<'a> {
             .or_else(|| s.strip_prefix('['))
             .and_then(|x| x.strip_suffix(']'))
         {
-            return list
-                .split(',')
-                .map(|x| x.trim().parse::<usize>().ok().filter(|&i| i < geo.len()))
+            // Items may be expressions Ludii spells out: `multiply all the values in [4,8]
+            // minus 1`, `add the following values: [1,8]`.
+            return depth0(list, b',')
+                .into_iter()
+                .map(|x| self.number(x).filter(|&i| i < geo.len()))
                 .collect();
         }
         if let Ok(i) = s.parse::<usize>() {
@@ -464,13 +476,36 @@ impl Sites<'_> {
                 _ => number(t),
             }
         };
+        // `multiply all the values in [a,b]`, `add the following values: [a,b]`: a product or
+        // sum of the list's items, each itself a count.
+        let folded = |t: &str| -> Option<usize> {
+            let (list, mul) = match t.strip_prefix("multiply all the values in [") {
+                Some(l) => (l, true),
+                None => (t.strip_prefix("add the following values: [")?, false),
+            };
+            let items = depth0(list.strip_suffix(']')?, b',');
+            items.iter().try_fold(usize::from(mul), |acc, x| {
+                let v = self.number(x)?;
+                if mul {
+                    acc.checked_mul(v)
+                } else {
+                    acc.checked_add(v)
+                }
+            })
+        };
+        let term = |t: &str| folded(t.trim()).or_else(|| term(t));
         let mut rest = s.trim();
         let mut acc: Option<usize> = None;
         let mut op = "";
         loop {
+            // Operators outside brackets only (`[2,6 minus 1]` is one list item).
             let next = OPS
                 .iter()
-                .filter_map(|o| rest.find(o).map(|at| (at, *o)))
+                .filter_map(|o| {
+                    rest.match_indices(o)
+                        .find(|(at, _)| bracket_depth(&rest[..*at]) == 0)
+                        .map(|(at, _)| (at, *o))
+                })
                 .min();
             let (t, after) = match next {
                 Some((at, o)) => (&rest[..at], Some((o, &rest[at + o.len()..]))),
@@ -504,6 +539,34 @@ fn number(s: &str) -> Option<usize> {
         return number(a)?.checked_add(number(b)?);
     }
     s.trim().parse().ok()
+}
+
+/// How many brackets are open at the end of `s`.
+fn bracket_depth(s: &str) -> i32 {
+    s.bytes().fold(0, |d, c| match c {
+        b'[' => d + 1,
+        b']' => d - 1,
+        _ => d,
+    })
+}
+
+/// `s` split at each `sep` outside brackets, items trimmed.
+fn depth0(s: &str, sep: u8) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in s.bytes().enumerate() {
+        match c {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            _ if c == sep && depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim());
+    out
 }
 
 /// Byte offsets and lengths of `, ` and ` and ` outside brackets.
@@ -688,9 +751,109 @@ fn placement(
     geo.placement(player, piece, sites.iter().map(|&i| (i, count)))
 }
 
+/// The regions of a text's `Regions:` lines (`Name: <definition> [for P1]`) that the text does
+/// not define by sites: a definition that names a `track …` (Ludii's English never prints a
+/// track's sites) or another such region. Closed under reference, in the lines' order and
+/// then until nothing changes.
+pub(super) fn undefined_regions<'a>(regions: impl Iterator<Item = &'a str> + Clone) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    loop {
+        let before = out.len();
+        for l in regions.clone() {
+            let Some((name, desc)) = l.split_once(": ") else {
+                continue;
+            };
+            let name = name.trim();
+            if !out.iter().any(|n| n == name) && undefined_ref(desc, &out).is_some() {
+                out.push(name.to_string());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// What a phrase names that the text does not define, if anything: a `track X` (the English
+/// never prints a track's sites), a region of `undefined` (see [`undefined_regions`]), or
+/// Ludii's `null` (printed for a thing it cannot describe, `cell null of 1`).
+pub(super) fn undefined_ref(phrase: &str, undefined: &[String]) -> Option<String> {
+    let words: Vec<&str> = phrase
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // `track of board` is a mancala board's own track (its holes): the board states it.
+    let track = (0..words.len()).find(|&i| words[i] == "track" && words.get(i + 1) != Some(&"of"));
+    if let Some(i) = track {
+        let name = words.get(i + 1).copied().unwrap_or("");
+        return Some(format!("track {name}").trim_end().to_string());
+    }
+    if words.contains(&"null") {
+        return Some("null".into());
+    }
+    words
+        .iter()
+        .find(|w| undefined.iter().any(|u| u == *w))
+        .map(|w| format!("region {w}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn site_lists_spell_out_arithmetic() {
+        // A 4 x 6 grid (24 sites): items are counts Ludii prints as words.
+        let g = board::grid(4, 6);
+        let s = Sites::new(&g);
+        assert_eq!(
+            s.eval("sites [0,multiply all the values in [4,6] minus 1]"),
+            Some(vec![0, 23])
+        );
+        assert_eq!(
+            s.eval("the difference between the sites of the board and sites [6,add the following values: [1,6],multiply all the values in [6,3] minus 2]"),
+            Some((0..24).filter(|i| ![6, 7, 16].contains(i)).collect())
+        );
+        assert_eq!(
+            s.eval("sites [multiply all the values in [2,6 minus 1]]"),
+            Some(vec![10])
+        );
+    }
+
+    #[test]
+    fn regions_built_on_tracks_are_undefined() {
+        let regions = [
+            "Far: the top sites of the board for P2",
+            "Near: the difference between track LoopA and the top sites of the board for P1",
+            "Both: the union of Far and Near for P1",
+            "Start: track LoopB for P2",
+        ];
+        let u = undefined_regions(regions.iter().copied());
+        assert_eq!(u, ["Near", "Both", "Start"]);
+        assert_eq!(
+            undefined_ref(
+                "Set the count of the vertexes in the union of Start or Start to 2",
+                &u
+            ),
+            Some("region Start".into())
+        );
+        assert_eq!(
+            undefined_ref("Set the count of the vertexes in track LoopC to 4", &u),
+            Some("track LoopC".into())
+        );
+        assert_eq!(
+            undefined_ref("Place stack of [Ring1] at cell null of 1", &u),
+            Some("null".into())
+        );
+        assert_eq!(
+            undefined_ref("Place a Disc for player one at Far", &u),
+            None
+        );
+        assert_eq!(
+            undefined_ref("Set the count of the vertexes in track of board to 3", &u),
+            None
+        );
+    }
 
     #[test]
     fn site_sets_nest_without_brackets() {

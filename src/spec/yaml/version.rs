@@ -11,6 +11,12 @@
 //! `{format, text, at}` items (ZRF items first, each with its `zrf_at` place when `zrf_at` gave
 //! one for every form, then the Ludii items, then the Chessembly ones).
 //!
+//! 0.2 → 0.3: a board built by board functions is described by `layout.construction` (typed
+//! functions and arguments) instead of its Ludii ludeme kept as a `ludii` extension. The YAML
+//! layout is otherwise unchanged, so 0.2 documents read as they are; the format layer
+//! (`ludii::upgrade_board_ludemes`, as the spec reads no Ludii) turns such a kept ludeme into
+//! the construction.
+//!
 //! The current layout is tried first (documents of this build cost nothing more); only when
 //! that fails is the version looked at, so a 0.1 document without raw content or extensions
 //! reads directly.

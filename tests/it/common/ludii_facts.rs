@@ -886,8 +886,13 @@ pub struct EnglishOutcome {
     pub board_stated: bool,
     /// The text lists the piece kinds.
     pub kinds_stated: bool,
-    /// The text states the placements.
+    /// The text states the placements (the old, loose notion: a board with dimensions and a
+    /// `Place …` / `Set the count of …` line).
     pub setup_stated: bool,
+    /// The text states the placements exactly ([`english_setup_unstated`] finds nothing).
+    pub setup_exact: bool,
+    /// Why a text that states its placements by the old notion does not by the exact one.
+    pub unstated: Option<String>,
     /// The comparison with the facts.
     pub diff: Diff,
     /// The first error zogkit reported.
@@ -925,6 +930,101 @@ pub fn english_states(text: &str) -> (bool, bool, bool) {
     (board, kinds, board && place)
 }
 
+/// Why a text whose placements are stated by the loose notion of [`english_states`] still does
+/// not state them exactly, from the text and the oracle's facts alone (never from zogkit's
+/// reading): `None` when it does. A placement is unstated when
+/// - a piece kind the oracle places is named in no `Setup:` line (a `Set the count of …` line
+///   names the one kind it fills when only one kind is left unnamed), or
+/// - a `Setup:` line names what the text does not define: a `track X` (the English never prints
+///   a track's sites; `track of board`, a mancala board's own track, is stated), a region whose
+///   `Regions:` definition names such a track or such a region, or Ludii's `null`, or
+/// - a `Setup:` line chooses at random (`randomly select`): the facts are one draw.
+pub fn english_setup_unstated(text: &str, facts: &serde_json::Value) -> Option<String> {
+    let (mut setup, mut regions) = (Vec::new(), Vec::new());
+    let mut section = "";
+    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if zogkit::ludii::english::HEADERS.contains(&l) {
+            section = l;
+            continue;
+        }
+        match section {
+            "Setup:" => setup.push(l),
+            "Regions:" => regions.push(l),
+            _ => {}
+        }
+    }
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    // A phrase's undefined reference, given the regions known to be undefined.
+    let undefined = |s: &str, bad: &[String]| -> Option<String> {
+        let w = words(s);
+        for (i, x) in w.iter().enumerate() {
+            if x == "track" && w.get(i + 1).is_some_and(|n| n != "of") {
+                return Some(format!("track {}", w[i + 1]));
+            }
+            if x == "null" {
+                return Some("null".into());
+            }
+            if bad.contains(x) {
+                return Some(format!("region {x} (defined by a track)"));
+            }
+        }
+        None
+    };
+    let mut bad: Vec<String> = Vec::new();
+    loop {
+        let n = bad.len();
+        for r in &regions {
+            if let Some((name, desc)) = r.split_once(": ") {
+                let name = name.trim().to_string();
+                if !bad.contains(&name) && undefined(desc, &bad).is_some() {
+                    bad.push(name);
+                }
+            }
+        }
+        if bad.len() == n {
+            break;
+        }
+    }
+    for l in &setup {
+        if l.contains("randomly select") {
+            return Some("random placement".into());
+        }
+        if let Some(what) = undefined(l, &bad) {
+            return Some(format!("names {what}"));
+        }
+    }
+    let all = setup.join(" ");
+    let named = |k: &str| {
+        all.match_indices(k).any(|(at, _)| {
+            let before = all[..at].chars().next_back();
+            let after = all[at + k.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_lowercase)
+        })
+    };
+    let mut unnamed: Vec<String> = Vec::new();
+    for p in facts["placements"].as_array().into_iter().flatten() {
+        let kind = p["piece"].as_str().unwrap_or("");
+        let comp = p["component"].as_str().unwrap_or(kind);
+        if !named(kind) && !named(comp) && !unnamed.iter().any(|u| u == kind) {
+            unnamed.push(kind.to_string());
+        }
+    }
+    let counts = setup.iter().any(|l| l.starts_with("Set the count of "));
+    match unnamed.as_slice() {
+        [] => None,
+        [_] if counts => None,
+        _ => Some(format!(
+            "piece kind {} placed by no Setup line",
+            unnamed.join(", ")
+        )),
+    }
+}
+
 /// Reads one generated text with zogkit and compares it with the facts.
 pub fn compare_english(rel: &str, text: Option<&str>, facts: &serde_json::Value) -> EnglishOutcome {
     let Some(text) = text.filter(|_| facts["ok"].as_bool() == Some(true)) else {
@@ -953,6 +1053,10 @@ pub fn compare_english(rel: &str, text: Option<&str>, facts: &serde_json::Value)
         setup_stated,
         ..EnglishOutcome::default()
     };
+    if setup_stated {
+        o.unstated = english_setup_unstated(text, facts);
+        o.setup_exact = o.unstated.is_none();
+    }
     match r.document.as_ref() {
         Some(doc) => {
             o.board = doc.games.first().is_some_and(|g| !g.boards.is_empty());
@@ -980,6 +1084,10 @@ pub struct EnglishTally {
     pub setup_stated: usize,
     pub placements: usize,
     pub placement_sites: usize,
+    /// The same three counts with the exact notion of stated ([`english_setup_unstated`]).
+    pub setup_exact: usize,
+    pub placements_exact: usize,
+    pub placement_sites_exact: usize,
     /// Placements found / the oracle's placements, over every text.
     pub found: usize,
     pub total: usize,
@@ -1005,6 +1113,9 @@ impl EnglishTally {
         self.setup_stated += o.setup_stated as usize;
         self.placements += (o.setup_stated && d.placements) as usize;
         self.placement_sites += (o.setup_stated && d.placement_sites) as usize;
+        self.setup_exact += o.setup_exact as usize;
+        self.placements_exact += (o.setup_exact && d.placements) as usize;
+        self.placement_sites_exact += (o.setup_exact && d.placement_sites) as usize;
         self.found += d.found;
         self.total += d.total;
         if o.setup_stated {
@@ -1038,8 +1149,8 @@ fn pct(a: usize, b: usize) -> String {
 /// The markdown table of [`english_tally`].
 pub fn english_table(t: &[(String, EnglishTally)]) -> String {
     let mut s = String::from(
-        "| category | files | texts | read without error | no board | board size stated / equal | piece kinds stated / equal | placements stated / equal / equal but for stack heights | placements found (stated) | placements found (all) |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| category | files | texts | read without error | no board | board size stated / equal | piece kinds stated / equal | placements stated / equal / equal but for stack heights | placements exactly stated / equal / equal but for stack heights | placements found (stated) | placements found (all) |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for (c, t) in t {
         let c = if c == "all" {
@@ -1048,7 +1159,7 @@ pub fn english_table(t: &[(String, EnglishTally)]) -> String {
             format!("`{c}`")
         };
         s.push_str(&format!(
-            "| {c} | {} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} | {} | {} |\n",
+            "| {c} | {} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} | {} / {} / {} | {} | {} |\n",
             t.files,
             t.texts,
             t.read,
@@ -1060,6 +1171,9 @@ pub fn english_table(t: &[(String, EnglishTally)]) -> String {
             t.setup_stated,
             t.placements,
             t.placement_sites,
+            t.setup_exact,
+            t.placements_exact,
+            t.placement_sites_exact,
             pct(t.found_stated, t.total_stated),
             pct(t.found, t.total),
         ));

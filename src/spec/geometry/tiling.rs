@@ -1,12 +1,24 @@
-//! Ludii board geometry: sites of `square`, `rectangle`, `hex` and `tri` boards in Ludii's index order, with labels and compass links.
+//! Built boards: the sites of tilings and board functions (`square`, `hex`, `tri`, graphs, `merge`, …) in Ludii's index order, with labels and compass links.
 //!
 //! Sites are sorted bottom to top, then left to right (`notes/ludii.md` §3), so index 0 is the
 //! bottom-left site and on rectangles `index = row × cols + col`. Labels are a column letter
 //! (`A`…`Z`, `AA`…) and a 1-based row. Links are named by the compass direction nearest to the
 //! vector between site centres: `N NE E SE S SW W NW`.
 
-use super::expand::col_letters;
-use crate::spec::{Board, Extensions, Link, Opposite, Placement, Position, RawFormat};
+use crate::spec::{Board, Construction, Layout, Link, Opposite, Placement, Position};
+
+/// Column letters of a 0-based column: `A` … `Z`, `AA` …
+pub fn col_letters(mut col: usize) -> String {
+    let mut s = Vec::new();
+    loop {
+        s.push((b'A' + (col % 26) as u8) as char);
+        if col < 26 {
+            break;
+        }
+        col = col / 26 - 1;
+    }
+    s.iter().rev().collect()
+}
 
 /// The eight compass directions, clockwise from north.
 pub const COMPASS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -16,10 +28,22 @@ pub fn compass_index(d: &str) -> Option<usize> {
     COMPASS.iter().position(|c| *c == d)
 }
 
-/// Rotates a compass direction clockwise by `eighths` eighths of a turn.
+/// The sixteen compass directions Ludii names (`AbsoluteDirection`), clockwise from north: the
+/// eight of [`COMPASS`] at even indexes and the half-way directions (`NNE`, …) between them.
+pub const COMPASS16: [&str; 16] = [
+    "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW",
+    "NNW",
+];
+
+/// Rank of a direction name in [`COMPASS16`] (the order links are listed in).
+pub fn compass16_index(d: &str) -> Option<usize> {
+    COMPASS16.iter().position(|c| *c == d)
+}
+
+/// Rotates a compass direction (of [`COMPASS16`]) clockwise by `eighths` eighths of a turn.
 pub fn rotate(d: &str, eighths: i32) -> Option<&'static str> {
-    let i = compass_index(d)? as i32;
-    Some(COMPASS[(i + eighths).rem_euclid(8) as usize])
+    let i = compass16_index(d)? as i32;
+    Some(COMPASS16[(i + 2 * eighths).rem_euclid(16) as usize])
 }
 
 /// The kind of a board's graph.
@@ -68,6 +92,43 @@ fn compass_of(dx: f64, dy: f64) -> &'static str {
     COMPASS[k.rem_euclid(8) as usize]
 }
 
+fn compass16_of(dx: f64, dy: f64) -> &'static str {
+    let a = dx.atan2(dy).to_degrees(); // clockwise from north
+    let k = (a / 22.5).round() as i32;
+    COMPASS16[k.rem_euclid(16) as usize]
+}
+
+/// The links of a site at `from` to each of its neighbours `to` (index, centre), named by the
+/// compass direction of the vector between the centres: one of [`COMPASS`]'s eight, or of
+/// [`COMPASS16`]'s sixteen for neighbours that would share a name of eight (a cell bordering
+/// several cells along one side, as Ludii's `AbsoluteDirection` tells them apart). Neighbours
+/// that share a name of sixteen keep the first (by index); links are in [`COMPASS16`] order.
+fn named_links(from: (f64, f64), to: &[(usize, (f64, f64))]) -> Vec<(&'static str, usize)> {
+    let delta = |p: (f64, f64)| (p.0 - from.0, p.1 - from.1);
+    let eight: Vec<&'static str> = to
+        .iter()
+        .map(|&(_, p)| {
+            let (dx, dy) = delta(p);
+            compass_of(dx, dy)
+        })
+        .collect();
+    let mut l: Vec<(&'static str, usize)> = to
+        .iter()
+        .zip(&eight)
+        .map(|(&(j, p), &d)| {
+            if eight.iter().filter(|e| **e == d).count() > 1 {
+                let (dx, dy) = delta(p);
+                (compass16_of(dx, dy), j)
+            } else {
+                (d, j)
+            }
+        })
+        .collect();
+    l.sort_by_key(|(d, j)| (compass16_index(d), *j));
+    l.dedup_by_key(|x| x.0);
+    l
+}
+
 /// Builds a board from label coordinates, centres and neighbour offsets in label space.
 fn build(
     shape: Shape,
@@ -83,7 +144,7 @@ fn build(
     });
     let min_c = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let min_r = cells.iter().map(|c| c.1).min().unwrap_or(0);
-    let mut at = std::collections::HashMap::new();
+    let mut at = std::collections::HashMap::new(); // lookup only
     for (i, c) in cells.iter().enumerate() {
         at.insert((c.0, c.1), i);
     }
@@ -404,9 +465,8 @@ impl Geo {
     }
 
     /// The spec board of this geometry: positions in Ludii's index order, named by their
-    /// labels, linked by compass direction; `text` (the board's ludeme) is kept in
-    /// `extensions` (as `ludii` items) for the writer.
-    pub fn spec_board(&self, text: String) -> Board {
+    /// labels, linked by compass direction; `construction` (how it was built) is its layout.
+    pub fn spec_board(&self, construction: Construction) -> Board {
         let rects = crate::spec::geometry::rects_from_centres(&self.xy, self.pitch());
         let positions = (0..self.len())
             .map(|i| Position {
@@ -438,7 +498,10 @@ impl Geo {
                     })
                 })
                 .collect(),
-            extensions: Extensions::of(RawFormat::Ludii, [text]),
+            layout: Layout {
+                construction: Some(construction),
+                ..Layout::default()
+            },
             ..Board::default()
         }
     }
@@ -591,6 +654,48 @@ impl Geo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::{FRAC_1_SQRT_2, SQRT_2};
+
+    #[test]
+    fn a_cell_bordering_several_cells_on_a_side_links_them_all() {
+        // `(add (hole (square 5) (poly {{1 1} {1 4} {4 4} {4 1}})) cells:{{7 8 9 10 16 22 28
+        // 27 26 25 19 13}})`: a ring of 16 cells and the added 3 × 3 cell 16 (C3) in its middle.
+        // The oracle: 16 is adjacent to every cell of the ring, B1 (1) to {0, 2, 5, 16}.
+        let mut g = CellGraph::grid(5, 5);
+        let poly = [(1.0, 1.0), (1.0, 4.0), (4.0, 4.0), (4.0, 1.0)];
+        let centres: Vec<(f64, f64)> = (0..g.cells.len()).map(|c| g.centre(c)).collect();
+        let mut k = centres.iter();
+        g.cells
+            .retain(|_| !k.next().is_some_and(|&p| inside(p, &poly)));
+        g.cells
+            .push(vec![7, 8, 9, 10, 16, 22, 28, 27, 26, 25, 19, 13]);
+        let geo = g.geo();
+        assert_eq!(geo.len(), 17);
+        assert_eq!(geo.names[16], "C3");
+        let near = |s: usize| {
+            let mut n: Vec<usize> = geo.links[s].iter().map(|l| l.1).collect();
+            n.sort_unstable();
+            n
+        };
+        assert_eq!(near(16), (0..16).collect::<Vec<_>>());
+        assert_eq!(near(1), vec![0, 2, 5, 16]);
+        assert_eq!(near(10), vec![8, 14, 15, 16]);
+        // Three cells below the big one: south-south-west, south, south-south-east.
+        let below: Vec<&str> = geo.links[16]
+            .iter()
+            .filter(|l| [1, 2, 3].contains(&l.1))
+            .map(|l| l.0)
+            .collect();
+        assert_eq!(below, vec!["SSE", "S", "SSW"]);
+        // `(scale 10 2 (rectangle 8 2))` (cells ten wide, two high): A1's neighbours are
+        // {1, 2, 3} (the oracle), B2 north-east of it by less than the east link's angle.
+        let mut g = CellGraph::grid(8, 2);
+        g.g.map(|(x, y)| (x * 10.0, y * 2.0));
+        let geo = g.geo();
+        let mut n: Vec<usize> = geo.links[0].iter().map(|l| l.1).collect();
+        n.sort_unstable();
+        assert_eq!(n, vec![1, 2, 3]);
+    }
 
     #[test]
     fn xiangqi_points_index_like_ludii() {
@@ -686,6 +791,146 @@ mod tests {
             }
         }
     }
+
+    /// Each vertex's neighbours along edges, sorted (the oracle's `adj` lists).
+    fn neighbours(g: &VertexGraph) -> Vec<Vec<usize>> {
+        let mut n = vec![Vec::new(); g.v.len()];
+        for &(a, b) in &g.e {
+            n[a].push(b);
+            n[b].push(a);
+        }
+        n.iter_mut().for_each(|l| l.sort_unstable());
+        n
+    }
+
+    #[test]
+    fn spirals_place_their_vertices_like_ludii() {
+        // `(spiral turns:4 sites:30)`: the oracle's path of 30 vertices from the centre, with
+        // vertex 1 and the last vertex where its driver puts them.
+        let g = VertexGraph::spiral(4, 30, true).expect("a spiral");
+        assert_eq!(g.v.len(), 30);
+        assert_eq!(neighbours(&g)[0], [1]);
+        assert_eq!(neighbours(&g)[12], [11, 13]);
+        assert_eq!(neighbours(&g)[29], [28]);
+        let near =
+            |i: usize, x: f64, y: f64| (g.v[i].0 - x).abs() < 1e-3 && (g.v[i].1 - y).abs() < 1e-3;
+        assert!(near(0, 0.0, 0.0));
+        assert!(near(1, 0.0, -4.7124), "{:?}", g.v[1]);
+        assert!(near(29, -25.0534, -1.2313), "{:?}", g.v[29]);
+    }
+
+    #[test]
+    fn edges_as_sites_index_and_link_like_ludii() {
+        // `(add (remove (concentric {12}) vertices:{0 5}) edges:{{1 2} {6 7}})` with
+        // `use:Edge`: the ring's edges by their midpoints (Ludii's `reorder`), those left after
+        // the removal, then the two added ones; edges sharing a vertex are adjacent (the
+        // oracle's neighbours below).
+        let mut g = VertexGraph::concentric(&[12]);
+        g.remove(&[0, 5]);
+        g.edge(1, 2);
+        g.edge(6, 7);
+        let geo = g.edge_geo();
+        assert_eq!(geo.len(), 10);
+        assert_eq!(geo.names[9], "9");
+        let near = |s: usize| {
+            let mut n: Vec<usize> = geo.links[s].iter().map(|l| l.1).collect();
+            n.sort_unstable();
+            n
+        };
+        let expected: [&[usize]; 10] = [
+            &[8],
+            &[2, 8],
+            &[1, 3],
+            &[2, 5, 9],
+            &[6, 9],
+            &[3, 7, 9],
+            &[4, 7, 9],
+            &[5, 6],
+            &[0, 1],
+            &[3, 4, 5, 6],
+        ];
+        for (s, e) in expected.iter().enumerate() {
+            assert_eq!(near(s), *e, "edge {s}");
+        }
+        let (x, y) = geo.xy[0];
+        assert!((x + 1.3045).abs() < 1e-3 && (y + 1.3045).abs() < 1e-3);
+        let (x, y) = geo.xy[8];
+        assert!((x + 0.3495).abs() < 1e-3 && (y + 1.3045).abs() < 1e-3);
+    }
+
+    #[test]
+    fn concentric_circles_index_like_ludii() {
+        // `(concentric {1 0 8 8})` (the oracle's Toono without its added edges): the centre
+        // alone, then two rings of eight from 135° anticlockwise, joined by spokes.
+        let g = VertexGraph::concentric(&[1, 0, 8, 8]);
+        let n = neighbours(&g);
+        assert_eq!(n.len(), 17);
+        assert!(n[0].is_empty());
+        assert_eq!(n[1], [2, 8, 9]);
+        assert_eq!(n[2], [1, 3, 10]);
+        assert_eq!(n[16], [8, 9, 15]);
+        assert!((g.v[1].0 + SQRT_2).abs() < 1e-4 && (g.v[1].1 - SQRT_2).abs() < 1e-4);
+        // `(concentric {1 -4 -4 20})` (Nyout): negative rings are no cycles.
+        let n = neighbours(&VertexGraph::concentric(&[1, -4, -4, 20]));
+        assert_eq!(n.len(), 29);
+        assert_eq!(
+            &n[..6],
+            [
+                &[1, 2, 3, 4][..],
+                &[0, 5],
+                &[0, 6],
+                &[0, 7],
+                &[0, 8],
+                &[1, 13]
+            ]
+        );
+        assert_eq!(n[9], [10, 28]);
+        assert_eq!(n[28], [8, 9, 27]);
+        // `(concentric {1 4 12})`: spokes where the rings line up.
+        let n = neighbours(&VertexGraph::concentric(&[1, 4, 12]));
+        assert_eq!(n[1], [0, 2, 4, 7]);
+        assert_eq!(n[5], [6, 16]);
+    }
+
+    #[test]
+    fn concentric_regular_boards_index_like_ludii() {
+        // `(concentric Square rings:2)`: the oracle's order and adjacency.
+        let g = VertexGraph::concentric_regular(4, 2, true, true, false);
+        let want: [&[usize]; 16] = [
+            &[1, 6],
+            &[0, 2, 4],
+            &[1, 9],
+            &[4, 7],
+            &[1, 3, 5],
+            &[4, 8],
+            &[0, 7, 13],
+            &[3, 6, 10],
+            &[5, 9, 12],
+            &[2, 8, 15],
+            &[7, 11],
+            &[10, 12, 14],
+            &[8, 11],
+            &[6, 14],
+            &[11, 13, 15],
+            &[9, 14],
+        ];
+        assert_eq!(neighbours(&g), want);
+        assert!((g.v[3].0 + FRAC_1_SQRT_2).abs() < 1e-4 && (g.v[3].1 + FRAC_1_SQRT_2).abs() < 1e-4);
+        // `(concentric Triangle rings:3 joinMidpoints:False joinCorners:True)`.
+        let g = VertexGraph::concentric_regular(3, 3, true, false, true);
+        let n = neighbours(&g);
+        assert_eq!(n.len(), 18);
+        assert_eq!(n[0], [1, 3, 14]);
+        assert_eq!(n[1], [0, 2]);
+        assert_eq!(n[3], [0, 4, 6, 11]);
+        assert_eq!(n[13], [9, 10, 16]);
+        assert_eq!(n[16], [11, 12, 13, 17]);
+        assert!((g.v[0].0 + 4.3301).abs() < 1e-4 && (g.v[0].1 + 2.5).abs() < 1e-4);
+        // With the midpoints joined too (`joinCorners:True` alone).
+        let n = neighbours(&VertexGraph::concentric_regular(3, 3, true, true, true));
+        assert_eq!(n[1], [0, 2, 4]);
+        assert_eq!(n[11], [3, 9, 14, 16]);
+    }
 }
 
 /// A Ludii graph of vertices as board functions build it with `use:Vertex`: vertices in
@@ -699,6 +944,41 @@ pub struct VertexGraph {
 }
 
 const SAME: f64 = 1e-4;
+
+/// Ludii's tolerance for merging vertices (`Merge.mergeVertices`).
+const MERGE_SAME: f64 = 0.01;
+
+/// The `diagonals:` of Ludii's square and rectangle generators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Diagonals {
+    /// No diagonals.
+    None,
+    /// One diagonal per square, by the parity of its corner (Alquerque).
+    Alternating,
+    /// Both diagonals, split at a vertex at the square's centre.
+    Solid,
+    /// Both diagonals, crossing without a vertex.
+    SolidNoSplit,
+    /// One diagonal per square, by the quadrant it is in.
+    Concentric,
+    /// The diagonal rays from the middle vertex.
+    Radiating,
+}
+
+impl Diagonals {
+    /// The value of `diagonals:` (absent: `None`); `None` for a name Ludii doesn't have.
+    pub fn from_name(name: Option<&str>) -> Option<Diagonals> {
+        Some(match name {
+            None => Diagonals::None,
+            Some("Alternating") => Diagonals::Alternating,
+            Some("Solid") => Diagonals::Solid,
+            Some("SolidNoSplit") => Diagonals::SolidNoSplit,
+            Some("Concentric") => Diagonals::Concentric,
+            Some("Radiating") => Diagonals::Radiating,
+            Some(_) => return None,
+        })
+    }
+}
 
 impl VertexGraph {
     fn find(&self, p: (f64, f64)) -> Option<usize> {
@@ -723,10 +1003,11 @@ impl VertexGraph {
         }
     }
 
-    /// A `rows × cols` grid of vertices, row by row from the bottom, with orthogonal edges and
-    /// the diagonals Ludii's `diagonals:Alternating` (`alternating`) or `Solid` (`solid`:
-    /// a vertex at each cell's centre) adds.
-    pub fn grid(rows: usize, cols: usize, alternating: bool, solid: bool) -> VertexGraph {
+    /// Ludii's `(rectangle rows cols diagonals:…)` (and `square`) on vertices: a `rows × cols`
+    /// grid, row by row from the bottom, with orthogonal edges and the `diagonals`, then
+    /// renumbered by position as Ludii's generator does ([`VertexGraph::reorder`]: the
+    /// `Solid` cell centres fall between the rows).
+    pub fn grid(rows: usize, cols: usize, diagonals: Diagonals) -> VertexGraph {
         let mut g = VertexGraph::default();
         for r in 0..rows {
             for c in 0..cols {
@@ -742,111 +1023,172 @@ impl VertexGraph {
                 if r + 1 < rows {
                     g.edge(at(r, c), at(r + 1, c));
                 }
-                if r + 1 < rows && c + 1 < cols && alternating {
-                    if (r + c) % 2 == 0 {
-                        g.edge(at(r, c), at(r + 1, c + 1));
-                    } else {
-                        g.edge(at(r, c + 1), at(r + 1, c));
+            }
+        }
+        g.diagonals(rows, cols, diagonals);
+        g.reorder();
+        g
+    }
+
+    /// The diagonals of Ludii's `Square.handleDiagonals` over a grid of `rows × cols`
+    /// vertices at integer points: per unit square (all four corners present), `Alternating`
+    /// one diagonal by the parity of its corner, `Solid` a centre vertex linked to the corners,
+    /// `SolidNoSplit` both diagonals, `Concentric` one diagonal by quadrant; `Radiating` the
+    /// four diagonal rays from the point (rows / 2, cols / 2) (x from the rows, as Ludii has it).
+    fn diagonals(&mut self, rows: usize, cols: usize, kind: Diagonals) {
+        let at = |g: &VertexGraph, x: i64, y: i64| g.find((x as f64, y as f64));
+        let (mid_r, mid_c) = ((rows / 2) as i64, (cols / 2) as i64);
+        if kind == Diagonals::Radiating {
+            for i in 0..mid_r.max(mid_c) + 1 {
+                for (dx, dy) in [(1, 1), (1, -1), (-1, -1), (-1, 1)] {
+                    let a = at(self, mid_r + i * dx, mid_c + i * dy);
+                    let b = at(self, mid_r + (i + 1) * dx, mid_c + (i + 1) * dy);
+                    if let (Some(a), Some(b)) = (a, b) {
+                        self.edge(a, b);
                     }
                 }
             }
+            return;
         }
-        if solid {
-            for r in 0..rows.saturating_sub(1) {
-                for c in 0..cols.saturating_sub(1) {
-                    let m = g.vertex((c as f64 + 0.5, r as f64 + 0.5));
-                    for k in [at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)] {
-                        g.edge(m, k);
+        for r in 0..=rows as i64 {
+            for c in 0..=cols as i64 {
+                let corners = [(c, r), (c, r + 1), (c + 1, r + 1), (c + 1, r)];
+                let found: Option<Vec<usize>> =
+                    corners.iter().map(|&(x, y)| at(self, x, y)).collect();
+                let Some(k) = found else { continue };
+                let up = (k[0], k[2]); // (c, r)–(c + 1, r + 1)
+                let down = (k[1], k[3]); // (c, r + 1)–(c + 1, r)
+                let pick = |first: bool| if first { up } else { down };
+                match kind {
+                    Diagonals::Alternating => {
+                        let (a, b) = pick((r + c) % 2 == 0);
+                        self.edge(a, b);
                     }
+                    Diagonals::Concentric => {
+                        let (a, b) = pick((r < mid_r) != (c < mid_c));
+                        self.edge(a, b);
+                    }
+                    Diagonals::SolidNoSplit => {
+                        self.edge(up.0, up.1);
+                        self.edge(down.0, down.1);
+                    }
+                    Diagonals::Solid => {
+                        let m = self.vertex((c as f64 + 0.5, r as f64 + 0.5));
+                        k.iter().for_each(|&x| self.edge(x, m));
+                    }
+                    Diagonals::None | Diagonals::Radiating => {}
                 }
             }
         }
-        g
     }
 
-    /// Ludii's `(wedge rows [lines])`: a triangle of `rows` rows with its apex at the top and
-    /// `lines` vertices a row below it (3 by default: left side, middle, right side).
-    pub fn wedge(n: usize, lines: usize) -> VertexGraph {
+    /// Ludii's `(spiral turns:t sites:n [clockwise:…])` (`shape.Spiral`): a path of `n`
+    /// vertices from the centre outwards along the spiral `r = θ`, θ spread over `t + 1`
+    /// turns (the first two turns double the points per turn) and smoothed as Ludii smooths
+    /// it; `None` when Ludii finds no base number of points per turn (or `n` is over 1000).
+    pub fn spiral(turns: usize, sites: usize, clockwise: bool) -> Option<VertexGraph> {
+        use std::f64::consts::TAU;
+        if sites > 1000 {
+            return None;
+        }
+        let base = (1..sites).find_map(|b| {
+            let (mut steps, mut total) = (b, 1);
+            for ring in 1..turns {
+                total += steps;
+                if total > sites {
+                    return Some(b - 1);
+                }
+                if ring <= 2 {
+                    steps *= 2;
+                }
+            }
+            None
+        })?;
+        let mut theta = vec![0.0; 4 * sites];
+        let (mut idx, mut steps) = (1, base);
+        for ring in 1..=turns + 1 {
+            let d = TAU / steps as f64;
+            let mut t = TAU * ring as f64;
+            if ring <= 2 || ring % 2 == 1 {
+                t -= d / 2.0;
+            }
+            for _ in 0..steps {
+                *theta.get_mut(idx)? = t;
+                idx += 1;
+                t += d;
+            }
+            if ring <= 2 {
+                steps *= 2;
+            }
+        }
+        for _ in 0..2 {
+            for i in 2..sites {
+                theta[i] = (theta[i - 1] + theta[i + 1]) / 2.0;
+            }
+        }
+        if sites > 2 {
+            theta[1] -= 0.5 * (theta[2] - theta[1]);
+        }
+        let sign = if clockwise { -1.0 } else { 1.0 };
         let mut g = VertexGraph::default();
-        let top = n.saturating_sub(1) as f64;
-        let mut prev: Option<Vec<usize>> = None;
-        for r in 0..n.saturating_sub(1) {
-            let y = r as f64;
-            let row: Vec<usize> = (0..lines)
-                .map(|j| {
-                    let x = y + 2.0 * (top - y) * j as f64 / (lines - 1) as f64;
-                    g.vertex((x, y))
-                })
-                .collect();
-            for w in row.windows(2) {
-                g.edge(w[0], w[1]);
-            }
-            if let Some(p) = &prev {
-                for (a, b) in p.iter().zip(&row) {
-                    g.edge(*a, *b);
-                }
-            }
-            prev = Some(row);
+        g.v.push((0.0, 0.0));
+        for &t in &theta[1..sites] {
+            g.v.push((sign * t * t.cos(), t * t.sin()));
         }
-        let apex = g.vertex((top, top));
-        for k in prev.unwrap_or_default() {
-            g.edge(k, apex);
+        for i in 1..g.v.len() {
+            g.edge(i - 1, i);
         }
-        g
+        Some(g)
     }
 
-    /// Ludii's `(concentric {n1 n2 …})`: rings of `nk` vertices (a ring of one is the centre),
-    /// inner first, each ring a cycle, with spokes between rings of equal size. A ring's radius
-    /// is one more than the previous ring's, or larger when its vertices need it (unit spacing
-    /// along the circle); its first vertex is due west and the ring turns anticlockwise. A
-    /// board of one ring is numbered bottom to top, left to right, as Ludii numbers it.
-    pub fn concentric(rings: &[usize]) -> VertexGraph {
-        let mut g = VertexGraph::default();
-        let mut prev: Vec<usize> = Vec::new();
-        let mut radius = 0.0f64;
-        for (i, &k) in rings.iter().enumerate() {
-            let mut ring = Vec::with_capacity(k);
-            if k > 1 || i > 0 {
-                radius = (radius + 1.0).max(k as f64 / std::f64::consts::TAU);
-            }
-            for j in 0..k {
-                let p = if k == 1 && i == 0 {
-                    (0.0, 0.0)
-                } else {
-                    let a = std::f64::consts::PI + std::f64::consts::TAU * j as f64 / k as f64;
-                    (radius * a.cos(), radius * a.sin())
-                };
-                ring.push(g.vertex(p));
-            }
-            for j in 0..ring.len() {
-                if ring.len() > 2 {
-                    g.edge(ring[j], ring[(j + 1) % ring.len()]);
-                }
-            }
-            if prev.len() == 1 {
-                ring.iter().for_each(|&r| g.edge(prev[0], r));
-            } else if prev.len() == ring.len() {
-                prev.iter().zip(&ring).for_each(|(&a, &b)| g.edge(a, b));
-            }
-            if !ring.is_empty() {
-                prev = ring;
-            }
-        }
-        if rings.len() == 1 {
-            g.sort_rows();
-        }
-        g
-    }
-
-    /// Renumbers the vertices bottom to top, then left to right (Ludii's order for sites it
-    /// sorts).
-    pub fn sort_rows(&mut self) {
+    /// Ludii's `Graph.reorder` of vertices and edges: a stable sort by `y · 100 + x` (exact,
+    /// no tolerance) of the vertices, and of the edges by their midpoints, which Ludii's
+    /// square, hex, tri and concentric generators apply to what they build; operators
+    /// (`merge`, `shift`, `rotate`, `wedge`, …) keep their order.
+    pub fn reorder(&mut self) {
         let mut order: Vec<usize> = (0..self.v.len()).collect();
-        let key = |p: (f64, f64)| ((p.1 / SAME).round() as i64, p.0);
-        order.sort_by(|&a, &b| {
-            let (ka, kb) = (key(self.v[a]), key(self.v[b]));
-            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-        });
+        let score = |p: (f64, f64)| p.1 * 100.0 + p.0;
+        order.sort_by(|&a, &b| score(self.v[a]).total_cmp(&score(self.v[b])));
+        self.renumber(&order);
+        let mid = |g: &VertexGraph, (a, b): (usize, usize)| {
+            score(((g.v[a].0 + g.v[b].0) / 2.0, (g.v[a].1 + g.v[b].1) / 2.0))
+        };
+        let mut e = self.e.clone();
+        e.sort_by(|&x, &y| mid(self, x).total_cmp(&mid(self, y)));
+        self.e = e;
+    }
+
+    /// The graph's edges seen as sites (`use:Edge`): one site per edge in edge order, at its
+    /// midpoint, named by its index, linked to every edge sharing a vertex with it (Ludii's
+    /// `Topology` adjacency of edges).
+    pub fn edge_geo(&self) -> Geo {
+        let mut g = VertexGraph {
+            v: self
+                .e
+                .iter()
+                .map(|&(a, b)| {
+                    (
+                        (self.v[a].0 + self.v[b].0) / 2.0,
+                        (self.v[a].1 + self.v[b].1) / 2.0,
+                    )
+                })
+                .collect(),
+            e: Vec::new(),
+        };
+        for (i, x) in self.e.iter().enumerate() {
+            for (j, y) in self.e.iter().enumerate().skip(i + 1) {
+                if x.0 == y.0 || x.0 == y.1 || x.1 == y.0 || x.1 == y.1 {
+                    g.e.push((i, j));
+                }
+            }
+        }
+        let mut geo = g.geo();
+        geo.names = (0..geo.names.len()).map(|i| i.to_string()).collect();
+        geo
+    }
+
+    /// Puts the vertices in `order` (old indexes, new order), carrying the edges along.
+    fn renumber(&mut self, order: &[usize]) {
         let mut new_index = vec![0; self.v.len()];
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
@@ -858,40 +1200,225 @@ impl VertexGraph {
         }
     }
 
-    /// Ludii's `(concentric Square rings:k)`: `k` nested squares of eight vertices (corners
-    /// and midpoints), inner first, joined at their midpoints (a Morris board).
-    pub fn concentric_square(k: usize) -> VertexGraph {
+    /// Ludii's `(wedge rows [lines])`: the apex first, then `rows − 1` rows of `lines` vertices
+    /// (3 by default: left side, middle, right side) from the top down, each row wider by one
+    /// on each side; the apex is linked to every vertex of the row below it, each row is a
+    /// path, and each vertex is linked to the one at its place in the next row.
+    pub fn wedge(n: usize, lines: usize) -> VertexGraph {
         let mut g = VertexGraph::default();
-        let mut prev: Vec<usize> = Vec::new();
-        for i in 1..=k {
-            let r = i as f64;
-            let pts = [
-                (-r, -r),
-                (0.0, -r),
-                (r, -r),
-                (r, 0.0),
-                (r, r),
-                (0.0, r),
-                (-r, r),
-                (-r, 0.0),
-            ];
-            let ring: Vec<usize> = pts.iter().map(|&p| g.vertex(p)).collect();
-            for j in 0..8 {
-                g.edge(ring[j], ring[(j + 1) % 8]);
+        let top = n.saturating_sub(1) as f64;
+        let lerp = |t: f64, a: f64, b: f64| a + t * (b - a);
+        for r in 0..n {
+            if r == 0 {
+                g.v.push((top, top));
+                continue;
             }
-            if !prev.is_empty() {
-                for j in [1, 3, 5, 7] {
-                    g.edge(prev[j], ring[j]);
-                }
+            let (r, w) = (r as f64, lines.saturating_sub(1).max(1) as f64);
+            for j in 0..lines {
+                g.v.push((lerp(j as f64 / w, top - r, top + r), top - r));
             }
-            prev = ring;
+        }
+        for r in 0..n {
+            if r == 0 {
+                (0..lines).for_each(|j| g.edge(0, j + 1));
+                continue;
+            }
+            let base = r * lines - lines + 1;
+            for j in 0..lines.saturating_sub(1) {
+                g.edge(base + j, base + j + 1);
+            }
+            if r + 1 < n {
+                (0..lines).for_each(|j| g.edge(base + j, base + lines + j));
+            }
         }
         g
     }
 
-    /// Appends `other`, merging coinciding vertices.
+    /// Ludii's `(concentric {n1 n2 …})` (`ConcentricCircle`, vertices). One ring is a regular
+    /// polygon of unit sides (a corner at 45° for four, else at the top), reordered
+    /// ([`Self::reorder`]). Otherwise ring `i` (a centre ring of 0 put first when `n1` is
+    /// more than 1) has radius `i` and `|ni|` vertices, from the one after the top going
+    /// anticlockwise round to the top; a ring of `ni ≥ 2` is a cycle; the centre (ring 0) is
+    /// joined to every vertex of ring 1, and each other vertex to the vertex of the next ring
+    /// straight out from it, if any. Vertices are numbered ring by ring.
+    pub fn concentric(rings: &[i64]) -> VertexGraph {
+        use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, TAU};
+        let mut g = VertexGraph::default();
+        if let [n] = rings {
+            let (k, n) = (n.max(&0).unsigned_abs() as usize, *n as f64);
+            let start = if k == 4 { FRAC_PI_4 } else { FRAC_PI_2 };
+            for j in 0..k {
+                let a = start + j as f64 / n * TAU;
+                g.v.push((n / TAU * a.cos(), n / TAU * a.sin()));
+            }
+            for j in 0..k {
+                g.edge(j, (j + 1) % k);
+            }
+            g.reorder();
+            return g;
+        }
+        let mut counts = rings.to_vec();
+        if rings.first().is_some_and(|n| n.abs() > 1) {
+            counts.insert(0, 0);
+        }
+        let samples = Self::ring_samples(&counts);
+        samples.iter().flatten().for_each(|&p| {
+            g.vertex(p);
+        });
+        let find = |g: &VertexGraph, (x, y): (f64, f64)| {
+            g.v.iter().position(|q| (q.0 - x).hypot(q.1 - y) < 0.001)
+        };
+        for (ring, &n) in samples.iter().zip(&counts).skip(1) {
+            if n < 2 || ring.len() < 2 {
+                continue;
+            }
+            for j in 0..ring.len() {
+                let a = find(&g, ring[j]);
+                let b = find(&g, ring[(j + 1) % ring.len()]);
+                if let (Some(a), Some(b)) = (a, b) {
+                    g.edge(a, b);
+                }
+            }
+        }
+        for i in 0..samples.len() - 1 {
+            for &p in &samples[i] {
+                let Some(a) = find(&g, p) else { continue };
+                let out: Vec<(f64, f64)> = if i == 0 {
+                    samples[1].clone()
+                } else {
+                    let k = (i + 1) as f64 / i as f64;
+                    vec![(p.0 * k, p.1 * k)]
+                };
+                for q in out {
+                    if let Some(b) = find(&g, q) {
+                        g.edge(a, b);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// The points of each ring of [`Self::concentric`]: ring `i` of radius `i`, sorted by angle
+    /// (from just after the top, anticlockwise), a point less than 0.1 from the one before it
+    /// dropped.
+    fn ring_samples(counts: &[i64]) -> Vec<Vec<(f64, f64)>> {
+        use std::f64::consts::{FRAC_PI_2, TAU};
+        counts
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let (r, n) = (i as f64, n.unsigned_abs() as usize);
+                // Angles fall as `j` grows, so sorting by angle reverses the ring.
+                let mut ring: Vec<(f64, f64)> = (0..n)
+                    .rev()
+                    .map(|j| {
+                        let a = FRAC_PI_2 - TAU * j as f64 / n as f64;
+                        (r * a.cos(), r * a.sin())
+                    })
+                    .collect();
+                if i > 0 {
+                    let mut j = ring.len().saturating_sub(1);
+                    while j > 0 {
+                        let (p, q) = (ring[j], ring[j - 1]);
+                        if (p.0 - q.0).hypot(p.1 - q.1) < 0.1 {
+                            ring.remove(j);
+                        }
+                        j -= 1;
+                    }
+                }
+                ring
+            })
+            .collect()
+    }
+
+    /// Renumbers the vertices bottom to top, then left to right (Ludii's order for sites it
+    /// sorts).
+    pub fn sort_rows(&mut self) {
+        let mut order: Vec<usize> = (0..self.v.len()).collect();
+        let key = |p: (f64, f64)| ((p.1 / SAME).round() as i64, p.0);
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(self.v[a]), key(self.v[b]));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        self.renumber(&order);
+    }
+
+    /// Ludii's `(concentric Square|Triangle|Hexagon|<sides> rings:k [midpoints:]
+    /// [joinMidpoints:] [joinCorners:])` (`ConcentricRegular`): `k` nested regular polygons of
+    /// radius `1 + i` (`1 + 2i` for triangles), a corner up (a flat top for even sides), each
+    /// ring its corners (and edge midpoints) anticlockwise joined in a cycle; corners and
+    /// midpoints of consecutive rings joined as asked; then reordered ([`Self::reorder`]).
+    pub fn concentric_regular(
+        sides: usize,
+        rings: usize,
+        midpoints: bool,
+        join_midpoints: bool,
+        join_corners: bool,
+    ) -> VertexGraph {
+        use std::f64::consts::{FRAC_PI_2, TAU};
+        let mut g = VertexGraph::default();
+        let step = TAU / sides as f64;
+        let offset = FRAC_PI_2
+            + if sides.is_multiple_of(2) {
+                step / 2.0
+            } else {
+                0.0
+            };
+        let mut start = 0;
+        for i in 0..rings {
+            let r = (1 + i * if sides == 3 { 2 } else { 1 }) as f64;
+            for s in 0..sides {
+                let (a, b) = (offset + step * s as f64, offset + step * (s + 1) as f64);
+                let (x0, y0) = (r * a.cos(), r * a.sin());
+                let (x1, y1) = (r * b.cos(), r * b.sin());
+                g.vertex((x0, y0));
+                if midpoints {
+                    g.vertex(((x0 + x1) / 2.0, (y0 + y1) / 2.0));
+                }
+            }
+            let n = g.v.len();
+            for v in start..n {
+                g.edge(v, if v + 1 < n { v + 1 } else { start });
+            }
+            start = n;
+        }
+        if (midpoints && join_midpoints) || join_corners {
+            let per = if midpoints { 2 } else { 1 };
+            let ring = sides * per;
+            for i in 0..rings.saturating_sub(1) {
+                for s in 0..sides {
+                    let v = i * ring + s * per;
+                    if join_corners {
+                        g.edge(v, v + ring);
+                    }
+                    // Ludii joins `v + 1` even without midpoints (then a neighbouring corner).
+                    if join_midpoints && v + 1 + ring < g.v.len() {
+                        g.edge(v + 1, v + 1 + ring);
+                    }
+                }
+            }
+        }
+        g.reorder();
+        g
+    }
+
+    /// Appends `other`, merging coinciding vertices as Ludii's `merge` does: a vertex is
+    /// dropped for the first one (in this order) less than 0.01 from it, measured as
+    /// `|dx| + |dy|` (`Vertex.coincident`; turned parts often meet a grid a few thousandths
+    /// off).
     pub fn merge(&mut self, other: &VertexGraph) {
-        let map: Vec<usize> = other.v.iter().map(|&p| self.vertex(p)).collect();
+        let map: Vec<usize> = other
+            .v
+            .iter()
+            .map(|&p| {
+                let near = |q: &(f64, f64)| (q.0 - p.0).abs() + (q.1 - p.1).abs() < MERGE_SAME;
+                self.v.iter().position(near).unwrap_or_else(|| {
+                    self.v.push(p);
+                    self.v.len() - 1
+                })
+            })
+            .collect();
         for &(a, b) in &other.e {
             self.edge(map[a], map[b]);
         }
@@ -955,26 +1482,27 @@ impl VertexGraph {
         let cols = ranks(|p| p.0);
         let rows = ranks(|p| p.1);
         let label_rc: Vec<(usize, usize)> = cols.into_iter().zip(rows).collect();
-        let mut links: Vec<Vec<(&'static str, usize)>> = vec![Vec::new(); self.v.len()];
-        let mut dirs: Vec<&'static str> = Vec::new();
+        let mut near: Vec<Vec<(usize, (f64, f64))>> = vec![Vec::new(); self.v.len()];
         for &(a, b) in &self.e {
-            let (pa, pb) = (self.v[a], self.v[b]);
-            let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
-            let o = rotate(d, 4).unwrap_or(d);
-            links[a].push((d, b));
-            links[b].push((o, a));
-            for x in [d, o] {
-                if !dirs.contains(&x) {
-                    dirs.push(x);
-                }
+            near[a].push((b, self.v[b]));
+            near[b].push((a, self.v[a]));
+        }
+        // Neighbours on one bearing of eight keep their links under names of sixteen.
+        let links: Vec<Vec<(&'static str, usize)>> = near
+            .iter_mut()
+            .enumerate()
+            .map(|(a, to)| {
+                to.sort_by_key(|x| x.0);
+                named_links(self.v[a], to)
+            })
+            .collect();
+        let mut dirs: Vec<&'static str> = Vec::new();
+        for &(d, _) in links.iter().flatten() {
+            if !dirs.contains(&d) {
+                dirs.push(d);
             }
         }
-        for l in &mut links {
-            l.sort_by_key(|(d, j)| (compass_index(d), *j));
-            // One link per direction (the first, by index).
-            l.dedup_by_key(|x| x.0);
-        }
-        dirs.sort_by_key(|d| compass_index(d));
+        dirs.sort_by_key(|d| compass16_index(d));
         let orth: Vec<&'static str> = dirs
             .iter()
             .copied()
@@ -1022,7 +1550,7 @@ pub struct CellGraph {
 impl CellGraph {
     /// `rows × cols` unit squares.
     pub fn grid(rows: usize, cols: usize) -> CellGraph {
-        let g = VertexGraph::grid(rows + 1, cols + 1, false, false);
+        let g = VertexGraph::grid(rows + 1, cols + 1, Diagonals::None);
         let at = |r: usize, c: usize| r * (cols + 1) + c;
         let mut cells = Vec::with_capacity(rows * cols);
         for r in 0..rows {
@@ -1110,31 +1638,26 @@ impl CellGraph {
                 .collect();
             near.sort_unstable();
             near.dedup();
-            for b in near {
+            let to: Vec<(usize, (f64, f64))> = near.iter().map(|&b| (b, centres[b])).collect();
+            links[a] = named_links(centres[a], &to);
+            for &(d, b) in &links[a] {
                 let shared = corners.iter().filter(|v| self.cells[b].contains(v)).count();
-                let (pa, pb) = (centres[a], centres[b]);
-                let d = compass_of(pb.0 - pa.0, pb.1 - pa.1);
                 let kind = if shared >= 2 { &mut orth } else { &mut diag };
                 if !kind.contains(&d) {
                     kind.push(d);
                 }
-                links[a].push((d, b));
             }
-        }
-        for l in &mut links {
-            l.sort_by_key(|(d, j)| (compass_index(d), *j));
-            l.dedup_by_key(|x| x.0);
         }
         let mut g = VertexGraph {
             v: centres,
             e: Vec::new(),
         };
         let mut geo = std::mem::take(&mut g).geo();
-        orth.sort_by_key(|d| compass_index(d));
+        orth.sort_by_key(|d| compass16_index(d));
         diag.retain(|d| !orth.contains(d));
-        diag.sort_by_key(|d| compass_index(d));
+        diag.sort_by_key(|d| compass16_index(d));
         let mut dirs: Vec<&'static str> = orth.iter().chain(&diag).copied().collect();
-        dirs.sort_by_key(|d| compass_index(d));
+        dirs.sort_by_key(|d| compass16_index(d));
         geo.links = links;
         geo.dirs = dirs;
         geo.orth = orth;
