@@ -280,7 +280,10 @@ fn run_board_driver(
         .map(|j| dir.join(j).display().to_string())
         .collect();
     let cp = cp.join(":");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/LudBoard.java");
+    // The repository's root is `target/`'s parent: `CARGO_MANIFEST_DIR` would be `xtask/` when
+    // this file is compiled into the xtask.
+    let root = setup.target.parent().ok_or("no repository folder")?;
+    let src = root.join("tests/oracle/LudBoard.java");
     let work = setup.target.join("ludii-board-driver");
     let class = work.join("LudBoard.class");
     let stale = match (std::fs::metadata(&src), std::fs::metadata(&class)) {
