@@ -8,6 +8,7 @@
 //! Ludii versions (indentation, trailing spaces, `..`, `vertexs`, region descriptions printed in
 //! place of region names, the optional `Game Rules:` line) are tolerated.
 
+mod condition;
 mod setup;
 
 use super::board::{self, COMPASS, Geo};
@@ -566,7 +567,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
             .map(|(_, l)| l.text),
     );
     // Piece lists first (piece rules and setup lines need the names).
-    let (mut pieces, plurals) = read_pieces(&mut r, &lines);
+    let (mut pieces, plurals, shared) = read_pieces(&mut r, &lines);
 
     for (i, (section, l)) in lines.iter().enumerate() {
         if i == open_idx {
@@ -664,6 +665,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
                 }
                 let cx = SetupCx {
                     pieces: &pieces,
+                    shared: &shared,
                     players: &r.players,
                     geo: r.geo.as_ref(),
                 };
@@ -819,13 +821,19 @@ fn piece_sentences(t: &str) -> Vec<&str> {
 
 /// The pieces of the piece-list sentences, singular names taken from setup lines when they
 /// fit. Dice (`Dies with 6 faces valued […]`) are not pieces of the spec: one warning says so.
-fn read_pieces(r: &mut Reader, lines: &[(String, Line)]) -> (Vec<Piece>, Vec<String>) {
+/// The pieces the piece lists name, their plural names, and the names of those the text says
+/// are shared by all players (a placement without a player is theirs, as Ludii places them).
+fn read_pieces(r: &mut Reader, lines: &[(String, Line)]) -> (Vec<Piece>, Vec<String>, Vec<String>) {
     let mut plurals: Vec<String> = Vec::new();
+    let mut shared_plurals: Vec<String> = Vec::new();
     for (_, l) in lines {
         for s in piece_sentences(l.text) {
-            let Some((_, names, dice)) = setup::piece_list(s) else {
+            let Some((owner, names, dice)) = setup::piece_list(s) else {
                 continue;
             };
+            if matches!(owner, setup::Owner::Shared) {
+                shared_plurals.extend(names.iter().cloned());
+            }
             if dice > 0 {
                 r.diags.push(Diagnostic::warning(
                     CODE_UNRESOLVED,
@@ -882,7 +890,11 @@ fn read_pieces(r: &mut Reader, lines: &[(String, Line)]) -> (Vec<Piece>, Vec<Str
             ..Piece::default()
         })
         .collect();
-    (pieces, plurals)
+    let shared = shared_plurals
+        .iter()
+        .map(|p| setup::singular(p, &known))
+        .collect();
+    (pieces, plurals, shared)
 }
 
 /// Splits the aim paragraph into `If …, … wins` clauses (Ludii prints no period between them).

@@ -286,7 +286,16 @@ impl<'a> Sites<'a> {
         let mut grow = Vec::new();
         let mut base = s;
         while let Some((b, n)) = base.rsplit_once(" expanded by ") {
-            grow.push(self.number(n.strip_suffix(" steps").or(n.strip_suffix(" step"))?)?);
+            // Not a count: the phrase goes on after the expansion (`… expanded by 1 steps and
+            // the right sites of the board` inside a test's set).
+            let Some(k) = n
+                .strip_suffix(" steps")
+                .or(n.strip_suffix(" step"))
+                .and_then(|n| self.number(n))
+            else {
+                break;
+            };
+            grow.push(k);
             base = b.trim();
         }
         if !grow.is_empty() {
@@ -299,9 +308,9 @@ impl<'a> Sites<'a> {
             }
             return Some(v);
         }
-        // `current site is even <set>`: the sites of the set whose index is even.
-        if let Some(r) = s.strip_prefix("current site is ") {
-            return self.filtered(r, depth);
+        // `<test> <set>`: the sites of the set that pass the test (`(forEach R if:C)`).
+        if let Some(v) = self.filtered(s, depth) {
+            return Some(v);
         }
         self.atom(s)
     }
@@ -329,37 +338,22 @@ impl<'a> Sites<'a> {
         None
     }
 
-    /// `even <set>`, `odd <set>`, `greater than the centre point of the board <set>`, `less
-    /// than …`: the sites of the set whose index passes the test.
-    fn filtered(&self, r: &str, depth: usize) -> Option<Vec<usize>> {
-        const CENTRE: &str = "the centre point of the board ";
-        let centre = || match self.geo.centre().as_slice() {
-            [c] => Some(*c),
-            _ => None,
-        };
-        let (keep, rest): (Box<dyn Fn(usize) -> bool>, &str) =
-            if let Some(x) = r.strip_prefix("even ") {
-                (Box::new(|i| i % 2 == 0), x)
-            } else if let Some(x) = r.strip_prefix("odd ") {
-                (Box::new(|i| i % 2 == 1), x)
-            } else if let Some(x) = r
-                .strip_prefix("greater than ")
-                .and_then(|x| x.strip_prefix(CENTRE))
-            {
-                let c = centre()?;
-                (Box::new(move |i| i > c), x)
-            } else if let Some(x) = r
-                .strip_prefix("less than ")
-                .and_then(|x| x.strip_prefix(CENTRE))
-            {
-                let c = centre()?;
-                (Box::new(move |i| i < c), x)
-            } else {
-                return None;
+    /// `<test> <set>` (`current site is even the top sites of the board`, `row of current site
+    /// of cell is odd and … the sites of the board`): the sites of the set that pass the test,
+    /// split at the first word boundary where both sides read.
+    fn filtered(&self, s: &str, depth: usize) -> Option<Vec<usize>> {
+        if !s.contains(" is ") {
+            return None;
+        }
+        for (at, _) in s.match_indices(' ') {
+            let Some(test) = super::condition::condition(&s[..at]) else {
+                continue;
             };
-        let mut v = self.set(rest, depth + 1)?;
-        v.retain(|&i| keep(i));
-        Some(v)
+            if let Some(v) = self.set(&s[at + 1..], depth + 1) {
+                return test.keep(self.geo, v);
+            }
+        }
+        None
     }
 
     /// A site set without operators.
@@ -443,10 +437,20 @@ impl<'a> Sites<'a> {
                             _ => return None,
                         }
                     }
-                    _ => return None,
+                    _ => return self.computed_line(s),
                 }
             }
         })
+    }
+
+    /// `each cell of the <count> row|column`, the count computed (`the column within which
+    /// site Cell the centre point of the board lies`): that row or column of the board.
+    fn computed_line(&self, s: &str) -> Option<Vec<usize>> {
+        let (_, r) = s.strip_prefix("each ")?.split_once(" of the ")?;
+        if let Some(e) = r.strip_suffix(" row") {
+            return Some(self.geo.row(self.number(e)?));
+        }
+        Some(self.geo.column(self.number(r.strip_suffix(" column")?)?))
     }
 }
 
@@ -472,6 +476,24 @@ impl Sites<'_> {
                 }
                 ["the", "number", "of", _, "columns"] | ["the", "number", "of", "columns"] => {
                     Some(lines(|p| p.0))
+                }
+                // `the column within which site Cell the centre point of the board lies`.
+                [
+                    "the",
+                    line @ ("row" | "column"),
+                    "within",
+                    "which",
+                    "site",
+                    _,
+                    ..,
+                    "lies",
+                ] => {
+                    let site = t.trim().splitn(7, ' ').nth(6)?.strip_suffix(" lies")?;
+                    let &(c, r) = match self.set(site, 1)?.as_slice() {
+                        [one] => self.geo.label_rc.get(*one)?,
+                        _ => return None,
+                    };
+                    Some(if *line == "row" { r } else { c })
                 }
                 _ => number(t),
             }
@@ -604,8 +626,22 @@ pub(super) enum SetupLine {
 /// The context of a `Setup:` line.
 pub(super) struct SetupCx<'a> {
     pub pieces: &'a [Piece],
+    /// The pieces shared by all players: a placement without a player is theirs.
+    pub shared: &'a [String],
     pub players: &'a [String],
     pub geo: Option<&'a Geo>,
+}
+
+impl SetupCx<'_> {
+    /// The owner of a piece placed without a player: `Shared` when the text lists it among
+    /// the pieces shared by all players, else `Neutral`.
+    fn unowned(&self, piece: &str) -> String {
+        if self.shared.iter().any(|s| s == piece) {
+            crate::ludii::board::SHARED.into()
+        } else {
+            crate::ludii::board::NEUTRAL.into()
+        }
+    }
 }
 
 /// One `Setup:` line: `Place a Jiang for player one on site E1.`, `… on sites: D1 and F1`,
@@ -646,7 +682,7 @@ pub(super) fn setup_line(t: &str, cx: &SetupCx) -> Result<SetupLine, String> {
                 };
                 (p.trim(), player)
             }
-            None => (head.trim(), crate::ludii::board::NEUTRAL.to_string()),
+            None => (head.trim(), cx.unowned(head.trim())),
         };
         if !cx.pieces.iter().any(|p| p.name == piece) {
             return Err(format!("`{piece}` is not a piece of the piece lists"));
@@ -735,7 +771,11 @@ fn item_owner(item: &str, cx: &SetupCx) -> Option<(String, String)> {
     let stem = item.trim_end_matches(|c: char| c.is_ascii_digit());
     let k = &item[stem.len()..];
     if cx.pieces.iter().any(|p| p.name == stem) && (k.is_empty() || k == "0") {
-        return Some((stem.to_string(), crate::ludii::board::NEUTRAL.into()));
+        let owner = match k {
+            "0" => crate::ludii::board::NEUTRAL.into(),
+            _ => cx.unowned(stem),
+        };
+        return Some((stem.to_string(), owner));
     }
     None
 }
@@ -853,6 +893,54 @@ mod tests {
             undefined_ref("Set the count of the vertexes in track of board to 3", &u),
             None
         );
+    }
+
+    #[test]
+    fn tests_filter_sets_and_lines_are_computed() {
+        // A 5 x 5 grid: `(forEach R if:C)` prints as the test, then the set.
+        let g = board::grid(5, 5);
+        let s = Sites::new(&g);
+        // Cannon: an expansion inside a difference inside a test.
+        assert_eq!(
+            s.eval("the column within which site Vertex current site lies is even the difference between each vertex of the 1 row expanded by 1 steps and the right sites of the board"),
+            Some(vec![0, 2, 5, 7, 10, 12])
+        );
+        // Quoridor: a line number computed from a site.
+        assert_eq!(
+            s.eval("the intersection of the bottom sites of the board and each cell of the the column within which site Cell the centre point of the board lies column"),
+            Some(vec![2])
+        );
+        assert_eq!(
+            s.eval("row of current site of cell is odd and 2 is greater than current site modulo 5 the sites of the board"),
+            Some(vec![5, 6, 15, 16])
+        );
+        assert_eq!(
+            s.eval("current site is purple the sites of the board"),
+            None
+        );
+    }
+
+    #[test]
+    fn shared_pieces_placed_without_a_player_are_shared() {
+        let g = board::grid(2, 2);
+        let pieces = [Piece {
+            name: "Ball".into(),
+            ..Piece::default()
+        }];
+        let players = ["P1".to_string(), "P2".to_string()];
+        let line = "Place a Ball at the sites of the board.";
+        for (shared, owner) in [(vec!["Ball".to_string()], "Shared"), (vec![], "Neutral")] {
+            let cx = SetupCx {
+                pieces: &pieces,
+                shared: &shared,
+                players: &players,
+                geo: Some(&g),
+            };
+            let Ok(SetupLine::Placed(p)) = setup_line(line, &cx) else {
+                panic!("not read: {line}");
+            };
+            assert_eq!(p[0].player, owner);
+        }
     }
 
     #[test]

@@ -444,6 +444,10 @@ pub fn mancala(rows: usize, cols: usize, stores: bool) -> Geo {
 /// counters of sowing games), one convention for the `.lud` and the English readers.
 pub const NEUTRAL: &str = "Neutral";
 
+/// The owner of Ludii's `Shared` pieces (owned by every player at once; Ludii numbers that
+/// owner one past the last player).
+pub const SHARED: &str = "Shared";
+
 impl Geo {
     /// A placement of `piece` for `player`: on each site (index), its count of pieces (a
     /// position is listed once per piece).
