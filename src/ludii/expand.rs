@@ -783,6 +783,9 @@ pub const LIBRARY_FILE: FileId = FileId(u32::MAX - 1);
 #[derive(Debug, Clone, Default)]
 pub struct Library {
     macros: HashMap<String, Macro>,
+    /// The library's games by file stem (`Portes` for `lud/board/race/escape/Portes.lud`):
+    /// the subgames a `(match …)` names.
+    games: std::collections::BTreeMap<String, String>,
     /// Where the defines were read from (shown in messages).
     pub origin: String,
 }
@@ -795,8 +798,20 @@ impl Library {
     pub fn new(origin: &str) -> Library {
         Library {
             macros: HashMap::new(),
+            games: Default::default(),
             origin: origin.to_string(),
         }
+    }
+
+    /// Adds a game of the library (`stem`: its file name without `.lud`), which a `(match …)`
+    /// may name as a subgame.
+    pub fn add_game(&mut self, stem: &str, text: String) {
+        self.games.insert(stem.to_string(), text);
+    }
+
+    /// The text of the library's game whose file is `<name>.lud`.
+    pub fn game(&self, name: &str) -> Option<&str> {
+        self.games.get(name).map(String::as_str)
     }
 
     /// Adds the defines of one `.def` text (`file` names it in problems). Returns the problems.
@@ -823,7 +838,19 @@ impl Library {
         let mut lib = Library::new(origin);
         let mut problems = Vec::new();
         let mut total = 0usize;
+        let mut games = 0usize;
         for e in super::jar::entries(zip)? {
+            if let Some(stem) = library_game_stem(&e.name) {
+                games = games.saturating_add(e.size);
+                if games > MAX_LIBRARY_BYTES {
+                    return Err(format!("the games exceed {MAX_LIBRARY_BYTES} bytes"));
+                }
+                match super::jar::read(zip, &e) {
+                    Ok(bytes) => lib.add_game(stem, String::from_utf8_lossy(&bytes).into_owned()),
+                    Err(err) => problems.push(err),
+                }
+                continue;
+            }
             let in_def = e.name.starts_with("def/") || e.name.contains("/def/");
             if !in_def || !e.name.ends_with(".def") {
                 continue;
@@ -852,6 +879,13 @@ impl Library {
     pub fn is_empty(&self) -> bool {
         self.macros.is_empty()
     }
+}
+
+/// The file stem of a game of Ludii's library in its jar (`lud/board/…/Portes.lud`,
+/// `lud/subgame/…/X.lud`); `None` for other entries.
+fn library_game_stem(entry: &str) -> Option<&str> {
+    let rest = entry.strip_prefix("lud/")?.strip_suffix(".lud")?;
+    Some(rest.rsplit('/').next().unwrap_or(rest))
 }
 
 fn respan_builtin(n: &mut Node, call: Span) {

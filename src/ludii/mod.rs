@@ -15,6 +15,7 @@ pub mod expand;
 pub mod jar;
 pub mod lower;
 mod sites;
+mod subgame;
 pub mod syntax;
 mod track;
 pub mod write;
@@ -76,21 +77,38 @@ pub fn read_lud_located(
     file: FileId,
     opts: &Options,
 ) -> (Option<Document>, Vec<Diagnostic>, Origins) {
+    read_located(name, text, file, opts, true)
+}
+
+/// [`read_lud_located`]; `matches`: a `(match …)` may name subgames of the library (not
+/// inside a subgame: Ludii's matches do not nest).
+fn read_located(
+    name: &str,
+    text: &str,
+    file: FileId,
+    opts: &Options,
+    matches: bool,
+) -> (Option<Document>, Vec<Diagnostic>, Origins) {
     let (nodes, mut diags) = syntax::parse(text, file);
     let ex = expand::expand_full(nodes, &mut diags, &opts.choices, opts.library.as_deref());
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
         return (None, diags, Origins::default());
     };
-    let game = lower::lower_game(g, ex.metadata.as_ref(), &mut diags);
+    let games = match g.head() {
+        Some("match") if matches => subgame::read_match(g, opts, &mut diags),
+        _ => None,
+    };
+    let games =
+        games.or_else(|| lower::lower_game(g, ex.metadata.as_ref(), &mut diags).map(|g| vec![g]));
     let mut src = Source::of_text("lud", name, text);
     if let Some(m) = &ex.metadata {
         src.version = find_version(m);
     }
-    let doc = game.map(|g| Document {
+    let doc = games.map(|games| Document {
         spec_version: SPEC_VERSION.to_string(),
         source: src,
-        games: vec![g],
+        games,
         procedures: vec![],
     });
     let origins = doc
