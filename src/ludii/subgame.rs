@@ -110,10 +110,17 @@ mod tests {
         assert_eq!(doc.games[0].boards[0].positions.len(), 9);
         assert_eq!(doc.games[0].setup[0].positions, ["A1"]);
         let said = |s: &str| diags.iter().any(|d| d.message.contains(s));
-        assert!(said("subgame `Gone` is not in Ludii's library"), "{diags:#?}");
+        assert!(
+            said("subgame `Gone` is not in Ludii's library"),
+            "{diags:#?}"
+        );
         assert!(said("a match's own rules"), "{diags:#?}");
         // Every diagnostic stands in the match's file.
-        assert!(diags.iter().all(|d| d.span.is_none_or(|s| s.file == FileId(0))));
+        assert!(
+            diags
+                .iter()
+                .all(|d| d.span.is_none_or(|s| s.file == FileId(0)))
+        );
 
         // Without the library the match is kept verbatim, as before.
         let (doc, _) = read_lud_opts("twice.lud", MATCH, FileId(0), &Options::default());

@@ -247,6 +247,10 @@ impl<'a> Sites<'a> {
                 return self.set(r, depth + 1);
             }
         }
+        // Ludii's English of a union of a single set (`(union {R})`) is `the union o and R`.
+        if let Some(r) = s.strip_prefix("the union o and ") {
+            return self.set(r, depth + 1);
+        }
         if let Some(r) = s.strip_prefix("the union of ") {
             let parts = self.parts(r, depth)?;
             let mut v: Vec<usize> = parts.into_iter().flatten().collect();
@@ -917,6 +921,11 @@ mod tests {
         assert_eq!(
             s.eval("current site is purple the sites of the board"),
             None
+        );
+        // Fanorona: `(union {(union …)})`.
+        assert_eq!(
+            s.eval("the union o and the union of the bottom sites of the board and the vertexes with coordinates [A2]"),
+            Some(vec![0, 1, 2, 3, 4, 5])
         );
     }
 
