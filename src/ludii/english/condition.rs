@@ -47,7 +47,7 @@ fn value(s: &str) -> Option<Value> {
         ["row", "of", "current", "site", "of", _] => Value::Row,
         [
             "the",
-            "column",
+            line,
             "within",
             "which",
             "site",
@@ -55,18 +55,11 @@ fn value(s: &str) -> Option<Value> {
             "current",
             "site",
             "lies",
-        ] => Value::Column,
-        [
-            "the",
-            "row",
-            "within",
-            "which",
-            "site",
-            _,
-            "current",
-            "site",
-            "lies",
-        ] => Value::Row,
+        ] => match *line {
+            "row" => Value::Row,
+            "column" => Value::Column,
+            _ => return None,
+        },
         ["the", "centre" | "center", "point", "of", "the", "board"] => Value::Centre,
         _ => return None,
     })
