@@ -124,6 +124,16 @@ pub fn build(c: &Construction) -> Result<Geo, BuildError> {
         "boardless" => return boardless(g),
         _ => {}
     }
+    if c.sites == SiteKind::Vertex
+        && g.name == "square"
+        && g.word("pyramidal") == Some("True")
+        && g.named.len() == 1
+    {
+        let n = g.args.first().and_then(size);
+        return n
+            .and_then(tiling::pyramid)
+            .ok_or_else(|| BuildError::BadSize("a pyramid needs a size, 1..48".into()));
+    }
     if let Some(geo) = tiled(g, c.sites) {
         return Ok(geo);
     }
@@ -199,17 +209,12 @@ fn tiled(g: &BoardFn, sites: SiteKind) -> Option<Geo> {
 
 /// `(hex {a b a b a})` and `(tri {a b a b a})` (Ludii's `CustomOnHex`, `CustomOnTri`: sides
 /// of `a` and `b` cells or points in turn from the top, clockwise) as the boards of
-/// `(hex a b)`. Other side lists are not built, except `(tri {a b a b+1 a})` on vertices: the
-/// oracle builds that as `{a b a b a}` (Root Zone), so it is read so too.
+/// `(hex a b)`. Other side lists (whose polygon the sides do not close) are not built.
 fn custom_sides(name: &str, sides: &[BoardArg], vertex: bool) -> Option<Geo> {
     let sides: Vec<usize> = sides.iter().map(size).collect::<Option<_>>()?;
     let (a, b) = match sides.as_slice() {
         [a, b] => (*a, *b),
-        [a, b, a2, c, a3]
-            if a2 == a && a3 == a && (c == b || vertex && name == "tri" && *c == b + 1) =>
-        {
-            (*a, *b)
-        }
+        [a, b, a2, b2, a3] if a2 == a && a3 == a && b2 == b => (*a, *b),
         _ => return None,
     };
     match (name, vertex) {

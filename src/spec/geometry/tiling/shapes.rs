@@ -264,9 +264,10 @@ pub fn square_diamond(n: usize) -> super::Geo {
 pub fn tri_hexagon_cells(n: usize) -> CellGraph {
     let n = n as i64;
     let h = 3f64.sqrt() / 2.0;
-    // Lattice point (a, b) is at a·(1, 0) + b·(½, √3/2) from the hexagon's centre.
+    // Lattice point (a, b) is at a·(1, 0) + b·(½, √3/2) from the hexagon's centre; the
+    // bottom-left corner is put at the origin, as Ludii has it.
     let inside = |a: i64, b: i64| a.abs() <= n && b.abs() <= n && (a + b).abs() <= n;
-    let at = |a: i64, b: i64| ((a + n) as f64 + b as f64 / 2.0, (b + n) as f64 * h);
+    let at = |a: i64, b: i64| ((2 * a + b + n) as f64 / 2.0, (b + n) as f64 * h);
     let mut g = VertexGraph::default();
     let mut cells: Vec<Vec<usize>> = Vec::new();
     for b in -n..=n {
@@ -297,4 +298,205 @@ pub fn tri_hexagon_cells(n: usize) -> CellGraph {
         }
     }
     cg
+}
+
+/// Ludii's `(square n pyramidal:True)` on vertices: layers of `n × n`, `(n − 1) × (n − 1)`, …,
+/// `1` points, each layer's points above the middles of the squares of the one below (layer
+/// `k` at `(k/2 + i, k/2 + j)`). Sorted as Ludii's `Graph.reorder` sorts them (by `100 y + x`,
+/// lower layers first where points coincide); labelled `<column><row>/<layer>` with columns and
+/// rows counted in half units (`A1/0`, `B2/1`). Points link to their orthogonal and diagonal
+/// neighbours in the layer and to the four points they touch in the layers above and below
+/// (Ludii's orthogonal relation), named `UNE` … `DNW` as Ludii names those directions. `None`
+/// past [`super::MAX_SITES`] sites.
+pub fn pyramid(n: usize) -> Option<super::Geo> {
+    let total: usize = (1..=n).map(|k| k * k).sum();
+    if total > super::MAX_SITES {
+        return None;
+    }
+    // Doubled coordinates: layer k, X = k + 2i, Y = k + 2j.
+    let mut sites: Vec<(i64, i64, i64)> = Vec::with_capacity(total);
+    for k in 0..n as i64 {
+        for j in 0..n as i64 - k {
+            for i in 0..n as i64 - k {
+                sites.push((k, k + 2 * i, k + 2 * j));
+            }
+        }
+    }
+    let score = |s: &(i64, i64, i64)| s.2 as f64 * 50.0 + s.1 as f64 / 2.0;
+    sites.sort_by(|a, b| score(a).total_cmp(&score(b)));
+    let at: std::collections::HashMap<(i64, i64, i64), usize> = // lookup only
+        sites.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+    const SAME: [(i64, i64, &str); 8] = [
+        (0, 2, "N"),
+        (2, 2, "NE"),
+        (2, 0, "E"),
+        (2, -2, "SE"),
+        (0, -2, "S"),
+        (-2, -2, "SW"),
+        (-2, 0, "W"),
+        (-2, 2, "NW"),
+    ];
+    const UP: [(i64, i64, &str); 4] = [
+        (1, 1, "UNE"),
+        (1, -1, "USE"),
+        (-1, -1, "USW"),
+        (-1, 1, "UNW"),
+    ];
+    const DOWN: [(i64, i64, &str); 4] = [
+        (1, 1, "DNE"),
+        (1, -1, "DSE"),
+        (-1, -1, "DSW"),
+        (-1, 1, "DNW"),
+    ];
+    let links: Vec<Vec<(&'static str, usize)>> = sites
+        .iter()
+        .map(|&(k, x, y)| {
+            let same = SAME.iter().map(|&(dx, dy, d)| (k, dx, dy, d));
+            let up = UP.iter().map(|&(dx, dy, d)| (k + 1, dx, dy, d));
+            let down = DOWN.iter().map(|&(dx, dy, d)| (k - 1, dx, dy, d));
+            same.chain(up)
+                .chain(down)
+                .filter_map(|(k, dx, dy, d)| at.get(&(k, x + dx, y + dy)).map(|&j| (d, j)))
+                .collect()
+        })
+        .collect();
+    let mut dirs: Vec<&'static str> = Vec::new();
+    for (d, _) in links.iter().flatten() {
+        if !dirs.contains(d) {
+            dirs.push(d);
+        }
+    }
+    let order = |d: &&str| SAME.iter().chain(&UP).chain(&DOWN).position(|x| x.2 == *d);
+    dirs.sort_by_key(order);
+    let orth: Vec<&'static str> = dirs
+        .iter()
+        .copied()
+        .filter(|d| !matches!(*d, "NE" | "SE" | "SW" | "NW"))
+        .collect();
+    let diag: Vec<&'static str> = dirs.iter().copied().filter(|d| !orth.contains(d)).collect();
+    let label_rc: Vec<(usize, usize)> =
+        sites.iter().map(|s| (s.1 as usize, s.2 as usize)).collect();
+    Some(super::Geo {
+        shape: super::Shape::Graph,
+        names: sites
+            .iter()
+            .map(|&(k, x, y)| format!("{}{}/{k}", super::col_letters(x as usize), y + 1))
+            .collect(),
+        label_rc,
+        xy: sites
+            .iter()
+            .map(|s| (s.1 as f64 / 2.0, s.2 as f64 / 2.0))
+            .collect(),
+        links,
+        dirs,
+        orth,
+        diag,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! Facts from the Ludii oracle on small boards (`ludii facts` and the board driver on probe
+    //! `.lud` files): counts, index order, centres and neighbours.
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn linked(g: &super::super::Geo, i: usize) -> BTreeSet<usize> {
+        g.links[i].iter().map(|l| l.1).collect()
+    }
+
+    fn set(v: &[usize]) -> BTreeSet<usize> {
+        v.iter().copied().collect()
+    }
+
+    fn near(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-3 && (a.1 - b.1).abs() < 1e-3
+    }
+
+    #[test]
+    fn concentric_cells_number_rings_from_the_west_with_the_hole_second() {
+        // (concentric {0 4 8}): 13 cells, the hole (the centre) is cell 1.
+        let g = CellGraph::concentric(&[0, 4, 8]).unwrap().geo();
+        assert_eq!(g.len(), 13);
+        assert!(near(g.xy[0], (-0.6121, -0.6121)));
+        assert!(near(g.xy[1], (0.0, 0.0)));
+        assert!(near(g.xy[2], (-0.6121, 0.6121)));
+        let r = std::f64::consts::FRAC_1_SQRT_2;
+        assert!(near(g.xy[5], (-1.0 - r, -r)));
+        assert!(near(g.xy[6], (-1.0 - r, r)));
+        assert_eq!(linked(&g, 0), set(&[1, 2, 3, 5, 6, 7, 8]));
+        assert_eq!(linked(&g, 1), set(&[0, 2, 3, 4]));
+        // Six cells a ring: the first vertex is at −150°, not on the west.
+        let g = CellGraph::concentric(&[0, 0, 6, 6]).unwrap().geo();
+        assert_eq!(g.len(), 13);
+        assert!(near(g.xy[0], (-0.866, -1.5)));
+        assert!(near(g.xy[2], (-1.7321, 0.0)));
+        assert!(near(g.xy[7], (-1.299, -2.25)));
+        assert_eq!(linked(&g, 1), set(&[0, 2, 3, 4, 5, 6]));
+        // A centre cell is the hole.
+        let g = CellGraph::concentric(&[1, 6]).unwrap().geo();
+        assert_eq!(g.len(), 7);
+        assert!(near(g.xy[1], (0.0, 0.0)));
+        assert!(CellGraph::concentric(&[4, 8]).is_none());
+    }
+
+    #[test]
+    fn hex_rectangles_and_stars_index_and_label_like_ludii() {
+        let g = hex_rectangle(3, 4);
+        assert_eq!(g.len(), 11);
+        assert_eq!(&g.names[..5], ["A1", "B1", "C1", "D1", "B2"]);
+        assert_eq!(g.names[7], "B3");
+        assert_eq!(linked(&g, 4), set(&[0, 1, 5, 7, 8]));
+        let g = hex_star(1);
+        assert_eq!(g.len(), 13);
+        assert_eq!(&g.names[..3], ["B1", "A2", "B2"]);
+        assert_eq!(g.names[12], "D5");
+        assert_eq!(linked(&g, 6), set(&[2, 3, 5, 7, 9, 10]));
+        assert_eq!(hex_star(4).len(), 121);
+    }
+
+    #[test]
+    fn turned_and_cut_hex_boards_are_relabelled_by_axial_coordinate() {
+        // (remove (rotate 90 (hex 3)) cells:{0}): flat tops, labels from the axes NE and NW.
+        let g = super::super::hexagon(3)
+            .rotated(90.0)
+            .without(&[0])
+            .hex_relabelled();
+        assert_eq!(g.len(), 18);
+        assert_eq!(&g.names[..3], ["D2", "E3", "B1"]);
+        // Pointed tops: the axial labels shifted to start at A and 1.
+        let g = hex_rectangle(3, 4).without(&[0]).hex_relabelled();
+        assert_eq!(&g.names[..3], ["A1", "B1", "C1"]);
+    }
+
+    #[test]
+    fn diamonds_of_squares_and_hexagons_of_triangles_index_like_ludii() {
+        let g = square_diamond(3);
+        assert_eq!(g.len(), 13);
+        assert_eq!(&g.names[..4], ["C1", "B2", "C2", "D2"]);
+        assert_eq!(linked(&g, 0), set(&[1, 2, 3]));
+        assert_eq!(linked(&g, 1), set(&[0, 2, 4, 5, 6]));
+        let g = tri_hexagon_cells(2).geo();
+        assert_eq!(g.len(), 24);
+        assert!(near(g.xy[2], (0.0, 0.5774)));
+        assert_eq!(linked(&g, 0), set(&[1, 2, 3, 5, 6, 9]));
+        assert_eq!(linked(&g, 1), set(&[0, 3, 4, 6, 7, 10]));
+    }
+
+    #[test]
+    fn pyramids_stack_layers_in_ludii_order() {
+        let g = pyramid(3).unwrap();
+        assert_eq!(g.len(), 14);
+        assert_eq!(
+            &g.names[..8],
+            [
+                "A1/0", "C1/0", "E1/0", "B2/1", "D2/1", "A3/0", "C3/0", "C3/2"
+            ]
+        );
+        let orth = set(&[9, 6, 7, 4, 1, 0, 5]);
+        assert!(linked(&g, 3).is_superset(&orth));
+        assert!(linked(&g, 3).is_subset(&set(&[9, 6, 7, 4, 1, 0, 5, 10])));
+        assert_eq!(linked(&g, 7), set(&[3, 4, 9, 10]));
+        assert!(pyramid(60).is_none());
+    }
 }
