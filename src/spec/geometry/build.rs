@@ -124,6 +124,16 @@ pub fn build(c: &Construction) -> Result<Geo, BuildError> {
         "boardless" => return boardless(g),
         _ => {}
     }
+    if c.sites == SiteKind::Vertex
+        && g.name == "square"
+        && g.word("pyramidal") == Some("True")
+        && g.named.len() == 1
+    {
+        let n = g.args.first().and_then(size);
+        return n
+            .and_then(tiling::pyramid)
+            .ok_or_else(|| BuildError::BadSize("a pyramid needs a size, 1..48".into()));
+    }
     if let Some(geo) = tiled(g, c.sites) {
         return Ok(geo);
     }
@@ -132,7 +142,8 @@ pub fn build(c: &Construction) -> Result<Geo, BuildError> {
         SiteKind::Cell => cell_graph(g, 0)
             .map(|v| v.geo())
             .or_else(|| rotated(g))
-            .or_else(|| removed(g)),
+            .or_else(|| removed(g))
+            .or_else(|| renumbered(g)),
         SiteKind::Edge => vertex_graph(g, 0).map(|v| v.edge_geo()),
     };
     geo.ok_or_else(|| {
@@ -166,6 +177,9 @@ fn tiled(g: &BoardFn, sites: SiteKind) -> Option<Geo> {
     if !(g.named.is_empty() || only_alternating) || alternating && vertex {
         return None;
     }
+    if let [BoardArg::List(sides)] = g.args.as_slice() {
+        return custom_sides(&g.name, sides, vertex);
+    }
     Some(match (g.name.as_str(), nums.as_slice(), shape) {
         // A rectangle one site wide is a line of vertices to Ludii; on its edges, the
         // `n − 1` segments between them.
@@ -179,6 +193,10 @@ fn tiled(g: &BoardFn, sites: SiteKind) -> Option<Geo> {
         // `(hex a b)`: sides of `a` and `b` cells in turn, `b` in the bottom row.
         ("hex", [a, b], None) if !vertex => tiling::hex_sides(*b, *a),
         ("hex", [k], Some("Triangle")) if !vertex => tiling::hex_triangle(*k),
+        ("hex", [r, c], Some("Rectangle")) if !vertex => tiling::hex_rectangle(*r, *c),
+        ("hex", [k], Some("Star")) if !vertex => tiling::hex_star(*k),
+        ("square", [k], Some("Diamond")) if !vertex => tiling::square_diamond(*k),
+        ("tri", [k], Some("Hexagon")) if !vertex => tiling::tri_hexagon_cells(*k).geo(),
         ("hex", [k], Some("Diamond" | "Rhombus")) if !vertex => tiling::diamond(*k),
         // The points of these triangular tilings index as the cells of the hex boards.
         ("tri", [k], Some("Hexagon")) if vertex => tiling::hexagon(*k).tri_points(),
@@ -187,6 +205,23 @@ fn tiled(g: &BoardFn, sites: SiteKind) -> Option<Geo> {
         ("tri", [k], None) => tiling::tri_cell(*k),
         _ => return None,
     })
+}
+
+/// `(hex {a b a b a})` and `(tri {a b a b a})` (Ludii's `CustomOnHex`, `CustomOnTri`: sides
+/// of `a` and `b` cells or points in turn from the top, clockwise) as the boards of
+/// `(hex a b)`. Other side lists (whose polygon the sides do not close) are not built.
+fn custom_sides(name: &str, sides: &[BoardArg], vertex: bool) -> Option<Geo> {
+    let sides: Vec<usize> = sides.iter().map(size).collect::<Option<_>>()?;
+    let (a, b) = match sides.as_slice() {
+        [a, b] => (*a, *b),
+        [a, b, a2, b2, a3] if a2 == a && a3 == a && b2 == b => (*a, *b),
+        _ => return None,
+    };
+    match (name, vertex) {
+        ("hex", false) => Some(tiling::hex_sides(b, a)),
+        ("tri", true) => Some(tiling::hex_sides(b, a).tri_points()),
+        _ => None,
+    }
 }
 
 /// `(mancalaBoard rows cols [store:None|Outer] …)`.
@@ -231,12 +266,16 @@ fn rotated(g: &BoardFn) -> Option<Geo> {
     if g.name != "rotate" || !g.named.is_empty() {
         return None;
     }
-    Some(cells(inner.func()?)?.rotated(deg.num()?))
+    let geo = cells(inner.func()?)?.rotated(deg.num()?);
+    Some(match geo.shape {
+        tiling::Shape::Hexagon => geo.hex_relabelled(),
+        _ => geo,
+    })
 }
 
-/// `(remove <board> cells:{…})` of a `hex` or `tri` board built without graph functions
-/// (`(hex 6)`, `(tri 13)`): the other cells in their order. Not of a turned board: Ludii
-/// relabels those (Shafran Chess's coordinates would not be found).
+/// `(remove <board> cells:{…})` of a `hex` or `tri` board built without graph functions, or
+/// of one turned (`(hex 6)`, `(tri 13)`, `(rotate 90 (hex 6))`): the other cells in their
+/// order; hexagonal cells relabelled as Ludii does ([`Geo::hex_relabelled`]).
 fn removed(g: &BoardFn) -> Option<Geo> {
     let [inner] = g.args.as_slice() else {
         return None;
@@ -244,15 +283,32 @@ fn removed(g: &BoardFn) -> Option<Geo> {
     let inner = inner.func()?;
     if g.name != "remove"
         || !g.named_only(&["cells"])
-        || !matches!(inner.name.as_str(), "hex" | "tri")
+        || !matches!(inner.name.as_str(), "hex" | "tri" | "rotate")
     {
         return None;
     }
     let gone = g.index_list("cells")??;
     let geo = cells(inner)?;
-    gone.iter()
-        .all(|&i| i < geo.len())
-        .then(|| geo.without(&gone))
+    if gone.iter().any(|&i| i >= geo.len()) {
+        return None;
+    }
+    let geo = geo.without(&gone);
+    Some(match geo.shape {
+        tiling::Shape::Hexagon => geo.hex_relabelled(),
+        _ => geo,
+    })
+}
+
+/// `(renumber [Cell] <board>)` on cells: the same board, its sites sorted again bottom to top,
+/// then left to right, as Ludii's `Graph.reorder` scores them (`100 y + x`).
+fn renumbered(g: &BoardFn) -> Option<Geo> {
+    let inner = match g.args.as_slice() {
+        [inner] => inner,
+        [BoardArg::Word(w), inner] if w == "Cell" => inner,
+        _ => return None,
+    };
+    (g.name == "renumber" && g.named.is_empty()).then_some(())?;
+    Some(cells(inner.func()?)?.reordered())
 }
 
 /// The graph a function builds from the graph of its one graph argument `g`, moved by `f`.
@@ -420,6 +476,16 @@ pub fn cell_graph(n: &BoardFn, depth: usize) -> Option<CellGraph> {
     match (n.name.as_str(), n.args.as_slice()) {
         ("square", [k]) => Some(CellGraph::grid(size(k)?, size(k)?)),
         ("rectangle", [r, c]) => Some(CellGraph::grid(size(r)?, size(c)?)),
+        ("concentric", [BoardArg::List(rings)]) => {
+            let rings: Vec<i64> = rings
+                .iter()
+                .map(|r| match r {
+                    BoardArg::Int(k) if (-1000..=1000).contains(k) => Some(*k),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            CellGraph::concentric(&rings)
+        }
         ("shift", [dx, dy, g]) => {
             let (dx, dy) = xy(dx, dy)?;
             moved(g, depth, cell_graph, |g| g.g.map(|(x, y)| (x + dx, y + dy)))

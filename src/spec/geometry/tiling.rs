@@ -7,6 +7,9 @@
 
 use crate::spec::{Board, Construction, Layout, Link, Opposite, Placement, Position};
 
+mod shapes;
+pub use shapes::{hex_rectangle, hex_star, pyramid, square_diamond, tri_hexagon_cells};
+
 /// Column letters of a 0-based column: `A` … `Z`, `AA` …
 pub fn col_letters(mut col: usize) -> String {
     let mut s = Vec::new();
