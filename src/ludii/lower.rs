@@ -1943,6 +1943,28 @@ mod board_tests {
     }
 
     #[test]
+    fn split_crossings_add_a_vertex_at_each_crossing_like_ludii() {
+        // The oracle's `(splitCrossings (regular Star 5))`: the five points, then the five
+        // crossings in the order the pieces of the split edges meet them.
+        let g = vertex_board("(splitCrossings (regular Star 5))");
+        assert_eq!(g.len(), 10);
+        assert!(g.xy[5].0.abs() < 1e-3 && (g.xy[5].1 + 0.304).abs() < 1e-3);
+        assert!((g.xy[6].0 + 0.1787).abs() < 1e-3 && (g.xy[6].1 - 0.2459).abs() < 1e-3);
+        assert_eq!(around(&g, 0), vec![5, 8]);
+        assert_eq!(around(&g, 5), vec![0, 1, 7, 8]);
+        assert_eq!(around(&g, 6), vec![2, 4, 8, 9]);
+        assert_eq!(around(&g, 9), vec![3, 4, 6, 7]);
+        // Two crossing diagonals of a square: a fifth vertex in the middle.
+        let g = vertex_board(
+            "(splitCrossings (graph vertices:{{0 0} {2 0} {2 2} {0 2}} edges:{{0 2} {1 3} {0 1}}))",
+        );
+        assert_eq!(g.len(), 5);
+        assert_eq!(g.xy[4], (1.0, 1.0));
+        assert_eq!(around(&g, 4), vec![0, 1, 2, 3]);
+        assert_eq!(around(&g, 2), vec![4]);
+    }
+
+    #[test]
     fn skew_union_and_removals_build_like_ludii() {
         // The oracle's `(skew .5 (scale 1 .5 (square 2)))` on vertices: x moved by y / 2.
         let g = vertex_board("(skew .5 (scale 1 .5 (square 2)))");

@@ -362,6 +362,10 @@ pub fn vertex_graph(n: &BoardFn, depth: usize) -> Option<VertexGraph> {
         }
         ("square" | "rectangle", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, diagonals)),
         ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, diagonals)),
+        ("regular", [BoardArg::Word(w), k]) if w == "Star" => {
+            size(k).filter(|&k| k >= 5).map(VertexGraph::star)
+        }
+        ("splitCrossings", [g]) => moved(g, depth, vertex_graph, VertexGraph::split_crossings),
         ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?, 3)),
         ("wedge", [k, c]) => Some(VertexGraph::wedge(size(k)?, size(c)?.max(2))),
         ("shift", [dx, dy, g]) => {

@@ -1486,6 +1486,62 @@ impl VertexGraph {
         }
     }
 
+    /// Ludii's `(regular Star n)`: `n` points on a circle of radius `n / 2π`, the first at the
+    /// top, each joined to the second point after it round the circle, reordered
+    /// ([`Self::reorder`]).
+    pub fn star(n: usize) -> VertexGraph {
+        use std::f64::consts::{FRAC_PI_2, TAU};
+        let r = n as f64 / TAU;
+        let mut g = VertexGraph::default();
+        for k in 0..n {
+            let a = FRAC_PI_2 + TAU * k as f64 / n as f64;
+            g.v.push((r * a.cos(), r * a.sin()));
+        }
+        for k in 0..n {
+            g.edge(k, (k + 2) % n);
+        }
+        g.reorder();
+        g
+    }
+
+    /// Ludii's `splitCrossings`: while two edges cross (inside both, sharing no end), the
+    /// first such pair in edge order is replaced by the four pieces meeting at a new vertex
+    /// at the crossing (appended, as are the pieces).
+    pub fn split_crossings(&mut self) {
+        let cross = |p: (f64, f64), q: (f64, f64), r: (f64, f64), s: (f64, f64)| {
+            let d = (q.0 - p.0) * (s.1 - r.1) - (q.1 - p.1) * (s.0 - r.0);
+            if d.abs() < 1e-12 {
+                return None;
+            }
+            let t = ((r.0 - p.0) * (s.1 - r.1) - (r.1 - p.1) * (s.0 - r.0)) / d;
+            let u = ((r.0 - p.0) * (q.1 - p.1) - (r.1 - p.1) * (q.0 - p.0)) / d;
+            let inner = |x: f64| x > 1e-6 && x < 1.0 - 1e-6;
+            (inner(t) && inner(u)).then_some((p.0 + t * (q.0 - p.0), p.1 + t * (q.1 - p.1)))
+        };
+        for _ in 0..10_000 {
+            let found = (0..self.e.len()).find_map(|i| {
+                (i + 1..self.e.len()).find_map(|j| {
+                    let ((a, b), (c, d)) = (self.e[i], self.e[j]);
+                    if a == c || a == d || b == c || b == d {
+                        return None;
+                    }
+                    cross(self.v[a], self.v[b], self.v[c], self.v[d]).map(|p| (i, j, p))
+                })
+            });
+            let Some((i, j, p)) = found else { return };
+            let ((a, b), (c, d)) = (self.e[i], self.e[j]);
+            self.e.remove(j);
+            self.e.remove(i);
+            let m = self.near(p).unwrap_or_else(|| {
+                self.v.push(p);
+                self.v.len() - 1
+            });
+            for (x, y) in [(a, m), (m, b), (c, m), (m, d)] {
+                self.edge(x, y);
+            }
+        }
+    }
+
     /// Appends `other` as Ludii's `union` does: its vertices and edges after these, none
     /// merged (coinciding vertices stay apart, unlinked).
     pub fn union(&mut self, other: &VertexGraph) {
