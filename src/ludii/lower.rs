@@ -1922,4 +1922,80 @@ mod board_tests {
         // `(rectangle 3)` is a square.
         assert_eq!(vertex_board("(rectangle 3 diagonals:Alternating)").len(), 9);
     }
+
+    #[test]
+    fn neighbours_on_one_bearing_are_all_linked_like_ludii() {
+        // The oracle's `(scale 1 2 (wedge 5 4))`: the apex (0) over a row of four, two of
+        // them within a sixteenth of a turn of south, is linked to all four.
+        let g = vertex_board("(scale 1 2 (wedge 5 4))");
+        assert_eq!(g.len(), 17);
+        assert_eq!(around(&g, 0), vec![1, 2, 3, 4]);
+        assert_eq!(around(&g, 2), vec![0, 1, 3, 6]);
+        // A long thin rectangle's added diagonal runs almost due east, beside the side.
+        let g = vertex_board("(add (scale 15 1 (rectangle 2 2)) edges:{{0 3}})");
+        assert_eq!(around(&g, 0), vec![1, 2, 3]);
+        assert_eq!(around(&g, 3), vec![0, 1, 2]);
+        // An edge passing over a vertex: both ends straight north of site 0 are its neighbours.
+        let g =
+            vertex_board("(merge (rectangle 3 1) (graph vertices:{{0 0} {0 2}} edges:{{0 1}}))");
+        assert_eq!(g.len(), 3);
+        assert_eq!(around(&g, 0), vec![1, 2]);
+    }
+
+    #[test]
+    fn split_crossings_add_a_vertex_at_each_crossing_like_ludii() {
+        // The oracle's `(splitCrossings (regular Star 5))`: the five points, then the five
+        // crossings in the order the pieces of the split edges meet them.
+        let g = vertex_board("(splitCrossings (regular Star 5))");
+        assert_eq!(g.len(), 10);
+        assert!(g.xy[5].0.abs() < 1e-3 && (g.xy[5].1 + 0.304).abs() < 1e-3);
+        assert!((g.xy[6].0 + 0.1787).abs() < 1e-3 && (g.xy[6].1 - 0.2459).abs() < 1e-3);
+        assert_eq!(around(&g, 0), vec![5, 8]);
+        assert_eq!(around(&g, 5), vec![0, 1, 7, 8]);
+        assert_eq!(around(&g, 6), vec![2, 4, 8, 9]);
+        assert_eq!(around(&g, 9), vec![3, 4, 6, 7]);
+        // Two crossing diagonals of a square: a fifth vertex in the middle.
+        let g = vertex_board(
+            "(splitCrossings (graph vertices:{{0 0} {2 0} {2 2} {0 2}} edges:{{0 2} {1 3} {0 1}}))",
+        );
+        assert_eq!(g.len(), 5);
+        assert_eq!(g.xy[4], (1.0, 1.0));
+        assert_eq!(around(&g, 4), vec![0, 1, 2, 3]);
+        assert_eq!(around(&g, 2), vec![4]);
+    }
+
+    #[test]
+    fn skew_union_and_removals_build_like_ludii() {
+        // The oracle's `(skew .5 (scale 1 .5 (square 2)))` on vertices: x moved by y / 2.
+        let g = vertex_board("(skew .5 (scale 1 .5 (square 2)))");
+        assert_eq!(g.len(), 4);
+        assert_eq!(g.xy[2], (0.25, 0.5));
+        assert_eq!(around(&g, 0), vec![1, 2]);
+        // `remove cells:` on vertices keeps every vertex, and the removed cells' sides that
+        // border no other cell go (the oracle's `(remove (rectangle 4 3) cells:{1 2})`).
+        let g = vertex_board("(remove (rectangle 4 3) cells:{1 2})");
+        assert_eq!(g.len(), 12);
+        assert_eq!(around(&g, 2), Vec::<usize>::new());
+        assert_eq!(around(&g, 3), vec![0, 4]);
+        assert_eq!(around(&g, 4), vec![1, 3, 5, 7]);
+        assert_eq!(around(&g, 6), vec![7, 9]);
+        // Edges removed by their ends' positions.
+        let g = vertex_board("(remove (square 3) edges:{{{1 1} {0 1}}})");
+        assert_eq!(around(&g, 3), vec![0, 6]);
+        assert_eq!(around(&g, 4), vec![1, 5, 7]);
+        // Vertices removed from a tiling's points, the others in their order.
+        let g = vertex_board("(remove (tri Limping 2) vertices:{0 3})");
+        assert_eq!(g.len(), 10);
+        assert_eq!(around(&g, 3), vec![0, 1, 2, 4, 6, 7]);
+        assert_eq!(around(&g, 8), vec![5, 6, 9]);
+        // `union` appends without merging: the oracle's `(union (square 2) (shift 0 2 (scale 2
+        // (square 1))))` on cells has the big cell last, with no neighbour.
+        let c = construction_of_text("(board (union (square 2) (shift 0 2 (scale 2 (square 1)))))")
+            .expect("a board");
+        let g = tiling_build(&c).expect("a board");
+        assert_eq!(g.len(), 5);
+        assert_eq!(g.xy[4], (1.0, 3.0));
+        assert_eq!(around(&g, 4), Vec::<usize>::new());
+        assert_eq!(around(&g, 0), vec![1, 2, 3]);
+    }
 }

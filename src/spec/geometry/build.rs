@@ -138,7 +138,9 @@ pub fn build(c: &Construction) -> Result<Geo, BuildError> {
         return Ok(geo);
     }
     let geo = match c.sites {
-        SiteKind::Vertex => vertex_graph(g, 0).map(|v| v.geo()),
+        SiteKind::Vertex => vertex_graph(g, 0)
+            .map(|v| v.geo())
+            .or_else(|| removed_points(g)),
         SiteKind::Cell => cell_graph(g, 0)
             .map(|v| v.geo())
             .or_else(|| rotated(g))
@@ -311,6 +313,22 @@ fn renumbered(g: &BoardFn) -> Option<Geo> {
     Some(cells(inner.func()?)?.reordered())
 }
 
+/// `(remove <board> vertices:{…})` on the vertices of a tiling built without graph functions
+/// (`(tri Limping 5 6)`): the other vertices in their order, labels kept.
+fn removed_points(g: &BoardFn) -> Option<Geo> {
+    let [inner] = g.args.as_slice() else {
+        return None;
+    };
+    if g.name != "remove" || !g.named_only(&["vertices"]) {
+        return None;
+    }
+    let gone = g.index_list("vertices")??;
+    let geo = tiled(inner.func()?, SiteKind::Vertex)?;
+    gone.iter()
+        .all(|&i| i < geo.len())
+        .then(|| geo.without(&gone))
+}
+
 /// The graph a function builds from the graph of its one graph argument `g`, moved by `f`.
 fn moved<G>(
     g: &BoardArg,
@@ -400,6 +418,10 @@ pub fn vertex_graph(n: &BoardFn, depth: usize) -> Option<VertexGraph> {
         }
         ("square" | "rectangle", [k]) => Some(VertexGraph::grid(size(k)?, size(k)?, diagonals)),
         ("rectangle", [r, c]) => Some(VertexGraph::grid(size(r)?, size(c)?, diagonals)),
+        ("regular", [BoardArg::Word(w), k]) if w == "Star" => {
+            size(k).filter(|&k| k >= 5).map(VertexGraph::star)
+        }
+        ("splitCrossings", [g]) => moved(g, depth, vertex_graph, VertexGraph::split_crossings),
         ("wedge", [k]) => Some(VertexGraph::wedge(size(k)?, 3)),
         ("wedge", [k, c]) => Some(VertexGraph::wedge(size(k)?, size(c)?.max(2))),
         ("shift", [dx, dy, g]) => {
@@ -418,10 +440,22 @@ pub fn vertex_graph(n: &BoardFn, depth: usize) -> Option<VertexGraph> {
             let deg = deg.num()?;
             moved(g, depth, vertex_graph, |g| g.rotate(deg))
         }
+        // Ludii's `Graph.skew`: each point moved right by `amount` times its height.
+        ("skew", [k, g]) => {
+            let k = k.num()?;
+            moved(g, depth, vertex_graph, |g| g.map(|(x, y)| (x + k * y, y)))
+        }
         ("merge", parts_) => {
             let mut g = VertexGraph::default();
             for p in parts(parts_) {
                 g.merge(&vertex_graph(p.func()?, depth + 1)?);
+            }
+            Some(g)
+        }
+        ("union", parts_) => {
+            let mut g = VertexGraph::default();
+            for p in parts(parts_) {
+                g.union(&vertex_graph(p.func()?, depth + 1)?);
             }
             Some(g)
         }
@@ -445,25 +479,57 @@ pub fn vertex_graph(n: &BoardFn, depth: usize) -> Option<VertexGraph> {
             }
             n.named("cells").is_none().then_some(g)
         }
-        ("remove", [g]) => {
-            let mut g = vertex_graph(g.func()?, depth + 1)?;
-            if n.named("cells").is_some() {
-                return None;
-            }
-            if let Some(es) = n.named("edges") {
-                for e in es.list()? {
-                    if let [a, b] = e.indices()?.as_slice() {
-                        g.e.retain(|&k| k != ((*a).min(*b), (*a).max(*b)));
-                    }
-                }
-            }
-            if let Some(idx) = n.index_list("vertices") {
-                g.remove(&idx?);
-            }
-            Some(g)
-        }
+        ("remove", [g]) => removed_vertices(n, g.func()?, depth),
         _ => None,
     }
+}
+
+/// `(remove g [cells:{…}] [edges:{…}] [vertices:{…}])` on vertices. Edges are given by their
+/// ends' indexes (`{0 1}`) or positions (`{{1 1} {0 0}}`). Removing cells (of a plain
+/// `square` or `rectangle` grid only, whose cells Ludii numbers row by row) removes their
+/// sides that border no cell left, and keeps every vertex, as Ludii does.
+fn removed_vertices(n: &BoardFn, inner: &BoardFn, depth: usize) -> Option<VertexGraph> {
+    let mut g = vertex_graph(inner, depth + 1)?;
+    if let Some(cells) = n.index_list("cells") {
+        let cells = cells?;
+        let grid = match (inner.name.as_str(), inner.args.as_slice()) {
+            _ if !inner.named.is_empty() => return None,
+            ("square" | "rectangle", [k]) => CellGraph::grid(size(k)? - 1, size(k)? - 1),
+            ("rectangle", [r, c]) => CellGraph::grid(size(r)? - 1, size(c)? - 1),
+            _ => return None,
+        };
+        let side = |c: &[usize], e: (usize, usize)| {
+            (0..c.len()).any(|w| {
+                let (a, b) = (c[w], c[(w + 1) % c.len()]);
+                (a.min(b), a.max(b)) == e
+            })
+        };
+        let (gone, kept): (Vec<_>, Vec<_>) = (0..grid.cells.len())
+            .map(|i| (i, &grid.cells[i]))
+            .partition(|(i, _)| cells.contains(i));
+        g.e.retain(|&e| {
+            !gone.iter().any(|(_, c)| side(c, e)) || kept.iter().any(|(_, c)| side(c, e))
+        });
+    }
+    if let Some(es) = n.named("edges") {
+        for e in es.list()? {
+            let ends = match e.list()? {
+                [a, b] if a.list().is_some() => {
+                    let at = |p: &BoardArg| g.near(p.point()?);
+                    (at(a)?, at(b)?)
+                }
+                _ => match e.indices()?.as_slice() {
+                    [a, b] => (*a, *b),
+                    _ => return None,
+                },
+            };
+            g.e.retain(|&k| k != (ends.0.min(ends.1), ends.0.max(ends.1)));
+        }
+    }
+    if let Some(idx) = n.index_list("vertices") {
+        g.remove(&idx?);
+    }
+    Some(g)
 }
 
 /// A graph of square cells built by Ludii's board functions (`merge`, `shift`, `scale`,
@@ -502,10 +568,21 @@ pub fn cell_graph(n: &BoardFn, depth: usize) -> Option<CellGraph> {
             let deg = deg.num()?;
             moved(g, depth, cell_graph, |g| g.g.rotate(deg))
         }
-        ("merge" | "union", parts_) => {
+        ("skew", [k, g]) => {
+            let k = k.num()?;
+            moved(g, depth, cell_graph, |g| g.g.map(|(x, y)| (x + k * y, y)))
+        }
+        ("merge", parts_) => {
             let mut g = CellGraph::default();
             for p in parts(parts_) {
                 g.merge(&cell_graph(p.func()?, depth + 1)?);
+            }
+            Some(g)
+        }
+        ("union", parts_) => {
+            let mut g = CellGraph::default();
+            for p in parts(parts_) {
+                g.union(&cell_graph(p.func()?, depth + 1)?);
             }
             Some(g)
         }

@@ -43,10 +43,25 @@ pub fn compass16_index(d: &str) -> Option<usize> {
     COMPASS16.iter().position(|c| *c == d)
 }
 
-/// Rotates a compass direction (of [`COMPASS16`]) clockwise by `eighths` eighths of a turn.
+/// The thirty-two points of the mariner's compass, clockwise from north: [`COMPASS16`]'s
+/// sixteen at even indexes and the "by" points (`NbE`, …) between them. Links use the "by"
+/// points only to tell apart neighbours that share a name of sixteen (Ludii lists them all
+/// under that one direction).
+pub const COMPASS32: [&str; 32] = [
+    "N", "NbE", "NNE", "NEbN", "NE", "NEbE", "ENE", "EbN", "E", "EbS", "ESE", "SEbE", "SE", "SEbS",
+    "SSE", "SbE", "S", "SbW", "SSW", "SWbS", "SW", "SWbW", "WSW", "WbS", "W", "WbN", "WNW", "NWbW",
+    "NW", "NWbN", "NNW", "NbW",
+];
+
+/// Rank of a direction name in [`COMPASS32`] (the order links are listed in).
+pub fn compass32_index(d: &str) -> Option<usize> {
+    COMPASS32.iter().position(|c| *c == d)
+}
+
+/// Rotates a compass direction (of [`COMPASS32`]) clockwise by `eighths` eighths of a turn.
 pub fn rotate(d: &str, eighths: i32) -> Option<&'static str> {
-    let i = compass16_index(d)? as i32;
-    Some(COMPASS16[(i + 2 * eighths).rem_euclid(16) as usize])
+    let i = compass32_index(d)? as i32;
+    Some(COMPASS32[(i + 4 * eighths).rem_euclid(32) as usize])
 }
 
 /// The kind of a board's graph.
@@ -105,7 +120,8 @@ fn compass16_of(dx: f64, dy: f64) -> &'static str {
 /// compass direction of the vector between the centres: one of [`COMPASS`]'s eight, or of
 /// [`COMPASS16`]'s sixteen for neighbours that would share a name of eight (a cell bordering
 /// several cells along one side, as Ludii's `AbsoluteDirection` tells them apart). Neighbours
-/// that share a name of sixteen keep the first (by index); links are in [`COMPASS16`] order.
+/// that share a name of sixteen (a wedge's apex over its rows, a long thin rectangle's
+/// diagonal) are told apart by [`sixteenth_split`]; links are in [`COMPASS32`] order.
 fn named_links(from: (f64, f64), to: &[(usize, (f64, f64))]) -> Vec<(&'static str, usize)> {
     let delta = |p: (f64, f64)| (p.0 - from.0, p.1 - from.1);
     let eight: Vec<&'static str> = to
@@ -115,21 +131,60 @@ fn named_links(from: (f64, f64), to: &[(usize, (f64, f64))]) -> Vec<(&'static st
             compass_of(dx, dy)
         })
         .collect();
-    let mut l: Vec<(&'static str, usize)> = to
+    let mut l: Vec<(&'static str, usize, f64)> = to
         .iter()
         .zip(&eight)
         .map(|(&(j, p), &d)| {
+            let (dx, dy) = delta(p);
+            let bearing = dx.atan2(dy).to_degrees();
             if eight.iter().filter(|e| **e == d).count() > 1 {
-                let (dx, dy) = delta(p);
-                (compass16_of(dx, dy), j)
+                (compass16_of(dx, dy), j, bearing)
             } else {
-                (d, j)
+                (d, j, bearing)
             }
         })
         .collect();
-    l.sort_by_key(|(d, j)| (compass16_index(d), *j));
+    sixteenth_split(&mut l);
+    let mut l: Vec<(&'static str, usize)> = l.into_iter().map(|(d, j, _)| (d, j)).collect();
+    l.sort_by_key(|(d, j)| (compass32_index(d), *j));
     l.dedup_by_key(|x| x.0);
     l
+}
+
+/// Renames links (name, site, bearing in degrees clockwise from north) that share a name of
+/// sixteen, nearest to the name's bearing first (then by site): each takes the point of
+/// [`COMPASS32`] nearest its bearing that no other link of the site has taken (`SbE` and
+/// `SbW` under a wedge's apex; a second neighbour straight north, further along an edge that
+/// passes over the first, takes a "by" point beside `N`).
+fn sixteenth_split(l: &mut [(&'static str, usize, f64)]) {
+    let shared =
+        |l: &[(&'static str, usize, f64)], i: usize| l.iter().filter(|x| x.0 == l[i].0).count() > 1;
+    let mut group: Vec<usize> = (0..l.len()).filter(|&i| shared(l, i)).collect();
+    if group.is_empty() {
+        return;
+    }
+    let gap = |bearing: f64, k: usize| {
+        ((bearing - k as f64 * 11.25 + 540.0).rem_euclid(360.0) - 180.0).abs()
+    };
+    let home = |x: &(&'static str, usize, f64)| compass32_index(x.0).map_or(0.0, |k| gap(x.2, k));
+    group.sort_by(|&a, &b| {
+        home(&l[a])
+            .total_cmp(&home(&l[b]))
+            .then(l[a].1.cmp(&l[b].1))
+    });
+    let mut taken: Vec<usize> = (0..l.len())
+        .filter(|i| !group.contains(i))
+        .filter_map(|i| compass32_index(l[i].0))
+        .collect();
+    for i in group {
+        let free = (0..32)
+            .filter(|k| !taken.contains(k))
+            .min_by(|&a, &b| gap(l[i].2, a).total_cmp(&gap(l[i].2, b)));
+        if let Some(k) = free {
+            taken.push(k);
+            l[i].0 = COMPASS32[k];
+        }
+    }
 }
 
 /// Builds a board from label coordinates, centres and neighbour offsets in label space.
@@ -994,6 +1049,13 @@ impl VertexGraph {
             .position(|q| (q.0 - p.0).abs() < SAME && (q.1 - p.1).abs() < SAME)
     }
 
+    /// The first vertex within Ludii's merging distance of `p`, if any.
+    pub fn near(&self, p: (f64, f64)) -> Option<usize> {
+        self.v
+            .iter()
+            .position(|q| (q.0 - p.0).abs() + (q.1 - p.1).abs() < MERGE_SAME)
+    }
+
     /// Adds a vertex unless one is there already; returns its index.
     pub fn vertex(&mut self, p: (f64, f64)) -> usize {
         self.find(p).unwrap_or_else(|| {
@@ -1431,6 +1493,71 @@ impl VertexGraph {
         }
     }
 
+    /// Ludii's `(regular Star n)`: `n` points on a circle of radius `n / 2π`, the first at the
+    /// top, each joined to the second point after it round the circle, reordered
+    /// ([`Self::reorder`]).
+    pub fn star(n: usize) -> VertexGraph {
+        use std::f64::consts::{FRAC_PI_2, TAU};
+        let r = n as f64 / TAU;
+        let mut g = VertexGraph::default();
+        for k in 0..n {
+            let a = FRAC_PI_2 + TAU * k as f64 / n as f64;
+            g.v.push((r * a.cos(), r * a.sin()));
+        }
+        for k in 0..n {
+            g.edge(k, (k + 2) % n);
+        }
+        g.reorder();
+        g
+    }
+
+    /// Ludii's `splitCrossings`: while two edges cross (inside both, sharing no end), the
+    /// first such pair in edge order is replaced by the four pieces meeting at a new vertex
+    /// at the crossing (appended, as are the pieces).
+    pub fn split_crossings(&mut self) {
+        let cross = |p: (f64, f64), q: (f64, f64), r: (f64, f64), s: (f64, f64)| {
+            let d = (q.0 - p.0) * (s.1 - r.1) - (q.1 - p.1) * (s.0 - r.0);
+            if d.abs() < 1e-12 {
+                return None;
+            }
+            let t = ((r.0 - p.0) * (s.1 - r.1) - (r.1 - p.1) * (s.0 - r.0)) / d;
+            let u = ((r.0 - p.0) * (q.1 - p.1) - (r.1 - p.1) * (q.0 - p.0)) / d;
+            let inner = |x: f64| x > 1e-6 && x < 1.0 - 1e-6;
+            (inner(t) && inner(u)).then_some((p.0 + t * (q.0 - p.0), p.1 + t * (q.1 - p.1)))
+        };
+        for _ in 0..10_000 {
+            let found = (0..self.e.len()).find_map(|i| {
+                (i + 1..self.e.len()).find_map(|j| {
+                    let ((a, b), (c, d)) = (self.e[i], self.e[j]);
+                    if a == c || a == d || b == c || b == d {
+                        return None;
+                    }
+                    cross(self.v[a], self.v[b], self.v[c], self.v[d]).map(|p| (i, j, p))
+                })
+            });
+            let Some((i, j, p)) = found else { return };
+            let ((a, b), (c, d)) = (self.e[i], self.e[j]);
+            self.e.remove(j);
+            self.e.remove(i);
+            let m = self.near(p).unwrap_or_else(|| {
+                self.v.push(p);
+                self.v.len() - 1
+            });
+            for (x, y) in [(a, m), (m, b), (c, m), (m, d)] {
+                self.edge(x, y);
+            }
+        }
+    }
+
+    /// Appends `other` as Ludii's `union` does: its vertices and edges after these, none
+    /// merged (coinciding vertices stay apart, unlinked).
+    pub fn union(&mut self, other: &VertexGraph) {
+        let base = self.v.len();
+        self.v.extend_from_slice(&other.v);
+        self.e
+            .extend(other.e.iter().map(|&(a, b)| (a + base, b + base)));
+    }
+
     /// Moves every vertex by `p ↦ f(p)`.
     pub fn map(&mut self, f: impl Fn((f64, f64)) -> (f64, f64)) {
         for p in &mut self.v {
@@ -1509,7 +1636,7 @@ impl VertexGraph {
                 dirs.push(d);
             }
         }
-        dirs.sort_by_key(|d| compass16_index(d));
+        dirs.sort_by_key(|d| compass32_index(d));
         let orth: Vec<&'static str> = dirs
             .iter()
             .copied()
@@ -1619,6 +1746,19 @@ impl CellGraph {
         self.sort();
     }
 
+    /// Appends `other` as Ludii's `union` does: its vertices, edges and cells after these,
+    /// in their order, nothing merged (cells of the two parts are never neighbours).
+    pub fn union(&mut self, other: &CellGraph) {
+        let base = self.g.v.len();
+        self.g.union(&other.g);
+        self.cells.extend(
+            other
+                .cells
+                .iter()
+                .map(|c| c.iter().map(|&v| v + base).collect::<Vec<_>>()),
+        );
+    }
+
     /// A cell's centre (the mean of its corners).
     pub fn centre(&self, c: usize) -> (f64, f64) {
         self.corners_centre(&self.cells[c])
@@ -1660,11 +1800,11 @@ impl CellGraph {
             e: Vec::new(),
         };
         let mut geo = std::mem::take(&mut g).geo();
-        orth.sort_by_key(|d| compass16_index(d));
+        orth.sort_by_key(|d| compass32_index(d));
         diag.retain(|d| !orth.contains(d));
-        diag.sort_by_key(|d| compass16_index(d));
+        diag.sort_by_key(|d| compass32_index(d));
         let mut dirs: Vec<&'static str> = orth.iter().chain(&diag).copied().collect();
-        dirs.sort_by_key(|d| compass16_index(d));
+        dirs.sort_by_key(|d| compass32_index(d));
         geo.links = links;
         geo.dirs = dirs;
         geo.orth = orth;
