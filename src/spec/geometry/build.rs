@@ -382,13 +382,7 @@ pub fn vertex_graph(n: &BoardFn, depth: usize) -> Option<VertexGraph> {
             VertexGraph::spiral(turns, sites, clockwise)
         }
         ("concentric", [BoardArg::List(rings)]) => {
-            let rings: Vec<i64> = rings
-                .iter()
-                .map(|r| match r {
-                    BoardArg::Int(k) if (-1000..=1000).contains(k) => Some(*k),
-                    _ => None,
-                })
-                .collect::<Option<_>>()?;
+            let rings = ring_sizes(rings)?;
             Some(VertexGraph::concentric(&rings))
         }
         ("concentric", [BoardArg::Word(shape)]) => {
@@ -532,6 +526,17 @@ fn removed_vertices(n: &BoardFn, inner: &BoardFn, depth: usize) -> Option<Vertex
     Some(g)
 }
 
+/// The ring sizes of `(concentric {…})`: whole numbers within ±1,000.
+fn ring_sizes(rings: &[BoardArg]) -> Option<Vec<i64>> {
+    rings
+        .iter()
+        .map(|r| match r {
+            BoardArg::Int(k) if (-1000..=1000).contains(k) => Some(*k),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A graph of square cells built by Ludii's board functions (`merge`, `shift`, `scale`,
 /// `rotate`, `hole`, `add cells:…`, `remove cells:…`) on `square` and `rectangle` boards.
 pub fn cell_graph(n: &BoardFn, depth: usize) -> Option<CellGraph> {
@@ -543,13 +548,7 @@ pub fn cell_graph(n: &BoardFn, depth: usize) -> Option<CellGraph> {
         ("square", [k]) => Some(CellGraph::grid(size(k)?, size(k)?)),
         ("rectangle", [r, c]) => Some(CellGraph::grid(size(r)?, size(c)?)),
         ("concentric", [BoardArg::List(rings)]) => {
-            let rings: Vec<i64> = rings
-                .iter()
-                .map(|r| match r {
-                    BoardArg::Int(k) if (-1000..=1000).contains(k) => Some(*k),
-                    _ => None,
-                })
-                .collect::<Option<_>>()?;
+            let rings = ring_sizes(rings)?;
             CellGraph::concentric(&rings)
         }
         ("shift", [dx, dy, g]) => {
