@@ -247,6 +247,7 @@ impl Lower<'_> {
                 Some(out)
             }
             ("coord", [Node::Str(..)]) => self.sites(args[0]),
+            ("coord", []) => Some(vec![usize::try_from(self.int_at(n, None, 0)?).ok()?]),
             ("ahead", [from, Node::Atom(d, _)]) => {
                 let from = self.sites(from)?;
                 let geo = self.geo.as_ref()?;
@@ -354,6 +355,17 @@ impl Lower<'_> {
                 Some(self.geo.as_ref()?.label_rc.get(s)?.0 as i64)
             }
             ("coord", [Node::Str(l, _)]) => self.geo.as_ref()?.index_of(l).map(|i| i as i64),
+            // `(coord row:r column:c)`: the site in that row and column of the board's labels.
+            ("coord", []) => {
+                let row = self.int_at(n.named("row")?, site, depth + 1)?;
+                let col = self.int_at(n.named("column")?, site, depth + 1)?;
+                let geo = self.geo.as_ref()?;
+                let at = geo
+                    .label_rc
+                    .iter()
+                    .position(|&(c, r)| c as i64 == col && r as i64 == row)?;
+                Some(at as i64)
+            }
             (op @ ("+" | "-" | "*" | "/" | "%"), [a, b]) => {
                 let a = self.int_at(a, site, depth + 1)?;
                 let b = self.int_at(b, site, depth + 1)?;
@@ -422,6 +434,21 @@ impl Lower<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::board;
+
+    /// `(coord row:r column:c)` names the site by its row and column (Chinese Checkers' homes).
+    #[test]
+    fn coordinates_by_row_and_column() {
+        let text = r#"(game "Homes" (players 2)
+            (equipment {(board (square 3)) (piece "Disc" Each)
+                (regions "Home" P1 (expand origin:(coord row:0 column:(+ 0 1)) steps:1))})
+            (rules (start (place "Disc1" (sites P1))) (play (forEach Piece))
+                (end (if (no Moves Next) (result Mover Win)))))"#;
+        let (doc, _) = crate::ludii::read_lud("homes.lud", text, crate::diag::FileId(0));
+        let g = &doc.expect("a document").games[0];
+        let mut at = g.setup[0].positions.clone();
+        at.sort();
+        assert_eq!(at, ["A1", "B1", "B2", "C1"]);
+    }
 
     /// Phases, corners and outer sites of small boards, as the Ludii oracle gives them for
     /// `(sites Phase 0)`, `(sites Corners)` and `(sites Outer)`.
