@@ -15,7 +15,7 @@ pub mod expand;
 pub mod jar;
 pub mod lower;
 mod sites;
-mod subgame;
+pub mod subgame;
 pub mod syntax;
 mod track;
 pub mod write;

@@ -14,6 +14,10 @@ use crate::spec::{Game, RawFormat};
 /// The file id of a subgame's text (its diagnostics are moved onto the `(subgame …)` form).
 const SUBGAME_FILE: FileId = FileId(u32::MAX - 2);
 
+/// Most subgames read for one match (Ludii's library has at most 5; each costs a whole game's
+/// reading budget, so a file naming thousands cannot multiply the work).
+pub const MAX_SUBGAMES: usize = 32;
+
 /// The subgames of `m` read from the library, in order; `None` when the library has none of
 /// them (or no library was given), so the caller keeps the match verbatim.
 pub(super) fn read_match(
@@ -33,7 +37,15 @@ pub(super) fn read_match(
         })
         .filter(|n| n.head() == Some("subgame"));
     let mut out = Vec::new();
-    for sub in games {
+    for (i, sub) in games.enumerate() {
+        if i == MAX_SUBGAMES {
+            diags.push(Diagnostic::warning(
+                super::expand::CODE_MACRO_LIMIT,
+                format!("more than {MAX_SUBGAMES} subgames: the rest are left out"),
+                sub.span(),
+            ));
+            break;
+        }
         let Some(name) = sub.positional().next().and_then(|n| n.str()) else {
             continue;
         };
@@ -120,6 +132,19 @@ mod tests {
             diags
                 .iter()
                 .all(|d| d.span.is_none_or(|s| s.file == FileId(0)))
+        );
+
+        // A match naming thousands of subgames reads only the first MAX_SUBGAMES.
+        let many = format!(
+            r#"(match "Many" (players 2) (games {{{}}}))"#,
+            r#"(subgame "Mini") "#.repeat(1000)
+        );
+        let (doc, diags) = read_lud_opts("many.lud", &many, FileId(0), &opts);
+        assert_eq!(doc.expect("a document").games.len(), super::MAX_SUBGAMES);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.message.contains("the rest are left out"))
         );
 
         // Without the library the match is kept verbatim, as before.
