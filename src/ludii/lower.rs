@@ -1965,6 +1965,20 @@ mod board_tests {
     }
 
     #[test]
+    fn keep_tests_corners_against_the_polygon_grown_as_ludii_grows_it() {
+        // The oracle: `(keep (square 4) (poly …))` has 16 cells with the square's corners
+        // listed clockwise (the polygon grows) and 4 with them anticlockwise (it shrinks, so
+        // the border's vertices fall outside).
+        let cells = |poly: &str| {
+            let c = construction_of_text(&format!("(board (keep (square 4) (poly {poly})))"))
+                .expect("a board");
+            tiling_build(&c).expect("a board").len()
+        };
+        assert_eq!(cells("{{0 0} {0 4} {4 4} {4 0}}"), 16);
+        assert_eq!(cells("{{0 0} {4 0} {4 4} {0 4}}"), 4);
+    }
+
+    #[test]
     fn skew_union_and_removals_build_like_ludii() {
         // The oracle's `(skew .5 (scale 1 .5 (square 2)))` on vertices: x moved by y / 2.
         let g = vertex_board("(skew .5 (scale 1 .5 (square 2)))");

@@ -526,6 +526,17 @@ fn removed_vertices(n: &BoardFn, inner: &BoardFn, depth: usize) -> Option<Vertex
     Some(g)
 }
 
+/// The points of a `(poly {{x y} …})` argument.
+fn poly_points(poly: &BoardArg) -> Option<Vec<(f64, f64)>> {
+    let poly = poly.func().filter(|p| p.name == "poly")?;
+    poly.args
+        .first()?
+        .list()?
+        .iter()
+        .map(BoardArg::point)
+        .collect()
+}
+
 /// The ring sizes of `(concentric {…})`: whole numbers within ±1,000.
 fn ring_sizes(rings: &[BoardArg]) -> Option<Vec<i64>> {
     rings
@@ -585,15 +596,19 @@ pub fn cell_graph(n: &BoardFn, depth: usize) -> Option<CellGraph> {
             }
             Some(g)
         }
+        // `(keep g (poly …))`: the cells whose corners all lie inside the polygon, grown as
+        // Ludii grows it (Go with the Floe, Camelot).
+        ("keep", [g, poly]) => {
+            let poly = tiling::ludii_inflated(&poly_points(poly)?, 0.1);
+            let mut g = cell_graph(g.func()?, depth + 1)?;
+            let inside = |v: &usize| g.g.v.get(*v).is_some_and(|&p| tiling::inside(p, &poly));
+            let keep: Vec<bool> = g.cells.iter().map(|c| c.iter().all(inside)).collect();
+            let mut k = keep.iter();
+            g.cells.retain(|_| *k.next().unwrap_or(&true));
+            Some(g)
+        }
         ("hole", [g, poly]) => {
-            let poly = poly.func().filter(|p| p.name == "poly")?;
-            let poly: Vec<(f64, f64)> = poly
-                .args
-                .first()?
-                .list()?
-                .iter()
-                .map(BoardArg::point)
-                .collect::<Option<_>>()?;
+            let poly = poly_points(poly)?;
             let mut g = cell_graph(g.func()?, depth + 1)?;
             let keep: Vec<bool> = (0..g.cells.len())
                 .map(|c| !tiling::inside(g.centre(c), &poly))

@@ -1813,6 +1813,36 @@ impl CellGraph {
     }
 }
 
+/// A polygon grown as Ludii grows a `(keep …)` region before testing points against it: each
+/// corner moves by the mean of its two unit side vectors times `amount`, pointing away from its
+/// neighbours where the corner turns clockwise (or goes straight) and towards them otherwise.
+/// So a clockwise polygon grows, and a counter-clockwise one shrinks a little, which decides
+/// the points that lie exactly on its sides.
+pub fn ludii_inflated(poly: &[(f64, f64)], amount: f64) -> Vec<(f64, f64)> {
+    let n = poly.len();
+    let unit = |v: (f64, f64)| {
+        let l = v.0.hypot(v.1);
+        if l > 0.0 {
+            (v.0 / l, v.1 / l)
+        } else {
+            (0.0, 0.0)
+        }
+    };
+    (0..n)
+        .map(|i| {
+            let (a, b, c) = (poly[(i + n - 1) % n], poly[i], poly[(i + 1) % n]);
+            let turn = (b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1);
+            let sign = if turn < 1e-7 { 1.0 } else { -1.0 };
+            let vin = unit((sign * (b.0 - a.0), sign * (b.1 - a.1)));
+            let vout = unit((sign * (b.0 - c.0), sign * (b.1 - c.1)));
+            (
+                b.0 + (vin.0 + vout.0) * amount * 0.5,
+                b.1 + (vin.1 + vout.1) * amount * 0.5,
+            )
+        })
+        .collect()
+}
+
 /// A point inside a polygon (even–odd rule).
 pub fn inside(p: (f64, f64), poly: &[(f64, f64)]) -> bool {
     let mut inside = false;
