@@ -222,6 +222,19 @@ impl Lower<'_> {
         self.built(n, n, Some(SiteKind::Vertex))
     }
 
+    /// `(surakartaBoard <graph> [loops:k] …)`: the graph's points, where Ludii plays; the
+    /// loops a capture runs along have no spec form and are left out, with a warning.
+    pub fn surakarta_board(&mut self, n: &Node) -> Option<Board> {
+        self.diags.push(Diagnostic::warning(
+            CODE_UNMAPPED,
+            "the loops of `(surakartaBoard …)` have no typed form in the spec: the board is its \
+             graph's points, and the loops (the circuits captures run along) are left out",
+            n.span(),
+        ));
+        let graph = n.positional().next()?;
+        self.built(n, graph, Some(SiteKind::Vertex))
+    }
+
     /// `(boardless Square|Hexagonal)`.
     pub fn boardless(&mut self, n: &Node) -> Option<Board> {
         self.built(n, n, Some(SiteKind::Cell))
@@ -1457,6 +1470,13 @@ pub(crate) fn lower_game(
         if let Some(b) = l.mancala_board(b) {
             boards.push(b);
         }
+    } else if let Some(b) = equipment
+        .iter()
+        .find(|e| e.head() == Some("surakartaBoard"))
+    {
+        if let Some(b) = l.surakarta_board(b) {
+            boards.push(b);
+        }
     } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("boardless")) {
         if let Some(b) = l.boardless(b) {
             boards.push(b);
@@ -1473,7 +1493,7 @@ pub(crate) fn lower_game(
     }
     for e in &equipment {
         match e.head() {
-            Some("board" | "mancalaBoard" | "boardless") => {}
+            Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
             Some("piece" | "tile") => {
                 let args: Vec<&Node> = e.positional().collect();
                 let Some(Node::Str(name, _)) = args.first() else {
@@ -1962,6 +1982,24 @@ mod board_tests {
         assert_eq!(g.xy[4], (1.0, 1.0));
         assert_eq!(around(&g, 4), vec![0, 1, 2, 3]);
         assert_eq!(around(&g, 2), vec![4]);
+    }
+
+    #[test]
+    fn a_surakarta_board_is_its_points_and_its_loops_are_reported() {
+        let text = r#"(game "Loops" (players 2)
+            (equipment {(surakartaBoard (square 3)) (piece "Marker" Each)})
+            (rules (start (place "Marker1" (sites Bottom))) (play (forEach Piece))
+                (end (if (no Moves Next) (result Mover Win)))))"#;
+        let (doc, diags) = crate::ludii::read_lud("loops.lud", text, crate::diag::FileId(0));
+        let g = &doc.expect("a document").games[0];
+        assert_eq!(g.boards[0].positions.len(), 9);
+        assert_eq!(g.setup[0].positions.len(), 3);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.message.contains("loops of `(surakartaBoard …)`")),
+            "{diags:#?}"
+        );
     }
 
     #[test]
