@@ -582,11 +582,17 @@ impl Geo {
     /// order, labels and links among themselves, reindexed.
     pub fn without(&self, gone: &[usize]) -> Geo {
         let keep: Vec<usize> = (0..self.len()).filter(|i| !gone.contains(i)).collect();
+        self.selected(&keep)
+    }
+
+    /// The sites `order` (old indexes, in their new order) with their labels, centres and the
+    /// links among them, reindexed; links to sites left out go.
+    pub fn selected(&self, order: &[usize]) -> Geo {
         let mut new = vec![usize::MAX; self.len()];
-        for (k, &i) in keep.iter().enumerate() {
+        for (k, &i) in order.iter().enumerate() {
             new[i] = k;
         }
-        let links = keep
+        let links = order
             .iter()
             .map(|&i| {
                 self.links[i]
@@ -598,9 +604,9 @@ impl Geo {
             .collect();
         Geo {
             shape: self.shape,
-            names: keep.iter().map(|&i| self.names[i].clone()).collect(),
-            label_rc: keep.iter().map(|&i| self.label_rc[i]).collect(),
-            xy: keep.iter().map(|&i| self.xy[i]).collect(),
+            names: order.iter().map(|&i| self.names[i].clone()).collect(),
+            label_rc: order.iter().map(|&i| self.label_rc[i]).collect(),
+            xy: order.iter().map(|&i| self.xy[i]).collect(),
             links,
             dirs: self.dirs.clone(),
             orth: self.orth.clone(),

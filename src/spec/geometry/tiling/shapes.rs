@@ -144,31 +144,14 @@ pub fn hex_rectangle(rows: usize, cols: usize) -> super::Geo {
 }
 
 impl super::Geo {
-    /// The same sites in `order` (old indexes, new order), links carried along.
+    /// The same sites in `order` (old indexes, new order), links carried along and listed in
+    /// compass order.
     pub fn permuted(&self, order: &[usize]) -> super::Geo {
-        let mut new = vec![0; order.len()];
-        for (k, &i) in order.iter().enumerate() {
-            new[i] = k;
+        let mut g = self.selected(order);
+        for l in &mut g.links {
+            l.sort_by_key(|(d, j)| (super::compass16_index(d), *j));
         }
-        let links = order
-            .iter()
-            .map(|&i| {
-                let mut l: Vec<(&'static str, usize)> =
-                    self.links[i].iter().map(|&(d, j)| (d, new[j])).collect();
-                l.sort_by_key(|(d, j)| (super::compass16_index(d), *j));
-                l
-            })
-            .collect();
-        super::Geo {
-            shape: self.shape,
-            names: order.iter().map(|&i| self.names[i].clone()).collect(),
-            label_rc: order.iter().map(|&i| self.label_rc[i]).collect(),
-            xy: order.iter().map(|&i| self.xy[i]).collect(),
-            links,
-            dirs: self.dirs.clone(),
-            orth: self.orth.clone(),
-            diag: self.diag.clone(),
-        }
+        g
     }
 
     /// Labels a board of hexagonal cells as Ludii labels one after `remove` or `rotate`: by
