@@ -89,6 +89,13 @@ fn test(s: &str) -> Option<Test> {
     })
 }
 
+/// True when `s` begins with a value and `is` (`current site is …`), as a test does: the cheap
+/// check before trying where a test ends.
+pub(super) fn starts_a_test(s: &str) -> bool {
+    s.split_once(" is ")
+        .is_some_and(|(a, _)| value(a).is_some())
+}
+
 /// Reads a whole test phrase; `None` unless every part reads.
 pub(super) fn condition(s: &str) -> Option<Condition> {
     let groups = s
