@@ -268,11 +268,7 @@ fn rotated(g: &BoardFn) -> Option<Geo> {
     if g.name != "rotate" || !g.named.is_empty() {
         return None;
     }
-    let geo = cells(inner.func()?)?.rotated(deg.num()?);
-    Some(match geo.shape {
-        tiling::Shape::Hexagon => geo.hex_relabelled(),
-        _ => geo,
-    })
+    Some(relabelled(cells(inner.func()?)?.rotated(deg.num()?)))
 }
 
 /// `(remove <board> cells:{…})` of a `hex` or `tri` board built without graph functions, or
@@ -294,11 +290,16 @@ fn removed(g: &BoardFn) -> Option<Geo> {
     if gone.iter().any(|&i| i >= geo.len()) {
         return None;
     }
-    let geo = geo.without(&gone);
-    Some(match geo.shape {
+    Some(relabelled(geo.without(&gone)))
+}
+
+/// A board changed by `rotate` or `remove`, labelled as Ludii labels it then: hexagonal cells
+/// by their axial coordinates ([`Geo::hex_relabelled`]), other boards as they were.
+fn relabelled(geo: Geo) -> Geo {
+    match geo.shape {
         tiling::Shape::Hexagon => geo.hex_relabelled(),
         _ => geo,
-    })
+    }
 }
 
 /// `(renumber [Cell] <board>)` on cells: the same board, its sites sorted again bottom to top,
