@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod geometry;
+pub mod movement;
 pub mod moves;
 pub mod origin;
 pub mod types;

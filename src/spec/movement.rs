@@ -1,0 +1,787 @@
+//! How a piece moves, typed: one table that generates move programs ([`program`]) and recognises them ([`recognise`]).
+//!
+//! A [`Movement`] says what one move block does: how the piece travels ([`Travel`]: a step,
+//! slide, leap, lame leap, hop, cannon screen, en passant or drop, along named directions), what
+//! it may land on ([`Land`], which is also the capture mode: ZoG and Ludii capture by replacing
+//! the piece on the destination), where it may start and end (zones), whether it promotes
+//! ([`Promotion`]) and whether the same piece continues ([`Movement::continues`]).
+//!
+//! The instruction sequence of each movement is written down once, in [`program`];
+//! [`recognise`] accepts exactly the programs [`program`] writes (after procedure calls are
+//! inlined), so `recognise(&program(&m)) == Ok(m)` for every movement in normal form
+//! ([`Movement::is_normal`]) and `program(&recognise(b)?)` is `b` instruction for instruction.
+//! A block that is none of these stays a plain [`MoveBlock`]: never lost, only untyped; the
+//! [`Why`] says what stopped the recognition. The engine runs the generated programs: nothing
+//! else interprets moves.
+
+use super::moves::{Inliner, inline, is_add};
+use super::{Cond, Instr, MoveBlock, Test};
+
+/// What the destination may hold, and so how the move captures: ZoG and Ludii capture by
+/// replacement (the piece arriving takes the place of the one standing there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Land {
+    /// Only an empty position: a move that never captures (Betza `m`).
+    Empty,
+    /// Only an enemy piece, which is captured (Betza `c`).
+    Enemy,
+    /// Empty or an enemy piece, captured by replacement (Betza's default).
+    NotFriend,
+    /// Only a friendly piece, which is replaced (rare; swaps are written otherwise).
+    Friend,
+    /// Anything, friends included (ZoG without a test; Ludii's default overwrite).
+    Any,
+}
+
+/// What a hop may jump over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Hurdle {
+    /// Any piece.
+    Occupied,
+    /// An enemy piece.
+    Enemy,
+    /// A friendly piece.
+    Friend,
+    /// Anything, an empty position included (Ludii's default hurdle).
+    Any,
+}
+
+/// How the piece travels to its destination. Directions are the board's link names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Travel {
+    /// One link along the direction.
+    Step(String),
+    /// Along the direction over empty positions, each a destination, at most `max` links
+    /// (`None`: unlimited; normal form: at least 2); [`Movement::land`] says what the first
+    /// occupied position may be ([`Land::Empty`]: none, the slide stops before it).
+    Slide {
+        /// Direction.
+        dir: String,
+        /// Longest move.
+        max: Option<usize>,
+    },
+    /// Along a path of links whose intermediate positions must exist but need not be empty
+    /// (a knight; normal form: at least 2 links).
+    Leap(Vec<String>),
+    /// Along a path of links whose intermediate positions must be empty (the xiangqi horse,
+    /// the pawn's double step; normal form: at least 2 links).
+    Lame(Vec<String>),
+    /// Over the adjacent position along the direction (if it holds what `over` allows) to the
+    /// one beyond it; `capture`: the piece jumped over is captured (draughts).
+    Hop {
+        /// Direction.
+        dir: String,
+        /// What may be jumped.
+        over: Hurdle,
+        /// The jumped piece is captured.
+        capture: bool,
+    },
+    /// The cannon's screen move: along the direction over empty positions to a piece, then
+    /// over empty positions to the first piece after it, which [`Movement::land`] tests.
+    /// `quiet`: the empty positions before the screen are destinations too (xiangqi's cannon).
+    Cannon {
+        /// Direction.
+        dir: String,
+        /// Also moves without capturing up to the screen.
+        quiet: bool,
+    },
+    /// En passant as ZRF chess files write it: onto the enemy `piece` beside (`side`), which
+    /// must have made the last move, from two links ahead (`forward`); the piece is captured and
+    /// the mover lands one link forward of it.
+    EnPassant {
+        /// Where the captured piece stands.
+        side: String,
+        /// The mover's forward direction.
+        forward: String,
+        /// The piece type that may be taken.
+        piece: String,
+    },
+    /// A drop: the piece is placed at the current position (drop blocks run at every position).
+    Drop,
+}
+
+/// A promotion at the end of the move: the moving piece becomes one of `pieces`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Promotion {
+    /// The zone (for the mover) where it promotes; `None`: every move of the block.
+    pub zone: Option<String>,
+    /// The choices, in source order (ZoG's menu order).
+    pub pieces: Vec<String>,
+    /// It must promote (`false`: the move without promotion is offered too).
+    pub forced: bool,
+}
+
+/// How one move block moves a piece: the typed form of a [`MoveBlock`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Movement {
+    /// How it travels.
+    pub travel: Travel,
+    /// What the destination may hold (a slide's or cannon's first occupied position).
+    pub land: Land,
+    /// The origin must lie in this zone (tested before moving).
+    pub from_zone: Option<String>,
+    /// A lame path's first step must end in this zone (the ZRF pawn's double step).
+    pub first_in: Option<String>,
+    /// The destination must lie in this zone.
+    pub zone: Option<String>,
+    /// Promotion on arrival.
+    pub promotion: Option<Promotion>,
+    /// The same piece may move again (ZRF `add-partial`), restricted to this move type if set.
+    pub continues: Option<Continuation>,
+    /// The block's move type (ZRF `move-type`, which priorities and partial moves name).
+    pub move_type: Option<String>,
+}
+
+/// A partial move: the piece moves again in the same turn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Continuation {
+    /// The move type the continuation is restricted to.
+    pub move_type: Option<String>,
+}
+
+/// Why a block has no typed form: the first thing recognition could not place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why(pub &'static str);
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Movement {
+    /// A movement with `travel` and `land` and nothing else.
+    pub fn new(travel: Travel, land: Land) -> Movement {
+        Movement {
+            travel,
+            land,
+            from_zone: None,
+            first_in: None,
+            zone: None,
+            promotion: None,
+            continues: None,
+            move_type: None,
+        }
+    }
+
+    /// Whether this is the one form of its meaning that [`recognise`] returns: paths long
+    /// enough not to be a step, ranges of at least 2, parts only where the travel has them.
+    pub fn is_normal(&self) -> bool {
+        let m = self;
+        let travel_ok = match &m.travel {
+            Travel::Leap(p) | Travel::Lame(p) => p.len() >= 2,
+            Travel::Slide { max, .. } => max.is_none_or(|n| n >= 2),
+            Travel::Cannon { .. } => matches!(m.land, Land::Enemy | Land::NotFriend | Land::Any),
+            Travel::EnPassant { .. } => m.land == Land::Any,
+            _ => true,
+        };
+        let first_in_ok = m.first_in.is_none() || matches!(m.travel, Travel::Lame(_));
+        let promo_ok = m.promotion.as_ref().is_none_or(|p| !p.pieces.is_empty());
+        // Tails a slide repeats inside its loop (a zone test there would end the slide), and
+        // en passant's fixed form, take no destination zone; a continuation never promotes.
+        let zone_ok = m.zone.is_none()
+            || !matches!(
+                m.travel,
+                Travel::Slide { .. } | Travel::Cannon { quiet: true, .. } | Travel::EnPassant { .. }
+            );
+        let ep_ok = !matches!(m.travel, Travel::EnPassant { .. })
+            || (m.promotion.is_none() && m.continues.is_none());
+        let cont_ok = m.continues.is_none() || m.promotion.is_none();
+        // A hop over anything that captures nothing is a leap; a drop's lone zone test is
+        // read as its origin's (the same position).
+        let hop_ok = !matches!(
+            m.travel,
+            Travel::Hop {
+                over: Hurdle::Any,
+                capture: false,
+                ..
+            }
+        );
+        let drop_ok = !(m.travel == Travel::Drop && m.land == Land::Any && m.zone.is_some());
+        travel_ok && first_in_ok && promo_ok && zone_ok && ep_ok && cont_ok && hop_ok && drop_ok
+    }
+
+    /// The directions it names, in order.
+    pub fn directions(&self) -> Vec<&str> {
+        match &self.travel {
+            Travel::Step(d)
+            | Travel::Slide { dir: d, .. }
+            | Travel::Hop { dir: d, .. }
+            | Travel::Cannon { dir: d, .. } => vec![d],
+            Travel::Leap(p) | Travel::Lame(p) => p.iter().map(String::as_str).collect(),
+            Travel::EnPassant { side, forward, .. } => vec![side, forward],
+            Travel::Drop => vec![],
+        }
+    }
+}
+
+fn test(t: Test) -> Cond {
+    Cond::Test {
+        test: t,
+        at: None,
+        move_type: None,
+    }
+}
+
+fn not(c: Cond) -> Cond {
+    Cond::Not(Box::new(c))
+}
+
+fn in_zone(z: &str) -> Cond {
+    Cond::InZone {
+        zone: z.to_string(),
+        at: None,
+    }
+}
+
+/// The test a landing makes (`None`: no test).
+pub fn land_cond(l: Land) -> Option<Cond> {
+    match l {
+        Land::Empty => Some(test(Test::Empty)),
+        Land::Enemy => Some(test(Test::Enemy)),
+        Land::NotFriend => Some(not(test(Test::Friend))),
+        Land::Friend => Some(test(Test::Friend)),
+        Land::Any => None,
+    }
+}
+
+fn land_of(c: &Cond) -> Option<Land> {
+    [Land::Empty, Land::Enemy, Land::NotFriend, Land::Friend]
+        .into_iter()
+        .find(|l| land_cond(*l).as_ref() == Some(c))
+}
+
+fn hurdle_cond(h: Hurdle) -> Option<Cond> {
+    match h {
+        Hurdle::Occupied => Some(not(test(Test::Empty))),
+        Hurdle::Enemy => Some(test(Test::Enemy)),
+        Hurdle::Friend => Some(test(Test::Friend)),
+        Hurdle::Any => None,
+    }
+}
+
+fn hurdle_of(c: &Cond) -> Option<Hurdle> {
+    [Hurdle::Occupied, Hurdle::Enemy, Hurdle::Friend]
+        .into_iter()
+        .find(|h| hurdle_cond(*h).as_ref() == Some(c))
+}
+
+fn step(d: &str) -> Instr {
+    Instr::Step(d.to_string())
+}
+
+fn verify_land(l: Land, out: &mut Vec<Instr>) {
+    out.extend(land_cond(l).map(Instr::Verify));
+}
+
+/// The completion of a move at the current position: the destination-zone test, then the
+/// promotion or continuation, then `add`.
+fn finish(m: &Movement, with_zone: bool) -> Vec<Instr> {
+    let mut out = Vec::new();
+    if with_zone && let Some(z) = &m.zone {
+        out.push(Instr::Verify(in_zone(z)));
+    }
+    let add = |pieces: Vec<String>| Instr::Add {
+        pieces,
+        partial: m.continues.is_some(),
+        copy: false,
+        move_type: m.continues.as_ref().and_then(|c| c.move_type.clone()),
+    };
+    match &m.promotion {
+        None => out.push(add(vec![])),
+        Some(p) => {
+            let promote = add(p.pieces.clone());
+            match (&p.zone, p.forced) {
+                (None, true) => out.push(promote),
+                (None, false) => out.extend([promote, add(vec![])]),
+                (Some(z), true) => out.push(Instr::If {
+                    cond: in_zone(z),
+                    then_: vec![promote],
+                    else_: vec![add(vec![])],
+                }),
+                (Some(z), false) => out.extend([
+                    Instr::If {
+                        cond: in_zone(z),
+                        then_: vec![promote],
+                        else_: vec![],
+                    },
+                    add(vec![]),
+                ]),
+            }
+        }
+    }
+    out
+}
+
+/// The move program of a movement: the one instruction sequence of each form.
+pub fn program(m: &Movement) -> MoveBlock {
+    let mut p = Vec::new();
+    if let Some(z) = &m.from_zone {
+        p.push(Instr::Verify(in_zone(z)));
+    }
+    let empty = || Instr::Verify(test(Test::Empty));
+    let fin = |p: &mut Vec<Instr>| p.extend(finish(m, true));
+    match &m.travel {
+        Travel::Step(d) => {
+            p.push(step(d));
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+        Travel::Leap(path) => {
+            p.extend(path.iter().map(|d| step(d)));
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+        Travel::Lame(path) => {
+            for (k, d) in path.iter().enumerate() {
+                if k > 0 {
+                    p.push(empty());
+                    if k == 1 && let Some(z) = &m.first_in {
+                        p.push(Instr::Verify(in_zone(z)));
+                    }
+                }
+                p.push(step(d));
+            }
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+        Travel::Slide { dir, max: None } => {
+            let mut body = finish(m, false);
+            body.push(step(dir));
+            p.push(step(dir));
+            p.push(Instr::While {
+                cond: test(Test::Empty),
+                body,
+            });
+            if m.land != Land::Empty {
+                verify_land(m.land, &mut p);
+                p.extend(finish(m, false));
+            }
+        }
+        Travel::Slide { dir, max: Some(n) } => p.extend(ranged(m, dir, *n)),
+        Travel::Hop { dir, over, capture } => {
+            p.push(step(dir));
+            p.extend(hurdle_cond(*over).map(Instr::Verify));
+            if *capture {
+                p.push(Instr::Capture { at: None });
+            }
+            p.push(step(dir));
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+        Travel::Cannon { dir, quiet } => {
+            let mut run = if *quiet { finish(m, false) } else { vec![] };
+            run.push(step(dir));
+            p.extend([
+                step(dir),
+                Instr::While {
+                    cond: test(Test::Empty),
+                    body: run,
+                },
+                Instr::Verify(not(test(Test::Empty))),
+                step(dir),
+                Instr::While {
+                    cond: test(Test::Empty),
+                    body: vec![step(dir)],
+                },
+            ]);
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+        Travel::EnPassant {
+            side,
+            forward,
+            piece,
+        } => {
+            p.extend([
+                step(side),
+                Instr::Verify(test(Test::Enemy)),
+                Instr::Verify(test(Test::LastTo)),
+                Instr::Verify(Cond::Piece {
+                    piece: piece.clone(),
+                    at: None,
+                }),
+                Instr::Capture { at: None },
+                step(forward),
+                Instr::Mark,
+                step(forward),
+                Instr::Verify(test(Test::LastFrom)),
+                Instr::Back,
+            ]);
+            fin(&mut p);
+        }
+        Travel::Drop => {
+            verify_land(m.land, &mut p);
+            fin(&mut p);
+        }
+    }
+    MoveBlock {
+        move_type: m.move_type.clone(),
+        program: p,
+    }
+}
+
+/// A slide of at most `n` links: each empty position is a destination and leads on; the first
+/// occupied one is tested by the landing.
+fn ranged(m: &Movement, dir: &str, n: usize) -> Vec<Instr> {
+    let stop = || {
+        let mut s = Vec::new();
+        if m.land != Land::Empty {
+            verify_land(m.land, &mut s);
+            s.extend(finish(m, false));
+        }
+        s
+    };
+    let mut inner: Vec<Instr> = Vec::new();
+    for _ in 0..n {
+        let mut then_ = finish(m, false);
+        then_.extend(inner);
+        inner = vec![
+            step(dir),
+            Instr::If {
+                cond: test(Test::Empty),
+                then_,
+                else_: stop(),
+            },
+        ];
+    }
+    inner
+}
+
+/// The typed form of a block, with calls inlined first; `Err` says why there is none.
+pub fn recognise_in(
+    b: &MoveBlock,
+    procedures: &[Vec<Instr>],
+    inl: &mut Inliner,
+) -> Result<Movement, Why> {
+    let block = MoveBlock {
+        move_type: b.move_type.clone(),
+        program: inline(&b.program, procedures, inl),
+    };
+    recognise(&block)
+}
+
+/// The typed form of a block whose calls are already inlined (a `Call` is not recognised):
+/// exactly the programs [`program`] writes.
+pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
+    let (from_zone, p) = match b.program.as_slice() {
+        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] => (Some(zone.clone()), rest),
+        p => (None, p),
+    };
+    let mut m = travel(p)?;
+    m.from_zone = from_zone;
+    m.move_type = b.move_type.clone();
+    if !m.is_normal() {
+        return Err(Why("its parts do not fit its travel (not a normal form)"));
+    }
+    // The table is the judge: whatever was read must be written back the same.
+    if program(&m).program != b.program {
+        return Err(Why("it differs from the typed form in its details"));
+    }
+    Ok(m)
+}
+
+/// The tail after the travel: `(verify (in-zone? z))?` then the promotion or continuation
+/// and `add`. Returns the zone, promotion and continuation.
+type Tail = (Option<String>, Option<Promotion>, Option<Continuation>);
+
+fn tail(t: &[Instr], with_zone: bool) -> Result<Tail, Why> {
+    let (zone, t) = match t {
+        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] if with_zone && !rest.is_empty() => {
+            (Some(zone.clone()), rest)
+        }
+        t => (None, t),
+    };
+    let add_of = |i: &Instr| match i {
+        Instr::Add {
+            pieces,
+            partial,
+            copy: false,
+            move_type,
+        } => Some((
+            pieces.clone(),
+            partial.then(|| Continuation {
+                move_type: move_type.clone(),
+            }),
+            !*partial && move_type.is_some(),
+        )),
+        _ => None,
+    };
+    let plain = |i: &Instr| add_of(i).filter(|(p, _, bad)| p.is_empty() && !bad);
+    let promo = |i: &Instr| add_of(i).filter(|(p, c, bad)| !p.is_empty() && c.is_none() && !bad);
+    let none = Why("it does not end in an add, a promotion or a continuation");
+    let (promotion, cont) = match t {
+        [Instr::If { cond: Cond::InZone { zone: z, at: None }, then_, else_ }, rest @ ..] => {
+            let forced = match (else_.as_slice(), rest) {
+                ([e], []) if is_add(e) => true,
+                ([], [e]) if is_add(e) => false,
+                _ => return Err(none),
+            };
+            match then_.as_slice() {
+                [pa] => match promo(pa) {
+                    Some((pieces, ..)) => (Some((Some(z.clone()), pieces, forced)), None),
+                    None => return Err(none),
+                },
+                _ => return Err(none),
+            }
+        }
+        [a] => match (plain(a), promo(a)) {
+            (Some((_, c, _)), _) => (None, c),
+            (_, Some((pieces, ..))) => (Some((None, pieces, true)), None),
+            _ => return Err(none),
+        },
+        [a, b] if promo(a).is_some() && plain(b).is_some_and(|x| x.1.is_none()) => {
+            (Some((None, promo(a).expect("checked").0, false)), None)
+        }
+        _ => return Err(none),
+    };
+    let promotion = promotion.map(|(zone, pieces, forced)| Promotion {
+        zone,
+        pieces,
+        forced,
+    });
+    Ok((zone, promotion, cont))
+}
+
+/// Sets the tail's parts on `m`.
+fn with_tail(mut m: Movement, t: Tail) -> Movement {
+    (m.zone, m.promotion, m.continues) = t;
+    m
+}
+
+/// The landing test at the head of `p`, and the rest.
+fn landing(p: &[Instr]) -> (Land, &[Instr]) {
+    match p {
+        [Instr::Verify(c), rest @ ..] if !rest.is_empty() => match land_of(c) {
+            Some(l) => (l, rest),
+            None => (Land::Any, p),
+        },
+        _ => (Land::Any, p),
+    }
+}
+
+fn steps_prefix(p: &[Instr]) -> (Vec<String>, &[Instr]) {
+    let n = p.iter().take_while(|i| matches!(i, Instr::Step(_))).count();
+    let dirs = p[..n]
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Step(d) => Some(d.clone()),
+            _ => None,
+        })
+        .collect();
+    (dirs, &p[n..])
+}
+
+/// The travel and what follows it.
+fn travel(p: &[Instr]) -> Result<Movement, Why> {
+    if p.iter().any(|i| matches!(i, Instr::Call(_))) {
+        return Err(Why("it calls a procedure that was not inlined"));
+    }
+    let is_empty = |c: &Cond| *c == test(Test::Empty);
+    match p {
+        [] => Err(Why("it is empty")),
+        [Instr::Step(d), Instr::While { cond, body }, rest @ ..] if is_empty(cond) => {
+            slide_or_cannon(d, body, rest)
+        }
+        [Instr::Step(d), Instr::If { cond, .. }] if is_empty(cond) => ranged_of(d, p),
+        [Instr::Step(side), Instr::Verify(e), Instr::Verify(lt), ..]
+            if *e == test(Test::Enemy) && *lt == test(Test::LastTo) =>
+        {
+            en_passant(side, &p[1..])
+        }
+        [Instr::Step(_), ..] => path(p),
+        _ if !p.iter().any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) => {
+            let (land, rest) = landing(p);
+            Ok(with_tail(Movement::new(Travel::Drop, land), tail(rest, true)?))
+        }
+        _ => Err(Why("it does not start with a step")),
+    }
+}
+
+/// Steps, lame paths and hops: `step+ (verify …)? tail` and their variants.
+fn path(p: &[Instr]) -> Result<Movement, Why> {
+    let (dirs, rest) = steps_prefix(p);
+    // A hop: step d, (verify hurdle)?, capture?, step d, landing, tail.
+    if let [d] = dirs.as_slice() {
+        let (over, r) = match rest {
+            [Instr::Verify(c), r @ ..] if hurdle_of(c).is_some() => (hurdle_of(c).expect("checked"), r),
+            r => (Hurdle::Any, r),
+        };
+        let (capture, r) = match r {
+            [Instr::Capture { at: None }, r @ ..] => (true, r),
+            r => (false, r),
+        };
+        if let [Instr::Step(d2), r @ ..] = r
+            && d2 == d
+            && (capture || over != Hurdle::Any)
+        {
+            let (land, t) = landing(r);
+            let hop = Travel::Hop {
+                dir: d.clone(),
+                over,
+                capture,
+            };
+            return Ok(with_tail(Movement::new(hop, land), tail(t, true)?));
+        }
+    }
+    // A lame path: step d1, verify empty, [verify (in-zone? z)], step d2, verify empty, … .
+    if let [d1] = dirs.as_slice()
+        && let [Instr::Verify(c), ..] = rest
+        && *c == test(Test::Empty)
+        && lame_continues(rest)
+    {
+        return lame(d1, rest);
+    }
+    let (land, t) = landing(rest);
+    let travel = match dirs.len() {
+        0 => return Err(Why("it does not start with a step")),
+        1 => Travel::Step(dirs[0].clone()),
+        _ => Travel::Leap(dirs),
+    };
+    Ok(with_tail(Movement::new(travel, land), tail(t, true)?))
+}
+
+/// Whether `verify empty` at the head of `rest` leads on to another step (a lame path) rather
+/// than ending a step's landing.
+fn lame_continues(rest: &[Instr]) -> bool {
+    match rest {
+        [_, Instr::Step(_), ..] => true,
+        [_, Instr::Verify(Cond::InZone { .. }), Instr::Step(_), ..] => true,
+        _ => false,
+    }
+}
+
+fn lame(d1: &str, mut rest: &[Instr]) -> Result<Movement, Why> {
+    let mut dirs = vec![d1.to_string()];
+    let mut first_in = None;
+    loop {
+        match rest {
+            [Instr::Verify(c), r @ ..] if *c == test(Test::Empty) && lame_continues(rest) => {
+                let r = match r {
+                    [Instr::Verify(Cond::InZone { zone, at: None }), r2 @ ..] if dirs.len() == 1 => {
+                        first_in = Some(zone.clone());
+                        r2
+                    }
+                    r => r,
+                };
+                match r {
+                    [Instr::Step(d), r2 @ ..] => {
+                        dirs.push(d.clone());
+                        rest = r2;
+                    }
+                    _ => return Err(Why("its path stops after an emptiness test")),
+                }
+            }
+            _ => break,
+        }
+    }
+    let (land, t) = landing(rest);
+    let mut m = with_tail(Movement::new(Travel::Lame(dirs), land), tail(t, true)?);
+    m.first_in = first_in;
+    Ok(m)
+}
+
+/// `step d, while empty (tail, step d), (verify land, tail)?` (a slide) or
+/// `step d, while empty ((tail)? step d), verify occupied, step d, while empty (step d), …`
+/// (a cannon).
+fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, Why> {
+    let Some((Instr::Step(d2), run)) = body.split_last() else {
+        return Err(Why("its loop does not step on"));
+    };
+    if d2 != d {
+        return Err(Why("its loop steps along another direction"));
+    }
+    let occupied = Instr::Verify(not(test(Test::Empty)));
+    if let [v, Instr::Step(d3), Instr::While { cond, body: b2 }, r @ ..] = rest
+        && *v == occupied
+        && d3 == d
+        && *cond == test(Test::Empty)
+        && matches!(b2.as_slice(), [Instr::Step(x)] if x == d)
+    {
+        let quiet = !run.is_empty();
+        let (land, t) = landing(r);
+        let m = Movement::new(
+            Travel::Cannon {
+                dir: d.to_string(),
+                quiet,
+            },
+            land,
+        );
+        return Ok(with_tail(m, tail(t, !quiet)?));
+    }
+    let slide = Travel::Slide {
+        dir: d.to_string(),
+        max: None,
+    };
+    let t = tail(run, false)?;
+    if rest.is_empty() {
+        return Ok(with_tail(Movement::new(slide, Land::Empty), t));
+    }
+    let (land, r) = landing(rest);
+    Ok(with_tail(Movement::new(slide, land), tail(r, false)?))
+}
+
+/// A ranged slide: its depth is the number of nested `if empty?`; the table checks the rest.
+fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
+    let mut n = 0;
+    let mut at = p;
+    let mut first: Option<(Land, Tail)> = None;
+    while let [Instr::Step(x), Instr::If { then_, else_, .. }] = at {
+        if x != d {
+            return Err(Why("its range steps along another direction"));
+        }
+        n += 1;
+        if first.is_none() {
+            let k = then_
+                .iter()
+                .position(|i| matches!(i, Instr::Step(_)))
+                .unwrap_or(then_.len());
+            let t = tail(&then_[..k], false)?;
+            let land = match else_.as_slice() {
+                [] => Land::Empty,
+                e => landing(e).0,
+            };
+            first = Some((land, t));
+        }
+        at = match then_.iter().position(|i| matches!(i, Instr::Step(_))) {
+            Some(k) => &then_[k..],
+            None => &[],
+        };
+    }
+    let Some((land, t)) = first else {
+        return Err(Why("it is not a ranged slide"));
+    };
+    let slide = Travel::Slide {
+        dir: d.to_string(),
+        max: Some(n),
+    };
+    Ok(with_tail(Movement::new(slide, land), t))
+}
+
+fn en_passant(side: &str, p: &[Instr]) -> Result<Movement, Why> {
+    match p {
+        [
+            _,
+            _,
+            Instr::Verify(Cond::Piece { piece, at: None }),
+            Instr::Capture { at: None },
+            Instr::Step(f1),
+            Instr::Mark,
+            Instr::Step(f2),
+            Instr::Verify(lf),
+            Instr::Back,
+            t @ ..,
+        ] if f1 == f2 && *lf == test(Test::LastFrom) => {
+            let ep = Travel::EnPassant {
+                side: side.to_string(),
+                forward: f1.clone(),
+                piece: piece.clone(),
+            };
+            Ok(with_tail(Movement::new(ep, Land::Any), tail(t, true)?))
+        }
+        _ => Err(Why("it tests the last move but is not en passant")),
+    }
+}
+
+#[cfg(test)]
+mod tests;
