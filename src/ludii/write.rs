@@ -11,6 +11,7 @@ use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::geometry::build::build;
+use crate::spec::movement;
 use crate::spec::moves::{
     Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
     split_promotion,
@@ -298,7 +299,7 @@ fn game_extensions(g: &Game, rep: &mut Report) -> Ext {
 fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     // Ludii's `(then (promote …))` on the whole play, as the reader lowers it.
     let unwrapped;
-    let (g, arrival) = match arrival_promotion(g) {
+    let (g, arrival) = match arrival_promotion(g, &doc.procedures) {
         Some((plain, p)) => {
             unwrapped = plain;
             (&unwrapped, Some(p))
@@ -816,55 +817,31 @@ fn generated_play(g: &Game, hands: bool, arrival: Option<&(String, String)>, cx:
     format!("(play (do {base} ifAfterwards:{cond}{then}))")
 }
 
-/// A game whose every plain `add` (in every move block of every piece, loops included) is
-/// `(if (in-zone? Z) (add Q) else add)` promotes on arrival in Z, as Ludii's play-wide
-/// `(then (promote …))` does: the game with plain adds, and `(Z, Q)`.
-fn arrival_promotion(g: &Game) -> Option<(Game, (String, String))> {
-    fn walk(p: &mut [Instr], found: &mut Option<(String, String)>, ok: &mut bool, n: &mut usize) {
-        for ins in p.iter_mut() {
-            match ins {
-                Instr::If {
-                    cond: Cond::InZone { zone, at: None },
-                    then_,
-                    else_,
-                } if else_.len() == 1 && is_add(&else_[0]) => {
-                    let q = match then_.as_slice() {
-                        [
-                            Instr::Add {
-                                pieces,
-                                partial: false,
-                                copy: false,
-                                move_type: None,
-                            },
-                        ] if pieces.len() == 1 => pieces[0].clone(),
-                        _ => {
-                            *ok = false;
-                            return;
-                        }
-                    };
-                    let this = (zone.clone(), q);
-                    if found.get_or_insert_with(|| this.clone()) != &this {
-                        *ok = false;
-                    }
-                    *n += 1;
-                    *ins = else_[0].clone();
-                }
-                Instr::Add { .. } => *ok = false,
-                Instr::If { then_, else_, .. } => {
-                    walk(then_, found, ok, n);
-                    walk(else_, found, ok, n);
-                }
-                Instr::While { body, .. } => walk(body, found, ok, n),
-                _ => {}
-            }
-        }
+/// A game whose every move block, of every piece, promotes to one piece on arrival in one zone
+/// (forced), and in which nothing is dropped, promotes as Ludii's play-wide
+/// `(then (promote …))` does: the game with those promotions taken off, and `(Z, Q)`. Blocks are
+/// read through [`movement::recognise_in`], so procedures are seen through; a block without a
+/// typed form, or a drop (which the play-wide promotion would promote too), keeps the
+/// promotions on the blocks.
+fn arrival_promotion(g: &Game, procs: &[Vec<Instr>]) -> Option<(Game, (String, String))> {
+    if g.pieces.iter().any(|p| !p.drops.is_empty()) {
+        return None;
     }
+    let mut inl = Inliner::new(procs.len());
+    let mut found: Option<(String, String)> = None;
     let mut plain = g.clone();
-    let (mut found, mut ok, mut n) = (None, true, 0);
     for b in plain.pieces.iter_mut().flat_map(|p| p.moves.iter_mut()) {
-        walk(&mut b.program, &mut found, &mut ok, &mut n);
+        let mut m = movement::recognise_in(b, procs, &mut inl).ok()?;
+        let p = m.promotion.take()?;
+        let (Some(zone), true, [q]) = (p.zone, p.forced, p.pieces.as_slice()) else {
+            return None;
+        };
+        let this = (zone, q.clone());
+        if *found.get_or_insert_with(|| this.clone()) != this {
+            return None;
+        }
+        *b = movement::program(&m);
     }
-    (ok && n > 0).then_some(())?;
     found.map(|f| (plain, f))
 }
 

@@ -112,7 +112,7 @@ pub struct Promotion {
 }
 
 /// How one move block moves a piece: the typed form of a [`MoveBlock`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Movement {
     /// How it travels.
     pub travel: Travel,
@@ -120,6 +120,9 @@ pub struct Movement {
     pub land: Land,
     /// The origin must lie in this zone (tested before moving).
     pub from_zone: Option<String>,
+    /// Other conditions tested before moving, in order, after the zone (untyped: flags,
+    /// attributes, tests of other positions). Writers that cannot say one report the block.
+    pub guard: Vec<Cond>,
     /// A lame path's first step must end in this zone (the ZRF pawn's double step).
     pub first_in: Option<String>,
     /// The destination must lie in this zone.
@@ -156,6 +159,7 @@ impl Movement {
             travel,
             land,
             from_zone: None,
+            guard: Vec::new(),
             first_in: None,
             zone: None,
             promotion: None,
@@ -182,7 +186,9 @@ impl Movement {
         let zone_ok = m.zone.is_none()
             || !matches!(
                 m.travel,
-                Travel::Slide { .. } | Travel::Cannon { quiet: true, .. } | Travel::EnPassant { .. }
+                Travel::Slide { .. }
+                    | Travel::Cannon { quiet: true, .. }
+                    | Travel::EnPassant { .. }
             );
         let ep_ok = !matches!(m.travel, Travel::EnPassant { .. })
             || (m.promotion.is_none() && m.continues.is_none());
@@ -197,8 +203,20 @@ impl Movement {
                 ..
             }
         );
-        let drop_ok = !(m.travel == Travel::Drop && m.land == Land::Any && m.zone.is_some());
-        travel_ok && first_in_ok && promo_ok && zone_ok && ep_ok && cont_ok && hop_ok && drop_ok
+        let drop_ok = m.travel != Travel::Drop
+            || (m.guard.is_empty() && !(m.land == Land::Any && m.zone.is_some()));
+        // A guard that is a zone test would be read as the origin's zone.
+        let guard_ok = !(m.from_zone.is_none()
+            && matches!(m.guard.first(), Some(Cond::InZone { at: None, .. })));
+        travel_ok
+            && first_in_ok
+            && promo_ok
+            && zone_ok
+            && ep_ok
+            && cont_ok
+            && hop_ok
+            && drop_ok
+            && guard_ok
     }
 
     /// The directions it names, in order.
@@ -319,6 +337,7 @@ pub fn program(m: &Movement) -> MoveBlock {
     if let Some(z) = &m.from_zone {
         p.push(Instr::Verify(in_zone(z)));
     }
+    p.extend(m.guard.iter().cloned().map(Instr::Verify));
     let empty = || Instr::Verify(test(Test::Empty));
     let fin = |p: &mut Vec<Instr>| p.extend(finish(m, true));
     match &m.travel {
@@ -336,7 +355,9 @@ pub fn program(m: &Movement) -> MoveBlock {
             for (k, d) in path.iter().enumerate() {
                 if k > 0 {
                     p.push(empty());
-                    if k == 1 && let Some(z) = &m.first_in {
+                    if k == 1
+                        && let Some(z) = &m.first_in
+                    {
                         p.push(Instr::Verify(in_zone(z)));
                     }
                 }
@@ -468,8 +489,23 @@ pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
         [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] => (Some(zone.clone()), rest),
         p => (None, p),
     };
+    // Conditions before the travel are its guard, unless nothing travels (a drop tests its
+    // landing first).
+    let n = p
+        .iter()
+        .take_while(|i| matches!(i, Instr::Verify(_)))
+        .count();
+    let travels = matches!(p.get(n), Some(Instr::Step(_)));
+    let (guard, p) = if travels { p.split_at(n) } else { (&p[..0], p) };
     let mut m = travel(p)?;
     m.from_zone = from_zone;
+    m.guard = guard
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Verify(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
     m.move_type = b.move_type.clone();
     if !m.is_normal() {
         return Err(Why("its parts do not fit its travel (not a normal form)"));
@@ -487,7 +523,9 @@ type Tail = (Option<String>, Option<Promotion>, Option<Continuation>);
 
 fn tail(t: &[Instr], with_zone: bool) -> Result<Tail, Why> {
     let (zone, t) = match t {
-        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] if with_zone && !rest.is_empty() => {
+        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..]
+            if with_zone && !rest.is_empty() =>
+        {
             (Some(zone.clone()), rest)
         }
         t => (None, t),
@@ -511,7 +549,14 @@ fn tail(t: &[Instr], with_zone: bool) -> Result<Tail, Why> {
     let promo = |i: &Instr| add_of(i).filter(|(p, c, bad)| !p.is_empty() && c.is_none() && !bad);
     let none = Why("it does not end in an add, a promotion or a continuation");
     let (promotion, cont) = match t {
-        [Instr::If { cond: Cond::InZone { zone: z, at: None }, then_, else_ }, rest @ ..] => {
+        [
+            Instr::If {
+                cond: Cond::InZone { zone: z, at: None },
+                then_,
+                else_,
+            },
+            rest @ ..,
+        ] => {
             let forced = match (else_.as_slice(), rest) {
                 ([e], []) if is_add(e) => true,
                 ([], [e]) if is_add(e) => false,
@@ -590,9 +635,15 @@ fn travel(p: &[Instr]) -> Result<Movement, Why> {
             en_passant(side, &p[1..])
         }
         [Instr::Step(_), ..] => path(p),
-        _ if !p.iter().any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) => {
+        _ if !p
+            .iter()
+            .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) =>
+        {
             let (land, rest) = landing(p);
-            Ok(with_tail(Movement::new(Travel::Drop, land), tail(rest, true)?))
+            Ok(with_tail(
+                Movement::new(Travel::Drop, land),
+                tail(rest, true)?,
+            ))
         }
         _ => Err(Why("it does not start with a step")),
     }
@@ -604,7 +655,9 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
     // A hop: step d, (verify hurdle)?, capture?, step d, landing, tail.
     if let [d] = dirs.as_slice() {
         let (over, r) = match rest {
-            [Instr::Verify(c), r @ ..] if hurdle_of(c).is_some() => (hurdle_of(c).expect("checked"), r),
+            [Instr::Verify(c), r @ ..] if hurdle_of(c).is_some() => {
+                (hurdle_of(c).expect("checked"), r)
+            }
             r => (Hurdle::Any, r),
         };
         let (capture, r) = match r {
@@ -658,7 +711,9 @@ fn lame(d1: &str, mut rest: &[Instr]) -> Result<Movement, Why> {
         match rest {
             [Instr::Verify(c), r @ ..] if *c == test(Test::Empty) && lame_continues(rest) => {
                 let r = match r {
-                    [Instr::Verify(Cond::InZone { zone, at: None }), r2 @ ..] if dirs.len() == 1 => {
+                    [Instr::Verify(Cond::InZone { zone, at: None }), r2 @ ..]
+                        if dirs.len() == 1 =>
+                    {
                         first_in = Some(zone.clone());
                         r2
                     }

@@ -339,3 +339,88 @@ fn every_end_form_the_writer_emits_reads_back_typed() {
     }
     assert_eq!(checked, 4 * conds.len());
 }
+
+/// A two-piece game for the play-wide promotion tests: the Pawn promotes on the last rank;
+/// `rook` and `queen` are those pieces' moves and `drops` the Pawn's drops (the macro `rook-n`, used twice, is
+/// shared into a procedure that the Rook's block calls).
+fn promotion_game(rook: &str, queen: &str, drops: &str) -> zogkit::spec::Document {
+    let zrf = format!(
+        r#"(define rook-n (n (verify empty?) n (verify empty?) add))
+(game (title "Promo") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 30 30) (dimensions ("a/b/c" (30 0)) ("3/2/1" (0 30)))
+    (directions (n 0 -1) (s 0 1))))
+  (board-setup (White (Pawn a1) (Rook c1)) (Black (Pawn a3) (Rook c3)))
+  (zone (name last) (players White) (positions a3 b3 c3))
+  (zone (name last) (players Black) (positions a1 b1 c1))
+  (piece (name Pawn) (moves (n (verify empty?) (if (in-zone? last) (add Queen) else add))){drops})
+  (piece (name Rook) (moves {rook}))
+  (piece (name Queen) (moves {queen}))
+  (win-condition (White Black) stalemated))"#
+    );
+    let r = format::read(
+        Format::Zrf,
+        "promo.zrf",
+        zrf.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    assert_eq!(r.errors(), 0);
+    r.document.expect("the game reads")
+}
+
+/// The `(play …)` part of a written game.
+fn play_of(text: &str) -> String {
+    // `(play` followed by a space or a line break (not `(players`).
+    let at = text
+        .match_indices("(play")
+        .find(|(i, _)| text[i + 5..].starts_with(char::is_whitespace))
+        .map_or(text.len(), |(i, _)| i);
+    let play = &text[at..];
+    let play = play.split_once("(end").map_or(play, |(p, _)| p);
+    play.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A play-wide `(then (promote …))` promotes every piece: it may stand for the source only when
+/// every block of every piece promotes alike. A Rook whose plain move sits in a shared
+/// procedure (a block that is one `call`) never promotes, so the promotion stays on the Pawn.
+#[test]
+fn a_plain_move_inside_a_procedure_keeps_the_promotion_off_the_whole_play() {
+    let doc = promotion_game("(rook-n)", "(rook-n)", "");
+    assert!(
+        !doc.procedures.is_empty(),
+        "the shared macro became a procedure"
+    );
+    let rook = &doc.games[0].pieces[1];
+    assert!(matches!(
+        rook.moves[0].program.as_slice(),
+        [zogkit::spec::Instr::Call(_)]
+    ));
+    let (text, _) = write_lud(&doc);
+    assert!(
+        !play_of(&text).contains("(promote (last To)"),
+        "no play-wide promotion:\n{text}"
+    );
+    assert!(
+        text.contains("(promote (last To)"),
+        "the Pawn's own move promotes:\n{text}"
+    );
+}
+
+/// Drops into the zone would be promoted by a play-wide promotion too; without them, a game
+/// whose every block promotes alike gets the play-wide promotion.
+#[test]
+fn a_drop_keeps_the_promotion_off_the_whole_play() {
+    let all_promote = "(n (verify empty?) (if (in-zone? last) (add Queen) else add))";
+    let play_wide = "(promote (last To)";
+    let (text, _) = write_lud(&promotion_game(all_promote, "", ""));
+    assert!(
+        play_of(&text).contains(play_wide),
+        "a play-wide promotion:\n{text}"
+    );
+    let with_drop = promotion_game(all_promote, "", " (drops ((verify empty?) add))");
+    let (text, _) = write_lud(&with_drop);
+    assert!(
+        !play_of(&text).contains(play_wide),
+        "no play-wide promotion with drops:\n{text}"
+    );
+}

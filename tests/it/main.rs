@@ -23,6 +23,7 @@ mod ludii_english;
 mod ludii_facts;
 mod ludii_placements;
 mod ludii_writer;
+mod movement;
 mod outcomes;
 mod render_cli;
 mod render_corpus;

@@ -75,13 +75,30 @@ fn movement() -> impl Strategy<Value = Movement> {
         promotion(),
         cont,
         prop::option::of(Just("normal".to_string())),
+        prop::collection::vec(
+            prop::sample::select(vec![
+                Cond::Flag { flag: "f".into() },
+                in_zone("palace"),
+                not(test(Test::Enemy)),
+            ]),
+            0..3,
+        ),
     )
         .prop_map(
-            |(travel, land, (from_zone, first_in, zone), promotion, continues, move_type)| {
+            |(
+                travel,
+                land,
+                (from_zone, first_in, zone),
+                promotion,
+                continues,
+                move_type,
+                guard,
+            )| {
                 Movement {
                     travel,
                     land,
                     from_zone,
+                    guard,
                     first_in,
                     zone,
                     promotion,
@@ -280,7 +297,12 @@ fn blocks_outside_the_table_say_why() {
     ]);
     assert!(recognise(&flagged).is_err());
     // A cascade (castling) is outside it too.
-    let castle = block(vec![step("e"), Instr::Cascade, step("w"), Instr::plain_add()]);
+    let castle = block(vec![
+        step("e"),
+        Instr::Cascade,
+        step("w"),
+        Instr::plain_add(),
+    ]);
     assert!(recognise(&castle).is_err());
     // No add at all.
     assert!(recognise(&block(vec![step("n")])).is_err());
