@@ -18,6 +18,7 @@ use super::lower::{corner_cond, corner_side_cond, edge_cond, edge_side_cond, hop
 use super::program::Op;
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
+use crate::spec::geometry::frame::{self, NoAxes};
 use crate::spec::origin::GameOrigin;
 use crate::spec::{Board, Cond, Document, Instr, Origins, RawFormat, Test};
 use std::collections::HashMap;
@@ -32,40 +33,26 @@ fn diag(sev: Severity, code: &'static str, msg: String) -> Diagnostic {
 }
 
 /// The step vector of every grid direction of `board`, in the piece frame of the first player
-/// (`+dx` along the horizontal pixel offset, `+dy` upwards).
+/// (`+dx` along the horizontal pixel offset, `+dy` upwards): the board's checked frame
+/// ([`frame::frame`]).
 pub fn direction_deltas(board: &Board) -> Result<HashMap<String, Delta>, String> {
-    let grid = board
-        .layout
-        .grids
-        .first()
-        .ok_or("the board has no grid, so its directions have no vectors")?;
-    let file = grid
-        .dimensions
-        .iter()
-        .position(|d| d.offset[0] != 0 && d.offset[1] == 0);
-    let rank = grid
-        .dimensions
-        .iter()
-        .position(|d| d.offset[0] == 0 && d.offset[1] != 0);
-    let (Some(f), Some(r)) = (file, rank) else {
-        return Err(
+    let vectors = frame::frame(board).map_err(|e| match frame::axes(board) {
+        Err(NoAxes::NoGrid) => "the board has no grid, so its directions have no vectors".into(),
+        Err(NoAxes::NotTwoDimensions) => {
+            "the board's grid does not have exactly two dimensions".into()
+        }
+        Err(NoAxes::NotRowsAndColumns) => {
             "the board's grid is not a rectangle with one horizontal and one vertical dimension"
-                .into(),
-        );
-    };
-    if grid.dimensions.len() != 2 {
-        return Err("the board's grid does not have exactly two dimensions".into());
-    }
-    let sx = grid.dimensions[f].offset[0].signum();
-    let sy = -grid.dimensions[r].offset[1].signum();
+                .into()
+        }
+        Ok(_) => e,
+    })?;
     let mut out = HashMap::new();
-    for gd in &grid.directions {
-        let comp = |i: usize| gd.delta.get(i).copied().unwrap_or(0);
-        let (dx, dy) = (comp(f) * sx, comp(r) * sy);
+    for (name, (dx, dy)) in vectors {
         let (Ok(dx), Ok(dy)) = (i16::try_from(dx), i16::try_from(dy)) else {
-            return Err(format!("direction `{}` is too long", gd.name));
+            return Err(format!("direction `{name}` is too long"));
         };
-        out.insert(gd.name.clone(), Delta::new(dx, dy));
+        out.insert(name, Delta::new(dx, dy));
     }
     Ok(out)
 }

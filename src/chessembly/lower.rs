@@ -21,6 +21,7 @@ use super::board::{Square, square_name};
 use super::program::{Op, Program, Symbols, compile_with};
 use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::spec::geometry::frame;
 use crate::spec::origin::{GameOrigin, Origins, PieceOrigin};
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
@@ -74,7 +75,7 @@ impl Default for LowerOptions {
 /// The direction name of a step vector in the piece's frame: `d`, then `dx` and `dy` with their
 /// signs (`(1, 2)` is `d+1+2`, `(0, -1)` is `d+0-1`).
 pub fn direction_name(d: Delta) -> String {
-    format!("d{:+}{:+}", d.dx, d.dy)
+    frame::vector_name(d.dx.into(), d.dy.into())
 }
 
 /// `Not`, folding constants and double negations (so `bound(d) not` is `on-board`).
@@ -208,13 +209,8 @@ fn instr_dirs(i: &Instr, out: &mut Vec<String>) {
 
 /// Parses a name written by [`direction_name`].
 pub fn parse_direction_name(name: &str) -> Option<Delta> {
-    let rest = name.strip_prefix('d')?;
-    let split = rest[1..].find(['+', '-'])? + 1;
-    let (a, b) = rest.split_at(split);
-    if !a.starts_with(['+', '-']) {
-        return None;
-    }
-    Some(Delta::new(a.parse().ok()?, b.parse().ok()?))
+    let (dx, dy) = frame::parse_vector_name(name)?;
+    Some(Delta::new(dx.try_into().ok()?, dy.try_into().ok()?))
 }
 
 /// Why a chain could not be lowered: a message naming the construct, and where.
@@ -814,69 +810,20 @@ pub fn prune(blocks: &mut Vec<Vec<Instr>>) {
 /// The spec board of a lowered script: a `files`×`ranks` grid named like algebraic squares, with
 /// the given directions (their negations added) and the second player's 180° symmetry.
 pub fn grid_board(files: usize, ranks: usize, used: &[Delta]) -> Board {
-    let mut deltas: Vec<Delta> = Vec::new();
-    let mut seen: HashSet<Delta> = HashSet::new(); // lookup only
+    let mut deltas: Vec<(i64, i64)> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for d in used {
-        if *d != Delta::default() && seen.insert(*d) {
-            deltas.push(*d);
+        let v = (i64::from(d.dx), i64::from(d.dy));
+        if v != (0, 0) && seen.insert(v) {
+            deltas.push(v);
         }
     }
-    for d in deltas.clone() {
-        let n = Delta::new(-d.dx, -d.dy);
-        if seen.insert(n) {
-            deltas.push(n);
+    for (dx, dy) in deltas.clone() {
+        if seen.insert((-dx, -dy)) {
+            deltas.push((-dx, -dy));
         }
     }
-    let names: Vec<String> = deltas.iter().map(|d| direction_name(*d)).collect();
-    let h = ranks as i64;
-    let file_labels = (0..files)
-        .map(|x| {
-            let n = square_name(Square::new(x as u16, 0));
-            n[..n.len() - 1].to_string()
-        })
-        .collect();
-    let rank_labels = (1..=ranks).map(|r| r.to_string()).collect();
-    let layout = Layout {
-        grids: vec![Grid {
-            start_rectangle: [0, (h - 1) * CELL, CELL, h * CELL],
-            dimensions: vec![
-                Dimension {
-                    labels: file_labels,
-                    offset: [CELL, 0],
-                },
-                Dimension {
-                    labels: rank_labels,
-                    offset: [0, -CELL],
-                },
-            ],
-            directions: deltas
-                .iter()
-                .zip(&names)
-                .map(|(d, n)| GridDirection {
-                    name: n.clone(),
-                    delta: vec![d.dx as i64, d.dy as i64],
-                })
-                .collect(),
-        }],
-        ..Layout::default()
-    };
-    // One implementation of board geometry: the spec's.
-    let (computed, _) = crate::spec::geometry::compute(&layout);
-    let neg_name = |d: &Delta| direction_name(Delta::new(-d.dx, -d.dy));
-    Board {
-        opposites: crate::spec::geometry::opposites(&computed.directions, &computed.positions),
-        directions: computed.directions,
-        positions: computed.positions,
-        symmetries: vec![Symmetry {
-            player: PLAYERS[1].to_string(),
-            map: deltas
-                .iter()
-                .map(|d| [direction_name(*d), neg_name(d)])
-                .collect(),
-        }],
-        layout,
-        ..Board::default()
-    }
+    frame::rectangle(files, ranks, &deltas, PLAYERS[1], |(dx, dy)| (-dx, -dy))
 }
 
 /// Every direction named by these blocks, as deltas, in order of first use.

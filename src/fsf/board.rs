@@ -3,6 +3,7 @@
 //! rectangle of at most 12 files and 10 ranks; and the vector of every such direction.
 
 use super::betza::Vector;
+use crate::spec::geometry::frame::{self, NoAxes};
 use crate::spec::{Board, Game};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,31 +31,14 @@ pub fn square_name(f: i32, r: i32) -> String {
     format!("{}{}", (b'a' + f as u8) as char, r + 1)
 }
 
-/// Screen coordinates (column, row from the top) of the grid positions of `board`.
+/// Screen coordinates (column, row from the top) of the grid positions of `board`, along the
+/// axes of the board's one frame ([`frame::axes`]).
 fn screen(board: &Board) -> Result<BTreeMap<String, (i64, i64)>, String> {
-    let grid = board
-        .layout
-        .grids
-        .first()
-        .ok_or("the board has no grid (Fairy-Stockfish boards are rectangles)")?;
-    if grid.dimensions.len() != 2 {
-        return Err("the board's grid is not two-dimensional".into());
-    }
-    let h = grid
-        .dimensions
-        .iter()
-        .position(|d| d.offset[1] == 0 && d.offset[0] != 0);
-    let v = grid
-        .dimensions
-        .iter()
-        .position(|d| d.offset[0] == 0 && d.offset[1] != 0);
-    let (Some(h), Some(v)) = (h, v) else {
-        return Err("the board's grid is not laid out in rows and columns".into());
-    };
-    let (sx, sy) = (
-        grid.dimensions[h].offset[0].signum(),
-        grid.dimensions[v].offset[1].signum(),
-    );
+    let ax = frame::axes(board).map_err(|e| match e {
+        NoAxes::NoGrid => "the board has no grid (Fairy-Stockfish boards are rectangles)",
+        NoAxes::NotTwoDimensions => "the board's grid is not two-dimensional",
+        NoAxes::NotRowsAndColumns => "the board's grid is not laid out in rows and columns",
+    })?;
     let mut out = BTreeMap::new();
     for p in &board.positions {
         if p.killed || p.dummy {
@@ -64,10 +48,8 @@ fn screen(board: &Board) -> Result<BTreeMap<String, (i64, i64)>, String> {
             && g.grid == 0
             && g.coords.len() == 2
         {
-            out.insert(
-                p.name.clone(),
-                (g.coords[h] as i64 * sx, g.coords[v] as i64 * sy),
-            );
+            let c = |i: usize| g.coords[i] as i64;
+            out.insert(p.name.clone(), (c(ax.across) * ax.sx, -c(ax.up) * ax.sy));
         }
     }
     Ok(out)

@@ -8,6 +8,7 @@
 use super::betza::{Atom, Modality, Travel, Vector, atom_vectors, lame_path};
 use super::template;
 use crate::diag::{Diagnostic, FileId, Span};
+use crate::spec::geometry::frame;
 use crate::spec::{
     Board, Cond, Dimension, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Grid,
     GridDirection, Instr, Layout, MoveBlock, Piece, Placement, Source, Symmetry, Test, TurnOrder,
@@ -269,7 +270,7 @@ fn atom_letter(c: char) -> Result<AtomLeaps, String> {
 }
 
 fn dir(v: Vector) -> String {
-    format!("d{:+}{:+}", v.0, v.1)
+    frame::vector_name(v.0.into(), v.1.into())
 }
 
 fn test(t: Test) -> Cond {
@@ -488,52 +489,17 @@ fn square(f: i32, r: i32) -> String {
 /// A grid board of `files`×`ranks` with a direction per vector (and its negation), and the
 /// second player's front-to-back mirror as its symmetry.
 fn grid_board(files: i32, ranks: i32, vectors: &[Vector]) -> Board {
-    let mut vs: Vec<Vector> = Vec::new();
-    for &v in vectors {
-        for w in [v, (-v.0, -v.1), (v.0, -v.1), (-v.0, v.1)] {
+    let mut vs: Vec<(i64, i64)> = Vec::new();
+    for &(x, y) in vectors {
+        let (x, y) = (i64::from(x), i64::from(y));
+        for w in [(x, y), (-x, -y), (x, -y), (-x, y)] {
             if !vs.contains(&w) {
                 vs.push(w);
             }
         }
     }
-    const CELL: i64 = 50;
-    let layout = Layout {
-        grids: vec![Grid {
-            start_rectangle: [0, (ranks as i64 - 1) * CELL, CELL, ranks as i64 * CELL],
-            dimensions: vec![
-                Dimension {
-                    labels: (0..files)
-                        .map(|f| ((b'a' + f as u8) as char).to_string())
-                        .collect(),
-                    offset: [CELL, 0],
-                },
-                Dimension {
-                    labels: (1..=ranks).map(|r| r.to_string()).collect(),
-                    offset: [0, -CELL],
-                },
-            ],
-            directions: vs
-                .iter()
-                .map(|v| GridDirection {
-                    name: dir(*v),
-                    delta: vec![v.0 as i64, v.1 as i64],
-                })
-                .collect(),
-        }],
-        ..Layout::default()
-    };
-    let (computed, _) = crate::spec::geometry::compute(&layout);
-    Board {
-        opposites: crate::spec::geometry::opposites(&computed.directions, &computed.positions),
-        directions: computed.directions,
-        positions: computed.positions,
-        symmetries: vec![Symmetry {
-            player: PLAYERS[1].to_string(),
-            map: vs.iter().map(|v| [dir(*v), dir((v.0, -v.1))]).collect(),
-        }],
-        layout,
-        ..Board::default()
-    }
+    let n = |k: i32| usize::try_from(k).unwrap_or(0);
+    frame::rectangle(n(files), n(ranks), &vs, PLAYERS[1], |(x, y)| (x, -y))
 }
 
 /// The start position's placements (pockets are reported when not empty).

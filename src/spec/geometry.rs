@@ -18,6 +18,7 @@
 use super::types::{Construction, Layout, Link, Opposite, Position};
 
 pub mod build;
+pub mod frame;
 mod infer;
 pub mod tiling;
 pub use infer::{UNIT, grid_of, rects_from_centres};

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library's top-level modules.
-const MODULES: [&str; 14] = [
+const MODULES: [&str; 15] = [
     "catalogue",
     "chessembly",
     "fsf",
@@ -24,6 +24,7 @@ const MODULES: [&str; 14] = [
     "text",
     "zrf",
     "cli",
+    "verify",
 ];
 
 /// Every `.rs` file under `dir`, sorted, relative to the repository.
@@ -119,28 +120,95 @@ fn crate_deps(code: &str) -> BTreeSet<String> {
     deps
 }
 
-/// What each module may import from the others (itself always).
+/// What each module may import from the others (itself always). Every module has a list
+/// ([`every_module_has_a_place_in_the_layering`]) and the lists have no cycle
+/// ([`the_allowed_layering_has_no_cycle`]).
 fn allowed(module: &str) -> Option<&'static [&'static str]> {
     Some(match module {
+        // The bottom: diagnostics, then text decoding, then S-expressions.
+        "diag" => &[],
+        "text" => &["diag"],
+        "sexpr" => &["diag", "text"],
         // The spec is the hub: no reader, writer, renderer, engine or CLI code.
-        "spec" => &["diag", "text", "sexpr", "limits"],
+        "spec" => &["diag", "text", "sexpr"],
         // Format modules build on the spec and the text layers, never on each other. `zrf`
         // uses `sexpr` (its syntax); the others have their own.
-        "zrf" => &["spec", "diag", "text", "sexpr", "limits"],
-        "ludii" => &["spec", "diag", "text", "limits"],
-        "chessembly" => &["spec", "diag", "text", "limits"],
-        "fsf" => &["spec", "diag", "text", "limits"],
+        "zrf" => &["spec", "diag", "text", "sexpr"],
+        "ludii" => &["spec", "diag", "text"],
+        "chessembly" => &["spec", "diag", "text"],
+        "fsf" => &["spec", "diag", "text"],
         // Exception: `render` shortens piece names for its messages with `text::shorten`, a
         // pure string helper (moving it would put a text utility into the spec).
         "render" => &["spec", "text"],
         "engine" => &["spec", "diag", "text"],
+        // The registry of formats dispatches to every reader and writer.
+        "format" => &[
+            "spec",
+            "zrf",
+            "ludii",
+            "chessembly",
+            "fsf",
+            "engine",
+            "diag",
+            "text",
+        ],
+        // The limits name every reader's budget for the command line, so they sit above the
+        // registry.
+        "limits" => &["format", "spec", "zrf", "sexpr", "chessembly", "diag"],
         // The catalogue sits above the registry and the renderer: it writes every format and
         // draws pictures (nothing imports it but the CLI).
         "catalogue" => &["spec", "render", "format", "diag", "text"],
         // Verification sits above the registry: it writes, reads back and plays.
         "verify" => &["format", "engine", "spec", "diag", "zrf"],
+        // The top: the CLI, the binary and the crate root use anything.
+        "cli" | "main" | "lib" => &MODULES,
+        // `src/tests.rs` is the unit tests' shared helpers (test code only).
+        "tests" => &[],
         _ => return None,
     })
+}
+
+#[test]
+fn every_module_has_a_place_in_the_layering() {
+    let mut missing = BTreeSet::new();
+    for f in rust_files("src") {
+        let m = module_of(&f);
+        if allowed(&m).is_none() {
+            missing.insert(m);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "modules without an allowed-imports list in tidy.rs: {missing:?}"
+    );
+}
+
+/// A cycle among the allowed lists (`spec → limits → format → zrf → spec`) would let the
+/// layering erode one permitted edge at a time; the top (`cli`, `main`, `lib`) is left out, as
+/// nothing may import it.
+#[test]
+fn the_allowed_layering_has_no_cycle() {
+    fn visit(m: &str, path: &mut Vec<String>, done: &mut BTreeSet<String>) -> Result<(), String> {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            return Err(format!("{} → {m}", path[at..].join(" → ")));
+        }
+        if done.contains(m) || matches!(m, "cli" | "main" | "lib") {
+            return Ok(());
+        }
+        path.push(m.to_string());
+        for dep in allowed(m).unwrap_or(&[]) {
+            visit(dep, path, done)?;
+        }
+        path.pop();
+        done.insert(m.to_string());
+        Ok(())
+    }
+    let mut done = BTreeSet::new();
+    for m in MODULES {
+        if let Err(cycle) = visit(m, &mut Vec::new(), &mut done) {
+            panic!("the allowed imports have a cycle: {cycle}");
+        }
+    }
 }
 
 #[test]
@@ -546,4 +614,106 @@ fn no_message_names_the_old_per_format_extensions() {
         }
     }
     assert!(bad.is_empty(), "the 0.1 extensions fields named: {bad:?}");
+}
+
+/// The functions of `code` longer than `max` lines: name and length (a `fn` line to the line
+/// that closes its body; braces in strings, characters and comments are skipped).
+fn long_functions(code: &str, max: usize) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let t = t.strip_prefix("pub(crate) ").unwrap_or(t);
+        let t = t.strip_prefix("const ").unwrap_or(t);
+        let Some(rest) = t.strip_prefix("fn ") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (mut depth, mut started) = (0i64, false);
+        let mut end = i;
+        'lines: for (j, line) in lines.iter().enumerate().skip(i) {
+            end = j;
+            let mut chars = line.chars().peekable();
+            let mut in_str = false;
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' if in_str => {
+                        chars.next();
+                    }
+                    '"' => in_str = !in_str,
+                    '/' if !in_str && chars.peek() == Some(&'/') => break,
+                    '\'' if !in_str => {
+                        // A character literal ('{', '\'' …); a lifetime has no closing quote.
+                        let lit: String = chars.clone().take(3).collect();
+                        if lit.chars().nth(1) == Some('\'') || lit.starts_with('\\') {
+                            chars.nth(if lit.starts_with('\\') { 2 } else { 1 });
+                        }
+                    }
+                    '{' if !in_str => {
+                        depth += 1;
+                        started = true;
+                    }
+                    '}' if !in_str => depth -= 1,
+                    _ => {}
+                }
+            }
+            if (started && depth <= 0) || (!started && line.trim_end().ends_with(';')) {
+                break 'lines;
+            }
+        }
+        let n = end - i + 1;
+        if n > max {
+            out.push((name, n));
+        }
+    }
+    out
+}
+
+/// Functions stay short enough to read (150 lines). The ones written before the rule are
+/// listed with their length when it came, which they may not exceed; each goes when split.
+#[test]
+fn no_function_grows_past_150_lines() {
+    const KNOWN: &[(&str, &str, usize)] = &[
+        ("src/chessembly/lower.rs", "chain", 366),
+        ("src/ludii/english.rs", "read_english", 288),
+        ("src/ludii/lower.rs", "lower_game", 268),
+        ("src/ludii/syntax.rs", "parse", 260),
+        ("src/zrf/expand.rs", "expand", 256),
+        ("src/chessembly/emit.rs", "block", 229),
+        ("src/zrf/lower.rs", "board", 221),
+        ("src/spec/geometry.rs", "compute_limited", 221),
+        ("src/fsf/read.rs", "game", 214),
+        ("src/engine/generate.rs", "run", 204),
+        ("src/ludii/write.rs", "write_game", 202),
+        ("src/fsf/write.rs", "piece_lines", 198),
+        ("src/cli/convert.rs", "convert_one", 196),
+        ("src/zrf/lower.rs", "instr_inline", 181),
+        ("src/chessembly/program.rs", "lower_script", 163),
+        ("src/ludii/expand.rs", "expand_full", 160),
+        ("src/sexpr.rs", "parse", 159),
+        ("src/zrf/lower.rs", "game", 157),
+        ("src/cli/render.rs", "render", 157),
+        ("src/spec/moves.rs", "shape", 156),
+    ];
+    let mut bad = Vec::new();
+    for f in rust_files("src") {
+        let rel = f.display().to_string();
+        for (name, n) in long_functions(&read(&f), 150) {
+            let ceiling = KNOWN
+                .iter()
+                .find(|(p, fname, _)| *p == rel && *fname == name)
+                .map(|k| k.2);
+            if ceiling.is_none_or(|c| n > c) {
+                bad.push(format!("{rel}: fn {name} has {n} lines"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "functions over 150 lines:\n{}", bad.join("\n"));
+    let sample = "fn a() {\n    let s = \"}\";\n    let c = '{';\n    x();\n}\n";
+    assert!(long_functions(sample, 5).is_empty());
+    assert_eq!(long_functions(sample, 4), [("a".to_string(), 5)]);
 }
