@@ -359,18 +359,51 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
     }
     // A royal wazir with line moves is the `xiangqi` template's king: inherit it, and take
     // off what else the template has; so does a game named after the template.
-    let parent = parent_of(game, cx.lines.used.contains(&LinePiece::King));
-    let inherits = parent.is_some();
-    match parent {
-        Some(p) => text.push_str(&format!("[{name}:{p}]\n")),
-        None => text.push_str(&format!("[{name}]\n")),
+    let parent = parent_of(game, template_king);
+    text.push_str(&section_keys(
+        name,
+        parent,
+        template_king,
+        &geo,
+        lines,
+        &keys,
+    ));
+    text.push_str(&format!("startFen = {fen}\n"));
+    Section {
+        name: name.to_string(),
+        text,
+        squares: geo
+            .square
+            .iter()
+            .map(|(p, &(f, r))| (p.clone(), square_name(f, r)))
+            .collect(),
+        letters,
+        status,
+        diagnostics: cx.diags,
+        placed: cx.placed,
     }
+}
+
+/// The section from its header on, up to the start FEN: `[name]` or `[name:parent]`, the board
+/// size, the piece lines and the keys; an inheriting section takes off what the template adds
+/// and the section does not use (`template_king`: the template's king is the royal piece).
+fn section_keys(
+    name: &str,
+    parent: Option<&str>,
+    template_king: bool,
+    geo: &Geometry,
+    mut lines: Vec<String>,
+    keys: &[(String, String)],
+) -> String {
+    let mut text = match parent {
+        Some(p) => format!("[{name}:{p}]\n"),
+        None => format!("[{name}]\n"),
+    };
     text.push_str(&format!(
         "maxFile = {}\nmaxRank = {}\n",
         geo.files, geo.ranks
     ));
-    let mut lines = lines;
-    if inherits {
+    if parent.is_some() {
         let used: BTreeSet<&str> = lines.iter().filter_map(|l| l.split(" = ").next()).collect();
         let set: BTreeMap<String, String> = keys.iter().cloned().collect();
         let extra = lines::template_overrides(&used, &set);
@@ -391,23 +424,10 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         text.push_str(&l);
         text.push('\n');
     }
-    for (k, v) in &keys {
+    for (k, v) in keys {
         text.push_str(&format!("{k} = {v}\n"));
     }
-    text.push_str(&format!("startFen = {fen}\n"));
-    Section {
-        name: name.to_string(),
-        text,
-        squares: geo
-            .square
-            .iter()
-            .map(|(p, &(f, r))| (p.clone(), square_name(f, r)))
-            .collect(),
-        letters,
-        status,
-        diagnostics: cx.diags,
-        placed: cx.placed,
-    }
+    text
 }
 
 fn turn_order(cx: &mut Cx) {
