@@ -576,7 +576,25 @@ pub fn write_at(
     doc: &Document,
     origins: &spec::Origins,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
-    write_uncapped(format, doc, origins).map(|(bytes, mut diags)| {
+    write_with(format, doc, origins, &WriteOptions::default())
+}
+
+/// What a writer may do beyond its defaults.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteOptions {
+    /// Write a port that loses most of the game (`convert --allow-partial`): a Chessembly
+    /// script that keeps fewer than half of the game's pieces is a warning, not an error.
+    pub allow_partial: bool,
+}
+
+/// [`write_at`] with `opts`.
+pub fn write_with(
+    format: Format,
+    doc: &Document,
+    origins: &spec::Origins,
+    opts: &WriteOptions,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    write_uncapped(format, doc, origins, opts).map(|(bytes, mut diags)| {
         diag::cap_repeats(&mut diags, diag::MAX_PER_CODE);
         (bytes, diags)
     })
@@ -586,6 +604,7 @@ fn write_uncapped(
     format: Format,
     doc: &Document,
     origins: &spec::Origins,
+    opts: &WriteOptions,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     match format {
         Format::Yaml => spec::yaml::write_document(doc)
@@ -598,7 +617,9 @@ fn write_uncapped(
                     None,
                 )
             }),
-        Format::Chessembly => crate::chessembly::emit::emit_game_at(doc, origins),
+        Format::Chessembly => {
+            crate::chessembly::emit::emit_game_with(doc, origins, opts.allow_partial)
+        }
         Format::Lud => {
             let (text, diags) = crate::ludii::write_lud_at(doc, origins);
             Ok((text.into_bytes(), diags))

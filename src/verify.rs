@@ -8,7 +8,8 @@
 //! - [`Verdict::Partial`]: the writer reported constructs it could not express (listed), or the
 //!   format holds fewer games than the source;
 //! - [`Verdict::Failed`]: the output does not read back, cannot be played, or plays differently
-//!   although the writer reported no loss;
+//!   although the writer reported no loss; or the writer reported an error, which fails the file
+//!   in `convert` too (a Chessembly script that keeps fewer than half of the pieces);
 //! - [`Verdict::Unverified`]: the engine cannot run the source game, or the engine's step limit
 //!   stopped a move block of either game (its move list may be incomplete), so nothing can be
 //!   proved.
@@ -178,6 +179,34 @@ pub fn verify_at(
                 // The writer said what it lost; a different game is then expected.
                 v.verdict = Verdict::Partial;
             }
+        }
+    }
+    // A writer that left out whole pieces of a game says which (its message names the game):
+    // that game's partial verdict names them.
+    for summary in write_diags
+        .iter()
+        .filter(|d| d.code == crate::chessembly::emit::CODE_PARTIAL)
+    {
+        for v in verdicts.iter_mut().filter(|v| {
+            v.verdict == Verdict::Partial && summary.message.contains(&format!("`{}`", v.game))
+        }) {
+            let rest = v
+                .detail
+                .take()
+                .map(|d| format!("; {d}"))
+                .unwrap_or_default();
+            v.detail = Some(format!("{}{rest}", summary.message));
+        }
+    }
+    // A writer's error fails the file (nothing is written), whatever the games play.
+    if let Some(e) = write_diags.iter().find(|d| d.severity == Severity::Error) {
+        for v in &mut verdicts {
+            v.verdict = Verdict::Failed;
+            v.detail = Some(format!(
+                "the writer failed the file: {}: {}",
+                e.code, e.message
+            ));
+            v.lost = lost.clone();
         }
     }
     let diags = verdicts.iter().filter_map(diagnostic).collect();

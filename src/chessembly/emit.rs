@@ -596,10 +596,10 @@ fn describe(i: &Instr) -> String {
     spec_text(i)
 }
 
-/// A spec construct as the spec's YAML/JSON names it (`{"in-zone":{"zone":"promotion"}}`),
+/// A spec construct as ZRF-like text (`spec::display`: `(verify (in-zone? promotion))`),
 /// shortened, for messages.
-fn spec_text<T: serde::Serialize>(x: &T) -> String {
-    let s = serde_json::to_string(x).unwrap_or_default();
+fn spec_text<T: std::fmt::Display>(x: &T) -> String {
+    let s = x.to_string();
     match s.char_indices().nth(100) {
         Some((i, _)) => format!("`{}…`", &s[..i]),
         None => format!("`{s}`"),
@@ -826,6 +826,16 @@ pub fn emit_game_at(
     doc: &Document,
     origins: &Origins,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
+    emit_game_with(doc, origins, false)
+}
+
+/// [`emit_game_at`]; `allow_partial`: a script that keeps fewer than half of the game's pieces
+/// is a `chessembly::partial` warning, not an error (`convert --allow-partial`).
+pub fn emit_game_with(
+    doc: &Document,
+    origins: &Origins,
+    allow_partial: bool,
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     let gi = doc
         .games
         .iter()
@@ -837,7 +847,7 @@ pub fn emit_game_at(
         }
         d
     };
-    match emit_game_located(doc, &origin) {
+    match emit_game_located(doc, &origin, allow_partial) {
         Ok((bytes, diags)) => Ok((bytes, diags.into_iter().map(locate).collect())),
         Err(d) => Err(locate(d)),
     }
@@ -846,6 +856,7 @@ pub fn emit_game_at(
 fn emit_game_located(
     doc: &Document,
     origin: &GameOrigin,
+    allow_partial: bool,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), Diagnostic> {
     let err = |m: String| diag(Severity::Error, CODE_UNEMITTABLE, m);
     let Some(gi) = doc
@@ -898,7 +909,8 @@ fn emit_game_located(
         pieces.join(", ")
     );
     let mut written = 0;
-    for name in pieces {
+    let mut lost: Vec<&str> = Vec::new();
+    for &name in &pieces {
         if !name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
             || !name
                 .bytes()
@@ -913,6 +925,7 @@ fn emit_game_located(
             );
             d.span = origin.piece(name);
             diags.push(d);
+            lost.push(name);
             continue;
         }
         let (script, d) = emit_at(&inlined, 0, name, origin);
@@ -925,7 +938,10 @@ fn emit_game_located(
             }
             d
         }));
-        let Some(script) = script else { continue };
+        let Some(script) = script else {
+            lost.push(name);
+            continue;
+        };
         written += 1;
         for line in script.lines() {
             if line.starts_with('#') || line.trim().is_empty() {
@@ -960,5 +976,34 @@ fn emit_game_located(
             game.title
         )));
     }
+    if !lost.is_empty() {
+        diags.push(pieces_lost(&game.title, &pieces, &lost, allow_partial));
+    }
     Ok((out.into_bytes(), diags))
+}
+
+/// Diagnostic code: whole pieces of the game are left out of the script (named); an error when
+/// fewer than half of them are kept, unless partial ports are allowed.
+pub const CODE_PARTIAL: &str = "chessembly::partial";
+
+/// The `chessembly::partial` diagnostic of a script that left out the pieces `lost` of `all`.
+fn pieces_lost(title: &str, all: &[&str], lost: &[&str], allow_partial: bool) -> Diagnostic {
+    let kept: Vec<&str> = all.iter().copied().filter(|p| !lost.contains(p)).collect();
+    let mut msg = format!(
+        "the script of `{title}` is partial: it keeps {} of {} pieces ({}); left out: {}",
+        kept.len(),
+        all.len(),
+        kept.join(", "),
+        lost.join(", ")
+    );
+    let few = kept.len() * 2 < all.len();
+    let severity = if few && !allow_partial {
+        msg.push_str(
+            "; fewer than half of the pieces are kept, so the file fails (`--allow-partial` writes it)",
+        );
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    diag(severity, CODE_PARTIAL, msg)
 }

@@ -73,6 +73,11 @@ pub struct ConvertArgs {
     /// Positions compared per game by `--verify` (seeded random playouts).
     #[arg(long, value_name = "N", default_value_t = 200, requires = "verify")]
     pub verify_positions: usize,
+    /// Write (and with `--verify`, judge `partial`) a port that keeps fewer than half of the
+    /// game: with `--to chessembly`, a script that leaves out more than half of the game's
+    /// pieces, which otherwise fails the file (`chessembly::partial`) and nothing is written.
+    #[arg(long)]
+    pub allow_partial: bool,
     /// With `--to chessembly`: write only this piece (without a `piece(…)` guard). Default:
     /// every piece of the game, each under its `piece(NAME)` guard.
     #[arg(long, value_name = "NAME")]
@@ -646,7 +651,10 @@ fn convert_one(
             }
         },
     };
-    let (out, wdiags) = match format::write_at(to, doc, &r.origins) {
+    let wopts = format::WriteOptions {
+        allow_partial: args.allow_partial,
+    };
+    let (out, wdiags) = match format::write_with(to, doc, &r.origins, &wopts) {
         Ok(x) => x,
         Err(d) => {
             record(&d, &mut text, &mut base);

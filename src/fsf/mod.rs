@@ -9,6 +9,7 @@
 
 mod betza;
 mod board;
+pub mod builtin;
 mod lines;
 mod pieces;
 mod read;
@@ -18,7 +19,7 @@ mod write;
 
 pub use read::read;
 pub use setup::Placed;
-pub use write::{Section, Status, variant_name, write_game, write_game_at};
+pub use write::{Section, Status, section_name, variant_name, write_game, write_game_at};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::{Document, EntryKind, Origins};
@@ -43,10 +44,10 @@ pub fn sections_at(doc: &Document, origins: &Origins) -> Vec<Section> {
         if g.kind == EntryKind::Separator {
             continue;
         }
-        let base = variant_name(&g.title);
+        let base = section_name(doc, &g.title);
         let mut name = base.clone();
         let mut n = 2;
-        while used.contains(&name) {
+        while used.contains(&name) || builtin::is_built_in(&name) {
             name = format!("{base}-{n}");
             n += 1;
         }

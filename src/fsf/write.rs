@@ -6,7 +6,7 @@ use super::board::{self, Geometry, square_name};
 use super::lines::{self, LinePiece};
 use super::pieces::{self, Classified, Movement};
 use super::setup::{self, Placed};
-use super::{CODE_APPROXIMATED, CODE_NOT_EXPRESSIBLE, CODE_REFUSED};
+use super::{CODE_APPROXIMATED, CODE_NOT_EXPRESSIBLE, CODE_REFUSED, builtin};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::origin::GameOrigin;
 use crate::spec::{Document, Game, GoalCond, GoalKind, Instr, Piece, moves};
@@ -98,6 +98,41 @@ pub fn variant_name(title: &str) -> String {
     }
     let s = s.trim_end_matches('-').to_string();
     if s.is_empty() { "game".into() } else { s }
+}
+
+/// Where a document comes from, as the prefix of a section name: its reader's format (`zrf`,
+/// `lud`, `ludii` for Ludii's English, `chessembly`, `fsf`, `yaml`), `zogkit` when unknown.
+fn source_tag(doc: &Document) -> &str {
+    match doc.source.format.as_str() {
+        "" => "zogkit",
+        "ludii-english" => "ludii",
+        f => f,
+    }
+}
+
+/// The section name for a game titled `title` of `doc`: [`variant_name`], or, when that is a
+/// Fairy-Stockfish built-in variant (which a section may not redefine: Fairy-Stockfish would
+/// keep its own rules), the same name after the source's format (`XiangQi` from a ZRF file →
+/// `zrf-xiangqi`), so that it says what the game is and where it comes from.
+pub fn section_name(doc: &Document, title: &str) -> String {
+    fresh_name(doc, &variant_name(title))
+}
+
+/// `name`, or `SOURCE-name` when `name` is a built-in variant.
+fn fresh_name(doc: &Document, name: &str) -> String {
+    if builtin::is_built_in(name) {
+        format!("{}-{name}", source_tag(doc))
+    } else {
+        name.to_string()
+    }
+}
+
+/// The built-in variant a section inherits (`[name:PARENT]`): the `xiangqi` template, the one
+/// parent the reader reads, when the section needs its royal wazir (`template_king`) or the
+/// game is named after it (the section then states its full definition over the template).
+fn parent_of(game: &Game, template_king: bool) -> Option<&'static str> {
+    (template_king || variant_name(&game.title) == super::template::PARENT)
+        .then_some(super::template::PARENT)
 }
 
 /// Piece letters: the notation when it is one letter, else a letter of the name (the royal
@@ -209,7 +244,8 @@ fn bitboard(squares: &BTreeSet<(i32, i32)>) -> String {
         .join(" ")
 }
 
-/// Writes game `gi` of `doc` as a section named `name`.
+/// Writes game `gi` of `doc` as a section named `name` (prefixed with the source's format when
+/// it is a built-in variant's name, see [`section_name`]).
 pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
     write_game_at(doc, gi, name, &GameOrigin::default())
 }
@@ -218,6 +254,7 @@ pub fn write_game(doc: &Document, gi: usize, name: &str) -> Section {
 /// the source, when known): a lost move block at the block, a piece's loss at its form.
 pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin) -> Section {
     let game = &doc.games[gi];
+    let name = &fresh_name(doc, name);
     let mut cx = Cx {
         game,
         title: &game.title,
@@ -321,31 +358,16 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         text.push_str(&format!("# zogkit: piece {l} = {}\n", one_line(piece)));
     }
     // A royal wazir with line moves is the `xiangqi` template's king: inherit it, and take
-    // off what else the template has.
-    let inherits = cx.lines.used.contains(&LinePiece::King);
-    if inherits {
-        text.push_str(&format!("[{name}:xiangqi]\n"));
-    } else {
-        text.push_str(&format!("[{name}]\n"));
-    }
-    text.push_str(&format!(
-        "maxFile = {}\nmaxRank = {}\n",
-        geo.files, geo.ranks
+    // off what else the template has; so does a game named after the template.
+    let parent = parent_of(game, template_king);
+    text.push_str(&section_keys(
+        name,
+        parent,
+        template_king,
+        &geo,
+        lines,
+        &keys,
     ));
-    let mut lines = lines;
-    if inherits {
-        let used: BTreeSet<&str> = lines.iter().filter_map(|l| l.split(" = ").next()).collect();
-        let set: BTreeMap<String, String> = keys.iter().cloned().collect();
-        let extra = lines::template_overrides(&used, &set);
-        lines.extend(extra);
-    }
-    for l in lines {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    for (k, v) in &keys {
-        text.push_str(&format!("{k} = {v}\n"));
-    }
     text.push_str(&format!("startFen = {fen}\n"));
     Section {
         name: name.to_string(),
@@ -360,6 +382,52 @@ pub fn write_game_at(doc: &Document, gi: usize, name: &str, origin: &GameOrigin)
         diagnostics: cx.diags,
         placed: cx.placed,
     }
+}
+
+/// The section from its header on, up to the start FEN: `[name]` or `[name:parent]`, the board
+/// size, the piece lines and the keys; an inheriting section takes off what the template adds
+/// and the section does not use (`template_king`: the template's king is the royal piece).
+fn section_keys(
+    name: &str,
+    parent: Option<&str>,
+    template_king: bool,
+    geo: &Geometry,
+    mut lines: Vec<String>,
+    keys: &[(String, String)],
+) -> String {
+    let mut text = match parent {
+        Some(p) => format!("[{name}:{p}]\n"),
+        None => format!("[{name}]\n"),
+    };
+    text.push_str(&format!(
+        "maxFile = {}\nmaxRank = {}\n",
+        geo.files, geo.ranks
+    ));
+    if parent.is_some() {
+        let used: BTreeSet<&str> = lines.iter().filter_map(|l| l.split(" = ").next()).collect();
+        let set: BTreeMap<String, String> = keys.iter().cloned().collect();
+        let extra = lines::template_overrides(&used, &set);
+        // The template's king stays only when it is the game's royal wazir.
+        let no_king = !template_king && !used.contains("king");
+        lines.extend(extra);
+        if no_king {
+            lines.push("king = -".into());
+        } else if !set.contains_key("mobilityRegionWhiteKing") {
+            // The template's palace would hold a king that moves everywhere.
+            let all: BTreeSet<(i32, i32)> = geo.square.values().copied().collect();
+            for side in ["White", "Black"] {
+                lines.push(format!("mobilityRegion{side}King = {}", bitboard(&all)));
+            }
+        }
+    }
+    for l in lines {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    for (k, v) in keys {
+        text.push_str(&format!("{k} = {v}\n"));
+    }
+    text
 }
 
 fn turn_order(cx: &mut Cx) {

@@ -6,6 +6,7 @@
 //! every string, and a reader with located, limited errors.
 
 pub mod check;
+pub mod display;
 pub mod geometry;
 pub mod movement;
 pub mod moves;

@@ -84,7 +84,16 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
     // The exporter writes the first game that has pieces: export that entry alone.
     let mut one = doc.clone();
     one.games = vec![doc.games[index].clone()];
-    let (script, diags) = match format::write(Format::Chessembly, &one) {
+    // Pieces left out are named by the writer; the ones written are compared, however few.
+    let allow = format::WriteOptions {
+        allow_partial: true,
+    };
+    let (script, diags) = match format::write_with(
+        Format::Chessembly,
+        &one,
+        &zogkit::spec::Origins::default(),
+        &allow,
+    ) {
         Ok(x) => x,
         Err(d) => {
             // Every piece refused (each with a named construct): nothing to compare.

@@ -15,6 +15,7 @@
 use crate::common;
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use zogkit::engine::{self, Rules, State};
 use zogkit::fsf::{Section, Status};
 
@@ -87,7 +88,7 @@ fn is_castling(m: &engine::Move) -> bool {
 /// then the engine playing the section as the FSF reader reads it back (`a1`-style squares).
 fn compare(case: &Case) {
     let (doc, gi) = common::shared_game(case.file, case.title, case.nth);
-    let name = format!("zk-{}", zogkit::fsf::variant_name(case.title));
+    let name = zogkit::fsf::section_name(&doc, case.title);
     let sec = zogkit::fsf::write_game(&doc, gi, &name);
     let said: Vec<String> = sec.diagnostics.iter().map(|d| d.message.clone()).collect();
     assert_eq!(
@@ -352,6 +353,7 @@ fn janggi_plays_out_its_placement_and_keeps_its_palace_lines() {
     let doc = zrf_doc(&dir.join("dagaz/xiangqi/janggi.zrf")).expect("janggi reads");
     let sec = zogkit::fsf::write_game(&doc, 0, "janggi");
     assert_eq!(sec.status, Status::Partial);
+    assert_eq!(sec.name, "zrf-janggi", "a built-in's name is never written");
     let said: Vec<&str> = sec.diagnostics.iter().map(|d| d.message.as_str()).collect();
     assert!(
         said.iter()
@@ -365,7 +367,7 @@ fn janggi_plays_out_its_placement_and_keeps_its_palace_lines() {
         );
     }
     for key in [
-        "[janggi:xiangqi]",
+        "[zrf-janggi:xiangqi]",
         "janggiCannon = a",
         "rook = c",
         "wazir = m",
@@ -538,17 +540,25 @@ fn zrf_doc(path: &std::path::Path) -> Option<zogkit::spec::Document> {
 
 /// Every section the writer writes for the shared corpus reads back without an error, so no
 /// written file names a piece letter it does not define (a piece of the start position that
-/// cannot be written refuses its game instead; Mini XiangQi's soldier is one).
+/// cannot be written refuses its game instead; Mini XiangQi's soldier is one), and none is
+/// named after a Fairy-Stockfish built-in (`Chess` is `[zrf-chess]`, `XiangQi` inherits its
+/// template as `[zrf-xiangqi:xiangqi]`).
 #[test]
 fn every_written_section_reads_back() {
     let Some(dir) = common::shared_zrf() else {
         return;
     };
-    let (mut sections, mut refused_for_setup) = (0, 0);
+    let (mut sections, mut refused_for_setup, mut renamed) = (0, 0, 0);
     for path in common::zrf_files(&dir) {
         let Some(doc) = zrf_doc(&path) else { continue };
-        for gi in 0..doc.games.len() {
-            let sec = zogkit::fsf::write_game(&doc, gi, "s");
+        for sec in zogkit::fsf::sections(&doc) {
+            assert!(
+                !zogkit::fsf::builtin::is_built_in(&sec.name),
+                "{}: section [{}]",
+                path.display(),
+                sec.name
+            );
+            renamed += usize::from(sec.name.starts_with("zrf-"));
             refused_for_setup += sec
                 .diagnostics
                 .iter()
@@ -569,17 +579,26 @@ fn every_written_section_reads_back() {
                 .collect();
             assert!(
                 errors.is_empty() && back.is_some(),
-                "{} game {gi}: {errors:?}\n{}",
+                "{} section {}: {errors:?}\n{}",
                 path.display(),
+                sec.name,
                 sec.text
+            );
+            let head = sec.text.lines().find(|l| l.starts_with('['));
+            assert!(
+                head.is_some_and(|h| h.starts_with(&format!("[{}]", sec.name))
+                    || h.starts_with(&format!("[{}:", sec.name))),
+                "{head:?} is not section {}",
+                sec.name
             );
         }
     }
     eprintln!(
-        "{sections} written sections read back; {refused_for_setup} games refused for a start-position piece"
+        "{sections} written sections read back ({renamed} named after the source, as their titles are built-in variants); {refused_for_setup} games refused for a start-position piece"
     );
     assert!(sections >= 100, "{sections}");
     assert!(refused_for_setup >= 1);
+    assert!(renamed >= 5, "{renamed}");
 }
 
 /// Moves of the piece on `from` in `fen`, as the engine plays a section read back.
@@ -729,4 +748,119 @@ fn diagonal_lines_off_the_board_are_named() {
         .unwrap_or_else(|| panic!("{diags:?}"));
     assert!(d.message.contains("zz99, *1"), "{}", d.message);
     assert_eq!(d.span.map(|s| s.start as usize), ini.find("diagonalLines"));
+}
+
+/// The writer's list of Fairy-Stockfish's built-in variants (`fsf::builtin::BUILT_IN`, which no
+/// written section may be named after) covers the installed pyffish's `variants()`.
+#[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
+fn the_built_in_list_covers_pyffish() {
+    if !common::pyffish_available() {
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import json, pyffish; print(json.dumps(sorted(pyffish.variants())))",
+        ])
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success());
+    let theirs: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    let ours = zogkit::fsf::builtin::BUILT_IN;
+    let missing: Vec<&String> = theirs
+        .iter()
+        .filter(|n| !ours.contains(&n.as_str()))
+        .collect();
+    let extra: Vec<&&str> = ours
+        .iter()
+        .filter(|n| !theirs.iter().any(|t| t == *n))
+        .collect();
+    eprintln!(
+        "pyffish has {} built-in variants; the list has {}, {} not in this pyffish",
+        theirs.len(),
+        ours.len(),
+        extra.len()
+    );
+    assert!(theirs.len() >= 100, "{theirs:?}");
+    assert!(
+        missing.is_empty(),
+        "built-in variants missing from fsf::builtin::BUILT_IN: {missing:?}"
+    );
+}
+
+/// Every `variants.ini` the writer writes for a file of the shared corpus (as `convert --to fsf`
+/// writes it) loads into a fresh pyffish: every written section becomes a variant of its own
+/// (none was a built-in before), and its `start_fen` is the `startFen` the section states, so
+/// Fairy-Stockfish plays the written rules, not its own.
+#[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
+fn every_written_section_loads_into_pyffish_with_its_start_position() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    if !common::pyffish_available() {
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_load.py");
+    let (mut files, mut sections, mut inheriting) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for path in common::zrf_files(&dir) {
+        let Some(doc) = zrf_doc(&path) else { continue };
+        let Ok((text, _)) = zogkit::fsf::write(&doc) else {
+            continue;
+        };
+        let want: Vec<serde_json::Value> = zogkit::fsf::sections(&doc)
+            .into_iter()
+            .filter(|s| s.status != Status::Refused)
+            .map(|s| {
+                let fen = s
+                    .text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("startFen = "))
+                    .expect("a start FEN")
+                    .to_string();
+                inheriting += usize::from(s.text.contains(&format!("[{}:", s.name)));
+                serde_json::json!({"name": s.name, "fen": fen})
+            })
+            .collect();
+        files += 1;
+        sections += want.len();
+        let job = serde_json::json!({"ini_text": text, "sections": want});
+        let out = run_python(&script, &job);
+        assert!(
+            out.status.success(),
+            "fsf_load.py failed on {}",
+            path.display()
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for problem in report["problems"].as_array().unwrap() {
+            bad.push(format!("{}: {}", path.display(), problem.as_str().unwrap()));
+        }
+    }
+    eprintln!(
+        "{files} files, {sections} written sections ({inheriting} inheriting) loaded into pyffish; {} problems",
+        bad.len()
+    );
+    assert!(sections >= 100, "{sections}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Runs a Python script with `job` as JSON on its standard input.
+fn run_python(script: &Path, job: &serde_json::Value) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .expect("a piped stdin")
+        .write_all(job.to_string().as_bytes())
+        .expect("the job is written");
+    child.wait_with_output().expect("python3 ends")
 }

@@ -158,8 +158,9 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         // The catalogue sits above the registry and the renderer: it writes every format and
         // draws pictures (nothing imports it but the CLI).
         "catalogue" => &["spec", "render", "format", "diag", "text"],
-        // Verification sits above the registry: it writes, reads back and plays.
-        "verify" => &["format", "engine", "spec", "diag", "zrf"],
+        // Verification sits above the registry: it writes, reads back and plays, and names the
+        // writers' codes it reads (`zrf::emit::CODE_NO_IMAGES`, `chessembly::emit::CODE_PARTIAL`).
+        "verify" => &["format", "engine", "spec", "diag", "zrf", "chessembly"],
         // The top: the CLI, the binary and the crate root use anything.
         "cli" | "main" | "lib" => &MODULES,
         // `src/tests.rs` is the unit tests' shared helpers (test code only).

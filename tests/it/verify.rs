@@ -377,3 +377,69 @@ fn a_partial_verdict_with_no_differing_move_stands_at_the_game() {
         "{stderr}"
     );
 }
+
+/// XiangQi to Chessembly keeps 2 of its 7 pieces (the others test zones or hop): `convert`
+/// fails the file with `chessembly::partial` naming the pieces, `--verify` agrees (`failed`),
+/// and `--allow-partial` writes the script with a `partial` verdict that names them; the
+/// warnings show the lost moves as ZRF-like text, never the spec's JSON.
+#[test]
+fn a_chessembly_port_of_xiangqi_keeping_2_of_7_pieces_fails_unless_allowed() {
+    let Some(dir) = common::shared_zrf() else {
+        return;
+    };
+    let src = dir.join("dagaz/xiangqi/xiangqi.zrf");
+    let out = common::scratch_dir("xiangqi-csm");
+    let run = |extra: &[&str]| {
+        let report = out.join("report.json");
+        let _ = std::fs::remove_file(&report);
+        let _ = std::fs::remove_file(out.join("x.csm"));
+        let mut c = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+        c.arg("convert")
+            .arg(&src)
+            .args(["--to", "chessembly", "-o"])
+            .arg(out.join("x.csm"))
+            .arg("--report")
+            .arg(&report)
+            .args(extra);
+        let o = c.output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        (o.status.code(), stderr, json, out.join("x.csm").exists())
+    };
+    let pieces = "keeps 2 of 7 pieces (Horse, Chariot); left out: Soldier, Elephant, Cannon, Mandarin, General";
+    for extra in [&[][..], &["--verify"][..]] {
+        let (code, stderr, json, written) = run(extra);
+        assert_eq!(code, Some(1), "{extra:?}: {stderr}");
+        assert!(!written, "{extra:?}");
+        assert!(
+            stderr.contains("error[chessembly::partial]") && stderr.contains(pieces),
+            "{extra:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("the condition `(in-zone? fortress)`"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("the instruction `(while empty? add n)`"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("{\""), "JSON in a message: {stderr}");
+        if !extra.is_empty() {
+            let v = &json["files"][0]["verdicts"][0];
+            assert_eq!(v["game"], "XiangQi", "{json:#}");
+            assert_eq!(v["verdict"], "failed", "{v:#}");
+            assert!(v["detail"].as_str().unwrap().contains(pieces), "{v:#}");
+        }
+    }
+    let (code, stderr, json, written) = run(&["--verify", "--allow-partial"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(written);
+    assert!(stderr.contains("warning[chessembly::partial]"), "{stderr}");
+    let v = &json["files"][0]["verdicts"][0];
+    assert_eq!(v["verdict"], "partial", "{v:#}");
+    assert!(v["detail"].as_str().unwrap().contains(pieces), "{v:#}");
+    let script = std::fs::read_to_string(out.join("x.csm")).unwrap();
+    assert!(script.contains("piece(Horse)") && script.contains("piece(Chariot)"));
+    assert!(!script.contains("piece(Cannon)"), "{script}");
+}
