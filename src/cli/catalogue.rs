@@ -14,8 +14,8 @@ use zogkit::render::FontSet;
 /// Arguments of `zogkit catalogue`.
 #[derive(Debug, Args)]
 pub struct CatalogueArgs {
-    /// Files or directories (searched recursively for .zrf, .csm and .lud files, as `check`
-    /// searches them).
+    /// Files or directories (searched recursively for every readable format's files — .zrf,
+    /// .yaml/.yml, .lud, .csm — as `check` searches them).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The site's folder (created if missing). An existing folder that is not empty is refused
@@ -52,7 +52,7 @@ struct Done {
 pub fn run(args: CatalogueArgs) -> u8 {
     let inputs = match outcome::inputs(
         &args.inputs,
-        &outcome::extensions(args.from, Some(Format::Yaml)),
+        &outcome::extensions(args.from, None),
     ) {
         Ok(v) => v,
         Err(code) => return code,

@@ -1,4 +1,4 @@
-//! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
+//! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of them, print located diagnostics and a summary.
 
 use super::outcome::{self, Deny, Policy, count};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
@@ -23,8 +23,8 @@ pub enum Format {
 pub struct CheckArgs {
     /// Files or directories; `-` reads standard input. A file is read in the format its
     /// extension names (.zrf, .yaml/.yml, .lud, .csm; any other extension is read as ZRF);
-    /// directories are searched recursively for .zrf, .csm and .lud files (for the --from
-    /// format's files with --from), as `convert` searches them.
+    /// directories are searched recursively for .zrf, .yaml/.yml, .csm and .lud files (for the
+    /// --from format's files with --from).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Read every input in this format instead of choosing by extension.
@@ -184,7 +184,7 @@ fn check_one(
 pub fn run(args: CheckArgs) -> u8 {
     let inputs = match outcome::inputs(
         &args.paths,
-        &outcome::extensions(args.from, Some(format::Format::Yaml)),
+        &outcome::extensions(args.from, None),
     ) {
         Ok(v) => v,
         Err(code) => return code,

@@ -25,7 +25,7 @@ pub struct ConvertArgs {
     #[arg(long, value_parser = writable_format())]
     pub to: Option<Format>,
     /// Input format (default: from each file's extension; directories are then searched for
-    /// every readable format's files except the output format's).
+    /// every readable format's files, except .yaml/.yml when writing YAML).
     #[arg(long, value_parser = readable_format())]
     pub from: Option<Format>,
     /// Output: a file (single input), a directory (mirrors the input tree), or `-` for standard
@@ -154,8 +154,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         return EXIT_USAGE;
     }
     // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
-    let skip = (to == Format::Yaml).then_some(Format::Yaml);
-    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, skip)) {
+    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, Some(to))) {
         Ok(v) => v,
         Err(code) => return code,
     };

@@ -1,4 +1,4 @@
-//! What `check`, `convert` and `roundtrip` share about outcomes: which inputs a run reads, in which format, and when a file fails (every error; warnings too under `--deny warnings`).
+//! What `check`, `convert`, `catalogue` and `roundtrip` share about outcomes: which inputs a run reads, in which format, and when a file fails (every error; warnings too under `--deny warnings`).
 
 use super::{EXIT_USAGE, InputFile, collect_inputs};
 use clap::ValueEnum;
@@ -38,14 +38,17 @@ pub fn count(diags: &[Diagnostic], s: Severity) -> usize {
     diags.iter().filter(|d| d.severity == s).count()
 }
 
-/// The extensions a directory is searched for: those of `from`, or every readable format's
-/// except `skip`'s (YAML when writing YAML: outputs often sit beside inputs), `variants.ini` and
-/// Ludii's English text (plain `.txt`). YAML files count by both their extensions.
-pub fn extensions(from: Option<Format>, skip: Option<Format>) -> Vec<&'static str> {
+/// The extensions a directory is searched for, for every subcommand that takes directories:
+/// those of `from` when given, else every readable format's except Ludii's English (plain
+/// `.txt`) and `variants.ini` (`.ini`), whose extensions other files share. YAML files count by
+/// both their extensions and are skipped when the run `writes` YAML (its outputs often sit
+/// beside its inputs). `fmt` and `roundtrip`, which read ZRF alone, pass `Some(Format::Zrf)`.
+pub fn extensions(from: Option<Format>, writes: Option<Format>) -> Vec<&'static str> {
     let exts = |f: Format| match f {
         Format::Yaml => vec!["yaml", "yml"],
         f => vec![f.extension()],
     };
+    let skip = writes.filter(|&w| w == Format::Yaml);
     match from {
         Some(f) => exts(f),
         None => Format::ALL

@@ -4,7 +4,7 @@
 //! (YAML → spec → YAML).
 
 use super::outcome::{Deny, Policy};
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, InputFile, progress, read_input};
 use clap::{Args, ValueEnum};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -78,17 +78,11 @@ pub struct FileResult {
 
 /// Runs `zogkit roundtrip`.
 pub fn run(args: RoundtripArgs) -> u8 {
-    let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
+    let exts = super::outcome::extensions(Some(Format::Zrf), None);
+    let inputs = match super::outcome::inputs(&args.inputs, &exts) {
         Ok(v) => v,
-        Err(e) => {
-            super::error_line!("{e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
-    if inputs.is_empty() {
-        super::error_line!("no .zrf files found");
-        return EXIT_USAGE;
-    }
     let pb = progress(
         inputs.len(),
         args.quiet || args.format != ReportFormat::Text,
