@@ -82,7 +82,8 @@ enum Command {
     Catalogue(cli::catalogue::CatalogueArgs),
     /// Draw a game's board and piece bitmaps for ZoG (BMP or PNG), validated, with a ZRF fragment.
     Render(cli::render::RenderArgs),
-    /// List the moves a Chessembly script gives one piece on a board.
+    /// List the legal moves of a game (any readable format) from its start or after `--after`
+    /// moves, or the moves a Chessembly script gives one piece on a FEN board (`--board`, `--at`).
     Moves(cli::moves::MovesArgs),
     /// Count the positions a game reaches in D moves (perft), per move with --divide.
     Perft(cli::perft::PerftArgs),

@@ -42,7 +42,7 @@ pub struct CheckArgs {
     /// Also show notes (macro arity remarks, encoding choices).
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print only the list of files with errors and the summary line.
+    /// Print nothing but errors: their diagnostics, no warnings, notes or summary line.
     #[arg(short, long)]
     pub quiet: bool,
     /// Fail on these too (`--deny warnings`: a file with a warning fails, for CI).
@@ -74,6 +74,8 @@ struct Output {
     text: bool,
     json: bool,
     verbose: bool,
+    /// `-q`: only error diagnostics are rendered.
+    quiet: bool,
 }
 
 impl Output {
@@ -84,7 +86,9 @@ impl Output {
             return text;
         }
         for d in diags {
-            if d.severity == Severity::Note && !self.verbose {
+            if (d.severity == Severity::Note && !self.verbose)
+                || (self.quiet && d.severity != Severity::Error)
+            {
                 continue;
             }
             text.push_str(&d.render(sources, file));
@@ -182,19 +186,17 @@ fn check_one(
 
 /// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match outcome::inputs(
-        &args.paths,
-        &outcome::extensions(args.from, None),
-    ) {
+    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from, None)) {
         Ok(v) => v,
         Err(code) => return code,
     };
     let policy = Policy::new(&args.deny);
     let opts = args.dialect.apply(super::read_options(args.encoding));
     let out = Output {
-        text: args.format == Format::Text && !args.quiet,
+        text: args.format == Format::Text,
         json: args.format == Format::Json,
         verbose: args.verbose,
+        quiet: args.quiet,
     };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
     // Each file's text or JSON entry is printed as soon as the files before it are done, then
@@ -252,6 +254,8 @@ pub fn run(args: CheckArgs) -> u8 {
             let summary = serde_json::json!({"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()});
             let _ = writeln!(out, "\n  ],\n  \"summary\": {summary:#}\n}}");
         }
+        // `-q`: the errors were printed; nothing else is.
+        Format::Text if args.quiet => {}
         Format::Text => {
             if !failed.is_empty() {
                 out.push_str("files with errors:\n");

@@ -48,7 +48,7 @@ pub struct ConvertArgs {
     /// Also show notes.
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print only failures and the summary.
+    /// Print nothing but errors: the diagnostics of files that fail, no summary.
     #[arg(short, long)]
     pub quiet: bool,
     /// Also write a JSON report (per input: status, diagnostics by code, forms kept verbatim,
@@ -248,7 +248,7 @@ fn output_format(args: &ConvertArgs) -> Result<Format, String> {
 }
 
 /// Prints the failed files and the summary
-/// line to standard error (each file's diagnostics were printed as it finished); returns the
+/// line to standard error (nothing under `-q`) (each file's diagnostics were printed as it finished); returns the
 /// number of failed files.
 fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[Outcome]) -> usize {
     let mut err = std::io::stderr().lock();
@@ -258,6 +258,10 @@ fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[O
         .filter(|(o, _)| o.failed)
         .map(|(_, i)| i.display.as_str())
         .collect();
+    // `-q`: the failed files' errors were printed; nothing else is.
+    if args.quiet {
+        return failed.len();
+    }
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
     let unmodelled = unmodelled_total(outcomes);
     if !failed.is_empty() {

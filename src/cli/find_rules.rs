@@ -70,7 +70,9 @@ pub fn find(zsg: &Path, named: Option<&str>, dirs: &[(PathBuf, &str)]) -> Result
         return pick(d, &home, file, found);
     }
     if dirs.is_empty() {
-        notes.push(format!("no rules folder given (--rules-dir DIR or {RULES_PATH_VAR})"));
+        notes.push(format!(
+            "no rules folder given (--rules-dir DIR or {RULES_PATH_VAR})"
+        ));
     }
     Err(format!(
         "the rules file `{named}` was not found: {}",

@@ -33,7 +33,12 @@ pub fn text(rules: &Rules, board: Option<&Board>, st: &State, heading: &str) -> 
                 .max()
                 .unwrap_or(1)
                 + 1;
-            let lw = g.rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(1);
+            let lw = g
+                .rows
+                .iter()
+                .map(|(l, _)| l.chars().count())
+                .max()
+                .unwrap_or(1);
             let _ = write!(s, "{:lw$}", "");
             for (l, _) in &g.cols {
                 let _ = write!(s, "{l:>w$}");

@@ -80,10 +80,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
     };
     if let Some(n) = args.at {
         if n > game.records.len() {
-            super::error_line!(
-                "--at {n}: {shown} has {} records",
-                game.records.len()
-            );
+            super::error_line!("--at {n}: {shown} has {} records", game.records.len());
             return super::EXIT_USAGE;
         }
         game.records.truncate(n);
@@ -101,16 +98,11 @@ pub fn run(args: &ReplayArgs) -> u8 {
     let out = match args.format {
         ReplayFormat::Text => match &result {
             Ok(r) if args.show => format!(
-                "replayed {} moves of {shown}\n{}",
-                r.moves,
-                super::position::text(
-                    &rules,
-                    board,
-                    &r.state,
-                    &format!("position after {} records", r.moves)
-                )
+                "replayed {} of {shown}\n{}",
+                moves(r.moves),
+                super::position::text(&rules, board, &r.state, &after(r.moves))
             ),
-            Ok(r) => format!("replayed {} moves of {shown}\n", r.moves),
+            Ok(r) => format!("replayed {} of {shown}\n", moves(r.moves)),
             Err(e) => {
                 eprint!("{}", text_error(&shown, e));
                 if args.show {
@@ -168,12 +160,17 @@ fn position_before(
     let Ok(r) = engine::replay(rules, &head) else {
         return String::new();
     };
-    super::position::text(
-        rules,
-        board,
-        &r.state,
-        &format!("  position after {played} records"),
-    )
+    super::position::text(rules, board, &r.state, &format!("  {}", after(played)))
+}
+
+/// `N moves` (`1 move`).
+fn moves(n: usize) -> String {
+    format!("{n} move{}", if n == 1 { "" } else { "s" })
+}
+
+/// `position after N records`.
+fn after(n: usize) -> String {
+    format!("position after {n} record{}", if n == 1 { "" } else { "s" })
 }
 
 /// A position as JSON: the player to move, the pieces on the board and in hand.

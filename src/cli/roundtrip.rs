@@ -34,7 +34,7 @@ pub struct RoundtripArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Print only failures and the summary.
+    /// Print nothing but failures (no summary).
     #[arg(short, long)]
     pub quiet: bool,
     /// Skip the YAML → spec → YAML byte-stability check (it costs more than the ZRF round trip).
@@ -511,12 +511,16 @@ fn text_report(results: &[FileResult], quiet: bool) -> String {
             let _ = writeln!(out, "  writer: {d}");
         }
     }
+    if quiet {
+        return out;
+    }
     let s = summarize(results);
     let within3 = s.ratios.iter().filter(|r| **r <= 3.0).count();
     let _ = writeln!(
         out,
-        "roundtrip {} files: {} failed; {} games and variants, {} failed; size ratio emitted/original: min {:.2}, median {:.2}, p90 {:.2}, p95 {:.2}, max {:.2}, {} of {} files within 3×",
+        "roundtrip {} file{}: {} failed; {} games and variants, {} failed; size ratio emitted/original: min {:.2}, median {:.2}, p90 {:.2}, p95 {:.2}, max {:.2}, {} of {} file{} within 3×",
         s.files,
+        if s.files == 1 { "" } else { "s" },
         s.failed_files,
         s.entries,
         s.failed_entries,
@@ -526,7 +530,8 @@ fn text_report(results: &[FileResult], quiet: bool) -> String {
         percentile(&s.ratios, 0.95),
         s.ratios.last().copied().unwrap_or(0.0),
         within3,
-        s.ratios.len()
+        s.ratios.len(),
+        if s.ratios.len() == 1 { "" } else { "s" }
     );
     out
 }

@@ -154,7 +154,13 @@ fn main() -> ExitCode {
 /// the workspace root), else `ROOT/target`.
 pub(crate) fn target_dir(root: &Path) -> PathBuf {
     let from_metadata = Command::new(cargo())
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(root)
         .stderr(std::process::Stdio::null())
         .output()
