@@ -191,6 +191,12 @@ pub fn run(args: CheckArgs) -> u8 {
         Err(code) => return code,
     };
     let policy = Policy::new(&args.deny);
+    if policy.deny_partial {
+        super::error_line!(
+            "--deny partial is for verdicts (`convert --verify`, `roundtrip`); `check` gives none"
+        );
+        return EXIT_USAGE;
+    }
     let opts = args.dialect.apply(super::read_options(args.encoding));
     let out = Output {
         text: args.format == Format::Text,

@@ -62,7 +62,8 @@ pub struct ConvertArgs {
     /// relative to DIR, so put the written rule file there.
     #[arg(long, value_name = "DIR")]
     pub with_images: Option<PathBuf>,
-    /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written).
+    /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written;
+    /// `--deny partial`, with `--verify`: a file with a `partial` verdict fails).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
     /// Prove the port: read the written output back, play it and the source, and give a verdict
@@ -149,6 +150,10 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if args.deny.contains(&Deny::Partial) && !args.verify {
+        super::error_line!("--deny partial fails files on `--verify` verdicts; give --verify");
+        return EXIT_USAGE;
+    }
     if args.piece.is_some() && to != Format::Chessembly {
         super::error_line!("--piece selects a piece for `--to chessembly` only");
         return EXIT_USAGE;
@@ -684,10 +689,21 @@ fn convert_one(
         }
         base.verdicts = verdicts;
     }
-    // An error (the writer's too) or a denied warning fails the file: nothing is written.
-    if policy.fails(base.errors, base.warnings) {
+    let partial = base
+        .verdicts
+        .iter()
+        .filter(|v| v.verdict == Verdict::Partial)
+        .count();
+    // An error (the writer's too), a denied warning or a denied partial verdict fails the
+    // file: nothing is written.
+    if policy.fails(base.errors, base.warnings) || (policy.deny_partial && partial > 0) {
         let why = if base.errors > 0 {
             format!("{} error{}", base.errors, plural(base.errors))
+        } else if !policy.fails(0, base.warnings) {
+            format!(
+                "{partial} partial verdict{} (--deny partial)",
+                plural(partial)
+            )
         } else {
             format!(
                 "{} warning{} (--deny warnings)",

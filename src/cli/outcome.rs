@@ -11,6 +11,9 @@ use zogkit::format::Format;
 pub enum Deny {
     /// A file with a warning fails, as one with an error does (strict mode for CI).
     Warnings,
+    /// A file with a partial port fails: a `partial` verdict of `convert --verify`, or a
+    /// `roundtrip` that passed while the ZRF writer reported losses; other warnings do not.
+    Partial,
 }
 
 /// When a file fails: always on an error-severity diagnostic; on a warning too when denied.
@@ -18,6 +21,8 @@ pub enum Deny {
 pub struct Policy {
     /// `--deny warnings` was given.
     pub deny_warnings: bool,
+    /// `--deny partial` was given.
+    pub deny_partial: bool,
 }
 
 impl Policy {
@@ -25,6 +30,7 @@ impl Policy {
     pub fn new(deny: &[Deny]) -> Policy {
         Policy {
             deny_warnings: deny.contains(&Deny::Warnings),
+            deny_partial: deny.contains(&Deny::Partial),
         }
     }
     /// Whether a file with these counts fails.
@@ -64,19 +70,21 @@ pub fn extensions(from: Option<Format>, writes: Option<Format>) -> Vec<&'static 
 /// The inputs of a run, or the exit status after the error is printed: a path that does not
 /// exist, or no input file at all (an empty directory, one without files of `exts`).
 pub fn inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, u8> {
+    inputs_or_message(paths, exts).map_err(|e| {
+        super::error_line!("{e}");
+        EXIT_USAGE
+    })
+}
+
+/// [`inputs`], with the error as a message (not printed), for a report that must hold it.
+pub fn inputs_or_message(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
     match collect_inputs(paths, exts) {
         Ok(v) if !v.is_empty() => Ok(v),
-        Ok(_) => {
-            eprintln!(
-                "error: no input files found (directories are searched for .{} files)",
-                exts.join(", .")
-            );
-            Err(EXIT_USAGE)
-        }
-        Err(e) => {
-            super::error_line!("{e}");
-            Err(EXIT_USAGE)
-        }
+        Ok(_) => Err(format!(
+            "no input files found (directories are searched for .{} files)",
+            exts.join(", .")
+        )),
+        Err(e) => Err(e),
     }
 }
 
