@@ -9,7 +9,15 @@ use zogkit::spec::Board;
 /// The position `st` of `rules`, whose first board is `board` (the spec's, for its grid and
 /// rectangles), with a heading line.
 pub fn text(rules: &Rules, board: Option<&Board>, st: &State, heading: &str) -> String {
-    let codes = piece_codes(rules);
+    // Pieces present, on the board or in hand: only they need codes that tell them apart.
+    let mut present = vec![false; rules.kinds.len()];
+    for p in st.board.iter().flatten() {
+        present[p.kind as usize] = true;
+    }
+    for (k, seen) in present.iter_mut().enumerate() {
+        *seen |= (0..rules.players.len()).any(|p| st.in_hand(p as u32, k as u32) > 0);
+    }
+    let codes = piece_codes(rules, &present);
     let mut s = format!(
         "{heading} ({} to move):\n",
         rules.players[st.to_move(rules) as usize]
@@ -86,7 +94,9 @@ pub fn text(rules: &Rules, board: Option<&Board>, st: &State, heading: &str) -> 
         .kinds
         .iter()
         .zip(&codes)
-        .map(|(k, c)| format!("{} {}", c.to_uppercase(), k.name))
+        .zip(&present)
+        .filter(|(_, here)| **here)
+        .map(|((k, c), _)| format!("{} {}", c.to_uppercase(), k.name))
         .collect();
     let _ = writeln!(s, "pieces: {}", legend.join(", "));
     let owners = match rules.players.as_slice() {
@@ -154,9 +164,10 @@ fn grid(rules: &Rules, b: &Board) -> Option<Grid> {
     })
 }
 
-/// A code per piece kind: its shortest prefix (of letters and digits) that no other kind's name
-/// starts with, ignoring case.
-fn piece_codes(rules: &Rules) -> Vec<String> {
+/// A code per piece kind: the shortest prefix of its name (without spaces) that no other
+/// `present` kind's name starts with, ignoring case; kinds whose names are the same but for
+/// case are told apart by their number.
+fn piece_codes(rules: &Rules, present: &[bool]) -> Vec<String> {
     let names: Vec<Vec<char>> = rules
         .kinds
         .iter()
@@ -164,25 +175,32 @@ fn piece_codes(rules: &Rules) -> Vec<String> {
             let v: Vec<char> = k
                 .name
                 .chars()
-                .filter(|c| c.is_alphanumeric())
+                .filter(|c| !c.is_whitespace())
                 .flat_map(char::to_lowercase)
                 .collect();
             if v.is_empty() { vec!['?'] } else { v }
         })
         .collect();
+    let others = |i: usize| {
+        names
+            .iter()
+            .enumerate()
+            .filter(move |&(j, _)| j != i && present.get(j).copied().unwrap_or(false))
+            .map(|(_, m)| m)
+    };
     names
         .iter()
         .enumerate()
         .map(|(i, n)| {
             let len = (1..=n.len())
-                .find(|&l| {
-                    names
-                        .iter()
-                        .enumerate()
-                        .all(|(j, m)| j == i || m.len() < l || m[..l] != n[..l])
-                })
+                .find(|&l| others(i).all(|m| m.len() < l || m[..l] != n[..l]))
                 .unwrap_or(n.len());
-            n[..len].iter().collect()
+            let code: String = n[..len].iter().collect();
+            if others(i).any(|m| m == n) {
+                format!("{code}{}", i + 1)
+            } else {
+                code
+            }
         })
         .collect()
 }
