@@ -82,7 +82,8 @@ enum Command {
     Catalogue(cli::catalogue::CatalogueArgs),
     /// Draw a game's board and piece bitmaps for ZoG (BMP or PNG), validated, with a ZRF fragment.
     Render(cli::render::RenderArgs),
-    /// List the moves a Chessembly script gives one piece on a board.
+    /// List the legal moves of a game (any readable format) from its start or after `--after`
+    /// moves, or the moves a Chessembly script gives one piece on a FEN board (`--board`, `--at`).
     Moves(cli::moves::MovesArgs),
     /// Count the positions a game reaches in D moves (perft), per move with --divide.
     Perft(cli::perft::PerftArgs),
@@ -91,6 +92,10 @@ enum Command {
     /// Print the resource limits and their defaults (also `zogkit help limits`).
     #[command(after_help = limits_table())]
     Limits,
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(cli::dist::CompletionsArgs),
+    /// Print zogkit's man page (or a subcommand's), or write every page with `-o DIR`.
+    Man(cli::dist::ManArgs),
     /// Write shell completions and man pages into DIR (run by `cargo xtask dist`).
     #[command(hide = true)]
     DistAssets {
@@ -179,6 +184,8 @@ fn main() -> ExitCode {
             Ok(()) => cli::EXIT_OK,
             Err(c) => c,
         },
+        Command::Completions(a) => cli::dist::completions(Cli::command(), &a),
+        Command::Man(a) => cli::dist::man(Cli::command(), &a),
         Command::DistAssets { dir } => cli::dist::run(Cli::command(), &dir),
     };
     // A write to standard output that failed (a full disk, not a closed pipe) is an I/O error,

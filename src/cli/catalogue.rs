@@ -14,8 +14,8 @@ use zogkit::render::FontSet;
 /// Arguments of `zogkit catalogue`.
 #[derive(Debug, Args)]
 pub struct CatalogueArgs {
-    /// Files or directories (searched recursively for .zrf, .csm and .lud files, as `check`
-    /// searches them).
+    /// Files or directories (searched recursively for every readable format's files — .zrf,
+    /// .yaml/.yml, .lud, .csm — as `check` searches them).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The site's folder (created if missing). An existing folder that is not empty is refused
@@ -50,10 +50,7 @@ struct Done {
 
 /// Runs `zogkit catalogue`.
 pub fn run(args: CatalogueArgs) -> u8 {
-    let inputs = match outcome::inputs(
-        &args.inputs,
-        &outcome::extensions(args.from, Some(Format::Yaml)),
-    ) {
+    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, None)) {
         Ok(v) => v,
         Err(code) => return code,
     };
@@ -129,8 +126,10 @@ pub fn run(args: CatalogueArgs) -> u8 {
         .count();
     if broken > 0 {
         super::error_line!(
-            "{broken} of {} files have errors, a failed round trip or a picture that could not be drawn (shown on their pages)",
-            done.len()
+            "{broken} of {} file{} {} errors, a failed round trip or a picture that could not be drawn (shown on their pages)",
+            done.len(),
+            if done.len() == 1 { "" } else { "s" },
+            if broken == 1 { "has" } else { "have" }
         );
     }
     match (failed, broken) {
@@ -144,9 +143,10 @@ pub fn run(args: CatalogueArgs) -> u8 {
 fn summary(site: &Path, done: &[Done], t: &Totals) {
     let validator: usize = done.iter().map(|d| d.validator_failures).sum();
     eprintln!(
-        "catalogue of {} files in {}: {} pages, {} start positions drawn ({validator} validator \
+        "catalogue of {} file{} in {}: {} pages, {} start positions drawn ({validator} validator \
          failures), {} placeholders; round trip {} passed, {} failed, {} not run",
         t.files,
+        if t.files == 1 { "" } else { "s" },
         display_path(site),
         t.pages,
         t.pictures,

@@ -1,4 +1,4 @@
-//! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of ZRF files, print located diagnostics and a summary.
+//! `zogkit check`: read rule files (ZRF, YAML spec, Ludii, Chessembly) and directories of them, print located diagnostics and a summary.
 
 use super::outcome::{self, Deny, Policy, count};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
@@ -23,8 +23,8 @@ pub enum Format {
 pub struct CheckArgs {
     /// Files or directories; `-` reads standard input. A file is read in the format its
     /// extension names (.zrf, .yaml/.yml, .lud, .csm; any other extension is read as ZRF);
-    /// directories are searched recursively for .zrf, .csm and .lud files (for the --from
-    /// format's files with --from), as `convert` searches them.
+    /// directories are searched recursively for .zrf, .yaml/.yml, .csm and .lud files (for the
+    /// --from format's files with --from).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Read every input in this format instead of choosing by extension.
@@ -42,7 +42,7 @@ pub struct CheckArgs {
     /// Also show notes (macro arity remarks, encoding choices).
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print only the list of files with errors and the summary line.
+    /// Print nothing but errors: their diagnostics, no warnings, notes or summary line.
     #[arg(short, long)]
     pub quiet: bool,
     /// Fail on these too (`--deny warnings`: a file with a warning fails, for CI).
@@ -74,6 +74,8 @@ struct Output {
     text: bool,
     json: bool,
     verbose: bool,
+    /// `-q`: only error diagnostics are rendered.
+    quiet: bool,
 }
 
 impl Output {
@@ -84,7 +86,9 @@ impl Output {
             return text;
         }
         for d in diags {
-            if d.severity == Severity::Note && !self.verbose {
+            if (d.severity == Severity::Note && !self.verbose)
+                || (self.quiet && d.severity != Severity::Error)
+            {
                 continue;
             }
             text.push_str(&d.render(sources, file));
@@ -182,19 +186,23 @@ fn check_one(
 
 /// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match outcome::inputs(
-        &args.paths,
-        &outcome::extensions(args.from, Some(format::Format::Yaml)),
-    ) {
+    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from, None)) {
         Ok(v) => v,
         Err(code) => return code,
     };
     let policy = Policy::new(&args.deny);
+    if policy.deny_partial {
+        super::error_line!(
+            "--deny partial is for verdicts (`convert --verify`, `roundtrip`); `check` gives none"
+        );
+        return EXIT_USAGE;
+    }
     let opts = args.dialect.apply(super::read_options(args.encoding));
     let out = Output {
-        text: args.format == Format::Text && !args.quiet,
+        text: args.format == Format::Text,
         json: args.format == Format::Json,
         verbose: args.verbose,
+        quiet: args.quiet,
     };
     let pb = super::progress(inputs.len(), args.quiet || args.format == Format::Json);
     // Each file's text or JSON entry is printed as soon as the files before it are done, then
@@ -252,6 +260,8 @@ pub fn run(args: CheckArgs) -> u8 {
             let summary = serde_json::json!({"files": files, "games": games, "variants": variants, "errors": errors, "warnings": warnings, "failed": failed.iter().chain(&denied).collect::<Vec<_>>()});
             let _ = writeln!(out, "\n  ],\n  \"summary\": {summary:#}\n}}");
         }
+        // `-q`: the errors were printed; nothing else is.
+        Format::Text if args.quiet => {}
         Format::Text => {
             if !failed.is_empty() {
                 out.push_str("files with errors:\n");

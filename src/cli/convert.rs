@@ -25,7 +25,7 @@ pub struct ConvertArgs {
     #[arg(long, value_parser = writable_format())]
     pub to: Option<Format>,
     /// Input format (default: from each file's extension; directories are then searched for
-    /// every readable format's files except the output format's).
+    /// every readable format's files, except .yaml/.yml when writing YAML).
     #[arg(long, value_parser = readable_format())]
     pub from: Option<Format>,
     /// Output: a file (single input), a directory (mirrors the input tree), or `-` for standard
@@ -48,7 +48,7 @@ pub struct ConvertArgs {
     /// Also show notes.
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print only failures and the summary.
+    /// Print nothing but errors: the diagnostics of files that fail, no summary.
     #[arg(short, long)]
     pub quiet: bool,
     /// Also write a JSON report (per input: status, diagnostics by code, forms kept verbatim,
@@ -62,7 +62,8 @@ pub struct ConvertArgs {
     /// relative to DIR, so put the written rule file there.
     #[arg(long, value_name = "DIR")]
     pub with_images: Option<PathBuf>,
-    /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written).
+    /// Fail on these too (`--deny warnings`: a file with a warning fails and is not written;
+    /// `--deny partial`, with `--verify`: a file with a `partial` verdict fails).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
     /// Prove the port: read the written output back, play it and the source, and give a verdict
@@ -154,13 +155,16 @@ pub fn run(args: ConvertArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if args.deny.contains(&Deny::Partial) && !args.verify {
+        super::error_line!("--deny partial fails files on `--verify` verdicts; give --verify");
+        return EXIT_USAGE;
+    }
     if args.piece.is_some() && to != Format::Chessembly {
         super::error_line!("--piece selects a piece for `--to chessembly` only");
         return EXIT_USAGE;
     }
     // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
-    let skip = (to == Format::Yaml).then_some(Format::Yaml);
-    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, skip)) {
+    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, Some(to))) {
         Ok(v) => v,
         Err(code) => return code,
     };
@@ -254,7 +258,7 @@ fn output_format(args: &ConvertArgs) -> Result<Format, String> {
 }
 
 /// Prints the failed files and the summary
-/// line to standard error (each file's diagnostics were printed as it finished); returns the
+/// line to standard error (nothing under `-q`) (each file's diagnostics were printed as it finished); returns the
 /// number of failed files.
 fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[Outcome]) -> usize {
     let mut err = std::io::stderr().lock();
@@ -264,6 +268,10 @@ fn summarise(args: &ConvertArgs, to: Format, inputs: &[InputFile], outcomes: &[O
         .filter(|(o, _)| o.failed)
         .map(|(_, i)| i.display.as_str())
         .collect();
+    // `-q`: the failed files' errors were printed; nothing else is.
+    if args.quiet {
+        return failed.len();
+    }
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
     let unmodelled = unmodelled_total(outcomes);
     if !failed.is_empty() {
@@ -689,10 +697,21 @@ fn convert_one(
         }
         base.verdicts = verdicts;
     }
-    // An error (the writer's too) or a denied warning fails the file: nothing is written.
-    if policy.fails(base.errors, base.warnings) {
+    let partial = base
+        .verdicts
+        .iter()
+        .filter(|v| v.verdict == Verdict::Partial)
+        .count();
+    // An error (the writer's too), a denied warning or a denied partial verdict fails the
+    // file: nothing is written.
+    if policy.fails(base.errors, base.warnings) || (policy.deny_partial && partial > 0) {
         let why = if base.errors > 0 {
             format!("{} error{}", base.errors, plural(base.errors))
+        } else if !policy.fails(0, base.warnings) {
+            format!(
+                "{partial} partial verdict{} (--deny partial)",
+                plural(partial)
+            )
         } else {
             format!(
                 "{} warning{} (--deny warnings)",

@@ -23,10 +23,12 @@ pub enum ColorArg {
 /// Output format of the move list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// A JSON list of `{kind, from, to, take, transition, state_change}`.
-    Json,
-    /// One move per line.
+    /// One move per line (a game's moves in ZoG notation).
     Text,
+    /// A JSON list: a game's moves as `{notation, player, piece, from, to, captures,
+    /// move_type, partial}`, a Chessembly piece's as `{kind, from, to, take, transition,
+    /// state_change}`.
+    Json,
 }
 
 /// Arguments of `zogkit moves`.
@@ -63,8 +65,8 @@ pub struct MovesArgs {
     /// A state register of the moving side, `KEY=N` (repeatable).
     #[arg(long = "state", value_name = "KEY=N")]
     pub state: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "json")]
+    /// Output format (text by default, as every subcommand).
+    #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     /// Items a chain may run before it is stopped with a warning (default: the global
     /// `--limit chessembly-steps`, itself 1000 by default).

@@ -1,4 +1,4 @@
-//! What `check`, `convert` and `roundtrip` share about outcomes: which inputs a run reads, in which format, and when a file fails (every error; warnings too under `--deny warnings`).
+//! What `check`, `convert`, `catalogue` and `roundtrip` share about outcomes: which inputs a run reads, in which format, and when a file fails (every error; warnings too under `--deny warnings`).
 
 use super::{EXIT_USAGE, InputFile, collect_inputs};
 use clap::ValueEnum;
@@ -11,6 +11,9 @@ use zogkit::format::Format;
 pub enum Deny {
     /// A file with a warning fails, as one with an error does (strict mode for CI).
     Warnings,
+    /// A file with a partial port fails: a `partial` verdict of `convert --verify`, or a
+    /// `roundtrip` that passed while the ZRF writer reported losses; other warnings do not.
+    Partial,
 }
 
 /// When a file fails: always on an error-severity diagnostic; on a warning too when denied.
@@ -18,6 +21,8 @@ pub enum Deny {
 pub struct Policy {
     /// `--deny warnings` was given.
     pub deny_warnings: bool,
+    /// `--deny partial` was given.
+    pub deny_partial: bool,
 }
 
 impl Policy {
@@ -25,6 +30,7 @@ impl Policy {
     pub fn new(deny: &[Deny]) -> Policy {
         Policy {
             deny_warnings: deny.contains(&Deny::Warnings),
+            deny_partial: deny.contains(&Deny::Partial),
         }
     }
     /// Whether a file with these counts fails.
@@ -38,14 +44,17 @@ pub fn count(diags: &[Diagnostic], s: Severity) -> usize {
     diags.iter().filter(|d| d.severity == s).count()
 }
 
-/// The extensions a directory is searched for: those of `from`, or every readable format's
-/// except `skip`'s (YAML when writing YAML: outputs often sit beside inputs), `variants.ini` and
-/// Ludii's English text (plain `.txt`). YAML files count by both their extensions.
-pub fn extensions(from: Option<Format>, skip: Option<Format>) -> Vec<&'static str> {
+/// The extensions a directory is searched for, for every subcommand that takes directories:
+/// those of `from` when given, else every readable format's except Ludii's English (plain
+/// `.txt`) and `variants.ini` (`.ini`), whose extensions other files share. YAML files count by
+/// both their extensions and are skipped when the run `writes` YAML (its outputs often sit
+/// beside its inputs). `fmt` and `roundtrip`, which read ZRF alone, pass `Some(Format::Zrf)`.
+pub fn extensions(from: Option<Format>, writes: Option<Format>) -> Vec<&'static str> {
     let exts = |f: Format| match f {
         Format::Yaml => vec!["yaml", "yml"],
         f => vec![f.extension()],
     };
+    let skip = writes.filter(|&w| w == Format::Yaml);
     match from {
         Some(f) => exts(f),
         None => Format::ALL
@@ -61,19 +70,21 @@ pub fn extensions(from: Option<Format>, skip: Option<Format>) -> Vec<&'static st
 /// The inputs of a run, or the exit status after the error is printed: a path that does not
 /// exist, or no input file at all (an empty directory, one without files of `exts`).
 pub fn inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, u8> {
+    inputs_or_message(paths, exts).map_err(|e| {
+        super::error_line!("{e}");
+        EXIT_USAGE
+    })
+}
+
+/// [`inputs`], with the error as a message (not printed), for a report that must hold it.
+pub fn inputs_or_message(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
     match collect_inputs(paths, exts) {
         Ok(v) if !v.is_empty() => Ok(v),
-        Ok(_) => {
-            eprintln!(
-                "error: no input files found (directories are searched for .{} files)",
-                exts.join(", .")
-            );
-            Err(EXIT_USAGE)
-        }
-        Err(e) => {
-            super::error_line!("{e}");
-            Err(EXIT_USAGE)
-        }
+        Ok(_) => Err(format!(
+            "no input files found (directories are searched for .{} files)",
+            exts.join(", .")
+        )),
+        Err(e) => Err(e),
     }
 }
 

@@ -4,7 +4,7 @@
 //! (YAML → spec → YAML).
 
 use super::outcome::{Deny, Policy};
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, collect_inputs, progress, read_input};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, progress, read_input};
 use clap::{Args, ValueEnum};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -34,13 +34,14 @@ pub struct RoundtripArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Print only failures and the summary.
+    /// Print nothing but failures (no summary).
     #[arg(short, long)]
     pub quiet: bool,
     /// Skip the YAML → spec → YAML byte-stability check (it costs more than the ZRF round trip).
     #[arg(long)]
     pub no_yaml: bool,
-    /// Fail on these too (`--deny warnings`: a file whose reading or writing warns fails).
+    /// Fail on these too (`--deny warnings`: a file whose reading or writing warns fails;
+    /// `--deny partial`: a file whose round trip passed while the ZRF writer reported losses).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
 }
@@ -70,25 +71,40 @@ pub struct FileResult {
     /// Per game or variant, in document order.
     pub entries: Vec<EntryResult>,
     /// Problems that are not per entry: read errors, new warnings, YAML instability, a different
-    /// number of entries.
+    /// number of entries (as text).
+    #[serde(skip)]
     pub problems: Vec<String>,
+    /// The same problems as structured diagnostics, as `check --format json` gives them
+    /// (`severity`, `code`, `message`, `location`, `notes`) plus `stage`: `input` (the input's
+    /// own), `reread` (new on reading the written ZRF), `writer`, `yaml`, `compare`. A problem
+    /// that is no diagnostic has a `null` code and the file as its location.
+    #[serde(rename = "problems")]
+    problems_json: Vec<serde_json::Value>,
     /// Diagnostics of the writer (what ZRF cannot express).
     emit_diagnostics: Vec<String>,
 }
 
 /// Runs `zogkit roundtrip`.
 pub fn run(args: RoundtripArgs) -> u8 {
-    let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
+    let exts = super::outcome::extensions(Some(Format::Zrf), None);
+    let inputs = match super::outcome::inputs_or_message(&args.inputs, &exts) {
         Ok(v) => v,
         Err(e) => {
             super::error_line!("{e}");
+            // A JSON report is printed all the same, with the error, for the tools reading it.
+            if args.format == ReportFormat::Json {
+                let v = serde_json::json!({
+                    "files": [],
+                    "summary": summary_json(&[]),
+                    "error": e,
+                });
+                let _ = super::print_stdout(
+                    &(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"),
+                );
+            }
             return EXIT_USAGE;
         }
     };
-    if inputs.is_empty() {
-        super::error_line!("no .zrf files found");
-        return EXIT_USAGE;
-    }
     let pb = progress(
         inputs.len(),
         args.quiet || args.format != ReportFormat::Text,
@@ -129,9 +145,29 @@ fn fail(file: &str, problem: String) -> FileResult {
         original_bytes: 0,
         emitted_bytes: 0,
         entries: Vec::new(),
+        problems_json: vec![plain_json(file, "input", &problem)],
         problems: vec![problem],
         emit_diagnostics: Vec::new(),
     }
+}
+
+/// A problem that is no diagnostic, as JSON.
+fn plain_json(file: &str, stage: &str, message: &str) -> serde_json::Value {
+    serde_json::json!({
+        "severity": "error",
+        "code": null,
+        "message": message,
+        "location": {"file": file},
+        "notes": [],
+        "stage": stage,
+    })
+}
+
+/// A diagnostic as JSON, with the stage of the round trip that reported it.
+fn diag_json(d: &Diagnostic, sources: &SourceMap, file: &str, stage: &str) -> serde_json::Value {
+    let mut j = d.to_json(sources, file);
+    j["stage"] = stage.into();
+    j
 }
 
 fn diag_keys(ds: &[zogkit::diag::Diagnostic], sev: Severity) -> BTreeSet<(String, String)> {
@@ -185,14 +221,13 @@ pub fn judge(
 ) -> FileResult {
     // A file that does not read cleanly proves nothing: it fails with its own errors (and its
     // warnings, when they are denied).
-    let own: Vec<String> = first
+    let own: Vec<&Diagnostic> = first
         .diagnostics
         .iter()
         .filter(|d| {
             d.severity == Severity::Error
                 || (policy.deny_warnings && d.severity == Severity::Warning)
         })
-        .map(|d| located(d, &first.sources, name))
         .collect();
     if !own.is_empty() {
         let mut r = fail(
@@ -203,7 +238,13 @@ pub fn judge(
                 if own.len() == 1 { "" } else { "s" }
             ),
         );
-        r.problems.extend(own);
+        // The JSON holds the diagnostics themselves, not the heading.
+        r.problems_json.clear();
+        for d in own {
+            r.problems.push(located(d, &first.sources, name));
+            r.problems_json
+                .push(diag_json(d, &first.sources, name, "input"));
+        }
         return r;
     }
     let Some(mut doc1) = first.document.take() else {
@@ -246,24 +287,33 @@ fn compare(
     let no_games = doc1.games.is_empty();
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
     let mut problems = Vec::new();
+    let mut problems_json = Vec::new();
     let Some(doc2) = second.document else {
         return fail(name, "the emitted ZRF could not be read back".into());
     };
-    // Errors and warnings of the re-read that the original did not have.
+    // Errors and warnings of the re-read that the original did not have (once each).
     for sev in [Severity::Error, Severity::Warning] {
         let before = diag_keys(&first.diagnostics, sev);
-        for (code, msg) in diag_keys(&second.diagnostics, sev) {
+        let mut seen = BTreeSet::new();
+        for d in second.diagnostics.iter().filter(|d| d.severity == sev) {
+            let key = (d.code.to_string(), d.message.clone());
             // A file of only definitions holds no game, so nothing is written for it.
-            let expected = code == format::CODE_EMPTY && no_games;
-            if !expected && !before.contains(&(code.clone(), msg.clone())) {
+            let expected = d.code == format::CODE_EMPTY && no_games;
+            if !expected && !before.contains(&key) && seen.insert(key) {
                 problems.push(format!(
-                    "the emitted ZRF reads with a new {}: {code}: {msg}",
-                    sev.as_str()
+                    "the emitted ZRF reads with a new {}: {}: {}",
+                    sev.as_str(),
+                    d.code,
+                    d.message
                 ));
+                problems_json.push(diag_json(d, &second.sources, name, "reread"));
             }
         }
     }
-    problems.extend(yaml_problem);
+    if let Some(p) = yaml_problem {
+        problems_json.push(plain_json(name, "yaml", &p));
+        problems.push(p);
+    }
     // What the writer reports as an error (or a denied warning) fails the file too.
     for d in &ediags {
         if d.severity == Severity::Error
@@ -273,6 +323,7 @@ fn compare(
                 "the ZRF writer reported: {}",
                 located(d, &first.sources, name)
             ));
+            problems_json.push(diag_json(d, &first.sources, name, "writer"));
         }
     }
     // Procedures are compared inlined only when the two documents factor them differently.
@@ -317,6 +368,9 @@ fn compare(
             unified(&yaml(&a.source), &yaml(&b.source))
         ));
     }
+    for p in &problems[problems_json.len()..] {
+        problems_json.push(plain_json(name, "compare", p));
+    }
     for (i, g) in (if all_same { &*doc1 } else { &a })
         .games
         .iter()
@@ -337,6 +391,16 @@ fn compare(
             diff,
         });
     }
+    // `--deny partial`: what the writer reported losing fails the file too.
+    if policy.deny_partial && !policy.deny_warnings {
+        for d in ediags.iter().filter(|d| d.severity == Severity::Warning) {
+            problems.push(format!(
+                "the ZRF writer reported a loss (--deny partial): {}",
+                located(d, &first.sources, name)
+            ));
+            problems_json.push(diag_json(d, &first.sources, name, "writer"));
+        }
+    }
     let passed = problems.is_empty() && entries.iter().all(|e| e.passed);
     let (original_bytes, emitted_bytes) = (original_len, emitted.len());
     let emit_diagnostics = ediags
@@ -354,6 +418,7 @@ fn compare(
         emitted_bytes,
         entries,
         problems,
+        problems_json,
         emit_diagnostics,
     }
 }
@@ -517,12 +582,16 @@ fn text_report(results: &[FileResult], quiet: bool) -> String {
             let _ = writeln!(out, "  writer: {d}");
         }
     }
+    if quiet {
+        return out;
+    }
     let s = summarize(results);
     let within3 = s.ratios.iter().filter(|r| **r <= 3.0).count();
     let _ = writeln!(
         out,
-        "roundtrip {} files: {} failed; {} games and variants, {} failed; size ratio emitted/original: min {:.2}, median {:.2}, p90 {:.2}, p95 {:.2}, max {:.2}, {} of {} files within 3×",
+        "roundtrip {} file{}: {} failed; {} games and variants, {} failed; size ratio emitted/original: min {:.2}, median {:.2}, p90 {:.2}, p95 {:.2}, max {:.2}, {} of {} file{} within 3×",
         s.files,
+        if s.files == 1 { "" } else { "s" },
         s.failed_files,
         s.entries,
         s.failed_entries,
@@ -532,7 +601,8 @@ fn text_report(results: &[FileResult], quiet: bool) -> String {
         percentile(&s.ratios, 0.95),
         s.ratios.last().copied().unwrap_or(0.0),
         within3,
-        s.ratios.len()
+        s.ratios.len(),
+        if s.ratios.len() == 1 { "" } else { "s" }
     );
     out
 }

@@ -410,7 +410,6 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
             shared.as_os_str(),
             "--to".as_ref(),
             "yaml".as_ref(),
-            "-q".as_ref(),
             "--update".as_ref(),
             "-o".as_ref(),
             int.as_os_str(),
@@ -647,7 +646,7 @@ fn failures_do_not_stop_the_batch_and_are_listed_last() {
         "{err}"
     );
     // `check` fails the same files with the same exit status.
-    let (code, out, _) = run(&root, &["check", "-q", "in"]);
+    let (code, out, _) = run(&root, &["check", "in"]);
     assert_eq!(code, 1, "{out}");
     let listed: Vec<&str> = out[out.find("files with errors:\n").expect(&out)..]
         .lines()
@@ -676,7 +675,7 @@ fn symlink_loops_are_skipped_with_a_warning() {
     link("../elsewhere/outside.zrf", "linked.zrf"); // a file link out of the tree is followed
     for args in [
         &["convert", "in", "--to", "yaml", "-o", "out", "-q"][..],
-        &["check", "-q", "in"][..],
+        &["check", "in"][..],
     ] {
         let start = Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
@@ -875,10 +874,7 @@ fn check_reads_named_files_in_their_own_format() {
 
     // The YAML specs `convert` wrote are read as YAML: the same games and variants as their
     // ZRF sources, no ZRF diagnostics, exit 0.
-    let (code, zrf_out, _) = run(
-        &dir,
-        &["check", "-q", "in/variant_001.zrf", "in/tai_shogi.zrf"],
-    );
+    let (code, zrf_out, _) = run(&dir, &["check", "in/variant_001.zrf", "in/tai_shogi.zrf"]);
     assert_eq!(code, 0, "{zrf_out}");
     let (code, out, _) = run(
         &dir,
@@ -923,14 +919,17 @@ fn check_reads_named_files_in_their_own_format() {
     assert!(out.contains("zrf::unknown-top-level"), "{out}");
     assert_eq!(summary_counts(&out), (0, 0), "{out}");
 
-    // A directory is searched for .zrf files only.
+    // A directory is searched for every format `check` reads, YAML specs too.
     copy(
         &dir.join("yaml/variant_001.yaml"),
         &dir.join("in/variant_001.yaml"),
     );
-    let (code, out, _) = run(&dir, &["check", "-q", "in"]);
+    let (code, out, _) = run(&dir, &["check", "in"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("checked 2 files:"), "{out}");
+    assert!(out.contains("checked 3 files:"), "{out}");
+    // `-q` prints nothing but errors: no warnings, no summary line.
+    let (code, out, err) = run(&dir, &["check", "-q", "in"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 
     // A broken YAML file: a located `yaml::` error and exit 1.
     std::fs::write(
@@ -1379,6 +1378,118 @@ fn limits_have_their_own_help_page() {
             "{sub} --help repeats the table"
         );
     }
+}
+
+#[test]
+fn every_subcommand_searches_directories_for_every_format_it_reads() {
+    let root = scratch("dir-search");
+    copy(
+        &Path::new(REPO).join("corpus/yaml/mini_chess_texts.yaml"),
+        &root.join("specs/mini.yaml"),
+    );
+    copy(
+        &corpus("variant_001.zrf"),
+        &root.join("mixed/variant_001.zrf"),
+    );
+    copy(
+        &Path::new(REPO).join("corpus/yaml/mini_chess_texts.yaml"),
+        &root.join("mixed/sub/mini.yml"),
+    );
+    copy(
+        &Path::new(REPO).join("corpus/ludii/chess.lud"),
+        &root.join("mixed/chess.lud"),
+    );
+    // A folder of specs written by `convert` is catalogued without --from.
+    let (code, _, err) = run(&root, &["catalogue", "specs", "-o", "site"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("catalogue of 1 file in site:"), "{err}");
+    // check, catalogue and convert (to anything but YAML) read every format; converting to YAML
+    // skips the YAML files, which are its outputs; roundtrip reads ZRF alone.
+    let (code, out, _) = run(&root, &["check", "mixed"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 3 files:"), "{out}");
+    let (code, _, err) = run(&root, &["catalogue", "mixed", "-o", "site2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("catalogue of 3 files in site2:"), "{err}");
+    let (_, _, err) = run(&root, &["convert", "mixed", "--to", "zrf", "-o", "zrf"]);
+    assert!(err.contains("of 3 files to zrf"), "{err}");
+    let (_, _, err) = run(&root, &["convert", "mixed", "--to", "yaml", "-o", "yaml"]);
+    assert!(err.contains("of 2 files to yaml"), "{err}");
+    let (code, out, _) = run(&root, &["roundtrip", "mixed"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("roundtrip 1 file: 0 failed"), "{out}");
+    let (code, _, err) = run(&root, &["roundtrip", "specs"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no input files found (directories are searched for .zrf files)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_binary() {
+    let root = scratch("completions");
+    for (shell, needle) in [
+        ("bash", "_zogkit()"),
+        ("zsh", "#compdef zogkit"),
+        ("fish", "complete -c zogkit"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[zogkit]"),
+    ] {
+        let (code, out, err) = run(&root, &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(needle), "{shell} lacks {needle}");
+        assert!(
+            out.contains("roundtrip") && out.contains("rules-dir"),
+            "{shell}"
+        );
+    }
+    let (code, _, err) = run(&root, &["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("possible values: bash, elvish, fish, powershell, zsh"),
+        "{err}"
+    );
+    // One page on standard output: zogkit's own, or a subcommand's.
+    let (code, out, _) = run(&root, &["man"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\n.TH ZOGKIT 1 "), "{out}");
+    assert!(out.contains("\nzogkit\\-replay(1)\n"), "{out}");
+    let (_, out, _) = run(&root, &["man", "replay"]);
+    assert!(
+        out.contains(".TH ZOGKIT-REPLAY 1") && out.contains("rules\\-dir"),
+        "{out}"
+    );
+    let (code, _, err) = run(&root, &["man", "nosuch"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no subcommand \"nosuch\"; the subcommands are: check, convert"),
+        "{err}"
+    );
+    // Every page into a folder; existing pages need --force.
+    let (code, _, err) = run(&root, &["man", "-o", "pages"]);
+    assert_eq!(code, 0, "{err}");
+    let pages: Vec<String> = std::fs::read_dir(root.join("pages"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for page in [
+        "zogkit.1",
+        "zogkit-replay.1",
+        "zogkit-man.1",
+        "zogkit-completions.1",
+    ] {
+        assert!(pages.iter().any(|p| p == page), "{page} in {pages:?}");
+    }
+    assert!(
+        !pages.iter().any(|p| p.contains("dist-assets")),
+        "hidden: {pages:?}"
+    );
+    let (code, _, err) = run(&root, &["man", "-o", "pages"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists (use --force to overwrite)"), "{err}");
+    let (code, _, err) = run(&root, &["man", "-o", "pages", "--force"]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

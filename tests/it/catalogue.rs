@@ -93,7 +93,7 @@ fn the_hand_written_corpus_makes_a_site() {
     let (code, err) = run(&args);
     // The truncated file has errors and the run says so (exit 1); the site is still whole.
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("of 4 files have errors"), "{err}");
+    assert!(err.contains("1 of 4 files has errors"), "{err}");
 
     for page in [
         "index.html",
@@ -404,6 +404,6 @@ fn a_file_with_errors_is_catalogued_and_fails_the_run() {
         site.to_str().unwrap(),
     ]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("1 of 1 files have errors"), "{err}");
+    assert!(err.contains("1 of 1 file has errors"), "{err}");
     assert!(site.join("index.html").is_file());
 }

@@ -38,6 +38,8 @@ fn json_lists_moves_with_all_fields_in_order() {
             "black",
             "--state",
             "mode=1",
+            "--format",
+            "json",
         ],
         None,
     );
@@ -231,7 +233,9 @@ fn native_perft_counts_the_start_position() {
 #[test]
 fn json_to_is_where_the_piece_ends() {
     let moves = |script: &str, board: &str, extra: &[&str]| {
-        let mut args = vec!["moves", "-", "--board", board, "--at", "d4"];
+        let mut args = vec![
+            "moves", "-", "--board", board, "--at", "d4", "--format", "json",
+        ];
         args.extend_from_slice(extra);
         let out = zogkit(&args, Some(script));
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();

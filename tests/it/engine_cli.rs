@@ -60,7 +60,8 @@ fn a_capture_off_the_board_does_nothing_and_a_step_off_the_board_ends_the_block(
         "off.zrf",
         "(n (capture w) add) (e (capture e) add) (n w add)",
     );
-    let out = zogkit(&["moves", &f, "--format", "text"]);
+    // Text is the default format.
+    let out = zogkit(&["moves", &f]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),

@@ -1,5 +1,6 @@
-//! `zogkit replay` on the real binary: every ZoG saved game of the corpus replays (or is a
-//! listed exception with its cause), and crafted saves get located errors.
+//! `zogkit replay` on the real binary: every ZoG saved game of the corpus finds its rules in the
+//! shared collection and replays (or is a listed exception with its cause), crafted saves get
+//! located errors, and `RulesFile=` never leads out of the save's folder.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -112,25 +113,39 @@ fn saved_games(root: &Path) -> Vec<String> {
     out
 }
 
-/// Replays one saved game; `Ok(records)` when every record replayed, else the message.
+/// Replays one saved game with its rules found by `--rules-dir` over the whole shared `zrf`
+/// folder (which holds other files of the same names: `dagaz/checkmate/chessence.zrf` beside
+/// `dagazproject/Chessence/Chessence.zrf`); asserts that the file found is the one in the
+/// save's own folder of `zrf/dagazproject`. `Ok(records)` when every record replayed, else the
+/// message.
 fn replay(root: &Path, game: &str) -> Result<u64, String> {
     let zsg = root.join("zsg/dagazproject").join(game);
     let folder = game.split('/').next().unwrap();
-    let Some(rules) = rules_for(&zsg, &root.join("zrf/dagazproject").join(folder)) else {
-        return Err("rules file not found".into());
-    };
+    let rules = rules_for(&zsg, &root.join("zrf/dagazproject").join(folder))
+        .unwrap_or_else(|| panic!("{game}: no rules file in its folder"));
     let out = zogkit(&[
         "replay".as_ref(),
         zsg.as_os_str(),
-        "--rules".as_ref(),
-        rules.as_os_str(),
+        "--rules-dir".as_ref(),
+        root.join("zrf").as_os_str(),
         "--format".as_ref(),
         "json".as_ref(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     let Ok(j) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+        // The engine refused the game: the message names the rules file it read.
+        assert!(
+            stderr.contains(&format!("{}:", rules.display())),
+            "{game}: the rules found are not {}: {stderr}",
+            rules.display()
+        );
         return Err(stderr);
     };
+    assert_eq!(
+        j["rules"].as_str(),
+        rules.to_str(),
+        "{game}: the rules found"
+    );
     if j["ok"] == true && out.status.success() {
         assert_eq!(j["replayed"], j["records"], "{game}: {j}");
         Ok(j["replayed"].as_u64().unwrap())
@@ -149,7 +164,7 @@ fn open_line(note: &str) -> u64 {
 }
 
 #[test]
-fn every_saved_game_replays_or_is_a_known_exception() {
+fn every_saved_game_finds_its_rules_and_replays_or_is_a_known_exception() {
     let Some(root) = corpus() else { return };
     let games = saved_games(&root);
     assert_eq!(games.len(), 62, "the corpus has 62 saved games: {games:?}");
@@ -349,4 +364,227 @@ fn json_reports_the_failure() {
         .map(|v| v.as_str().unwrap())
         .collect();
     assert_eq!(legal, ["Pawn a1 - a2", "Pawn b1 - b2"]);
+}
+
+/// Runs zogkit in `cwd` with `env` set (and `ZOGKIT_RULES_PATH` removed unless set there).
+fn zogkit_env(cwd: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_zogkit"));
+    c.args(args)
+        .current_dir(cwd)
+        .env_remove("ZOGKIT_RULES_PATH");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run zogkit")
+}
+
+/// A collection: `saves/<sub>/game.zsg` naming `rules_file`, and the mini game at each of
+/// `rules` (relative paths); returns the scratch folder.
+fn collection(name: &str, sub: &str, rules_file: &str, rules: &[&str]) -> PathBuf {
+    let d = scratch(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("saves").join(sub)).unwrap();
+    for r in rules {
+        let p = d.join(r);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, MINI_ZRF).unwrap();
+    }
+    std::fs::write(
+        d.join("saves").join(sub).join("game.zsg"),
+        format!(
+            "Zillions Save Game File Version 0.02 HH\r\nRulesFile={rules_file}\r\nVariantName=Mini\r\n1. Pawn a1 - a2\r\n1. Pawn c3 - c2\r\n"
+        ),
+    )
+    .unwrap();
+    d
+}
+
+#[test]
+fn rules_are_found_by_name_in_rules_folders_recursively_and_case_insensitively() {
+    let d = collection("rules-dir", "x", ".\\MINI.ZRF", &["rules/games/Mini.zrf"]);
+    let save = "saves/x/game.zsg";
+    // Not beside the save: the error says where it looked and what to give.
+    let o = zogkit_env(&d, &["replay", save], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("`.\\MINI.ZRF` was not found: not beside the save in saves/x")
+            && e.contains("--rules-dir"),
+        "{e}"
+    );
+    let o = zogkit_env(
+        &d,
+        &["replay", save, "--rules-dir", "rules", "--format", "json"],
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["rules"], "rules/games/Mini.zrf");
+    assert_eq!(j["replayed"], 2);
+    // The environment's path list, when no --rules-dir is given; a missing entry is passed over.
+    let list = std::env::join_paths([d.join("nowhere"), d.join("rules")]).unwrap();
+    let o = zogkit_env(
+        &d,
+        &["replay", save],
+        &[("ZOGKIT_RULES_PATH", Path::new(&list))],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A --rules-dir that does not exist is a usage error naming it.
+    let o = zogkit_env(&d, &["replay", save, "--rules-dir", "nowhere"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nowhere"), "{}", stderr(&o));
+}
+
+#[test]
+fn several_rules_of_one_name_are_told_apart_by_the_folders_of_the_save_or_named() {
+    let rules = ["rules/a/Mini.zrf", "rules/b/Mini.zrf"];
+    // The save's folder `b` mirrors `rules/b`.
+    let d = collection("rules-mirror", "b", "Mini.zrf", &rules);
+    let o = zogkit_env(
+        &d,
+        &[
+            "replay",
+            "saves/b/game.zsg",
+            "--rules-dir",
+            "rules",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["rules"], "rules/b/Mini.zrf");
+    // Nothing tells them apart: an error naming both (exit 2), nothing replayed.
+    let d = collection("rules-ambiguous", "c", "Mini.zrf", &rules);
+    let o = zogkit_env(
+        &d,
+        &["replay", "saves/c/game.zsg", "--rules-dir", "rules"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("is ambiguous in rules: rules/a/Mini.zrf, rules/b/Mini.zrf"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty());
+    // The first folder that holds the name decides.
+    let o = zogkit_env(
+        &d,
+        &[
+            "replay",
+            "saves/c/game.zsg",
+            "--rules-dir",
+            "rules/b",
+            "--rules-dir",
+            "rules/a",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["rules"], "rules/b/Mini.zrf");
+}
+
+#[test]
+fn rules_file_never_leads_out_of_the_saves_folder() {
+    // `..` (with either separator), an absolute path and a symbolic link out are all refused
+    // beside the save, though the file exists there; `--rules` reads it.
+    let d = collection(
+        "rules-outside",
+        "x",
+        "..\\..\\outside\\Mini.zrf",
+        &["outside/Mini.zrf"],
+    );
+    let o = zogkit_env(&d, &["replay", "saves/x/game.zsg"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("leads outside saves/x, the save's folder, and was not read there"),
+        "{e}"
+    );
+    let o = zogkit_env(
+        &d,
+        &["replay", "saves/x/game.zsg", "--rules", "outside/Mini.zrf"],
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let abs = d.join("outside/Mini.zrf");
+    for named in ["../../outside/Mini.zrf", abs.to_str().unwrap()] {
+        let d2 = collection("rules-outside-2", "x", named, &["outside/Mini.zrf"]);
+        let o = zogkit_env(&d2, &["replay", "saves/x/game.zsg"], &[]);
+        assert_eq!(o.status.code(), Some(2), "{named}");
+        assert!(
+            stderr(&o).contains("leads outside"),
+            "{named}: {}",
+            stderr(&o)
+        );
+    }
+    #[cfg(unix)]
+    {
+        let d = collection("rules-link", "x", "Mini.zrf", &["outside/Mini.zrf"]);
+        std::os::unix::fs::symlink(d.join("outside/Mini.zrf"), d.join("saves/x/Mini.zrf")).unwrap();
+        let o = zogkit_env(&d, &["replay", "saves/x/game.zsg"], &[]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("leads outside"), "{}", stderr(&o));
+        // Outside the save's folder, the rules folders the user names are searched by name.
+        let o = zogkit_env(
+            &d,
+            &["replay", "saves/x/game.zsg", "--rules-dir", "outside"],
+            &[],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn show_prints_the_position_as_a_board_at_the_end_or_after_n_records() {
+    let d = collection("show", "x", "Mini.zrf", &["saves/x/Mini.zrf"]);
+    let o = zogkit_env(
+        &d,
+        &["replay", "saves/x/game.zsg", "--show", "--at", "1"],
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "replayed 1 move of saves/x/game.zsg\n\
+         position after 1 record (Black to move):\n\
+         \x20 a b c\n\
+         3 . . p\n\
+         2 P . .\n\
+         1 . P .\n\
+         pieces: P Pawn\n\
+         players: White upper case, Black lower case\n"
+    );
+    let o = zogkit_env(&d, &["replay", "saves/x/game.zsg", "--show"], &[]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        out.contains(
+            "position after 2 records (White to move):\n  a b c\n3 . . .\n2 P . p\n1 . P .\n"
+        ),
+        "{out}"
+    );
+    let o = zogkit_env(
+        &d,
+        &["replay", "saves/x/game.zsg", "--show", "--format", "json"],
+        &[],
+    );
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["position"]["to_move"], "White");
+    let board = j["position"]["board"].as_array().unwrap();
+    assert_eq!(board.len(), 3);
+    assert!(
+        board.contains(&serde_json::json!({"at": "c2", "player": "Black", "piece": "Pawn"})),
+        "{board:?}"
+    );
+    let o = zogkit_env(&d, &["replay", "saves/x/game.zsg", "--at", "3"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--at 3: saves/x/game.zsg has 2 records"),
+        "{}",
+        stderr(&o)
+    );
 }

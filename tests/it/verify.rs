@@ -376,6 +376,38 @@ fn a_partial_verdict_with_no_differing_move_stands_at_the_game() {
         format!("--> corpus/ludii/xiangqi.lud:{at}"),
         "{stderr}"
     );
+    // A partial verdict is a warning; `--deny partial` fails the file on it alone, and nothing
+    // is written.
+    assert!(o.status.success(), "{stderr}");
+    let gated = |deny: &[&str], out: &str| {
+        Command::new(env!("CARGO_BIN_EXE_zogkit"))
+            .current_dir(REPO)
+            .args(["convert", "corpus/ludii/xiangqi.lud", "--to", "zrf"])
+            .args(deny)
+            .arg("-o")
+            .arg(dir.join(out))
+            .output()
+            .unwrap()
+    };
+    let o = gated(
+        &["--verify", "--verify-positions", "20", "--deny", "partial"],
+        "y.zrf",
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("failed with 1 partial verdict (--deny partial); nothing written"),
+        "{stderr}"
+    );
+    assert!(!dir.join("y.zrf").exists());
+    // Without --verify there is no verdict to gate on: a usage error.
+    let o = gated(&["--deny", "partial"], "z.zrf");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("give --verify"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// XiangQi to Chessembly keeps 2 of its 7 pieces (the others test zones or hop): `convert`

@@ -183,7 +183,7 @@ fn shared_corpus_roundtrips() {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|p| p.as_str().unwrap().to_string())
+                    .map(|p| p["message"].as_str().unwrap().to_string())
                     .collect(),
             )
         })

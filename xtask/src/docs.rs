@@ -58,7 +58,7 @@ version and write the current one.
 
 /// Writes (or, with `check`, compares) docs/spec.md.
 pub fn docs(root: &Path, check: bool) -> Result<(), String> {
-    let out = Command::new(root.join("target/release/zogkit"))
+    let out = Command::new(super::release_bin(root))
         .arg("schema")
         .output()
         .map_err(|e| format!("run zogkit schema: {e}"))?;

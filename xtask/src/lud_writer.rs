@@ -37,7 +37,7 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
             if !ok {
                 return Err("cargo build --release failed".into());
             }
-            root.join("target/release/zogkit")
+            super::release_bin(root)
         }
     };
     let corpus = super::shared_corpus(root)

@@ -27,7 +27,8 @@ tasks:
                              each cut (read, lower, write every format, render): reports panics
                              and cuts over 1 s (default 50)
   dist                       build the release CLI and write it with shell completions and man
-                             pages (generated from the CLI definition) into target/dist/
+                             pages (generated from the CLI definition) into TARGET/dist/
+                             (TARGET: cargo's target directory, CARGO_TARGET_DIR if set)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
   fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli]
                              seeded mutation fuzzing (N seconds per target, default 20);
@@ -148,32 +149,98 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cargo xtask dist`: the release binary, shell completions and man pages in `target/dist/`.
+/// Cargo's target directory for this workspace: `target_directory` of `cargo metadata` (which
+/// follows `CARGO_TARGET_DIR` and `build.target-dir`), else `CARGO_TARGET_DIR` (relative to
+/// the workspace root), else `ROOT/target`.
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
+    let from_metadata = Command::new(cargo())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
+        .and_then(|v| v["target_directory"].as_str().map(PathBuf::from));
+    from_metadata
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .filter(|d| !d.is_empty())
+                .map(|d| root.join(d))
+        })
+        .unwrap_or_else(|| root.join("target"))
+}
+
+/// The release binary of zogkit in [`target_dir`].
+pub(crate) fn release_bin(root: &Path) -> PathBuf {
+    target_dir(root)
+        .join("release")
+        .join(format!("zogkit{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// `cargo xtask dist`: the release binary, shell completions and man pages in `TARGET/dist/`
+/// (`TARGET` is [`target_dir`]); every failure is reported with its cause.
 fn dist(root: &Path) -> bool {
-    if !run(Command::new(cargo())
+    match dist_steps(root) {
+        Ok(dist) => {
+            println!(
+                "dist: {} holds bin/, completions/ and man/ (see the README to install them)",
+                dist.display()
+            );
+            true
+        }
+        Err(e) => {
+            eprintln!("dist: {e}");
+            false
+        }
+    }
+}
+
+fn dist_steps(root: &Path) -> Result<PathBuf, String> {
+    let status = Command::new(cargo())
         .args(["build", "--release", "--quiet", "--bin", "zogkit"])
-        .current_dir(root))
-    {
-        return false;
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build --release failed ({status})"));
     }
-    let dist = root.join("target/dist");
-    let _ = std::fs::remove_dir_all(&dist);
-    let bin = root.join("target/release/zogkit");
-    if !run(Command::new(&bin).arg("dist-assets").arg(&dist)) {
-        return false;
+    let bin = release_bin(root);
+    if !bin.is_file() {
+        return Err(format!(
+            "the release binary is not at {} after the build",
+            bin.display()
+        ));
     }
-    let name = format!("zogkit{}", std::env::consts::EXE_SUFFIX);
-    let copy = std::fs::create_dir_all(dist.join("bin"))
-        .and_then(|()| std::fs::copy(&bin, dist.join("bin").join(&name)));
-    if let Err(e) = copy {
-        eprintln!("dist: cannot copy the binary: {e}");
-        return false;
+    let dist = target_dir(root).join("dist");
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist)
+            .map_err(|e| format!("cannot remove the old {}: {e}", dist.display()))?;
     }
-    println!(
-        "dist: {} holds bin/{name}, completions/ and man/ (see the README to install them)",
-        dist.display()
-    );
-    true
+    let out = Command::new(&bin)
+        .arg("dist-assets")
+        .arg(&dist)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} dist-assets failed ({}): {}",
+            bin.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let name = bin.file_name().unwrap_or_default();
+    std::fs::create_dir_all(dist.join("bin"))
+        .and_then(|()| std::fs::copy(&bin, dist.join("bin").join(name)))
+        .map_err(|e| format!("cannot copy the binary into {}: {e}", dist.display()))?;
+    Ok(dist)
 }
 
 fn cargo() -> String {
@@ -196,7 +263,7 @@ fn bench(root: &Path, runs: usize) -> bool {
     {
         return false;
     }
-    let exe = root.join("target/release/zogkit");
+    let exe = release_bin(root);
     let corpus = shared_corpus(root);
     let yaml_out = root.join("target/bench-yaml");
     let site_out = root.join("target/bench-catalogue");
@@ -426,7 +493,7 @@ fn corpus(root: &Path, check: bool) -> bool {
     let out = root.join("target/corpus-yaml");
     let report = root.join("target/corpus-report.json");
     let _ = std::fs::remove_dir_all(&out);
-    let status = Command::new(root.join("target/release/zogkit"))
+    let status = Command::new(release_bin(root))
         .args(["convert", "--to", "yaml", "-q", "--force", "-o"])
         .arg(&out)
         .arg("--report")
@@ -442,7 +509,7 @@ fn corpus(root: &Path, check: bool) -> bool {
     };
     // The round trip (ZRF → spec → ZRF → spec) per file; it exits non-zero when a file fails,
     // which the report shows rather than stopping.
-    let rt = Command::new(root.join("target/release/zogkit"))
+    let rt = Command::new(release_bin(root))
         .args(["roundtrip", "--no-yaml", "--format", "json"])
         .arg(shared_corpus(root))
         .output();
