@@ -17,15 +17,14 @@
 //! The shared vocabulary ([`direction_name`], the canonical condition builders) is public so that
 //! [`super::emit()`] recognises exactly what this module writes.
 
-use super::board::{Square, square_name};
 use super::program::{Op, Program, Symbols, compile_with};
 use super::syntax::{Delta, Dialect, MoveKind, Side};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::geometry::frame;
 use crate::spec::origin::{GameOrigin, Origins, PieceOrigin};
 use crate::spec::{
-    Board, Cond, Dimension, Document, EntryKind, Extensions, Game, Grid, GridDirection, Instr,
-    Layout, MoveBlock, Piece, RawFormat, SPEC_VERSION, Source, Symmetry, Test, Texts, TurnOrder,
+    Board, Cond, Document, EntryKind, Extensions, Game, Instr, MoveBlock, Piece, RawFormat,
+    SPEC_VERSION, Source, Test, Texts, TurnOrder,
 };
 use std::collections::HashSet;
 

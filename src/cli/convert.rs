@@ -538,6 +538,92 @@ fn output_name(input: &InputFile, to: Format) -> PathBuf {
     name.with_extension(to.extension())
 }
 
+/// Whether `target` may be written for `input`: `Plan::Write`, `Plan::UpToDate`, or the error
+/// line that fails the file.
+fn plan_output(existing: Existing, input: &InputFile, target: &Target) -> Result<Plan, String> {
+    let Target::File(p) = target else {
+        return Ok(Plan::Write);
+    };
+    if input.path.as_deref() == Some(p.as_path()) {
+        return Err(format!(
+            "error: {}: refusing to write over the input\n",
+            input.display
+        ));
+    }
+    output::plan(p, existing, input.path.as_deref()).map_err(|e| {
+        let hint = if e.ends_with("(use --force to overwrite)") {
+            "; --update skips outputs newer than their input"
+        } else {
+            ""
+        };
+        format!("error: {}: output {e}{hint}\n", input.display)
+    })
+}
+
+/// Why a converted file fails (an error, the writer's too; a denied warning; a denied partial
+/// verdict), or `None` when it is written.
+fn why_failed(base: &Outcome, policy: &Policy) -> Option<String> {
+    let partial = base
+        .verdicts
+        .iter()
+        .filter(|v| v.verdict == Verdict::Partial)
+        .count();
+    if !(policy.fails(base.errors, base.warnings) || (policy.deny_partial && partial > 0)) {
+        return None;
+    }
+    Some(if base.errors > 0 {
+        format!("{} error{}", base.errors, plural(base.errors))
+    } else if !policy.fails(0, base.warnings) {
+        format!(
+            "{partial} partial verdict{} (--deny partial)",
+            plural(partial)
+        )
+    } else {
+        format!(
+            "{} warning{} (--deny warnings)",
+            base.warnings,
+            plural(base.warnings)
+        )
+    })
+}
+
+/// `doc` with the pictures of `--with-images` (`None` without it), the notes counted as
+/// warnings and shown; or the error line that fails the file.
+fn with_images(
+    doc: &zogkit::spec::Document,
+    args: &ConvertArgs,
+    input: &InputFile,
+    base: &mut Outcome,
+    text: &mut String,
+) -> Result<Option<zogkit::spec::Document>, String> {
+    let Some(dir) = &args.with_images else {
+        return Ok(None);
+    };
+    let mut imaged = doc.clone();
+    let notes = super::render::with_images(&mut imaged, dir)
+        .map_err(|e| format!("error: {}: {e}\n", input.display))?;
+    base.warnings += notes.len();
+    for n in notes {
+        text.push_str(&format!("warning: {}: {n}\n", input.display));
+    }
+    Ok(Some(imaged))
+}
+
+/// Writes the converted bytes: to standard output, or to the file, replacing only what the
+/// plan allowed to replace (a new output is claimed exclusively).
+fn write_output(target: &Target, out: &[u8], existing: Existing) -> Result<(), String> {
+    match target {
+        Target::Stdout => {
+            output::stdout_bytes(out).map_err(|_| "cannot write to standard output".to_string())
+        }
+        Target::File(p) => output::write(
+            p,
+            out,
+            existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok(),
+        ),
+    }
+}
+
 fn convert_one(
     args: &ConvertArgs,
     to: Format,
@@ -558,36 +644,15 @@ fn convert_one(
     let existing = Existing::new(args.force, args.update);
     // As `check` reads it: by extension, any other one as ZRF.
     let from = outcome::format_of(args.from, input);
-    if let Target::File(p) = target {
-        if input.path.as_deref() == Some(p.as_path()) {
-            return fail(
-                text,
-                format!(
-                    "error: {}: refusing to write over the input\n",
-                    input.display
-                ),
-            );
+    match plan_output(existing, input, target) {
+        Ok(Plan::Write) => {}
+        Ok(Plan::UpToDate) => {
+            return Outcome {
+                up_to_date: true,
+                ..Default::default()
+            };
         }
-        match output::plan(p, existing, input.path.as_deref()) {
-            Ok(Plan::Write) => {}
-            Ok(Plan::UpToDate) => {
-                return Outcome {
-                    up_to_date: true,
-                    ..Default::default()
-                };
-            }
-            Err(e) => {
-                let hint = if e.ends_with("(use --force to overwrite)") {
-                    "; --update skips outputs newer than their input"
-                } else {
-                    ""
-                };
-                return fail(
-                    text,
-                    format!("error: {}: output {e}{hint}\n", input.display),
-                );
-            }
-        }
+        Err(e) => return fail(text, e),
     }
     let bytes = match read_input(input) {
         Ok(b) => b,
@@ -628,23 +693,11 @@ fn convert_one(
     let Some(doc) = r.document.as_ref().filter(|_| base.errors == 0) else {
         return base.failed(text, r.unmodelled);
     };
-    let mut imaged;
-    let doc = match &args.with_images {
-        None => doc,
-        Some(dir) => {
-            imaged = doc.clone();
-            match super::render::with_images(&mut imaged, dir) {
-                Ok(notes) => {
-                    base.warnings += notes.len();
-                    for n in notes {
-                        text.push_str(&format!("warning: {}: {n}\n", input.display));
-                    }
-                    &imaged
-                }
-                Err(e) => return fail(text, format!("error: {}: {e}\n", input.display)),
-            }
-        }
+    let imaged = match with_images(doc, args, input, &mut base, &mut text) {
+        Ok(d) => d,
+        Err(e) => return fail(text, e),
     };
+    let doc = imaged.as_ref().unwrap_or(doc);
     let selected;
     let doc = match &args.piece {
         None => doc,
@@ -697,46 +750,16 @@ fn convert_one(
         }
         base.verdicts = verdicts;
     }
-    let partial = base
-        .verdicts
-        .iter()
-        .filter(|v| v.verdict == Verdict::Partial)
-        .count();
     // An error (the writer's too), a denied warning or a denied partial verdict fails the
     // file: nothing is written.
-    if policy.fails(base.errors, base.warnings) || (policy.deny_partial && partial > 0) {
-        let why = if base.errors > 0 {
-            format!("{} error{}", base.errors, plural(base.errors))
-        } else if !policy.fails(0, base.warnings) {
-            format!(
-                "{partial} partial verdict{} (--deny partial)",
-                plural(partial)
-            )
-        } else {
-            format!(
-                "{} warning{} (--deny warnings)",
-                base.warnings,
-                plural(base.warnings)
-            )
-        };
+    if let Some(why) = why_failed(&base, &policy) {
         text.push_str(&format!(
             "error: {}: failed with {why}; nothing written\n",
             input.display
         ));
         return base.failed(text, r.unmodelled);
     }
-    let written = match target {
-        Target::Stdout => {
-            output::stdout_bytes(&out).map_err(|_| "cannot write to standard output".to_string())
-        }
-        // Replace only what the plan allowed to replace; a new output is claimed exclusively.
-        Target::File(p) => output::write(
-            p,
-            &out,
-            existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok(),
-        ),
-    };
-    if let Err(e) = written {
+    if let Err(e) = write_output(target, &out, existing) {
         text.push_str(&format!("error: {}: {e}\n", input.display));
         return base.failed(text, r.unmodelled);
     }

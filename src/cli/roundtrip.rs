@@ -263,6 +263,35 @@ pub fn judge(
 }
 
 /// Writes `doc1` as ZRF, reads it back and compares (see [`judge`]); `doc1` is left as it was.
+/// Errors and warnings of the re-read that the original did not have (once each), as
+/// problems and their JSON.
+fn new_on_reread(
+    name: &str,
+    first: &format::ReadResult,
+    second: &format::ReadResult,
+    no_games: bool,
+    (problems, problems_json): (&mut Vec<String>, &mut Vec<serde_json::Value>),
+) {
+    for sev in [Severity::Error, Severity::Warning] {
+        let before = diag_keys(&first.diagnostics, sev);
+        let mut seen = BTreeSet::new();
+        for d in second.diagnostics.iter().filter(|d| d.severity == sev) {
+            let key = (d.code.to_string(), d.message.clone());
+            // A file of only definitions holds no game, so nothing is written for it.
+            let expected = d.code == format::CODE_EMPTY && no_games;
+            if !expected && !before.contains(&key) && seen.insert(key) {
+                problems.push(format!(
+                    "the emitted ZRF reads with a new {}: {}: {}",
+                    sev.as_str(),
+                    d.code,
+                    d.message
+                ));
+                problems_json.push(diag_json(d, &second.sources, name, "reread"));
+            }
+        }
+    }
+}
+
 fn compare(
     name: &str,
     original_len: usize,
@@ -288,28 +317,16 @@ fn compare(
     let second = format::read(Format::Zrf, name, &emitted, &opts, &mut NoIncludes);
     let mut problems = Vec::new();
     let mut problems_json = Vec::new();
+    new_on_reread(
+        name,
+        first,
+        &second,
+        no_games,
+        (&mut problems, &mut problems_json),
+    );
     let Some(doc2) = second.document else {
         return fail(name, "the emitted ZRF could not be read back".into());
     };
-    // Errors and warnings of the re-read that the original did not have (once each).
-    for sev in [Severity::Error, Severity::Warning] {
-        let before = diag_keys(&first.diagnostics, sev);
-        let mut seen = BTreeSet::new();
-        for d in second.diagnostics.iter().filter(|d| d.severity == sev) {
-            let key = (d.code.to_string(), d.message.clone());
-            // A file of only definitions holds no game, so nothing is written for it.
-            let expected = d.code == format::CODE_EMPTY && no_games;
-            if !expected && !before.contains(&key) && seen.insert(key) {
-                problems.push(format!(
-                    "the emitted ZRF reads with a new {}: {}: {}",
-                    sev.as_str(),
-                    d.code,
-                    d.message
-                ));
-                problems_json.push(diag_json(d, &second.sources, name, "reread"));
-            }
-        }
-    }
     if let Some(p) = yaml_problem {
         problems_json.push(plain_json(name, "yaml", &p));
         problems.push(p);

@@ -10,9 +10,8 @@ use super::template;
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::spec::geometry::frame;
 use crate::spec::{
-    Board, Cond, Dimension, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Grid,
-    GridDirection, Instr, Layout, MoveBlock, Piece, Placement, Source, Symmetry, Test, TurnOrder,
-    Zone,
+    Board, Cond, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
+    Placement, Source, Test, TurnOrder, Zone,
 };
 use std::collections::BTreeMap;
 

@@ -713,7 +713,11 @@ fn no_function_grows_past_150_lines() {
             }
         }
     }
-    assert!(bad.is_empty(), "functions over 150 lines:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "functions over 150 lines:\n{}",
+        bad.join("\n")
+    );
     let sample = "fn a() {\n    let s = \"}\";\n    let c = '{';\n    x();\n}\n";
     assert!(long_functions(sample, 5).is_empty());
     assert_eq!(long_functions(sample, 4), [("a".to_string(), 5)]);
