@@ -34,9 +34,10 @@ impl Overrun {
     }
 }
 
-/// Where generated moves go: collected, or only checked for a hit on one position.
+/// Where generated moves go: collected, counted, or only checked for a hit on one position.
 pub(crate) enum Sink {
     Collect(Vec<Move>),
+    Count(u64),
     Hit { pos: u32, found: bool },
 }
 
@@ -410,6 +411,10 @@ impl<'a> Gen<'a> {
             }
             return;
         }
+        if let Sink::Count(n) = &mut self.sink {
+            *n += promote.len().max(1) as u64;
+            return;
+        }
         let plain = promote.is_empty().then_some(None);
         for promote in plain.into_iter().chain(promote.iter().map(|&k| Some(k))) {
             let mut actions = Vec::with_capacity(r.actions.len() + 1 + r.states.len());
@@ -592,25 +597,15 @@ pub(crate) fn attacked_reading(
         }
         matches!(g.sink, Sink::Hit { found: true, .. })
     };
-    if let Some(index) = rules.reach() {
-        for o in index.origins(pos) {
-            if let Some(p) = board(o.pos)
-                && p.kind == o.kind
-                && p.owner == o.owner
-                && by(o.owner)
-                && run(o.pos, o.owner, o.blocks)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
+    let index = rules.reach();
     for s in 0..st.board.len() as u32 {
         if let Some(p) = board(s)
             && by(p.owner)
-            && run(s, p.owner, u64::MAX)
         {
-            return true;
+            let blocks = index.blocks(rules, (s, p.kind, p.owner), pos);
+            if blocks != 0 && run(s, p.owner, blocks) {
+                return true;
+            }
         }
     }
     false

@@ -145,12 +145,50 @@ pub fn piece_moves(rules: &Rules, st: &State, pos: u32) -> Moves {
     let overrun = g.overrun;
     match g.sink {
         Sink::Collect(moves) => Moves { moves, overrun },
-        Sink::Hit { .. } => Moves::default(),
+        _ => Moves::default(),
     }
 }
 
 fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
-    let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
+    let (sink, overrun) = pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
+    let Sink::Collect(moves) = sink else {
+        return Moves::default();
+    };
+    Moves { moves, overrun }
+}
+
+/// The number of legal moves, counted without listing them, when nothing filters the moves a
+/// program generates (no royal pieces to keep out of attack, no `move-priorities`, no `maximal
+/// captures`); `None` otherwise. Always `legal_moves(…).moves.len()`.
+fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
+    let player = st.to_move(rules);
+    if !rules.royal[player as usize].is_empty()
+        || !rules.priorities.is_empty()
+        || rules.options.maximal_captures > 0
+    {
+        return None;
+    }
+    if outcome(rules, st).is_some() {
+        return Some((0, None));
+    }
+    let (sink, overrun) = pseudo(rules, st, player, Sink::Count(0));
+    let Sink::Count(mut n) = sink else {
+        return None;
+    };
+    let partial = st.partial.is_some();
+    if (partial && rules.options.pass_partial)
+        || (!partial && rules.options.pass_turn == 1)
+        || (!partial && rules.options.pass_turn == 2 && n == 0)
+    {
+        n += 1;
+    }
+    Some((n, overrun))
+}
+
+/// Runs the programs of `player`'s pieces (or of the piece continuing a partial move) into
+/// `sink`.
+fn pseudo(rules: &Rules, st: &State, player: u32, sink: Sink) -> (Sink, Option<Overrun>) {
+    let mut g = Gen::new(rules, st, player, sink);
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
             // The continuation's own type overrides the turn's (Jotunheimr: `(Light
@@ -175,11 +213,7 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
             }
         }
     }
-    let overrun = g.overrun;
-    let Sink::Collect(moves) = g.sink else {
-        return Moves::default();
-    };
-    Moves { moves, overrun }
+    (g.sink, g.overrun)
 }
 
 /// The positions of `player`'s royal pieces.
@@ -363,6 +397,14 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
     }
     if ctl.stop.load(Ordering::Relaxed) {
         return None;
+    }
+    if depth == 1
+        && let Some((n, overrun)) = count_moves(rules, st)
+    {
+        if let Some(o) = overrun {
+            let _ = ctl.overrun.set(o);
+        }
+        return Some(n);
     }
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {

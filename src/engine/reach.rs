@@ -1,115 +1,105 @@
-//! The attack index: for every position, the origins (position, piece type, owner) and the
-//! move blocks of that piece whose programs could ever hit it, found once by running every
-//! program abstractly.
+//! The attack index: for a piece of a type and owner standing on a position, the positions its
+//! move blocks could ever hit and which blocks, found by running its programs abstractly the
+//! first time an attack test meets such a piece (so only origins that occur are explored).
 //!
-//! An attack test then runs only those blocks of pieces that stand on such an origin, instead
+//! An attack test then runs only those blocks of the pieces that may hit the position, instead
 //! of every enemy program. The index over-approximates: conditions that depend only on
 //! positions (`in-zone?`, `on-board?`, `position?`, constants) are decided, and so are tests of
 //! the origin itself (the attacker stands there); every other condition is taken both ways. A
-//! hit on a position the path has verified `empty?` is left out, since an attack test always
-//! probes an occupied position. The exact answer still comes from running the blocks; the index
-//! never misses an attacker.
+//! hit on the current position (or the `to` position) after the path has verified it `empty?`
+//! is left out, since an attack test always probes an occupied position. The exact answer
+//! still comes from running the blocks; the index never misses an attacker.
 
 use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::OnceLock;
 
 /// Most abstract states one block may visit from one origin before it is assumed to reach
 /// everywhere.
 const MAX_STATES: usize = 20_000;
-/// Most index entries in all; a larger game runs attack tests without the index.
-const MAX_ENTRIES: usize = 8_000_000;
 
-/// A piece that may attack a position: where it stands, its type and owner, and which of its
-/// move blocks may hit (bit `min(i, 63)` for block `i`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Origin {
-    pub pos: u32,
-    pub kind: u32,
-    pub owner: u32,
-    pub blocks: u64,
-}
-
-/// The bit of block `i` in [`Origin::blocks`].
+/// The bit of block `i` in a mask of blocks (blocks from 63 on share the last bit).
 #[inline]
 pub(crate) fn block_bit(i: usize) -> u64 {
     1u64 << i.min(63)
 }
 
-/// Origins that may hit each position.
+/// What the blocks of one piece on one position may hit.
 #[derive(Debug, Clone, Default)]
+struct Reach {
+    /// (target, blocks), sorted by target.
+    hits: Vec<(u32, u64)>,
+    /// Blocks that visit too many states to tell: they may hit anywhere.
+    everywhere: u64,
+}
+
+/// The blocks of each origin that may hit each position, filled in as origins are met.
+#[derive(Debug, Default)]
 pub struct ReachIndex {
-    by_target: Vec<Vec<Origin>>,
-    anywhere: Vec<Origin>,
+    npos: usize,
+    /// `by_type[owner * kinds + kind]`: one entry per position, allocated on first use.
+    by_type: Vec<OnceLock<Box<[OnceLock<Reach>]>>>,
+}
+
+impl Clone for ReachIndex {
+    fn clone(&self) -> ReachIndex {
+        ReachIndex::new_sized(self.npos, self.by_type.len())
+    }
 }
 
 impl ReachIndex {
-    /// Builds the index, or `None` when it would be larger than [`MAX_ENTRIES`].
-    pub(crate) fn build(rules: &Rules) -> Option<ReachIndex> {
-        let np = rules.npos();
-        let mut idx = ReachIndex {
-            by_target: vec![Vec::new(); np],
-            anywhere: Vec::new(),
-        };
-        let mut entries = 0usize;
-        let mut hits: FxHashMap<u32, u64> = FxHashMap::default();
-        let mut block_hits = FxHashSet::default();
-        let mut scratch = Scratch::default();
-        for owner in 0..rules.players.len() as u32 {
-            for (k, kind) in rules.kinds.iter().enumerate() {
-                if kind.moves.is_empty() {
-                    continue;
-                }
-                for s in 0..np as u32 {
-                    if rules.killed[s as usize] {
-                        continue;
-                    }
-                    hits.clear();
-                    let mut everywhere = 0u64;
-                    for (i, b) in kind.moves.iter().enumerate() {
-                        block_hits.clear();
-                        let origin = (s, k as u32, owner);
-                        if !abstract_hits(rules, origin, b, &mut block_hits, &mut scratch) {
-                            everywhere |= block_bit(i);
-                            continue;
-                        }
-                        for &t in &block_hits {
-                            *hits.entry(t).or_default() |= block_bit(i);
-                        }
-                    }
-                    let e = |blocks| Origin {
-                        pos: s,
-                        kind: k as u32,
-                        owner,
-                        blocks,
-                    };
-                    if everywhere != 0 {
-                        idx.anywhere.push(e(everywhere));
-                    }
-                    entries += hits.len();
-                    if entries > MAX_ENTRIES {
-                        return None;
-                    }
-                    for (&t, &blocks) in &hits {
-                        idx.by_target[t as usize].push(e(blocks));
-                    }
-                }
-            }
-        }
-        // Origins in position order, so attack tests read the board in a steady order.
-        for v in &mut idx.by_target {
-            v.sort_unstable_by_key(|o| (o.pos, o.kind, o.owner));
-        }
-        Some(idx)
+    /// An empty index for `rules`.
+    pub(crate) fn new(rules: &Rules) -> ReachIndex {
+        ReachIndex::new_sized(rules.npos(), rules.players.len() * rules.kinds.len())
     }
 
-    /// The origins that may hit `pos`.
-    pub(crate) fn origins(&self, pos: u32) -> impl Iterator<Item = &Origin> {
-        self.by_target[pos as usize].iter().chain(&self.anywhere)
+    fn new_sized(npos: usize, types: usize) -> ReachIndex {
+        ReachIndex {
+            npos,
+            by_type: (0..types).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The move blocks (as a mask of [`block_bit`]s) of a piece of `kind` and `owner` on `s`
+    /// that may hit `target`.
+    pub(crate) fn blocks(&self, rules: &Rules, (s, kind, owner): (u32, u32, u32), target: u32) -> u64 {
+        let t = owner as usize * rules.kinds.len() + kind as usize;
+        let row = self.by_type[t]
+            .get_or_init(|| (0..self.npos).map(|_| OnceLock::new()).collect());
+        let r = row[s as usize].get_or_init(|| Reach::build(rules, (s, kind, owner)));
+        let hit = r
+            .hits
+            .binary_search_by_key(&target, |h| h.0)
+            .map_or(0, |i| r.hits[i].1);
+        r.everywhere | hit
     }
 }
 
-/// An abstract state: (pc, cur, mark, to, from, a position known to be empty).
-type AState = (usize, u32, u32, u32, u32, u32);
+impl Reach {
+    fn build(rules: &Rules, origin: (u32, u32, u32)) -> Reach {
+        let mut hits: FxHashMap<u32, u64> = FxHashMap::default();
+        let mut block_hits = FxHashSet::default();
+        let mut scratch = Scratch::default();
+        let mut everywhere = 0u64;
+        for (i, b) in rules.kinds[origin.1 as usize].moves.iter().enumerate() {
+            block_hits.clear();
+            if !abstract_hits(rules, origin, b, &mut block_hits, &mut scratch) {
+                everywhere |= block_bit(i);
+                continue;
+            }
+            for &t in &block_hits {
+                *hits.entry(t).or_default() |= block_bit(i);
+            }
+        }
+        let mut hits: Vec<(u32, u64)> = hits.into_iter().collect();
+        hits.sort_unstable();
+        Reach { hits, everywhere }
+    }
+}
+
+/// An abstract state: (pc, cur, mark, to, from, whether cur (bit 0) and to (bit 1) are known
+/// to be empty).
+type AState = (usize, u32, u32, u32, u32, u8);
 
 /// Sets reused from one block to the next, so their tables are grown once, not per block.
 #[derive(Default)]
@@ -207,7 +197,7 @@ fn abstract_hits(
     let Scratch { seen, work } = scratch;
     seen.clear();
     work.clear();
-    work.push((0usize, s, NONE, NONE, s, NONE));
+    work.push((0usize, s, NONE, NONE, s, 0));
     while let Some(st) = work.pop() {
         if !seen.insert(st) {
             continue;
@@ -215,7 +205,7 @@ fn abstract_hits(
         if seen.len() > MAX_STATES {
             return false;
         }
-        let (pc, cur, mark, to, from, empty) = st;
+            let (pc, cur, mark, to, from, empty) = st;
         let Some(op) = b.ops.get(pc) else {
             continue;
         };
@@ -224,42 +214,44 @@ fn abstract_hits(
             Loc::Dir(d) => rules.link(owner, cur, d),
             Loc::Pos(p) => p,
         };
+        // Whether `at` is known to be empty: then no attack test can be hit there.
+        let vacant = |at: u32| (at == cur && empty & 1 != 0) || (at == to && empty & 2 != 0);
         let mut hit = |at: u32| {
-            if at != NONE && at != empty {
+            if at != NONE && !vacant(at) {
                 hits.insert(at);
             }
         };
-        let mut go = |pc: usize, cur: u32, mark: u32, to: u32, from: u32, empty: u32| {
+        let mut go = |pc: usize, cur: u32, mark: u32, to: u32, from: u32, empty: u8| {
             if cur != NONE {
                 work.push((pc, cur, mark, to, from, empty));
             }
         };
-        // A new fact of emptiness replaces the old one (both stay true; one is kept).
-        let known = |p: u32| if p != NONE { p } else { empty };
+        // What `c` having `value` adds to what is known empty.
+        let learn = |c: &C, value: bool| {
+            let p = proves_empty(rules, owner, c, value, cur);
+            empty | u8::from(p != NONE && p == cur) | (u8::from(p != NONE && p == to) << 1)
+        };
         match op {
-            Op::Step(d) => go(pc + 1, rules.link(owner, cur, *d), mark, to, from, empty),
-            Op::Jump(p) => go(pc + 1, *p, mark, to, from, empty),
+            Op::Step(d) => go(pc + 1, rules.link(owner, cur, *d), mark, to, from, empty & 2),
+            Op::Jump(p) => go(pc + 1, *p, mark, to, from, empty & 2),
             Op::Mark => go(pc + 1, cur, cur, to, from, empty),
-            Op::Back => go(pc + 1, mark, mark, to, from, empty),
+            Op::Back => go(pc + 1, mark, mark, to, from, empty & 2),
             Op::From => go(pc + 1, cur, mark, to, cur, empty),
-            Op::To => go(pc + 1, cur, mark, cur, from, empty),
-            Op::GoFrom => go(pc + 1, from, mark, to, from, empty),
-            Op::GoTo => go(pc + 1, to, mark, to, from, empty),
+            Op::To => go(pc + 1, cur, mark, cur, from, (empty & 1) * 3),
+            Op::GoFrom => go(pc + 1, from, mark, to, from, empty & 2),
+            Op::GoTo => go(pc + 1, to, mark, to, from, (empty >> 1) * 3),
             Op::Verify(c) => {
                 if decide(rules, origin, c, cur) != Some(false) {
-                    let e = known(proves_empty(rules, owner, c, true, cur));
-                    go(pc + 1, cur, mark, to, from, e);
+                    go(pc + 1, cur, mark, to, from, learn(c, true));
                 }
             }
             Op::IfNot(c, t) => {
                 let d = decide(rules, origin, c, cur);
                 if d != Some(false) {
-                    let e = known(proves_empty(rules, owner, c, true, cur));
-                    go(pc + 1, cur, mark, to, from, e);
+                    go(pc + 1, cur, mark, to, from, learn(c, true));
                 }
                 if d != Some(true) {
-                    let e = known(proves_empty(rules, owner, c, false, cur));
-                    go(*t, cur, mark, to, from, e);
+                    go(*t, cur, mark, to, from, learn(c, false));
                 }
             }
             Op::Goto(t) => go(*t, cur, mark, to, from, empty),
@@ -273,7 +265,7 @@ fn abstract_hits(
             }
             Op::Cascade => {
                 hit(if to != NONE { to } else { cur });
-                go(pc + 1, cur, mark, NONE, cur, empty);
+                go(pc + 1, cur, mark, NONE, cur, empty & 1);
             }
             Op::Fail => {}
             _ => go(pc + 1, cur, mark, to, from, empty),

@@ -229,9 +229,9 @@ pub struct Rules {
     pub(crate) royal: Vec<Vec<u32>>,
     /// Steps one block may run before it is stopped.
     pub step_limit: u32,
-    /// Which origins may attack each position: built on the first attack test, so a game
-    /// that never tests attacks never pays for it.
-    pub(crate) reach: std::sync::OnceLock<Option<super::reach::ReachIndex>>,
+    /// Which blocks of a piece on a position may attack each position: filled in by attack
+    /// tests as they meet pieces, so a game that never tests attacks never pays for it.
+    pub(crate) reach: std::sync::OnceLock<super::reach::ReachIndex>,
 }
 
 /// Most bytecode operations one game may compile to (after inlining procedure calls).
@@ -265,11 +265,10 @@ impl Rules {
         self.directions.len()
     }
 
-    /// The attack index, built on first use (`None` when the game is too large for one).
-    pub(crate) fn reach(&self) -> Option<&super::reach::ReachIndex> {
+    /// The attack index, created on first use.
+    pub(crate) fn reach(&self) -> &super::reach::ReachIndex {
         self.reach
-            .get_or_init(|| super::reach::ReachIndex::build(self))
-            .as_ref()
+            .get_or_init(|| super::reach::ReachIndex::new(self))
     }
 
     /// The position linked from `pos` in `dir` as `player` reads directions.
