@@ -120,7 +120,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The piece on `pos` as the programs see it (recorded when reads are watched).
-    #[inline]
+    #[inline(always)]
     fn at(&mut self, pos: u32) -> Option<Piece> {
         if let Some(r) = &mut self.reads {
             r.mark(pos);
@@ -472,6 +472,10 @@ impl<'a> Gen<'a> {
             C::Test(t, l) => {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.test(*t, pos, r)
+            }
+            C::AnyPiece(ks, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.at(pos).is_some_and(|p| ks.contains(&p.kind))
             }
             C::Piece(k, l) => {
                 let pos = self.loc(*l, r);

@@ -58,6 +58,8 @@ pub(crate) enum C {
     Const(bool),
     Test(TestKind, Loc),
     Piece(u32, Loc),
+    /// A piece of any of these types (an `or` of `piece?` tests of one position).
+    AnyPiece(Box<[u32]>, Loc),
     InZone(u32, Loc),
     OnBoard(Option<u32>),
     Position(u32),
@@ -770,7 +772,7 @@ impl<'a> Builder<'a> {
                     .map(|c| self.cond(piece, c))
                     .collect::<Result<_, _>>()?,
             ),
-            Cond::Or(v) => C::Or(
+            Cond::Or(v) => any_piece(
                 v.iter()
                     .map(|c| self.cond(piece, c))
                     .collect::<Result<_, _>>()?,
@@ -1003,6 +1005,25 @@ fn first_extension(x: &spec::Extensions) -> Option<String> {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.clone(),
     })
+}
+
+/// `(or (piece? A) (piece? B) …)` of one position as one test of the piece there (read once).
+fn any_piece(v: Vec<C>) -> C {
+    let at = match v.first() {
+        Some(C::Piece(_, l)) => *l,
+        _ => return C::Or(v),
+    };
+    let kinds: Option<Box<[u32]>> = v
+        .iter()
+        .map(|c| match c {
+            C::Piece(k, l) if *l == at => Some(*k),
+            _ => None,
+        })
+        .collect();
+    match kinds {
+        Some(kinds) if kinds.len() > 1 => C::AnyPiece(kinds, at),
+        _ => C::Or(v),
+    }
 }
 
 fn patch(op: &Op, target: usize) -> Op {
