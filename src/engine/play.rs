@@ -238,7 +238,15 @@ fn legal_only(rules: &Rules, st: &mut State, player: u32, moves: Vec<Move>) -> V
     royal_squares(rules, st, player, &mut royal);
     let mut reads = Some(Reads::new(rules.npos()));
     let attacked_now = royal.iter().any(|&pos| {
-        attacked_reading(rules, st, (pos, player), |o| o != player, None, 1, &mut reads)
+        attacked_reading(
+            rules,
+            st,
+            (pos, player),
+            |o| o != player,
+            None,
+            1,
+            &mut reads,
+        )
     });
     let reads = reads.filter(|r| !attacked_now && !r.opaque);
     let mut after = Vec::new();

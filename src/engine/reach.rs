@@ -62,10 +62,14 @@ impl ReachIndex {
 
     /// The move blocks (as a mask of [`block_bit`]s) of a piece of `kind` and `owner` on `s`
     /// that may hit `target`.
-    pub(crate) fn blocks(&self, rules: &Rules, (s, kind, owner): (u32, u32, u32), target: u32) -> u64 {
+    pub(crate) fn blocks(
+        &self,
+        rules: &Rules,
+        (s, kind, owner): (u32, u32, u32),
+        target: u32,
+    ) -> u64 {
         let t = owner as usize * rules.kinds.len() + kind as usize;
-        let row = self.by_type[t]
-            .get_or_init(|| (0..self.npos).map(|_| OnceLock::new()).collect());
+        let row = self.by_type[t].get_or_init(|| (0..self.npos).map(|_| OnceLock::new()).collect());
         let r = row[s as usize].get_or_init(|| Reach::build(rules, (s, kind, owner)));
         let hit = r
             .hits
@@ -208,7 +212,7 @@ fn abstract_hits(
         if seen.len() > MAX_STATES {
             return false;
         }
-            let (pc, cur, mark, to, from, empty) = st;
+        let (pc, cur, mark, to, from, empty) = st;
         let Some(op) = b.ops.get(pc) else {
             continue;
         };
@@ -235,7 +239,14 @@ fn abstract_hits(
             empty | u8::from(p != NONE && p == cur) | (u8::from(p != NONE && p == to) << 1)
         };
         match op {
-            Op::Step(d) => go(pc + 1, rules.link(owner, cur, *d), mark, to, from, empty & 2),
+            Op::Step(d) => go(
+                pc + 1,
+                rules.link(owner, cur, *d),
+                mark,
+                to,
+                from,
+                empty & 2,
+            ),
             Op::Jump(p) => go(pc + 1, *p, mark, to, from, empty & 2),
             Op::Mark => go(pc + 1, cur, cur, to, from, empty),
             Op::Back => go(pc + 1, mark, mark, to, from, empty & 2),

@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  bench [--runs N] [--engine]
+  bench [--runs N] [--engine [--zogkit BIN]]
                              time the release CLI on the shared corpus (check = decode+parse+expand),
                              then the engine: perft paired run by run with native Fairy-Stockfish
                              (../shared/tools/fsf), ratios of compute time, and slow real games
-                             (--engine: the engine part alone)
+                             (--engine: the engine part alone, of BIN when given)
   build-times                issue 18's figures from a fresh copy of HEAD in target/build-times:
                              cold test build, test run, one-file edit + test, cold release build
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
@@ -68,8 +68,22 @@ fn main() -> ExitCode {
     };
     let ok = match args.first().map(String::as_str) {
         Some("bench") if args.iter().any(|a| a == "--engine") => {
-            build_release(&root)
-                && engine_bench::run(&root, &root.join("target/release/zogkit"), flag("--runs", 5))
+            let bin = args
+                .iter()
+                .position(|a| a == "--zogkit")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from);
+            match bin {
+                Some(bin) => engine_bench::run(&root, &bin, flag("--runs", 5)),
+                None => {
+                    build_release(&root)
+                        && engine_bench::run(
+                            &root,
+                            &root.join("target/release/zogkit"),
+                            flag("--runs", 5),
+                        )
+                }
+            }
         }
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("build-times") => build_times::build_times(&root),
