@@ -204,7 +204,11 @@ pub fn run(root: &Path, exe: &Path, runs: usize) -> bool {
         let mut times = Vec::new();
         let mut nodes = None;
         // A game whose target is only to finish is run once.
-        let n = if target == "finishes" { 1 } else { runs.clamp(1, 3) };
+        let n = if target == "finishes" {
+            1
+        } else {
+            runs.clamp(1, 3)
+        };
         for _ in 0..n {
             let Some((out, cpu)) = timed(
                 Command::new(exe)
