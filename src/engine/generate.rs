@@ -6,8 +6,9 @@
 //! current position; captures, creations and changes are recorded in order and applied when the
 //! move is made. Directions are read through the mover's symmetry, zones are the mover's.
 
+use super::reach::block_bit;
 use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
-use super::state::{Action, Move, State};
+use super::state::{Action, Move, Piece, State};
 
 /// A move block stopped by the step limit: the piece type and the block's index among its
 /// moves (or drops).
@@ -33,9 +34,10 @@ impl Overrun {
     }
 }
 
-/// Where generated moves go: collected, or only checked for a hit on one position.
+/// Where generated moves go: collected, counted, or only checked for a hit on one position.
 pub(crate) enum Sink {
     Collect(Vec<Move>),
+    Count(u64),
     Hit { pos: u32, found: bool },
 }
 
@@ -51,6 +53,41 @@ pub(crate) struct Gen<'a> {
     pub overrun: Option<Overrun>,
     /// Only blocks of this move type run.
     pub only_type: Option<u32>,
+    /// A piece that stands in for an empty position's occupant (the probe of an attack test
+    /// on an empty position), seen by every test instead of the board there.
+    probe: Option<(u32, Piece)>,
+    /// The positions the programs have read, when recorded.
+    reads: Option<Reads>,
+}
+
+/// What the programs of an attack test looked at: the positions whose contents they read, and
+/// whether they read anything else a move changes (the last move, state registers) or ran out
+/// of steps, in which case nothing can be concluded from the positions alone.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reads {
+    bits: Vec<u64>,
+    pub opaque: bool,
+}
+
+impl Reads {
+    /// No position read yet, on a board of `npos` positions.
+    pub fn new(npos: usize) -> Reads {
+        Reads {
+            bits: vec![0; npos.div_ceil(64)],
+            opaque: false,
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, pos: u32) {
+        self.bits[pos as usize / 64] |= 1 << (pos % 64);
+    }
+
+    /// Whether the contents of `pos` were read.
+    #[inline]
+    pub fn read(&self, pos: u32) -> bool {
+        self.bits[pos as usize / 64] & (1 << (pos % 64)) != 0
+    }
 }
 
 /// The registers of one block run.
@@ -77,6 +114,20 @@ impl<'a> Gen<'a> {
             sink,
             overrun: None,
             only_type: None,
+            probe: None,
+            reads: None,
+        }
+    }
+
+    /// The piece on `pos` as the programs see it (recorded when reads are watched).
+    #[inline(always)]
+    fn at(&mut self, pos: u32) -> Option<Piece> {
+        if let Some(r) = &mut self.reads {
+            r.mark(pos);
+        }
+        match self.probe {
+            Some((q, p)) if q == pos => Some(p),
+            _ => self.st.board[pos as usize],
         }
     }
 
@@ -86,7 +137,12 @@ impl<'a> Gen<'a> {
 
     /// Runs the move blocks of the piece at `pos` (restricted to `mtype` when given).
     pub fn piece_moves(&mut self, pos: u32, mtype: Option<u32>) {
-        let Some(p) = self.st.board[pos as usize] else {
+        self.piece_blocks(pos, mtype, u64::MAX);
+    }
+
+    /// Runs the move blocks of the piece at `pos` whose bit ([`block_bit`]) is in `blocks`.
+    fn piece_blocks(&mut self, pos: u32, mtype: Option<u32>, blocks: u64) {
+        let Some(p) = self.at(pos) else {
             return;
         };
         let kind = &self.rules.kinds[p.kind as usize];
@@ -94,7 +150,7 @@ impl<'a> Gen<'a> {
             if self.done() {
                 return;
             }
-            if !self.type_ok(b, mtype) {
+            if blocks & block_bit(i) == 0 || !self.type_ok(b, mtype) {
                 continue;
             }
             self.run(b, pos, pos, p.kind, (i, false));
@@ -162,7 +218,7 @@ impl<'a> Gen<'a> {
                 }
                 Op::From => {
                     r.from = r.cur;
-                    if let Some(p) = self.st.board[r.cur as usize] {
+                    if let Some(p) = self.at(r.cur) {
                         r.kind = p.kind;
                     }
                 }
@@ -235,7 +291,7 @@ impl<'a> Gen<'a> {
                     }
                     r.from = r.cur;
                     r.to = NONE;
-                    if let Some(p) = self.st.board[r.cur as usize] {
+                    if let Some(p) = self.at(r.cur) {
                         r.kind = p.kind;
                     }
                 }
@@ -355,13 +411,14 @@ impl<'a> Gen<'a> {
             }
             return;
         }
-        let choices: Vec<Option<u32>> = if promote.is_empty() {
-            vec![None]
-        } else {
-            promote.iter().map(|&k| Some(k)).collect()
-        };
-        for promote in choices {
-            let mut actions = r.actions.clone();
+        if let Sink::Count(n) = &mut self.sink {
+            *n += promote.len().max(1) as u64;
+            return;
+        }
+        let plain = promote.is_empty().then_some(None);
+        for promote in plain.into_iter().chain(promote.iter().map(|&k| Some(k))) {
+            let mut actions = Vec::with_capacity(r.actions.len() + 1 + r.states.len());
+            actions.extend_from_slice(&r.actions);
             if r.from == NONE {
                 actions.push(Action::Place {
                     at: dest,
@@ -416,9 +473,13 @@ impl<'a> Gen<'a> {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.test(*t, pos, r)
             }
+            C::AnyPiece(ks, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.at(pos).is_some_and(|p| ks.contains(&p.kind))
+            }
             C::Piece(k, l) => {
                 let pos = self.loc(*l, r);
-                pos != NONE && self.st.board[pos as usize].is_some_and(|p| p.kind == *k)
+                pos != NONE && self.at(pos).is_some_and(|p| p.kind == *k)
             }
             C::InZone(z, l) => {
                 let pos = self.loc(*l, r);
@@ -436,9 +497,12 @@ impl<'a> Gen<'a> {
             }
             C::Attr(a, l) => {
                 let pos = self.loc(*l, r);
-                pos != NONE && self.st.board[pos as usize].is_some_and(|p| p.attrs & (1 << a) != 0)
+                pos != NONE && self.at(pos).is_some_and(|p| p.attrs & (1 << a) != 0)
             }
             C::State(k, v) => {
+                if let Some(r) = &mut self.reads {
+                    r.opaque = true;
+                }
                 let i = self.player as usize * self.rules.state_keys.len() + *k as usize;
                 self.st.regs.get(i).copied().unwrap_or(0) == *v
             }
@@ -449,14 +513,22 @@ impl<'a> Gen<'a> {
     }
 
     fn test(&mut self, t: TestKind, pos: u32, r: &Run) -> bool {
-        let here = self.st.board[pos as usize];
         match t {
-            TestKind::Empty => here.is_none(),
-            TestKind::Friend => here.is_some_and(|p| p.owner == self.player),
-            TestKind::Enemy => here.is_some_and(|p| p.owner != self.player),
+            TestKind::Empty => self.at(pos).is_none(),
+            TestKind::Friend => self.at(pos).is_some_and(|p| p.owner == self.player),
+            TestKind::Enemy => self.at(pos).is_some_and(|p| p.owner != self.player),
             TestKind::Neutral => false,
-            TestKind::LastFrom => pos == self.st.last_from,
-            TestKind::LastTo => pos == self.st.last_to,
+            TestKind::LastFrom | TestKind::LastTo => {
+                if let Some(r) = &mut self.reads {
+                    r.opaque = true;
+                }
+                let last = if t == TestKind::LastFrom {
+                    self.st.last_from
+                } else {
+                    self.st.last_to
+                };
+                pos == last
+            }
             TestKind::Marked => pos == r.mark,
             TestKind::Attacked(mt) => {
                 let me = self.player;
@@ -468,7 +540,7 @@ impl<'a> Gen<'a> {
             }
             TestKind::AdjacentToEnemy => (0..self.rules.ndirs() as u32).any(|d| {
                 let n = self.rules.link(self.player, pos, d);
-                n != NONE && self.st.board[n as usize].is_some_and(|p| p.owner != self.player)
+                n != NONE && self.at(n).is_some_and(|p| p.owner != self.player)
             }),
         }
     }
@@ -487,52 +559,57 @@ pub(crate) fn attacked(
     mtype: Option<u32>,
     depth: u8,
 ) -> bool {
-    if st.board[pos as usize].is_none() {
-        let mut probe = st.clone();
-        probe.board[pos as usize] = Some(super::state::Piece {
-            owner,
-            kind: 0,
-            attrs: 0,
-        });
-        return attacked_on(rules, &probe, pos, by, mtype, depth);
-    }
-    attacked_on(rules, st, pos, by, mtype, depth)
+    attacked_reading(rules, st, (pos, owner), by, mtype, depth, &mut None)
 }
 
-fn attacked_on(
+/// [`attacked`], recording in `reads` (when given) what the attackers' programs read. The
+/// positions of possible attackers are looked at without being recorded: only a move that
+/// brings an attacker there (the opponent's piece moved, created or changed) can change them.
+pub(crate) fn attacked_reading(
     rules: &Rules,
     st: &State,
-    pos: u32,
+    (pos, owner): (u32, u32),
     by: impl Fn(u32) -> bool,
     mtype: Option<u32>,
     depth: u8,
+    reads: &mut Option<Reads>,
 ) -> bool {
-    let probe = |s: u32, owner: u32| {
+    let probe = st.board[pos as usize].is_none().then_some((
+        pos,
+        Piece {
+            owner,
+            kind: 0,
+            attrs: 0,
+        },
+    ));
+    let board = |s: u32| match probe {
+        Some((q, p)) if q == s => Some(p),
+        _ => st.board[s as usize],
+    };
+    let mut run = |s: u32, owner: u32, blocks: u64| {
         let mut g = Gen::new(rules, st, owner, Sink::Hit { pos, found: false });
         g.depth = depth;
         g.only_type = mtype;
-        g.piece_moves(s, None);
+        g.probe = probe;
+        g.reads = reads.take();
+        g.piece_blocks(s, None, blocks);
+        *reads = g.reads.take();
+        if g.overrun.is_some()
+            && let Some(r) = reads
+        {
+            r.opaque = true;
+        }
         matches!(g.sink, Sink::Hit { found: true, .. })
     };
-    if let Some(index) = rules.reach() {
-        for &(s, kind, owner) in index.origins(pos) {
-            if let Some(p) = st.board[s as usize]
-                && p.kind == kind
-                && p.owner == owner
-                && by(owner)
-                && probe(s, owner)
-            {
+    let index = rules.reach();
+    for s in 0..st.board.len() as u32 {
+        if let Some(p) = board(s)
+            && by(p.owner)
+        {
+            let blocks = index.blocks(rules, (s, p.kind, p.owner), pos);
+            if blocks != 0 && run(s, p.owner, blocks) {
                 return true;
             }
-        }
-        return false;
-    }
-    for (s, p) in st.board.iter().enumerate() {
-        if let Some(p) = p
-            && by(p.owner)
-            && probe(s as u32, p.owner)
-        {
-            return true;
         }
     }
     false

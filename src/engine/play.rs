@@ -1,7 +1,7 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Gen, Overrun, Sink, attacked};
+use super::generate::{Gen, Overrun, Reads, Sink, attacked, attacked_reading};
 use super::rules::{G, NONE, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -118,16 +118,7 @@ pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
     let player = st.to_move(rules);
     let mut out = pseudo_moves(rules, st, player);
     if !rules.royal[player as usize].is_empty() {
-        let mut legal = Vec::with_capacity(out.moves.len());
-        for m in out.moves {
-            st.make(rules, &m);
-            let ok = !royal_attacked(rules, st, player);
-            st.unmake();
-            if ok {
-                legal.push(m);
-            }
-        }
-        out.moves = legal;
+        out.moves = legal_only(rules, st, player, out.moves);
     }
     prioritise(rules, &mut out.moves);
     if rules.options.maximal_captures > 0 {
@@ -154,12 +145,50 @@ pub fn piece_moves(rules: &Rules, st: &State, pos: u32) -> Moves {
     let overrun = g.overrun;
     match g.sink {
         Sink::Collect(moves) => Moves { moves, overrun },
-        Sink::Hit { .. } => Moves::default(),
+        _ => Moves::default(),
     }
 }
 
 fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
-    let mut g = Gen::new(rules, st, player, Sink::Collect(Vec::new()));
+    let (sink, overrun) = pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
+    let Sink::Collect(moves) = sink else {
+        return Moves::default();
+    };
+    Moves { moves, overrun }
+}
+
+/// The number of legal moves, counted without listing them, when nothing filters the moves a
+/// program generates (no royal pieces to keep out of attack, no `move-priorities`, no `maximal
+/// captures`); `None` otherwise. Always `legal_moves(…).moves.len()`.
+fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
+    let player = st.to_move(rules);
+    if !rules.royal[player as usize].is_empty()
+        || !rules.priorities.is_empty()
+        || rules.options.maximal_captures > 0
+    {
+        return None;
+    }
+    if outcome(rules, st).is_some() {
+        return Some((0, None));
+    }
+    let (sink, overrun) = pseudo(rules, st, player, Sink::Count(0));
+    let Sink::Count(mut n) = sink else {
+        return None;
+    };
+    let partial = st.partial.is_some();
+    if (partial && rules.options.pass_partial)
+        || (!partial && rules.options.pass_turn == 1)
+        || (!partial && rules.options.pass_turn == 2 && n == 0)
+    {
+        n += 1;
+    }
+    Some((n, overrun))
+}
+
+/// Runs the programs of `player`'s pieces (or of the piece continuing a partial move) into
+/// `sink`.
+fn pseudo(rules: &Rules, st: &State, player: u32, sink: Sink) -> (Sink, Option<Overrun>) {
+    let mut g = Gen::new(rules, st, player, sink);
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
             // The continuation's own type overrides the turn's (Jotunheimr: `(Light
@@ -184,20 +213,116 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
             }
         }
     }
-    let overrun = g.overrun;
-    let Sink::Collect(moves) = g.sink else {
-        return Moves::default();
-    };
-    Moves { moves, overrun }
+    (g.sink, g.overrun)
 }
 
-/// Whether one of `player`'s royal pieces stands attacked by another player.
-pub(crate) fn royal_attacked(rules: &Rules, st: &State, player: u32) -> bool {
+/// The positions of `player`'s royal pieces.
+fn royal_squares(rules: &Rules, st: &State, player: u32, out: &mut Vec<u32>) {
     let royal = &rules.royal[player as usize];
-    (0..rules.npos() as u32).any(|pos| {
-        st.board[pos as usize].is_some_and(|p| p.owner == player && royal.contains(&p.kind))
-            && attacked(rules, st, pos, player, |o| o != player, None, 1)
-    })
+    out.clear();
+    for (pos, p) in st.board.iter().enumerate() {
+        if p.is_some_and(|p| p.owner == player && royal.contains(&p.kind)) {
+            out.push(pos as u32);
+        }
+    }
+}
+
+/// The `checkmated` legality filter: the moves after which none of `player`'s royal pieces
+/// stands attacked. A move is made and tested unless it provably changes nothing an attack
+/// test reads: when no royal piece stands attacked now, the attackers' programs (run once,
+/// recording the positions they read) give the same answer after a move that changes only
+/// positions they did not read, moves and changes only the mover's own pieces (so no attacker
+/// appears or changes type) and moves no royal piece.
+fn legal_only(rules: &Rules, st: &mut State, player: u32, moves: Vec<Move>) -> Vec<Move> {
+    let mut royal = Vec::new();
+    royal_squares(rules, st, player, &mut royal);
+    let mut reads = Some(Reads::new(rules.npos()));
+    let attacked_now = royal.iter().any(|&pos| {
+        attacked_reading(
+            rules,
+            st,
+            (pos, player),
+            |o| o != player,
+            None,
+            1,
+            &mut reads,
+        )
+    });
+    let reads = reads.filter(|r| !attacked_now && !r.opaque);
+    let mut after = Vec::new();
+    let mut legal = Vec::with_capacity(moves.len());
+    for m in moves {
+        let same = quiet_for(rules, st, &m, &royal, reads.as_ref());
+        if same == Some(true) {
+            legal.push(m);
+            continue;
+        }
+        st.make(rules, &m);
+        // A move that keeps every royal piece where it stands leaves the royal squares as
+        // they were; any other looks again.
+        let squares = if same.is_some() {
+            &royal
+        } else {
+            royal_squares(rules, st, player, &mut after);
+            &after
+        };
+        let ok = !squares
+            .iter()
+            .any(|&pos| attacked(rules, st, pos, player, |o| o != player, None, 1));
+        st.unmake();
+        if ok {
+            legal.push(m);
+        }
+    }
+    legal
+}
+
+/// What a move does to the attack tests on `player`'s royal pieces (standing on `royal`):
+/// `Some(true)` when it provably changes nothing they read (`reads`, when known),
+/// `Some(false)` when it leaves the royal pieces where they are but must be tested, `None` when
+/// it may move, remove or create a royal piece.
+fn quiet_for(
+    rules: &Rules,
+    st: &State,
+    m: &Move,
+    royal: &[u32],
+    reads: Option<&Reads>,
+) -> Option<bool> {
+    let player = m.player;
+    let mine = |at: u32| st.board[at as usize].is_none_or(|p| p.owner == player);
+    let royal_kind = |k: Option<u32>| k.is_some_and(|k| rules.royal[player as usize].contains(&k));
+    let mut quiet = reads.is_some();
+    for a in &m.actions {
+        // The position changed, whether only the mover's pieces are involved, and the type of
+        // a piece it makes.
+        let (at, own, made) = match *a {
+            Action::Move { from, to, promote } => {
+                if royal.contains(&from) {
+                    return None;
+                }
+                quiet &= !reads.is_some_and(|r| r.read(from));
+                (to, mine(from), promote)
+            }
+            Action::Copy { from, to, promote } => {
+                let kind = st.board[from as usize].map(|p| p.kind);
+                (to, mine(from), promote.or(kind))
+            }
+            Action::Capture { at } | Action::SetAttr { at, .. } => (at, true, None),
+            Action::Place {
+                at, owner, kind, ..
+            } => (at, owner == player, Some(kind)),
+            Action::ChangeType { at, kind } => (at, mine(at), Some(kind)),
+            Action::ChangeOwner { at, .. } | Action::Flip { at } => (at, false, None),
+            Action::SetState { .. } => continue,
+        };
+        // A royal piece moved, taken or made, or a piece of another player moved or made
+        // (it may attack from where it lands).
+        if royal.contains(&at) || !own || royal_kind(made) {
+            return None;
+        }
+        quiet &= !reads.is_some_and(|r| r.read(at));
+    }
+    Some(quiet)
 }
 
 /// `move-priorities`: when a move of a listed type exists, only moves of the highest such type
@@ -280,6 +405,14 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
     }
     if ctl.stop.load(Ordering::Relaxed) {
         return None;
+    }
+    if depth == 1
+        && let Some((n, overrun)) = count_moves(rules, st)
+    {
+        if let Some(o) = overrun {
+            let _ = ctl.overrun.set(o);
+        }
+        return Some(n);
     }
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {

@@ -58,6 +58,8 @@ pub(crate) enum C {
     Const(bool),
     Test(TestKind, Loc),
     Piece(u32, Loc),
+    /// A piece of any of these types (an `or` of `piece?` tests of one position).
+    AnyPiece(Box<[u32]>, Loc),
     InZone(u32, Loc),
     OnBoard(Option<u32>),
     Position(u32),
@@ -229,9 +231,9 @@ pub struct Rules {
     pub(crate) royal: Vec<Vec<u32>>,
     /// Steps one block may run before it is stopped.
     pub step_limit: u32,
-    /// Which origins may attack each position: built on the first attack test, so a game
-    /// that never tests attacks never pays for it.
-    pub(crate) reach: std::sync::OnceLock<Option<super::reach::ReachIndex>>,
+    /// Which blocks of a piece on a position may attack each position: filled in by attack
+    /// tests as they meet pieces, so a game that never tests attacks never pays for it.
+    pub(crate) reach: std::sync::OnceLock<super::reach::ReachIndex>,
 }
 
 /// Most bytecode operations one game may compile to (after inlining procedure calls).
@@ -265,11 +267,10 @@ impl Rules {
         self.directions.len()
     }
 
-    /// The attack index, built on first use (`None` when the game is too large for one).
-    pub(crate) fn reach(&self) -> Option<&super::reach::ReachIndex> {
+    /// The attack index, created on first use.
+    pub(crate) fn reach(&self) -> &super::reach::ReachIndex {
         self.reach
-            .get_or_init(|| super::reach::ReachIndex::build(self))
-            .as_ref()
+            .get_or_init(|| super::reach::ReachIndex::new(self))
     }
 
     /// The position linked from `pos` in `dir` as `player` reads directions.
@@ -771,7 +772,7 @@ impl<'a> Builder<'a> {
                     .map(|c| self.cond(piece, c))
                     .collect::<Result<_, _>>()?,
             ),
-            Cond::Or(v) => C::Or(
+            Cond::Or(v) => any_piece(
                 v.iter()
                     .map(|c| self.cond(piece, c))
                     .collect::<Result<_, _>>()?,
@@ -1004,6 +1005,25 @@ fn first_extension(x: &spec::Extensions) -> Option<String> {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.clone(),
     })
+}
+
+/// `(or (piece? A) (piece? B) …)` of one position as one test of the piece there (read once).
+fn any_piece(v: Vec<C>) -> C {
+    let at = match v.first() {
+        Some(C::Piece(_, l)) => *l,
+        _ => return C::Or(v),
+    };
+    let kinds: Option<Box<[u32]>> = v
+        .iter()
+        .map(|c| match c {
+            C::Piece(k, l) if *l == at => Some(*k),
+            _ => None,
+        })
+        .collect();
+    match kinds {
+        Some(kinds) if kinds.len() > 1 => C::AnyPiece(kinds, at),
+        _ => C::Or(v),
+    }
 }
 
 fn patch(op: &Op, target: usize) -> Op {

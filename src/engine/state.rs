@@ -172,6 +172,8 @@ pub struct State {
     nkinds: usize,
     undo: Vec<Undo>,
     frames: Vec<usize>,
+    /// Scratch for [`State::make`]: the pieces of a move that are in the air.
+    landing: Vec<(u32, Piece, Option<u32>)>,
 }
 
 impl State {
@@ -190,6 +192,7 @@ impl State {
             nkinds: nk,
             undo: Vec::new(),
             frames: Vec::new(),
+            landing: Vec::new(),
         };
         for &(pos, owner, kind) in &rules.setup {
             s.board[pos as usize] = Some(Piece {
@@ -353,7 +356,8 @@ impl State {
     /// it: Bolotoudou's `White Lock 2d x 2d`, Luzhanqi's `South Start c5 x c5`), then creations
     /// and changes act on whatever stands on their positions.
     fn apply_all(&mut self, rules: &Rules, mover: u32, actions: &[Action]) {
-        let mut landing: Vec<(u32, Piece, Option<u32>)> = Vec::new();
+        let mut landing = std::mem::take(&mut self.landing);
+        landing.clear();
         for a in actions {
             match *a {
                 Action::Move { from, to, promote } => {
@@ -370,7 +374,7 @@ impl State {
                 _ => {}
             }
         }
-        for (to, mut p, promote) in landing {
+        for &(to, mut p, promote) in &landing {
             if let Some(old) = self.board[to as usize] {
                 self.lose(rules, old);
             }
@@ -379,6 +383,7 @@ impl State {
             }
             self.set(to, Some(p));
         }
+        self.landing = landing;
         for a in actions {
             if let Action::Place {
                 at,

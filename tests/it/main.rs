@@ -14,6 +14,7 @@ mod corpus_zrf;
 mod engine_cli;
 mod engine_formats;
 mod engine_oracle;
+mod engine_perft;
 mod engine_replay;
 mod fsf_writer;
 mod hostile;

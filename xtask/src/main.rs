@@ -2,6 +2,7 @@
 
 mod build_times;
 mod docs;
+mod engine_bench;
 mod fonts;
 mod fuzz;
 mod fuzz_files;
@@ -15,7 +16,11 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  bench [--runs N]           time the release CLI on the shared corpus (check = decode+parse+expand)
+  bench [--runs N] [--engine [--zogkit BIN]]
+                             time the release CLI on the shared corpus (check = decode+parse+expand),
+                             then the engine: perft paired run by run with native Fairy-Stockfish
+                             (../shared/tools/fsf), ratios of compute time, and slow real games
+                             (--engine: the engine part alone, of BIN when given)
   build-times                issue 18's figures from a fresh copy of HEAD in target/build-times:
                              cold test build, test run, one-file edit + test, cold release build
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
@@ -63,6 +68,24 @@ fn main() -> ExitCode {
             .unwrap_or(default)
     };
     let ok = match args.first().map(String::as_str) {
+        Some("bench") if args.iter().any(|a| a == "--engine") => {
+            let bin = args
+                .iter()
+                .position(|a| a == "--zogkit")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from);
+            match bin {
+                Some(bin) => engine_bench::run(&root, &bin, flag("--runs", 5)),
+                None => {
+                    build_release(&root)
+                        && engine_bench::run(
+                            &root,
+                            &root.join("target/release/zogkit"),
+                            flag("--runs", 5),
+                        )
+                }
+            }
+        }
         Some("bench") => bench(&root, flag("--runs", 10)),
         Some("build-times") => build_times::build_times(&root),
         Some("lud-writer") => {
@@ -257,10 +280,7 @@ fn shared_corpus(root: &Path) -> PathBuf {
 
 /// Times whole CLI runs: min / median / max wall time and the largest peak memory.
 fn bench(root: &Path, runs: usize) -> bool {
-    if !run(Command::new(cargo())
-        .args(["build", "--release", "--quiet", "--bin", "zogkit"])
-        .current_dir(root))
-    {
+    if !build_release(root) {
         return false;
     }
     let exe = release_bin(root);
@@ -426,7 +446,13 @@ fn bench(root: &Path, runs: usize) -> bool {
         );
     }
     bench_replays(root, &exe, runs);
-    true
+    engine_bench::run(root, &exe, runs.clamp(1, 5))
+}
+
+fn build_release(root: &Path) -> bool {
+    run(Command::new(cargo())
+        .args(["build", "--release", "--quiet", "--bin", "zogkit"])
+        .current_dir(root))
 }
 
 /// Times `zogkit replay` of every ZoG saved game of the shared corpus (one process each, with
