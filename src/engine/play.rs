@@ -1,7 +1,7 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Gen, Overrun, Sink, attacked};
+use super::generate::{Cut, Gen, Overrun, Sink, attacked};
 use super::rules::{G, NONE, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -14,6 +14,8 @@ pub struct Moves {
     pub moves: Vec<Move>,
     /// A block was stopped by the step limit (the first one): the list may be incomplete.
     pub overrun: Option<Overrun>,
+    /// A budget stopped the generation: the list is incomplete.
+    pub cut: Option<Cut>,
 }
 
 /// How a game ended.
@@ -117,6 +119,9 @@ pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
     }
     let player = st.to_move(rules);
     let mut out = pseudo_moves(rules, st, player);
+    if out.cut.is_some() {
+        return out;
+    }
     if !rules.royal[player as usize].is_empty() {
         let mut legal = Vec::with_capacity(out.moves.len());
         for m in out.moves {
@@ -151,10 +156,25 @@ pub fn piece_moves(rules: &Rules, st: &State, pos: u32) -> Moves {
     };
     let mut g = Gen::new(rules, st, p.owner, Sink::Collect(Vec::new()));
     g.piece_moves(pos, None);
-    let overrun = g.overrun;
-    match g.sink {
-        Sink::Collect(moves) => Moves { moves, overrun },
-        Sink::Hit { .. } => Moves::default(),
+    finish(g)
+}
+
+/// The moves a generation collected, with its overrun and cut; its steps are added to the
+/// rules' work.
+fn finish(g: Gen) -> Moves {
+    g.rules.work.fetch_add(g.steps, Ordering::Relaxed);
+    let (overrun, mut cut) = (g.overrun, g.cut);
+    let Sink::Collect(mut moves) = g.sink else {
+        return Moves::default();
+    };
+    if moves.len() > g.rules.move_limit {
+        moves.truncate(g.rules.move_limit);
+        cut.get_or_insert(Cut::Moves);
+    }
+    Moves {
+        moves,
+        overrun,
+        cut,
     }
 }
 
@@ -184,11 +204,7 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
             }
         }
     }
-    let overrun = g.overrun;
-    let Sink::Collect(moves) = g.sink else {
-        return Moves::default();
-    };
-    Moves { moves, overrun }
+    finish(g)
 }
 
 /// Whether one of `player`'s royal pieces stands attacked by another player.
@@ -271,9 +287,12 @@ pub struct Control {
     pub stop: std::sync::Arc<AtomicBool>,
     /// The first move block stopped by the step limit (the count may then be too low).
     pub overrun: std::sync::OnceLock<Overrun>,
+    /// The budget that stopped the count (it then returns `None`).
+    pub cut: std::sync::OnceLock<Cut>,
 }
 
-/// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised.
+/// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised or a
+/// budget stopped a position's generation (`ctl.cut` says which).
 pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option<u64> {
     if depth == 0 {
         return Some(1);
@@ -284,6 +303,10 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {
         let _ = ctl.overrun.set(o);
+    }
+    if let Some(c) = found.cut {
+        let _ = ctl.cut.set(c);
+        return None;
     }
     if depth == 1 {
         return Some(found.moves.len() as u64);
@@ -308,6 +331,10 @@ pub fn divide(
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {
         let _ = ctl.overrun.set(o);
+    }
+    if let Some(c) = found.cut {
+        let _ = ctl.cut.set(c);
+        return None;
     }
     let mut out = Vec::with_capacity(found.moves.len());
     for m in found.moves {
