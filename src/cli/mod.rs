@@ -816,7 +816,13 @@ pub fn load_rules(
     })?;
     match zogkit::engine::Rules::compile(&doc, index) {
         Ok(mut r) => {
-            r.step_limit = settings().read.engine_steps;
+            let read = &settings().read;
+            r.step_limit = read.engine_steps;
+            r.block_run_limit = read.engine_block_runs;
+            r.move_limit = usize::try_from(read.engine_moves).unwrap_or(usize::MAX);
+            r.work_limit = read.engine_work;
+            // Generation stops at once on Ctrl-C or SIGTERM (when the command catches them).
+            r.interrupt = Some(interrupt_flag());
             Ok((r, doc))
         }
         Err(e) => {

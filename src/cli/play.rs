@@ -5,6 +5,7 @@ use zogkit::engine::{self, Action, Move, Rules, State};
 
 /// Runs `zogkit moves` for a game; returns the exit code.
 pub fn moves(args: &MovesArgs) -> u8 {
+    super::catch_interrupts();
     let path = std::path::Path::new(&args.script);
     let (rules, _) = match super::load_rules(path, args.from, args.game.as_deref()) {
         Ok(r) => r,

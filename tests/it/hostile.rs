@@ -1038,7 +1038,7 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
     // The file name carries a payload too (`/` cannot be in a file name).
     let file = format!("g{}.yaml", PAYLOADS[0]);
     write(&dir, &file, &hostile_spec());
-    let r = zogkit_measured(&dir, &["catalogue", "-q", "-o", "site", "."]);
+    let r = zogkit_measured(&dir, &["catalogue", "-q", "-o", "site", &file]);
     assert!(r.code == 0 || r.code == 1, "{}", r.output());
     let pages: Vec<_> = common::walk(&dir.join("site"))
         .into_iter()
@@ -1119,31 +1119,26 @@ fn engine_budgets_bound_one_position_and_one_command() {
         "drops.zrf",
         &big_board_game(200, &many, "(A (P0 p0q0))"),
     );
-    for args in [
-        &["perft", "drops.zrf", "--depth", "1"][..],
-        &["moves", "drops.zrf", "--format", "json"],
+    for (args, code) in [
+        (&["perft", "drops.zrf", "--depth", "1"][..], "[engine::move-limit]"),
+        (&["moves", "drops.zrf", "--format", "json"], "[engine::move-limit]"),
+        (
+            &["--limit", "engine-moves=1_000_000_000", "moves", "drops.zrf"],
+            "[engine::block-run-limit]",
+        ),
     ] {
-        let r = run3(&dir, args, 1, "[engine::block-run-limit]");
-        assert!(
-            r.output().contains("drops.zrf"),
-            "not located: {}",
-            r.output()
-        );
+        let r = run3(&dir, args, 1, code);
+        let out = r.output();
+        assert!(out.contains("drops.zrf: game `g`"), "not located: {out}");
+        assert!(r.stdout.is_empty(), "{args:?} printed moves");
     }
-    // The moves limit, set low: the same position is refused by its moves.
-    let args = ["--limit", "engine-moves=1000", "moves", "drops.zrf"];
-    run3(&dir, &args, 1, "[engine::move-limit]");
     // 2,000 pieces with looping blocks (perft(2) took 5.8 s).
-    let setup: String = (0..2000)
-        .map(|i| format!("p{}q{}", i % 200, i / 200))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let looper = "(piece (name L) (moves ((while true mark) add)))";
-    write(
-        &dir,
-        "pieces.zrf",
-        &big_board_game(200, looper, &format!("(A (L {setup}))")),
-    );
+    // Each side's 1,000 pieces loop 100,000 steps in one block and step in the other.
+    let looper = "(piece (name L) (moves ((while true mark) add) (n add) (s add)))";
+    let at = |i: usize| format!("p{}q{}", i % 200, 20 + 2 * (i / 200));
+    let (a, b): (Vec<String>, Vec<String>) = (0..1000).map(|i| (at(i), at(i + 1000))).unzip();
+    let setup = format!("(A (L {})) (B (L {}))", a.join(" "), b.join(" "));
+    write(&dir, "pieces.zrf", &big_board_game(200, looper, &setup));
     run3(
         &dir,
         &["perft", "pieces.zrf", "--depth", "2"],
