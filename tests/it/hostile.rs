@@ -1120,10 +1120,21 @@ fn engine_budgets_bound_one_position_and_one_command() {
         &big_board_game(200, &many, "(A (P0 p0q0))"),
     );
     for (args, code) in [
-        (&["perft", "drops.zrf", "--depth", "1"][..], "[engine::move-limit]"),
-        (&["moves", "drops.zrf", "--format", "json"], "[engine::move-limit]"),
         (
-            &["--limit", "engine-moves=1_000_000_000", "moves", "drops.zrf"],
+            &["perft", "drops.zrf", "--depth", "1"][..],
+            "[engine::move-limit]",
+        ),
+        (
+            &["moves", "drops.zrf", "--format", "json"],
+            "[engine::move-limit]",
+        ),
+        (
+            &[
+                "--limit",
+                "engine-moves=1_000_000_000",
+                "moves",
+                "drops.zrf",
+            ],
             "[engine::block-run-limit]",
         ),
     ] {
@@ -1158,4 +1169,47 @@ fn engine_budgets_bound_one_position_and_one_command() {
     );
     let list: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(list.as_array().map(Vec::len), Some(3 * (100 * 100 - 1)));
+}
+
+/// The catalogue refuses symbolic links to folders inside its site, as it refuses linked files,
+/// and holds a lock on the site folder: a second run into it is refused.
+#[cfg(unix)]
+#[test]
+fn catalogue_sites_refuse_linked_folders_and_hold_a_lock() {
+    let dir = scratch_dir("hostile-catalogue-site");
+    write(&dir, "g.zrf", GAME);
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    std::fs::create_dir_all(dir.join("site")).unwrap();
+    for sub in ["games", "img"] {
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("site").join(sub)).unwrap();
+    }
+    let args = ["catalogue", "-q", "--force", "-o", "site", "g.zrf"];
+    run3(
+        &dir,
+        &args,
+        2,
+        "is a symbolic link; refusing to write through it",
+    );
+    let outside = std::fs::read_dir(dir.join("elsewhere")).unwrap().count();
+    assert_eq!(outside, 0, "files were written through the links");
+    // A lock held by a live process (this test's): the run is refused, nothing is written.
+    let site = dir.join("new");
+    std::fs::create_dir_all(&site).unwrap();
+    let lock = site.join(".zogkit-catalogue.lock");
+    std::fs::write(&lock, std::process::id().to_string()).unwrap();
+    let args = ["catalogue", "-q", "-o", "new", "g.zrf"];
+    run3(&dir, &args, 2, "another catalogue run is writing into");
+    assert_eq!(
+        std::fs::read_dir(&site).unwrap().count(),
+        1,
+        "only the lock"
+    );
+    // A lock left by a process that is gone is taken over, and removed at the end.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    std::fs::write(&lock, pid.to_string()).unwrap();
+    run3(&dir, &args, 0, "");
+    assert!(site.join("index.html").is_file());
+    assert!(!lock.exists(), "the lock was left behind");
 }
