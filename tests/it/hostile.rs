@@ -875,8 +875,8 @@ fn hostile_spec() -> String {
   - "kind": "game"
     "title": @Title@
     "texts": {"description": @desc@, "history": @hist@, "strategy": @strat@, "help": @help@, "solution": @sol@}
-    "players": [@White@, @Black@]
-    "turn_order": {"turns": [{"player": @White@}, {"player": @Black@}]}
+    "players": [@Whites@, @Black@]
+    "turn_order": {"turns": [{"player": @Whites@}, {"player": @Black@}]}
     "options": [{"name": @opt@, "value": @val@}]
     "boards":
       - "images": [@board.bmp@]
@@ -885,29 +885,29 @@ fn hostile_spec() -> String {
           - {"name": @a1@, "rect": [0, 50, 50, 100], "links": {@n@: @a2@}}
           - {"name": @a2@, "rect": [0, 0, 50, 50], "links": {@s@: @a1@}}
         "opposites": [{"direction": @n@, "opposite": @s@}, {"direction": @s@, "opposite": @n@}]
-        "zones": [{"name": @zone@, "players": [@White@], "positions": [@a2@]}]
+        "zones": [{"name": @zone@, "players": [@Whites@], "positions": [@a2@]}]
     "pieces":
       - "name": @Pawn@
         "texts": {"help": @phelp@, "description": @pdesc@}
-        "images": [{"player": @White@, "file": @wp.bmp@}, {"player": @Black@, "file": @bp.bmp@}]
+        "images": [{"player": @Whites@, "file": @wp.bmp@}, {"player": @Black@, "file": @bp.bmp@}]
         "notation": @P@
         "attributes": [{"name": @attr@, "value": "true"}]
         "moves": [{"move_type": @normal@, "program": [{"step": @n@}, {"add": {}}]}]
       - "name": @King@
         "moves": [{"program": [{"step": @s@}, {"add": {}}]}]
     "setup":
-      - {"player": @White@, "piece": @Pawn@, "positions": [@a1@]}
+      - {"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}
       - {"player": @Black@, "piece": @King@, "positions": [@a2@]}
-    "goals": [{"kind": "win", "players": [@White@, @Black@], "condition": {"checkmated": {"pieces": [@King@]}}}]
+    "goals": [{"kind": "win", "players": [@Whites@, @Black@], "condition": {"checkmated": {"pieces": [@King@]}}}]
   - "kind": "variant"
     "variant_of": 0
     "title": @Variant@
-    "players": [@White@, @Black@]
+    "players": [@Whites@, @Black@]
     "boards":
       - "directions": [@n@]
         "positions": [{"name": @a1@, "rect": [0, 0, 50, 50]}]
     "pieces": [{"name": @Pawn@, "moves": []}]
-    "setup": [{"player": @White@, "piece": @Pawn@, "positions": [@a1@]}]
+    "setup": [{"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}]
 "#;
     let mut out = String::new();
     let mut rest = T;
@@ -1035,7 +1035,8 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
         "loading",
     ];
     let dir = scratch_dir("hostile-catalogue");
-    // The file name carries a payload too (`/` cannot be in a file name).
+    // The file name carries a payload too (`/` cannot be in a file name). The first player's
+    // name breaks out of an attribute value unless escaped (the tiles' `alt` texts were not).
     let file = format!("g{}.yaml", PAYLOADS[0]);
     write(&dir, &file, &hostile_spec());
     let r = zogkit_measured(&dir, &["catalogue", "-q", "-o", "site", &file]);
@@ -1057,7 +1058,7 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
     .unwrap();
     // The page shows the payloads as text (escaped), in the tile alt texts among others.
     assert!(
-        game.contains("Pawn&quot;&gt;&lt;img src=x onerror=alert(1)&gt; (White"),
+        game.contains("Pawn&quot;&gt;&lt;img src=x onerror=alert(1)&gt; (Whites&quot;&gt;&lt;img src=x"),
         "{game}"
     );
     assert!(game.contains("&lt;/title&gt;&lt;script&gt;"), "{game}");
