@@ -1058,7 +1058,9 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
     .unwrap();
     // The page shows the payloads as text (escaped), in the tile alt texts among others.
     assert!(
-        game.contains("Pawn&quot;&gt;&lt;img src=x onerror=alert(1)&gt; (Whites&quot;&gt;&lt;img src=x"),
+        game.contains(
+            "Pawn&quot;&gt;&lt;img src=x onerror=alert(1)&gt; (Whites&quot;&gt;&lt;img src=x"
+        ),
         "{game}"
     );
     assert!(game.contains("&lt;/title&gt;&lt;script&gt;"), "{game}");
@@ -1213,4 +1215,56 @@ fn catalogue_sites_refuse_linked_folders_and_hold_a_lock() {
     run3(&dir, &args, 0, "");
     assert!(site.join("index.html").is_file());
     assert!(!lock.exists(), "the lock was left behind");
+}
+
+/// SIGINT and SIGTERM stop an endless block at once, even with the step and work limits at
+/// their largest: exit 130, nothing listed.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_stops_an_endless_block() {
+    let dir = scratch_dir("hostile-interrupt");
+    let looping = "(piece (name P) (drops ((verify empty?) (while true mark) add)))";
+    write(
+        &dir,
+        "loop.zrf",
+        &big_board_game(20, looping, "(A (P p0q0))"),
+    );
+    for (sig, cmd) in [("-INT", "moves"), ("-TERM", "perft")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+            .args([
+                "--limit",
+                "engine-steps=99999999999",
+                "--limit",
+                "engine-work=99999999999999",
+            ])
+            .args([cmd, "loop.zrf"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Let it get into the block (the signal handler is installed before reading).
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > HANG {
+                let _ = child.kill();
+                panic!("{cmd} ignored {sig}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{cmd} {sig}: {out:?}");
+        assert!(
+            out.stdout.is_empty(),
+            "{cmd} {sig} printed {:?}",
+            out.stdout
+        );
+    }
 }
