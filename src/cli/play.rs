@@ -31,6 +31,11 @@ pub fn moves(args: &MovesArgs) -> u8 {
         }
     }
     let found = engine::legal_moves(&rules, &mut st);
+    if super::interrupted() {
+        // An attack test stopped by the interrupt may have answered wrongly: list nothing.
+        eprintln!("interrupted");
+        return super::EXIT_INTERRUPTED;
+    }
     if let Some(cut) = found.cut {
         let at = format!("the position after {} moves", args.after.len());
         return report_cut(&rules, cut, &args.script, &at);
