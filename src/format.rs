@@ -111,6 +111,12 @@ pub struct ReadOptions {
     pub chessembly_dialect: Option<crate::chessembly::syntax::Dialect>,
     /// Steps one move block may run in the engine (`perft`, `moves`, `replay`).
     pub engine_steps: u32,
+    /// Block runs the engine may make generating one position's moves.
+    pub engine_block_runs: u64,
+    /// Moves one position may have in the engine.
+    pub engine_moves: u64,
+    /// Steps the engine may run in one command, all blocks together.
+    pub engine_work: u64,
     /// Ludii: option choices and the library of defines.
     pub ludii: crate::ludii::Options,
 }
@@ -126,6 +132,9 @@ impl Default for ReadOptions {
             chessembly_dialect: None,
             max_output_bytes: 64 << 20,
             engine_steps: crate::engine::DEFAULT_STEP_LIMIT,
+            engine_block_runs: crate::engine::DEFAULT_BLOCK_RUN_LIMIT,
+            engine_moves: crate::engine::DEFAULT_MOVE_LIMIT as u64,
+            engine_work: crate::engine::DEFAULT_WORK_LIMIT,
             ludii: crate::ludii::Options::default(),
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! The defaults live in those structs' `Default` impls and constants ([`crate::zrf::expand::Limits`],
 //! [`crate::sexpr::Limits`], [`crate::zrf::lower::Limits`], [`crate::spec::yaml::ReadLimits`],
-//! [`crate::chessembly::interp::DEFAULT_STEP_LIMIT`]); this module only names them, so
+//! [`crate::chessembly::interp::DEFAULT_STEP_LIMIT`], the engine's `DEFAULT_*_LIMIT`s); this module only names them, so
 //! [`ReadOptions::default`] and [`ReadOptions::limit`] give every default. `docs/limits.md`
 //! documents the same table (a test keeps it in step).
 
@@ -116,6 +116,21 @@ pub const LIMITS: &[Limit] = &[
         code: "engine::step-limit",
         what: "steps one move block may run in the engine (`perft`, `moves`, `replay`)",
     },
+    Limit {
+        name: "engine-block-runs",
+        code: "engine::block-run-limit",
+        what: "move and drop block runs of one position's move generation in the engine",
+    },
+    Limit {
+        name: "engine-moves",
+        code: "engine::move-limit",
+        what: "moves one position may have in the engine",
+    },
+    Limit {
+        name: "engine-work",
+        code: "engine::work-limit",
+        what: "steps the engine may run in one command, all blocks and positions together",
+    },
 ];
 
 /// Largest value the limits that bound recursion accept: `nesting` (later stages recurse on
@@ -161,6 +176,9 @@ impl ReadOptions {
             "output-bytes" => self.max_output_bytes,
             "chessembly-steps" => u64::from(self.chessembly_steps),
             "engine-steps" => u64::from(self.engine_steps),
+            "engine-block-runs" => self.engine_block_runs,
+            "engine-moves" => self.engine_moves,
+            "engine-work" => self.engine_work,
             _ => return None,
         })
     }
@@ -203,6 +221,9 @@ impl ReadOptions {
             "output-bytes" => self.max_output_bytes = value,
             "chessembly-steps" => self.chessembly_steps = small,
             "engine-steps" => self.engine_steps = small,
+            "engine-block-runs" => self.engine_block_runs = value,
+            "engine-moves" => self.engine_moves = value,
+            "engine-work" => self.engine_work = value,
             _ => unreachable!("every name in LIMITS is handled"),
         }
         Ok(())

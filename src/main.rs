@@ -129,6 +129,7 @@ fn main() -> ExitCode {
     // of `roundtrip`'s time. `mi_option_purge_delay` is 15 in mimalloc 3's `mi_option_e`.
     // SAFETY: called before any other thread exists; the option is a plain integer.
     unsafe { libmimalloc_sys::mi_option_set(15, -1) };
+    let start = std::time::Instant::now();
     let mut read = zogkit::format::ReadOptions::default();
     for setting in &cli.limits {
         if let Err(e) = read.apply_limit(setting) {
@@ -146,6 +147,9 @@ fn main() -> ExitCode {
             Ok(lib) => read.ludii.library = Some(std::sync::Arc::new(lib)),
             Err(e) => {
                 cli::error_line!("--ludii {e}");
+                if cli.stats {
+                    print_stats(start);
+                }
                 return ExitCode::from(cli::EXIT_USAGE);
             }
         },
@@ -164,7 +168,6 @@ fn main() -> ExitCode {
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(64 << 20)
         .build_global();
-    let start = std::time::Instant::now();
     let stats = cli.stats;
     let code = match cli.command {
         Command::Check(a) => cli::check::run(a),
@@ -196,14 +199,19 @@ fn main() -> ExitCode {
         code
     };
     if stats {
-        eprintln!(
-            "stats: wall {:.4} s, cpu {} s, peak {} KB",
-            start.elapsed().as_secs_f64(),
-            cpu_seconds().map_or("?".into(), |c| format!("{c:.4}")),
-            peak_rss_kb().map_or("?".into(), |k| k.to_string())
-        );
+        print_stats(start);
     }
     ExitCode::from(code)
+}
+
+/// The hidden `--stats` line: wall and CPU time, peak memory.
+fn print_stats(start: std::time::Instant) {
+    eprintln!(
+        "stats: wall {:.4} s, cpu {} s, peak {} KB",
+        start.elapsed().as_secs_f64(),
+        cpu_seconds().map_or("?".into(), |c| format!("{c:.4}")),
+        peak_rss_kb().map_or("?".into(), |k| k.to_string())
+    );
 }
 
 /// Converts an `i32` status from subcommands that return one.

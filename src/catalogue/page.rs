@@ -251,7 +251,7 @@ impl Context<'_> {
                         "<img src=\"../../{}\" alt=\"{} ({})\">",
                         escape(f),
                         escape(&piece.name),
-                        g.players.get(s).map_or("", String::as_str)
+                        escape(g.players.get(s).map_or("", String::as_str))
                     )
                 })
                 .collect();

@@ -54,10 +54,13 @@ pub fn run(args: CatalogueArgs) -> u8 {
         Ok(v) => v,
         Err(code) => return code,
     };
-    if let Err(e) = site_folder(&args.output, args.force) {
-        super::error_line!("{e}");
-        return EXIT_USAGE;
-    }
+    let _lock = match site_folder(&args.output, args.force) {
+        Ok(lock) => lock,
+        Err(e) => {
+            super::error_line!("{e}");
+            return EXIT_USAGE;
+        }
+    };
     let existing = Existing::new(args.force, false);
     let names: Vec<String> = inputs.iter().map(relative_name).collect();
     let slugs = catalogue::slugs(&names.iter().map(String::as_str).collect::<Vec<_>>());
@@ -191,18 +194,76 @@ fn reason_kind(r: &str) -> String {
     out
 }
 
-/// Checks the site folder: missing or empty, or `--force`.
-fn site_folder(dir: &Path, force: bool) -> Result<(), String> {
-    if let Ok(mut rd) = std::fs::read_dir(dir)
-        && rd.next().is_some()
-        && !force
-    {
+/// The lock file a run holds in its site folder, so that a second run into the same folder is
+/// refused while the first one writes.
+const LOCK: &str = ".zogkit-catalogue.lock";
+
+/// The site folder's lock, removed when the run ends (also when it is interrupted; a lock
+/// left by a killed run names a process that is gone and is taken over).
+struct SiteLock(PathBuf);
+
+impl Drop for SiteLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Checks the site folder — missing or empty, or `--force` — after taking its lock (created
+/// exclusively, holding this process's id): of two runs into one new folder, the second is
+/// refused, naming the lock.
+fn site_folder(dir: &Path, force: bool) -> Result<SiteLock, String> {
+    output::usable_dir(dir)?;
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "{} is a symbolic link; name the folder itself",
+            display_path(dir)
+        ));
+    }
+    let lock = dir.join(LOCK);
+    let claim = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&lock)
+            .and_then(|mut f| {
+                use std::io::Write as _;
+                write!(f, "{}", std::process::id())
+            })
+    };
+    let mut claimed = claim();
+    if matches!(&claimed, Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists) {
+        let holder = std::fs::read(&lock).unwrap_or_default();
+        if !holder.is_empty() && !super::process_alive(&holder) {
+            // A killed run's lock: its process is gone.
+            let _ = std::fs::remove_file(&lock);
+            claimed = claim();
+        }
+    }
+    match claimed {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(format!(
+                "another catalogue run is writing into {} (its lock {} exists; remove it if no run is)",
+                display_path(dir),
+                display_path(&lock)
+            ));
+        }
+        Err(e) => {
+            return Err(format!("cannot lock {}: {e}", display_path(&lock)));
+        }
+    }
+    let lock = SiteLock(lock);
+    let others = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {}: {e}", display_path(dir)))?
+        .filter_map(Result::ok)
+        .any(|e| e.file_name() != LOCK);
+    if others && !force {
         return Err(format!(
             "{} exists and is not empty (use --force to write into it)",
             display_path(dir)
         ));
     }
-    output::usable_dir(dir)
+    Ok(lock)
 }
 
 /// The input's path relative to the folder walked (its file name when named directly).
@@ -336,14 +397,41 @@ fn write(site: &Path, f: &SiteFile, existing: Existing) -> Result<(), String> {
         ));
     }
     let mut path = site.to_path_buf();
-    for c in f.path.split('/') {
+    let parts: Vec<&str> = f.path.split('/').collect();
+    for (i, c) in parts.iter().enumerate() {
         path.push(c);
-    }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", display_path(parent)))?;
+        if i + 1 < parts.len() {
+            folder_in_site(&path)?;
+        }
     }
     output::plan(&path, existing, None)?;
     let replace = existing != Existing::Refuse && std::fs::symlink_metadata(&path).is_ok();
     output::write(&path, &f.bytes, replace)
+}
+
+/// Makes sure `dir`, a folder inside the site, is a real folder (created when missing): a
+/// symbolic link is refused as a linked file is, so nothing is written outside the site.
+fn folder_in_site(dir: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "{} is a symbolic link; refusing to write through it",
+            display_path(dir)
+        )),
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!(
+            "{} exists and is not a folder; refusing to replace it",
+            display_path(dir)
+        )),
+        Err(_) => match std::fs::create_dir(dir) {
+            Ok(()) => Ok(()),
+            // Another thread of this run made it meanwhile: check what it is.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                match std::fs::symlink_metadata(dir) {
+                    Ok(m) if m.is_dir() => Ok(()),
+                    _ => Err(format!("{} changed while being created", display_path(dir))),
+                }
+            }
+            Err(e) => Err(format!("cannot create {}: {e}", display_path(dir))),
+        },
+    }
 }

@@ -71,6 +71,18 @@ fn unified_diff(name: &str, old: &[u8], new: &[u8]) -> String {
     out
 }
 
+/// Writes `bytes` over the file `path` names, atomically. A symbolic link is followed: the
+/// file it leads to is replaced (beside itself, keeping its permissions) and the link stays a
+/// link, as editors and `rustfmt` treat links.
+fn write_through_links(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        write_atomic(&std::fs::canonicalize(path)?, bytes)
+    } else {
+        write_atomic(path, bytes)
+    }
+}
+
 /// Runs `zogkit fmt`.
 pub fn run(args: FmtArgs) -> u8 {
     let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
@@ -142,7 +154,7 @@ pub fn run(args: FmtArgs) -> u8 {
             }
         } else if args.write {
             if let Some(b) = result
-                && let Err(e) = write_atomic(path, &b)
+                && let Err(e) = write_through_links(path, &b)
             {
                 super::error_line!("{}: {e}", input.display);
                 code = EXIT_USAGE;

@@ -15,9 +15,10 @@ pub fn load(path: &Path) -> Result<Library, String> {
         if meta.len() > MAX_JAR_BYTES {
             return Err(format!("{shown}: larger than {MAX_JAR_BYTES} bytes"));
         }
-        let bytes = super::read_bounded(path, MAX_JAR_BYTES)?;
-        let (lib, problems) =
-            Library::from_zip(&shown, &bytes).map_err(|e| format!("{shown}: {e}"))?;
+        // Read from its end through the open file, never loaded whole.
+        let file = super::open_regular(path).map_err(|e| format!("{shown}: {e}"))?;
+        let (lib, problems) = Library::from_zip(&shown, std::io::BufReader::new(file))
+            .map_err(|e| format!("{shown}: {e}"))?;
         report(&problems);
         return Ok(lib);
     }

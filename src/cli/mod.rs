@@ -431,7 +431,7 @@ fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<(
 /// Whether process `pid` (decimal digits) may still be running: asked of the system with
 /// `kill(pid, 0)` on Unix; elsewhere, or when in doubt, assumed running, so nothing of a live
 /// run is ever removed.
-fn process_alive(pid: &[u8]) -> bool {
+pub(crate) fn process_alive(pid: &[u8]) -> bool {
     let Some(pid) = std::str::from_utf8(pid)
         .ok()
         .and_then(|p| p.parse::<i32>().ok())
@@ -555,6 +555,16 @@ pub const MAX_AUX_BYTES: u64 = 64 << 20;
 /// A file longer than `cap` yields its first `cap` bytes; callers pass one byte more than their
 /// limit to see that the file is too large.
 pub fn read_regular(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let meta = file.metadata()?;
+    let mut v = Vec::with_capacity(meta.len().min(cap).min(1 << 24) as usize);
+    file.take(cap).read_to_end(&mut v)?;
+    Ok(v)
+}
+
+/// Opens `path` for reading, refusing anything that is not a regular file (see
+/// [`read_regular`]) before a byte is read.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(target_os = "linux")]
@@ -574,9 +584,7 @@ pub fn read_regular(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
             ),
         ));
     }
-    let mut v = Vec::with_capacity(meta.len().min(cap).min(1 << 24) as usize);
-    file.take(cap).read_to_end(&mut v)?;
-    Ok(v)
+    Ok(file)
 }
 
 /// [`read_regular`] for a file that must not exceed `max` bytes: a larger one is an error
@@ -810,7 +818,13 @@ pub fn load_rules(
     })?;
     match zogkit::engine::Rules::compile(&doc, index) {
         Ok(mut r) => {
-            r.step_limit = settings().read.engine_steps;
+            let read = &settings().read;
+            r.step_limit = read.engine_steps;
+            r.block_run_limit = read.engine_block_runs;
+            r.move_limit = usize::try_from(read.engine_moves).unwrap_or(usize::MAX);
+            r.work_limit = read.engine_work;
+            // Generation stops at once on Ctrl-C or SIGTERM (when the command catches them).
+            r.interrupt = Some(interrupt_flag());
             Ok((r, doc))
         }
         Err(e) => {

@@ -67,6 +67,10 @@ pub fn run(args: &PerftArgs) -> u8 {
     if args.divide {
         let t = Instant::now();
         let found = engine::legal_moves(&rules, &mut st);
+        if let Some(c) = found.cut {
+            let _ = ctl.cut.set(c);
+            return stopped(&rules, &ctl, file, args.depth);
+        }
         let mut rows = Vec::new();
         let mut total = 0;
         for m in &found.moves {
@@ -75,7 +79,7 @@ pub fn run(args: &PerftArgs) -> u8 {
             let n = engine::perft(&rules, &mut st, args.depth.saturating_sub(1), &ctl);
             st.unmake();
             let Some(n) = n else {
-                return interrupted();
+                return stopped(&rules, &ctl, file, args.depth);
             };
             total += n;
             let _ = writeln!(out, "{name}: {n}");
@@ -96,7 +100,7 @@ pub fn run(args: &PerftArgs) -> u8 {
         for d in 1..=args.depth {
             let t = Instant::now();
             let Some(n) = engine::perft(&rules, &mut st, d, &ctl) else {
-                return interrupted();
+                return stopped(&rules, &ctl, file, d);
             };
             let secs = t.elapsed().as_secs_f64();
             let _ = writeln!(out, "perft({d}) = {n} in {secs:.3} s");
@@ -120,9 +124,18 @@ pub fn run(args: &PerftArgs) -> u8 {
     }
 }
 
-fn interrupted() -> u8 {
-    eprintln!("perft interrupted");
-    super::EXIT_INTERRUPTED
+/// A count that stopped: interrupted (130), or a budget's located error (1).
+fn stopped(rules: &engine::Rules, ctl: &Control, file: &std::path::Path, depth: u32) -> u8 {
+    match ctl.cut.get() {
+        Some(&cut) if !matches!(cut, engine::Cut::Interrupted) => {
+            let at = format!("a position of perft({depth})");
+            super::play::report_cut(rules, cut, &super::display_path(file), &at)
+        }
+        _ => {
+            eprintln!("perft interrupted");
+            super::EXIT_INTERRUPTED
+        }
+    }
 }
 
 fn native(args: &PerftArgs) -> u8 {

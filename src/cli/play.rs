@@ -5,6 +5,7 @@ use zogkit::engine::{self, Action, Move, Rules, State};
 
 /// Runs `zogkit moves` for a game; returns the exit code.
 pub fn moves(args: &MovesArgs) -> u8 {
+    super::catch_interrupts();
     let path = std::path::Path::new(&args.script);
     let (rules, _) = match super::load_rules(path, args.from, args.game.as_deref()) {
         Ok(r) => r,
@@ -13,6 +14,14 @@ pub fn moves(args: &MovesArgs) -> u8 {
     let mut st = State::start(&rules);
     for (i, text) in args.after.iter().enumerate() {
         let found = engine::legal_moves(&rules, &mut st);
+        if let Some(cut) = found.cut {
+            return report_cut(
+                &rules,
+                cut,
+                &args.script,
+                &format!("the position after {i} moves"),
+            );
+        }
         match find_move(&rules, &st, &found.moves, text) {
             Ok(m) => engine::play(&rules, &mut st, &m),
             Err(why) => {
@@ -22,29 +31,100 @@ pub fn moves(args: &MovesArgs) -> u8 {
         }
     }
     let found = engine::legal_moves(&rules, &mut st);
+    if super::interrupted() {
+        // An attack test stopped by the interrupt may have answered wrongly: list nothing.
+        eprintln!("interrupted");
+        return super::EXIT_INTERRUPTED;
+    }
+    if let Some(cut) = found.cut {
+        let at = format!("the position after {} moves", args.after.len());
+        return report_cut(&rules, cut, &args.script, &at);
+    }
     if let Some(o) = &found.overrun {
         warn_overrun(&rules, o, "the list may be incomplete");
     }
-    let text = match args.format {
-        OutputFormat::Text => found
-            .moves
-            .iter()
-            .map(|m| engine::notation(&rules, &st, m) + "\n")
-            .collect::<String>(),
-        OutputFormat::Json => {
-            let list: Vec<serde_json::Value> = found
-                .moves
-                .iter()
-                .map(|m| move_json(&rules, &st, m))
-                .collect();
-            format!("{:#}\n", serde_json::Value::from(list))
+    // Written in chunks as they are formatted (JSON too), never held whole.
+    let mut chunk = String::new();
+    let json = args.format == OutputFormat::Json;
+    if json {
+        chunk.push_str(if found.moves.is_empty() {
+            "[]\n"
+        } else {
+            "[\n"
+        });
+    }
+    for (i, m) in found.moves.iter().enumerate() {
+        if json {
+            // As `{:#}` prints the whole list: each object indented by two spaces.
+            let one = format!("{:#}", move_json(&rules, &st, m));
+            for (k, line) in one.lines().enumerate() {
+                if k > 0 {
+                    chunk.push('\n');
+                }
+                chunk.push_str("  ");
+                chunk.push_str(line);
+            }
+            chunk.push_str(if i + 1 < found.moves.len() {
+                ",\n"
+            } else {
+                "\n]\n"
+            });
+        } else {
+            chunk.push_str(&engine::notation(&rules, &st, m));
+            chunk.push('\n');
         }
-    };
-    match super::print_stdout(&text) {
+        if chunk.len() >= 1 << 16 {
+            if let Err(code) = super::print_stdout(&std::mem::take(&mut chunk)) {
+                return code;
+            }
+            if super::interrupted() {
+                return super::EXIT_INTERRUPTED;
+            }
+        }
+    }
+    match super::print_stdout(&chunk) {
         Ok(()) if found.overrun.is_some() => super::EXIT_ERRORS,
         Ok(()) => super::EXIT_OK,
         Err(code) => code,
     }
+}
+
+/// Prints the located error for a position whose generation a budget stopped, and returns the
+/// exit code (1; 130 for an interrupt). `at` names the position.
+pub fn report_cut(rules: &Rules, cut: engine::Cut, file: &str, at: &str) -> u8 {
+    let game = &rules.title;
+    let (code, what, limit, value) = match cut {
+        engine::Cut::Interrupted => {
+            eprintln!("interrupted");
+            return super::EXIT_INTERRUPTED;
+        }
+        engine::Cut::BlockRuns => (
+            "engine::block-run-limit",
+            "made more move and drop block runs than",
+            "engine-block-runs",
+            rules.block_run_limit,
+        ),
+        engine::Cut::Moves => (
+            "engine::move-limit",
+            "has more moves than",
+            "engine-moves",
+            rules.move_limit as u64,
+        ),
+        engine::Cut::Work => (
+            "engine::work-limit",
+            "took the engine's steps in this command past",
+            "engine-work",
+            rules.work_limit,
+        ),
+    };
+    eprint!(
+        "{}",
+        super::color::stderr(&format!(
+            "error[{code}]: {file}: game `{game}`, {at}: its move generation {what} {value} \
+             (--limit {limit}=N) and was stopped; nothing is reported for it\n"
+        ))
+    );
+    super::EXIT_ERRORS
 }
 
 /// Prints the `engine::step-limit` warning for a block stopped by the step limit.

@@ -34,6 +34,20 @@ impl Overrun {
     }
 }
 
+/// Why the generation of one position's moves was cut short by a budget (the list is then
+/// incomplete, and the engine's answer for that position is an error, not a count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// More block runs than [`Rules::block_run_limit`].
+    BlockRuns,
+    /// More moves than [`Rules::move_limit`].
+    Moves,
+    /// More steps in the command than [`Rules::work_limit`].
+    Work,
+    /// [`Rules::interrupt`] was raised (Ctrl-C, SIGTERM).
+    Interrupted,
+}
+
 /// Where generated moves go: collected, counted, or only checked for a hit on one position.
 pub(crate) enum Sink {
     Collect(Vec<Move>),
@@ -58,6 +72,12 @@ pub(crate) struct Gen<'a> {
     probe: Option<(u32, Piece)>,
     /// The positions the programs have read, when recorded.
     reads: Option<Reads>,
+    /// Block runs and steps so far, and the steps this generation may still run.
+    pub runs: u64,
+    pub steps: u64,
+    pub work_left: u64,
+    /// The budget that stopped this generation.
+    pub cut: Option<Cut>,
 }
 
 /// What the programs of an attack test looked at: the positions whose contents they read, and
@@ -116,6 +136,10 @@ impl<'a> Gen<'a> {
             only_type: None,
             probe: None,
             reads: None,
+            runs: 0,
+            steps: 0,
+            work_left: rules.work_limit.saturating_sub(rules.work_done()),
+            cut: None,
         }
     }
 
@@ -129,6 +153,31 @@ impl<'a> Gen<'a> {
             Some((q, p)) if q == pos => Some(p),
             _ => self.st.board[pos as usize],
         }
+    }
+
+    /// Whether a budget allows one more block run (see [`Cut`]); records the one that does not.
+    fn within_budget(&mut self) -> bool {
+        if self.cut.is_some() {
+            return false;
+        }
+        self.runs += 1;
+        let collected = match &self.sink {
+            Sink::Collect(v) => v.len(),
+            Sink::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
+            Sink::Hit { .. } => 0,
+        };
+        self.cut = if self.runs > self.rules.block_run_limit {
+            Some(Cut::BlockRuns)
+        } else if collected > self.rules.move_limit {
+            Some(Cut::Moves)
+        } else if self.steps > self.work_left {
+            Some(Cut::Work)
+        } else if self.rules.interrupted() {
+            Some(Cut::Interrupted)
+        } else {
+            None
+        };
+        self.cut.is_none()
     }
 
     fn done(&self) -> bool {
@@ -179,6 +228,9 @@ impl<'a> Gen<'a> {
     }
 
     fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32, (block, drop): (usize, bool)) {
+        if !self.within_budget() {
+            return;
+        }
         let mut r = Run {
             cur: start,
             from,
@@ -195,8 +247,13 @@ impl<'a> Gen<'a> {
         let mut steps = 0u32;
         while pc < ops.len() {
             steps += 1;
+            self.steps += 1;
             if steps > self.rules.step_limit {
                 self.overrun.get_or_insert(Overrun { kind, block, drop });
+                return;
+            }
+            if steps & 0xFFFF == 0 && self.rules.interrupted() {
+                self.cut = Some(Cut::Interrupted);
                 return;
             }
             let mut next = pc + 1;

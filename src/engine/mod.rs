@@ -7,6 +7,9 @@
 //! Invariants, stated as absences:
 //! - no quietly wrong count: a construct the engine cannot run refuses the whole game;
 //! - no unbounded program: every block stops after [`Rules::step_limit`] steps and says so;
+//!   one position's generation stops after [`Rules::block_run_limit`] block runs or
+//!   [`Rules::move_limit`] moves, and all of a command's after [`Rules::work_limit`] steps
+//!   ([`Cut`]: the answer is then an error, never a count);
 //! - no board mutation during generation: every test sees the position before the move.
 
 mod fidelity;
@@ -20,10 +23,13 @@ mod state;
 pub mod zsg;
 
 pub use fidelity::{Difference, Fidelity, compare};
-pub use generate::Overrun;
+pub use generate::{Cut, Overrun};
 pub use notation::{Segment, attr_index, notation, segments, write};
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;
 pub use replay::{ReplayError, Replayed, read_segments, replay};
-pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
+pub use rules::{
+    DEFAULT_BLOCK_RUN_LIMIT, DEFAULT_MOVE_LIMIT, DEFAULT_STEP_LIMIT, DEFAULT_WORK_LIMIT, Kind,
+    Rules, RulesError,
+};
 pub use state::{Action, Move, Piece, State};

@@ -1,7 +1,7 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Gen, Overrun, Reads, Sink, attacked, attacked_reading};
+use super::generate::{Cut, Gen, Overrun, Reads, Sink, attacked, attacked_reading};
 use super::rules::{G, NONE, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -14,6 +14,8 @@ pub struct Moves {
     pub moves: Vec<Move>,
     /// A block was stopped by the step limit (the first one): the list may be incomplete.
     pub overrun: Option<Overrun>,
+    /// A budget stopped the generation: the list is incomplete.
+    pub cut: Option<Cut>,
 }
 
 /// How a game ended.
@@ -117,6 +119,9 @@ pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
     }
     let player = st.to_move(rules);
     let mut out = pseudo_moves(rules, st, player);
+    if out.cut.is_some() {
+        return out;
+    }
     if !rules.royal[player as usize].is_empty() {
         out.moves = legal_only(rules, st, player, out.moves);
     }
@@ -142,19 +147,43 @@ pub fn piece_moves(rules: &Rules, st: &State, pos: u32) -> Moves {
     };
     let mut g = Gen::new(rules, st, p.owner, Sink::Collect(Vec::new()));
     g.piece_moves(pos, None);
-    let overrun = g.overrun;
-    match g.sink {
-        Sink::Collect(moves) => Moves { moves, overrun },
-        _ => Moves::default(),
+    finish(g)
+}
+
+/// The moves a generation collected, with its overrun and cut; its steps are added to the
+/// rules' work.
+fn finish(g: Gen) -> Moves {
+    g.rules.work.fetch_add(g.steps, Ordering::Relaxed);
+    let (overrun, mut cut) = (g.overrun, g.cut);
+    let Sink::Collect(mut moves) = g.sink else {
+        return Moves::default();
+    };
+    if moves.len() > g.rules.move_limit {
+        moves.truncate(g.rules.move_limit);
+        cut.get_or_insert(Cut::Moves);
+    }
+    Moves {
+        moves,
+        overrun,
+        cut,
     }
 }
 
 fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
-    let (sink, overrun) = pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
-    let Sink::Collect(moves) = sink else {
+    let (sink, overrun, mut cut) =
+        pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
+    let Sink::Collect(mut moves) = sink else {
         return Moves::default();
     };
-    Moves { moves, overrun }
+    if moves.len() > rules.move_limit {
+        moves.truncate(rules.move_limit);
+        cut.get_or_insert(Cut::Moves);
+    }
+    Moves {
+        moves,
+        overrun,
+        cut,
+    }
 }
 
 /// The number of legal moves, counted without listing them, when nothing filters the moves a
@@ -171,8 +200,9 @@ fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
     if outcome(rules, st).is_some() {
         return Some((0, None));
     }
-    let (sink, overrun) = pseudo(rules, st, player, Sink::Count(0));
-    let Sink::Count(mut n) = sink else {
+    let (sink, overrun, cut) = pseudo(rules, st, player, Sink::Count(0));
+    // A budget that cut the count is reported by the listing path.
+    let (Sink::Count(mut n), None) = (sink, cut) else {
         return None;
     };
     let partial = st.partial.is_some();
@@ -187,7 +217,13 @@ fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
 
 /// Runs the programs of `player`'s pieces (or of the piece continuing a partial move) into
 /// `sink`.
-fn pseudo(rules: &Rules, st: &State, player: u32, sink: Sink) -> (Sink, Option<Overrun>) {
+/// The generation's steps are added to the rules' work; a budget that cut it is returned.
+fn pseudo(
+    rules: &Rules,
+    st: &State,
+    player: u32,
+    sink: Sink,
+) -> (Sink, Option<Overrun>, Option<Cut>) {
     let mut g = Gen::new(rules, st, player, sink);
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
@@ -213,7 +249,8 @@ fn pseudo(rules: &Rules, st: &State, player: u32, sink: Sink) -> (Sink, Option<O
             }
         }
     }
-    (g.sink, g.overrun)
+    g.rules.work.fetch_add(g.steps, Ordering::Relaxed);
+    (g.sink, g.overrun, g.cut)
 }
 
 /// The positions of `player`'s royal pieces.
@@ -396,9 +433,12 @@ pub struct Control {
     pub stop: std::sync::Arc<AtomicBool>,
     /// The first move block stopped by the step limit (the count may then be too low).
     pub overrun: std::sync::OnceLock<Overrun>,
+    /// The budget that stopped the count (it then returns `None`).
+    pub cut: std::sync::OnceLock<Cut>,
 }
 
-/// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised.
+/// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised or a
+/// budget stopped a position's generation (`ctl.cut` says which).
 pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option<u64> {
     if depth == 0 {
         return Some(1);
@@ -417,6 +457,10 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {
         let _ = ctl.overrun.set(o);
+    }
+    if let Some(c) = found.cut {
+        let _ = ctl.cut.set(c);
+        return None;
     }
     if depth == 1 {
         return Some(found.moves.len() as u64);
@@ -441,6 +485,10 @@ pub fn divide(
     let found = legal_moves(rules, st);
     if let Some(o) = found.overrun {
         let _ = ctl.overrun.set(o);
+    }
+    if let Some(c) = found.cut {
+        let _ = ctl.cut.set(c);
+        return None;
     }
     let mut out = Vec::with_capacity(found.moves.len());
     for m in found.moves {

@@ -144,7 +144,9 @@ fn match_record(rules: &Rules, st: &mut State, rec: &Record) -> Result<Move, Rep
         message: format!(
             "no legal move of {} matches this record ({why}{})",
             rules.players[st.to_move(rules) as usize],
-            if legal.overrun.is_some() {
+            if legal.cut.is_some() {
+                "; a budget (engine-block-runs, engine-moves or engine-work) stopped the move generation"
+            } else if legal.overrun.is_some() {
                 "; a move program ran out of steps"
             } else {
                 ""

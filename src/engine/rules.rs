@@ -231,6 +231,17 @@ pub struct Rules {
     pub(crate) royal: Vec<Vec<u32>>,
     /// Steps one block may run before it is stopped.
     pub step_limit: u32,
+    /// Block runs the generation of one position's moves may make (`--limit engine-block-runs`).
+    pub block_run_limit: u64,
+    /// Moves one position may have (`--limit engine-moves`).
+    pub move_limit: usize,
+    /// Steps all blocks may run over the life of these rules (one command: `--limit
+    /// engine-work`); unbounded unless the caller sets it.
+    pub work_limit: u64,
+    /// Steps run so far with these rules (shared by clones).
+    pub(crate) work: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Raised from outside (Ctrl-C, SIGTERM) to stop generating at once.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Which blocks of a piece on a position may attack each position: filled in by attack
     /// tests as they meet pieces, so a game that never tests attacks never pays for it.
     pub(crate) reach: std::sync::OnceLock<super::reach::ReachIndex>,
@@ -419,6 +430,11 @@ impl<'a> Builder<'a> {
             hand_limited: Vec::new(),
             royal: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
+            block_run_limit: DEFAULT_BLOCK_RUN_LIMIT,
+            move_limit: DEFAULT_MOVE_LIMIT,
+            work_limit: u64::MAX,
+            work: Default::default(),
+            interrupt: None,
             reach: std::sync::OnceLock::new(),
         };
         let mut b = Builder {
@@ -1035,3 +1051,25 @@ fn patch(op: &Op, target: usize) -> Op {
 
 /// Steps one block may run by default before it is stopped (`--limit engine-steps`).
 pub const DEFAULT_STEP_LIMIT: u32 = 100_000;
+/// Block runs one position's move generation may make by default (`--limit engine-block-runs`):
+/// every piece's move blocks from its position and every drop block from every empty position.
+pub const DEFAULT_BLOCK_RUN_LIMIT: u64 = 1_000_000;
+/// Moves one position may have by default (`--limit engine-moves`).
+pub const DEFAULT_MOVE_LIMIT: usize = 200_000;
+/// Steps all blocks may run in one command of the CLI by default (`--limit engine-work`); the
+/// library's [`Rules`] are unbounded until [`Rules::work_limit`] is set.
+pub const DEFAULT_WORK_LIMIT: u64 = 500_000_000;
+
+impl Rules {
+    /// Steps run so far with these rules.
+    pub fn work_done(&self) -> u64 {
+        self.work.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether [`Rules::interrupt`] was raised.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}

@@ -19,6 +19,19 @@ use std::collections::BTreeMap;
 pub const CODE_UNSUPPORTED: &str = "fsf::unsupported";
 /// Diagnostic code: a malformed section, key or value.
 pub const CODE_SYNTAX: &str = "fsf::syntax";
+/// Diagnostic code: a file over one of the reader's fixed limits ([`MAX_SECTIONS`],
+/// [`MAX_KEYS`], [`MAX_BETZA`]).
+pub const CODE_TOO_LARGE: &str = "fsf::too-large";
+
+/// Most sections read from one file (Fairy-Stockfish's own `variants.ini` has about 150);
+/// the rest of the file is not read.
+pub const MAX_SECTIONS: usize = 1_000;
+/// Most `key = value` lines read in one section (Fairy-Stockfish has about 200 options and 25
+/// custom pieces); the rest of the section is not read.
+pub const MAX_KEYS: usize = 500;
+/// Longest Betza text read for one piece, in bytes (real ones are under 40); a longer piece is
+/// left out.
+pub const MAX_BETZA: usize = 256;
 
 const PLAYERS: [&str; 2] = ["White", "Black"];
 
@@ -105,6 +118,7 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
     let mut out: Vec<Section> = Vec::new();
     let mut notes = Vec::new();
     let mut offset = 0;
+    let mut keys_refused = false;
     for line in text.split_inclusive('\n') {
         let at = offset;
         offset += line.len();
@@ -125,6 +139,17 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
                 Some((n, p)) => (n.trim(), Some(p.trim())),
                 None => (full, None),
             };
+            if out.len() == MAX_SECTIONS {
+                diags.push(Diagnostic::error(
+                    CODE_TOO_LARGE,
+                    format!(
+                        "more than {MAX_SECTIONS} sections; this one and the rest are not read"
+                    ),
+                    span,
+                ));
+                break;
+            }
+            keys_refused = false;
             if parent.is_some_and(|p| p != template::PARENT) {
                 diags.push(Diagnostic::error(
                     CODE_UNSUPPORTED,
@@ -143,7 +168,18 @@ fn sections<'t>(text: &'t str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec
                 inherits: parent == Some(template::PARENT),
             });
         } else if let (Some((k, v)), Some(s)) = (l.split_once('='), out.last_mut()) {
-            s.keys.push((k.trim(), v.trim(), at));
+            if s.keys.len() < MAX_KEYS {
+                s.keys.push((k.trim(), v.trim(), at));
+            } else if !std::mem::replace(&mut keys_refused, true) {
+                diags.push(Diagnostic::error(
+                    CODE_TOO_LARGE,
+                    format!(
+                        "section `{}` has more than {MAX_KEYS} keys; this one and the rest are not read",
+                        s.name
+                    ),
+                    span,
+                ));
+            }
         } else {
             diags.push(Diagnostic::error(
                 CODE_SYNTAX,
@@ -592,6 +628,23 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         ));
         return None;
     };
+    if files < 1 || ranks < 1 {
+        diags.push(Diagnostic::error(
+            CODE_SYNTAX,
+            format!("a board of {files} files and {ranks} ranks has no squares; maxFile and maxRank must be at least 1"),
+            line_span(s.at),
+        ));
+        return None;
+    }
+    let max = crate::spec::geometry::MAX_POSITIONS;
+    if i64::from(files) * i64::from(ranks) > max as i64 {
+        diags.push(Diagnostic::error(
+            "spec::board-too-large",
+            format!("a board of {files} files and {ranks} ranks has more than {max} squares"),
+            line_span(s.at),
+        ));
+        return None;
+    }
     // Pieces: letter → (name, betza, royal).
     let mut pieces: Vec<PieceDef> = Vec::new();
     let mut royal = None;
@@ -961,6 +1014,17 @@ fn build_pieces(
         });
     }
     for (l, name, betza, _) in pieces {
+        if betza.len() > MAX_BETZA {
+            diags.push(Diagnostic::error(
+                CODE_TOO_LARGE,
+                format!(
+                    "piece `{l}`: a Betza text of {} bytes (at most {MAX_BETZA} are read); the piece is left out",
+                    betza.len()
+                ),
+                span,
+            ));
+            continue;
+        }
         let moves = match parse_betza(betza) {
             Ok(m) => m,
             Err(why) => {

@@ -833,35 +833,43 @@ impl Library {
         problems
     }
 
-    /// Reads every `.def` entry below a `def/` folder of a zip archive (a Ludii jar).
-    pub fn from_zip(origin: &str, zip: &[u8]) -> Result<(Library, Vec<String>), String> {
+    /// Reads every `.def` entry below a `def/` folder of a zip archive (a Ludii jar), and the
+    /// library's games. The bytes really extracted count against [`MAX_LIBRARY_BYTES`] (one
+    /// budget for the defines, one for the games), whatever the directory declares.
+    pub fn from_zip<R: std::io::Read + std::io::Seek>(
+        origin: &str,
+        zip: R,
+    ) -> Result<(Library, Vec<String>), String> {
+        let mut zip = super::jar::Archive::open(zip)?;
         let mut lib = Library::new(origin);
         let mut problems = Vec::new();
-        let mut total = 0usize;
-        let mut games = 0usize;
-        for e in super::jar::entries(zip)? {
-            if let Some(stem) = library_game_stem(&e.name) {
-                games = games.saturating_add(e.size);
-                if games > MAX_LIBRARY_BYTES {
-                    return Err(format!("the games exceed {MAX_LIBRARY_BYTES} bytes"));
-                }
-                match super::jar::read(zip, &e) {
-                    Ok(bytes) => lib.add_game(stem, String::from_utf8_lossy(&bytes).into_owned()),
-                    Err(err) => problems.push(err),
-                }
-                continue;
-            }
+        let (mut defines, mut games) = (0usize, 0usize);
+        let entries = zip.entries().to_vec();
+        for e in &entries {
+            let game = library_game_stem(&e.name);
             let in_def = e.name.starts_with("def/") || e.name.contains("/def/");
-            if !in_def || !e.name.ends_with(".def") {
+            if game.is_none() && !(in_def && e.name.ends_with(".def")) {
                 continue;
             }
-            total = total.saturating_add(e.size);
-            if total > MAX_LIBRARY_BYTES {
-                return Err(format!("the defines exceed {MAX_LIBRARY_BYTES} bytes"));
+            let (used, what) = match game {
+                Some(_) => (&mut games, "games"),
+                None => (&mut defines, "defines"),
+            };
+            let left = MAX_LIBRARY_BYTES - *used;
+            if e.size > left {
+                return Err(format!("the {what} exceed {MAX_LIBRARY_BYTES} bytes"));
             }
-            match super::jar::read(zip, &e) {
-                Ok(bytes) => problems.extend(lib.add(&e.name, &String::from_utf8_lossy(&bytes))),
-                Err(err) => problems.push(err),
+            let bytes = match zip.read(e, left) {
+                Ok(b) => b,
+                Err(err) => {
+                    problems.push(err);
+                    continue;
+                }
+            };
+            *used += bytes.len();
+            match game {
+                Some(stem) => lib.add_game(stem, String::from_utf8_lossy(&bytes).into_owned()),
+                None => problems.extend(lib.add(&e.name, &String::from_utf8_lossy(&bytes))),
             }
         }
         if lib.is_empty() {

@@ -1491,6 +1491,13 @@ pub(crate) fn lower_game(
     for e in equipment.iter().filter(|e| e.head() == Some("track")) {
         l.collect_tracks(e);
     }
+    // Pieces by name and pieces with moves (lookup only), so that many pieces read in linear time.
+    let mut by_name: std::collections::BTreeMap<String, usize> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.clone(), i))
+        .collect();
+    let mut with_moves: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
     for e in &equipment {
         match e.head() {
             Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
@@ -1529,18 +1536,15 @@ pub(crate) fn lower_game(
                     l.piece_owners.push((name.clone(), o.to_string()));
                 }
                 // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
-                let at = match pieces.iter().position(|p| &p.name == name) {
-                    Some(i) => i,
-                    None => {
-                        pieces.push(Piece {
-                            name: name.clone(),
-                            ..Piece::default()
-                        });
-                        pieces.len() - 1
-                    }
-                };
+                let at = *by_name.entry(name.clone()).or_insert_with(|| {
+                    pieces.push(Piece {
+                        name: name.clone(),
+                        ..Piece::default()
+                    });
+                    pieces.len() - 1
+                });
                 if let Some(m) = rest.first().copied() {
-                    if piece_moves.iter().any(|(i, _)| *i == at) {
+                    if !with_moves.insert(at) {
                         l.unmapped("moves of a piece declared again for another owner", m);
                         l.ext.push(format!("(equipment {{{}}})", print(e)));
                     } else {

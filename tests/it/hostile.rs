@@ -653,3 +653,641 @@ fn render_budgets_refuse_huge_and_piled_up_boards() {
         assert!(!dir.join(out).exists(), "{out} was written");
     }
 }
+
+// ---- Issue 35 (round 3): jars, `variants.ini`, the catalogue, `fmt --write`, the engine ----
+
+/// Bounds of the round-3 cases: each ends within 5 s of CPU and 1 GB (the issue's bounds).
+const ROUND3_CPU: Duration = Duration::from_secs(5);
+const ROUND3_PEAK_KIB: u64 = 1 << 20;
+
+/// Runs `args` in `dir` and checks the exit code, a message and the round-3 bounds.
+fn run3(dir: &Path, args: &[&str], exit: i32, needle: &str) -> Measured {
+    let r = zogkit_measured(dir, args);
+    let out = r.output();
+    eprintln!(
+        "{args:?}: exit {}, cpu {:.3} s, peak {} KiB",
+        r.code,
+        r.cpu.as_secs_f64(),
+        r.peak_kib
+    );
+    assert_eq!(r.code, exit, "{args:?}:\n{out}");
+    assert!(out.contains(needle), "{args:?}: no {needle:?} in:\n{out}");
+    assert!(r.cpu < ROUND3_CPU, "{args:?} used {:?} of CPU", r.cpu);
+    assert!(
+        r.peak_kib < ROUND3_PEAK_KIB,
+        "{args:?} peaked at {} KiB",
+        r.peak_kib
+    );
+    r
+}
+
+/// One local file of a zip: its header and data (`method` 0 stored, 8 deflated).
+fn zip_local(z: &mut Vec<u8>, name: &str, method: u16, data: &[u8], size: u32) {
+    z.extend(0x0403_4b50u32.to_le_bytes());
+    z.extend([20, 0, 0, 0]);
+    z.extend(method.to_le_bytes());
+    z.extend([0; 8]);
+    z.extend((data.len() as u32).to_le_bytes());
+    z.extend(size.to_le_bytes());
+    z.extend((name.len() as u16).to_le_bytes());
+    z.extend([0, 0]);
+    z.extend(name.as_bytes());
+    z.extend(data);
+}
+
+/// One central directory entry.
+fn zip_central(z: &mut Vec<u8>, name: &str, method: u16, compressed: u32, size: u32, at: u32) {
+    z.extend(0x0201_4b50u32.to_le_bytes());
+    z.extend([20, 0, 20, 0, 0, 0]);
+    z.extend(method.to_le_bytes());
+    z.extend([0; 8]);
+    z.extend(compressed.to_le_bytes());
+    z.extend(size.to_le_bytes());
+    z.extend((name.len() as u16).to_le_bytes());
+    z.extend([0; 12]);
+    z.extend(at.to_le_bytes());
+    z.extend(name.as_bytes());
+}
+
+fn zip_end(z: &mut Vec<u8>, count: usize, cd: usize) {
+    let cd_len = (z.len() - cd) as u32;
+    z.extend(0x0605_4b50u32.to_le_bytes());
+    z.extend([0, 0, 0, 0]);
+    z.extend((count as u16).to_le_bytes());
+    z.extend((count as u16).to_le_bytes());
+    z.extend(cd_len.to_le_bytes());
+    z.extend((cd as u32).to_le_bytes());
+    z.extend([0, 0]);
+}
+
+fn deflate(data: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// The issue's jar bomb: one 16 MiB deflate stream under 65,535 directory entries that all
+/// point at it, each declaring one byte.
+fn overlapping_jar(prefix: &str, ext: &str) -> Vec<u8> {
+    let data = deflate(&vec![b' '; 16 << 20]);
+    let mut z = Vec::new();
+    zip_local(&mut z, &format!("{prefix}0.{ext}"), 8, &data, 1);
+    let cd = z.len();
+    let n = 65_535;
+    for i in 0..n {
+        zip_central(
+            &mut z,
+            &format!("{prefix}{i}.{ext}"),
+            8,
+            data.len() as u32,
+            1,
+            0,
+        );
+    }
+    zip_end(&mut z, n, cd);
+    z
+}
+
+/// Ludii jars: entries over one stream are refused, sizes are the bytes really inflated, and
+/// a zip is read from its end (a 1 GiB sparse file is not read whole).
+#[test]
+fn ludii_jars_are_read_from_their_end_within_real_budgets() {
+    let dir = scratch_dir("hostile-jar");
+    write(&dir, "g.zrf", GAME);
+    std::fs::write(dir.join("lud.jar"), overlapping_jar("lud/board/g", "lud")).unwrap();
+    std::fs::write(dir.join("def.jar"), overlapping_jar("def/d", "def")).unwrap();
+    for jar in ["lud.jar", "def.jar"] {
+        run3(&dir, &["--ludii", jar, "check", "g.zrf"], 2, "overlaps");
+    }
+    // Entries of their own that inflate far past what they declare: each read stops one byte
+    // past the declared size and is skipped with a warning; the real define still loads.
+    let mut z = Vec::new();
+    let mut heads = Vec::new();
+    let big = deflate(&vec![b' '; 16 << 20]);
+    for i in 0..8 {
+        heads.push((z.len() as u32, format!("def/big{i}.def")));
+        zip_local(&mut z, &format!("def/big{i}.def"), 8, &big, 1);
+    }
+    let good = b"(define \"A\" 1)";
+    let good_at = z.len() as u32;
+    zip_local(&mut z, "def/A.def", 0, good, good.len() as u32);
+    let cd = z.len();
+    for (at, name) in &heads {
+        zip_central(&mut z, name, 8, big.len() as u32, 1, *at);
+    }
+    zip_central(
+        &mut z,
+        "def/A.def",
+        0,
+        good.len() as u32,
+        good.len() as u32,
+        good_at,
+    );
+    zip_end(&mut z, 9, cd);
+    std::fs::write(dir.join("liar.jar"), z).unwrap();
+    run3(
+        &dir,
+        &["--ludii", "liar.jar", "check", "g.zrf"],
+        0,
+        "not the 1 its directory entry declares",
+    );
+    // A 1 GiB sparse file: only its end is read.
+    sparse(&dir, "sparse.jar", 1 << 30);
+    let r = run3(
+        &dir,
+        &["--ludii", "sparse.jar", "check", "g.zrf"],
+        2,
+        "not a zip archive",
+    );
+    assert!(r.peak_kib < MAX_PEAK_KIB, "peaked at {} KiB", r.peak_kib);
+}
+
+/// `variants.ini`: sections, keys and Betza texts are bounded, and a board with no squares is
+/// an error.
+#[test]
+fn variants_ini_is_bounded_and_needs_a_board() {
+    let dir = scratch_dir("hostile-ini");
+    let mut betza = String::from("[v]\ncustomPiece1 = a:");
+    betza.push_str(&"W".repeat(7 << 20));
+    betza.push('\n');
+    write(&dir, "betza.ini", &betza);
+    run3(&dir, &["check", "betza.ini"], 1, "[fsf::too-large]");
+    let mut keys = String::from("[v]\n");
+    for i in 0..200_000 {
+        keys.push_str(&format!("customPiece{i} = a:W\n"));
+    }
+    write(&dir, "keys.ini", &keys);
+    run3(&dir, &["check", "keys.ini"], 1, "more than 500 keys");
+    let sections: String = (0..100_000).map(|i| format!("[v{i}]\n")).collect();
+    write(&dir, "sections.ini", &sections);
+    run3(
+        &dir,
+        &["check", "sections.ini"],
+        1,
+        "more than 1000 sections",
+    );
+    for (f, r) in [("0", "8"), ("8", "-5"), ("0", "-5")] {
+        write(
+            &dir,
+            "empty.ini",
+            &format!("[v]\nmaxFile = {f}\nmaxRank = {r}\n"),
+        );
+        run3(&dir, &["check", "empty.ini"], 1, "has no squares");
+    }
+    write(
+        &dir,
+        "huge.ini",
+        "[v]\nmaxFile = 100000\nmaxRank = 100000\n",
+    );
+    run3(&dir, &["check", "huge.ini"], 1, "[spec::board-too-large]");
+}
+
+/// `fmt --write` follows a symbolic link: the file it leads to is formatted, the link stays.
+#[cfg(unix)]
+#[test]
+fn fmt_write_formats_the_target_of_a_link() {
+    let dir = scratch_dir("hostile-fmt-link");
+    let messy = "(game (title \"g\")\n      (players A B))\n";
+    write(&dir, "real/g.zrf", messy);
+    std::os::unix::fs::symlink("real/g.zrf", dir.join("link.zrf")).unwrap();
+    let want = common::zogkit(&["fmt", dir.join("real/g.zrf").to_str().unwrap()]).stdout;
+    assert_ne!(want, messy.as_bytes(), "the test file must need formatting");
+    run3(
+        &dir,
+        &["fmt", "--write", "link.zrf"],
+        0,
+        "reformatted 1 of 1",
+    );
+    let link = std::fs::symlink_metadata(dir.join("link.zrf")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read(dir.join("real/g.zrf")).unwrap(), want);
+}
+
+/// The two payloads every string of the hostile spec carries.
+const PAYLOADS: [&str; 2] = ["\"><img src=x onerror=alert(1)>", "</title><script>"];
+
+/// A valid YAML spec whose every string naming or describing something holds a payload
+/// (`@name@` in the template is replaced by `name` plus a payload, as a quoted YAML string).
+fn hostile_spec() -> String {
+    const T: &str = r#""spec_version": "0.2"
+"source": {"format": "yaml", "file": @file@, "encoding": "utf-8", "line_endings": "lf", "sha256": "", "version": @version@}
+"games":
+  - "kind": "game"
+    "title": @Title@
+    "texts": {"description": @desc@, "history": @hist@, "strategy": @strat@, "help": @help@, "solution": @sol@}
+    "players": [@Whites@, @Black@]
+    "turn_order": {"turns": [{"player": @Whites@}, {"player": @Black@}]}
+    "options": [{"name": @opt@, "value": @val@}]
+    "boards":
+      - "images": [@board.bmp@]
+        "directions": [@n@, @s@]
+        "positions":
+          - {"name": @a1@, "rect": [0, 50, 50, 100], "links": {@n@: @a2@}}
+          - {"name": @a2@, "rect": [0, 0, 50, 50], "links": {@s@: @a1@}}
+        "opposites": [{"direction": @n@, "opposite": @s@}, {"direction": @s@, "opposite": @n@}]
+        "zones": [{"name": @zone@, "players": [@Whites@], "positions": [@a2@]}]
+    "pieces":
+      - "name": @Pawn@
+        "texts": {"help": @phelp@, "description": @pdesc@}
+        "images": [{"player": @Whites@, "file": @wp.bmp@}, {"player": @Black@, "file": @bp.bmp@}]
+        "notation": @P@
+        "attributes": [{"name": @attr@, "value": "true"}]
+        "moves": [{"move_type": @normal@, "program": [{"step": @n@}, {"add": {}}]}]
+      - "name": @King@
+        "moves": [{"program": [{"step": @s@}, {"add": {}}]}]
+    "setup":
+      - {"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}
+      - {"player": @Black@, "piece": @King@, "positions": [@a2@]}
+    "goals": [{"kind": "win", "players": [@Whites@, @Black@], "condition": {"checkmated": {"pieces": [@King@]}}}]
+  - "kind": "variant"
+    "variant_of": 0
+    "title": @Variant@
+    "players": [@Whites@, @Black@]
+    "boards":
+      - "directions": [@n@]
+        "positions": [{"name": @a1@, "rect": [0, 0, 50, 50]}]
+    "pieces": [{"name": @Pawn@, "moves": []}]
+    "setup": [{"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}]
+"#;
+    let mut out = String::new();
+    let mut rest = T;
+    let mut k = 0;
+    while let Some(at) = rest.find('@') {
+        out.push_str(&rest[..at]);
+        let end = rest[at + 1..].find('@').unwrap() + at + 1;
+        let name = &rest[at + 1..end];
+        // The same name gets the same payload everywhere (references must still match).
+        let payload = PAYLOADS[name.len() % 2];
+        out.push_str(&serde_json::to_string(&format!("{name}{payload}")).unwrap());
+        k += 1;
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    assert!(k > 40, "the template lost its strings");
+    out
+}
+
+/// The tags and attributes of an HTML text, as a browser's tokenizer finds them (outside
+/// comments and doctypes): `(tag, [attribute names])`, closing tags as `/tag`.
+fn html_tags(html: &str) -> Vec<(String, Vec<String>)> {
+    let b = html.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = html[i..].find('<') {
+        i += off + 1;
+        match b.get(i) {
+            Some(b'!') => {
+                i += html[i..].find('>').map_or(html.len() - i, |e| e + 1);
+                continue;
+            }
+            Some(b'/') if b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) => {
+                let end = html[i..].find('>').map_or(html.len(), |e| i + e);
+                out.push((
+                    format!("/{}", html[i + 1..end].trim().to_lowercase()),
+                    Vec::new(),
+                ));
+                i = end;
+                continue;
+            }
+            Some(c) if c.is_ascii_alphabetic() => {}
+            _ => continue,
+        }
+        let name_end = html[i..]
+            .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+            .map_or(html.len(), |e| i + e);
+        let tag = html[i..name_end].to_lowercase();
+        i = name_end;
+        let mut attrs = Vec::new();
+        loop {
+            while b
+                .get(i)
+                .is_some_and(|c| c.is_ascii_whitespace() || *c == b'/')
+            {
+                i += 1;
+            }
+            match b.get(i) {
+                None => break,
+                Some(b'>') => {
+                    i += 1;
+                    break;
+                }
+                _ => {}
+            }
+            let end = html[i..]
+                .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '>' || c == '/')
+                .map_or(html.len(), |e| i + e);
+            attrs.push(html[i..end.max(i + 1)].to_lowercase());
+            i = end.max(i + 1);
+            if b.get(i) == Some(&b'=') {
+                i += 1;
+                match b.get(i) {
+                    Some(&q) if q == b'"' || q == b'\'' => {
+                        i += 1 + html[i + 1..]
+                            .find(q as char)
+                            .map_or(html.len() - i - 1, |e| e + 1);
+                    }
+                    _ => {
+                        i += html[i..]
+                            .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                            .unwrap_or(html.len() - i);
+                    }
+                }
+            }
+        }
+        out.push((tag, attrs));
+    }
+    out
+}
+
+#[test]
+fn the_tag_scanner_finds_injected_elements() {
+    let tags = html_tags("<p class=\"a\">x</p><img src=x onerror=alert(1)><!-- <b> -->");
+    let names: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(names, ["p", "/p", "img"]);
+    assert_eq!(tags[2].1, ["src", "onerror"]);
+    assert_eq!(html_tags("&lt;script&gt; a < b")[..], []);
+}
+
+/// The catalogue of a spec whose every string holds markup: no page has an element or an
+/// attribute the site does not write itself.
+#[test]
+fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
+    const TAGS: &[&str] = &[
+        "html", "head", "meta", "title", "link", "body", "nav", "a", "h1", "h2", "table", "thead",
+        "tbody", "tr", "th", "td", "p", "img", "div", "span", "ul", "li", "strong", "em",
+        "details", "summary", "br",
+    ];
+    const ATTRS: &[&str] = &[
+        "lang",
+        "charset",
+        "name",
+        "content",
+        "rel",
+        "href",
+        "src",
+        "width",
+        "height",
+        "alt",
+        "class",
+        "id",
+        "scope",
+        "aria-sort",
+        "loading",
+    ];
+    let dir = scratch_dir("hostile-catalogue");
+    // The file name carries a payload too (`/` cannot be in a file name). The first player's
+    // name breaks out of an attribute value unless escaped (the tiles' `alt` texts were not).
+    let file = format!("g{}.yaml", PAYLOADS[0]);
+    write(&dir, &file, &hostile_spec());
+    let r = zogkit_measured(&dir, &["catalogue", "-q", "-o", "site", &file]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.output());
+    let pages: Vec<_> = common::walk(&dir.join("site"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    let game = std::fs::read_to_string(
+        dir.join("site/games")
+            .read_dir()
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+            .join("1.html"),
+    )
+    .unwrap();
+    // The page shows the payloads as text (escaped), in the tile alt texts among others.
+    assert!(
+        game.contains(
+            "Pawn&quot;&gt;&lt;img src=x onerror=alert(1)&gt; (Whites&quot;&gt;&lt;img src=x"
+        ),
+        "{game}"
+    );
+    assert!(game.contains("&lt;/title&gt;&lt;script&gt;"), "{game}");
+    assert!(pages.len() >= 3, "{pages:?}");
+    for p in &pages {
+        let html = std::fs::read_to_string(p).unwrap();
+        for (tag, attrs) in html_tags(&html) {
+            let bare = tag.trim_start_matches('/');
+            assert!(
+                TAGS.contains(&bare),
+                "{}: element <{tag}> injected",
+                p.display()
+            );
+            for a in attrs {
+                assert!(
+                    ATTRS.contains(&a.as_str()),
+                    "{}: attribute {a} on <{tag}> injected",
+                    p.display()
+                );
+            }
+        }
+    }
+}
+
+/// A game on a `side`×`side` board whose pieces are `pieces` (ZRF `(piece …)` forms) and whose
+/// setup is `setup`.
+fn big_board_game(side: usize, pieces: &str, setup: &str) -> String {
+    let files: Vec<String> = (0..side).map(|i| format!("p{i}q")).collect();
+    let ranks: Vec<String> = (0..side).map(|i| i.to_string()).collect();
+    format!(
+        "(game (title \"g\") (players A B) (turn-order A B)\n\
+         (board (grid (start-rectangle 0 0 10 10) (dimensions (\"{}\" (10 0)) (\"{}\" (0 10))) \
+         (directions (n 0 -1) (s 0 1))))\n{pieces}\n(board-setup {setup})\n\
+         (win-condition (A B) stalemated))\n",
+        files.join("/"),
+        ranks.join("/")
+    )
+}
+
+/// The engine's budgets per position and per command: block runs, moves and steps each end in
+/// a located `engine::…` error, and `moves --format json` streams.
+#[test]
+fn engine_budgets_bound_one_position_and_one_command() {
+    let dir = scratch_dir("hostile-engine");
+    // One drop block that loops on a 200×200 board: 40,000 runs of 100,000 steps (40 s).
+    let looping = "(piece (name P) (drops ((verify empty?) (while true mark) add)))";
+    write(
+        &dir,
+        "loop.zrf",
+        &big_board_game(200, looping, "(A (P p0q0))"),
+    );
+    run3(&dir, &["moves", "loop.zrf"], 1, "[engine::work-limit]");
+    // 300 droppable types on a 200×200 board: 12 M moves in one position.
+    let many: String = (0..300)
+        .map(|i| format!("(piece (name P{i}) (drops ((verify empty?) add)))\n"))
+        .collect();
+    write(
+        &dir,
+        "drops.zrf",
+        &big_board_game(200, &many, "(A (P0 p0q0))"),
+    );
+    for (args, code) in [
+        (
+            &["perft", "drops.zrf", "--depth", "1"][..],
+            "[engine::move-limit]",
+        ),
+        (
+            &["moves", "drops.zrf", "--format", "json"],
+            "[engine::move-limit]",
+        ),
+        (
+            &[
+                "--limit",
+                "engine-moves=1_000_000_000",
+                "moves",
+                "drops.zrf",
+            ],
+            "[engine::block-run-limit]",
+        ),
+    ] {
+        let r = run3(&dir, args, 1, code);
+        let out = r.output();
+        assert!(out.contains("drops.zrf: game `g`"), "not located: {out}");
+        assert!(r.stdout.is_empty(), "{args:?} printed moves");
+    }
+    // 2,000 pieces with looping blocks (perft(2) took 5.8 s).
+    // Each side's 1,000 pieces loop 100,000 steps in one block and step in the other.
+    let looper = "(piece (name L) (moves ((while true mark) add) (n add) (s add)))";
+    let at = |i: usize| format!("p{}q{}", i % 200, 20 + 2 * (i / 200));
+    let (a, b): (Vec<String>, Vec<String>) = (0..1000).map(|i| (at(i), at(i + 1000))).unzip();
+    let setup = format!("(A (L {})) (B (L {}))", a.join(" "), b.join(" "));
+    write(&dir, "pieces.zrf", &big_board_game(200, looper, &setup));
+    run3(
+        &dir,
+        &["perft", "pieces.zrf", "--depth", "2"],
+        1,
+        "[engine::work-limit]",
+    );
+    // `moves --format json` of a position within the budgets is one JSON list, written as it goes.
+    let few: String = (0..3)
+        .map(|i| format!("(piece (name P{i}) (drops ((verify empty?) add)))\n"))
+        .collect();
+    write(&dir, "few.zrf", &big_board_game(100, &few, "(A (P0 p0q0))"));
+    let r = run3(
+        &dir,
+        &["moves", "few.zrf", "--format", "json"],
+        0,
+        "\"notation\"",
+    );
+    let list: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(list.as_array().map(Vec::len), Some(3 * (100 * 100 - 1)));
+}
+
+/// The catalogue refuses symbolic links to folders inside its site, as it refuses linked files,
+/// and holds a lock on the site folder: a second run into it is refused.
+#[cfg(unix)]
+#[test]
+fn catalogue_sites_refuse_linked_folders_and_hold_a_lock() {
+    let dir = scratch_dir("hostile-catalogue-site");
+    write(&dir, "g.zrf", GAME);
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    std::fs::create_dir_all(dir.join("site")).unwrap();
+    for sub in ["games", "img"] {
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("site").join(sub)).unwrap();
+    }
+    let args = ["catalogue", "-q", "--force", "-o", "site", "g.zrf"];
+    run3(
+        &dir,
+        &args,
+        2,
+        "is a symbolic link; refusing to write through it",
+    );
+    let outside = std::fs::read_dir(dir.join("elsewhere")).unwrap().count();
+    assert_eq!(outside, 0, "files were written through the links");
+    // A lock held by a live process (this test's): the run is refused, nothing is written.
+    let site = dir.join("new");
+    std::fs::create_dir_all(&site).unwrap();
+    let lock = site.join(".zogkit-catalogue.lock");
+    std::fs::write(&lock, std::process::id().to_string()).unwrap();
+    let args = ["catalogue", "-q", "-o", "new", "g.zrf"];
+    run3(&dir, &args, 2, "another catalogue run is writing into");
+    assert_eq!(
+        std::fs::read_dir(&site).unwrap().count(),
+        1,
+        "only the lock"
+    );
+    // A lock left by a process that is gone is taken over, and removed at the end.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    std::fs::write(&lock, pid.to_string()).unwrap();
+    run3(&dir, &args, 0, "");
+    assert!(site.join("index.html").is_file());
+    assert!(!lock.exists(), "the lock was left behind");
+}
+
+/// SIGINT and SIGTERM stop an endless block at once, even with the step and work limits at
+/// their largest: exit 130, nothing listed.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_stops_an_endless_block() {
+    let dir = scratch_dir("hostile-interrupt");
+    let looping = "(piece (name P) (drops ((verify empty?) (while true mark) add)))";
+    write(
+        &dir,
+        "loop.zrf",
+        &big_board_game(20, looping, "(A (P p0q0))"),
+    );
+    for (sig, cmd) in [("-INT", "moves"), ("-TERM", "perft")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+            .args([
+                "--limit",
+                "engine-steps=99999999999",
+                "--limit",
+                "engine-work=99999999999999",
+            ])
+            .args([cmd, "loop.zrf"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Let it get into the block (the signal handler is installed before reading).
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > HANG {
+                let _ = child.kill();
+                panic!("{cmd} ignored {sig}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{cmd} {sig}: {out:?}");
+        assert!(
+            out.stdout.is_empty(),
+            "{cmd} {sig} printed {:?}",
+            out.stdout
+        );
+    }
+}
+
+/// The Ludii reader is linear in `(piece …)` declarations: 60,000 took about 6 s of CPU when
+/// each piece was looked up among all earlier ones.
+#[test]
+fn the_ludii_reader_is_linear_in_pieces() {
+    let dir = scratch_dir("hostile-lud-pieces");
+    let pieces: String = (0..60_000)
+        .map(|i| format!("(piece \"P{i}\" Each) "))
+        .collect();
+    write(
+        &dir,
+        "many.lud",
+        &format!(
+            "(game \"G\" (players 2) (equipment {{ (board (square 8)) {pieces} }}) \
+             (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))\n"
+        ),
+    );
+    let r = zogkit_measured(&dir, &["check", "many.lud"]);
+    assert_eq!(r.code, 0, "{}", r.output());
+    assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
+    assert!(r.peak_kib < MAX_PEAK_KIB, "peaked at {} KiB", r.peak_kib);
+}

@@ -504,6 +504,18 @@ const CODES_WITHOUT_CASE: &[(&str, &str)] = &[
         "printed by `moves`/`perft`/`replay` (src/cli/play.rs); tests/it/engine_cli.rs checks it",
     ),
     (
+        "engine::block-run-limit",
+        "printed by `moves`/`perft` (src/cli/play.rs); tests/it/hostile.rs checks it",
+    ),
+    (
+        "engine::move-limit",
+        "printed by `moves`/`perft` (src/cli/play.rs); tests/it/hostile.rs checks it",
+    ),
+    (
+        "engine::work-limit",
+        "printed by `moves`/`perft` (src/cli/play.rs); tests/it/hostile.rs checks it",
+    ),
+    (
         "yaml::write",
         "the YAML serialiser's own failure: the reading path refuses what it cannot write \
          (`yaml::nesting-limit`, corpus/zrf/condition_err_too_deep.zrf), so no input reaches it",

@@ -79,10 +79,12 @@ pub fn category(rel: &str) -> String {
 /// Extracts `lud/board/**.lud` from the jar below [`Setup::library_root`] (files already
 /// there with the same size are kept) and returns the relative paths, sorted.
 pub fn extract_library(setup: &Setup) -> Result<Vec<String>, String> {
-    let bytes = std::fs::read(&setup.jar).map_err(|e| format!("{}: {e}", setup.jar.display()))?;
+    let file =
+        std::fs::File::open(&setup.jar).map_err(|e| format!("{}: {e}", setup.jar.display()))?;
+    let mut zip = jar::Archive::open(std::io::BufReader::new(file))?;
     let root = setup.library_root();
     let mut out = Vec::new();
-    for e in jar::entries(&bytes)? {
+    for e in zip.entries().to_vec() {
         let Some(rel) = e.name.strip_prefix("lud/board/") else {
             continue;
         };
@@ -91,7 +93,7 @@ pub fn extract_library(setup: &Setup) -> Result<Vec<String>, String> {
         }
         let dest = root.join(rel);
         if std::fs::metadata(&dest).ok().map(|m| m.len() as usize) != Some(e.size) {
-            let data = jar::read(&bytes, &e)?;
+            let data = zip.read(&e, usize::MAX)?;
             std::fs::create_dir_all(dest.parent().unwrap()).map_err(|e| e.to_string())?;
             std::fs::write(&dest, data).map_err(|e| e.to_string())?;
         }
@@ -366,7 +368,10 @@ pub fn oracle_english(
 /// zogkit's reading options with the jar's defines.
 pub fn read_options(setup: &Setup) -> Result<ReadOptions, String> {
     let bytes = std::fs::read(&setup.jar).map_err(|e| format!("{}: {e}", setup.jar.display()))?;
-    let (lib, _) = Library::from_zip(&setup.jar.display().to_string(), &bytes)?;
+    let (lib, _) = Library::from_zip(
+        &setup.jar.display().to_string(),
+        std::io::Cursor::new(&bytes),
+    )?;
     let mut o = ReadOptions::default();
     o.ludii.library = Some(Arc::new(lib));
     Ok(o)
