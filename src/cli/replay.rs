@@ -29,7 +29,8 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
-    /// On an error, also print the position before the record that could not be played.
+    /// Also print the position reached (for a save of a set-up position alone, the position
+    /// it sets up), or on an error the position before the record that could not be played.
     #[arg(long)]
     pub show_position: bool,
 }
@@ -70,6 +71,11 @@ pub fn run(args: &ReplayArgs) -> u8 {
     let result = engine::replay(&rules, &game);
     let out = match args.format {
         ReplayFormat::Text => match &result {
+            Ok(r) if args.show_position => format!(
+                "replayed {} moves of {shown}\n{}",
+                r.moves,
+                position_text(&rules, &r.state)
+            ),
             Ok(r) => format!("replayed {} moves of {shown}\n", r.moves),
             Err(e) => {
                 eprint!("{}", text_error(&shown, e));
@@ -113,18 +119,23 @@ pub fn run(args: &ReplayArgs) -> u8 {
     }
 }
 
-/// The pieces on the board and in hand after the first `played` records.
+/// The pieces on the board after the first `played` records.
 fn position_before(rules: &engine::Rules, game: &zsg::SavedGame, played: usize) -> String {
     let mut head = game.clone();
     head.records.truncate(played);
-    let Ok(r) = engine::replay(rules, &head) else {
-        return String::new();
-    };
+    match engine::replay(rules, &head) {
+        Ok(r) => position_text(rules, &r.state),
+        Err(_) => String::new(),
+    }
+}
+
+/// The player to move and every piece on the board, one per line.
+fn position_text(rules: &engine::Rules, state: &engine::State) -> String {
     let mut s = format!(
         "  position ({} to move):\n",
-        rules.players[r.state.to_move(rules) as usize]
+        rules.players[state.to_move(rules) as usize]
     );
-    for (i, p) in r.state.board.iter().enumerate() {
+    for (i, p) in state.board.iter().enumerate() {
         if let Some(p) = p {
             s.push_str(&format!(
                 "    {} {} {} attrs={:b}\n",

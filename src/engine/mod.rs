@@ -24,6 +24,6 @@ pub use generate::Overrun;
 pub use notation::{Segment, attr_index, notation, segments, write};
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;
-pub use replay::{ReplayError, Replayed, read_segments, replay};
+pub use replay::{ReplayError, Replayed, read_segments, replay, set_up};
 pub use rules::{DEFAULT_STEP_LIMIT, Kind, Rules, RulesError};
 pub use state::{Action, Move, Piece, State};

@@ -15,6 +15,7 @@ mod engine_cli;
 mod engine_formats;
 mod engine_oracle;
 mod engine_replay;
+mod engine_rules;
 mod fsf_writer;
 mod hostile;
 mod limits;
