@@ -246,8 +246,8 @@ impl TurnOrder {
 pub struct Turn {
     /// Who moves.
     pub player: String,
-    /// ZRF `(P Q mode)`: the turn is played by `player` (a random player in the corpus) with this
-    /// player's pieces, as this player (decided from ZoG's saved games; see `docs/engine.md`).
+    /// ZRF `(P Q mode)` or `(P Q)`: the turn is played by `player` with this player's pieces, as
+    /// this player (decided from ZoG's saved games and Stavropol Checkers; see `docs/engine.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with_player: Option<String>,
     /// Only moves of this move type are allowed in this turn.
