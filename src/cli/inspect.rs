@@ -183,10 +183,12 @@ fn goal_text(c: &GoalCond) -> String {
             pieces,
             positions,
             opponent,
+            negated,
             ..
         } => format!(
-            "{}{} on {}",
+            "{}{}{} on {}",
             if *opponent { "opponent's " } else { "" },
+            if *negated { "not " } else { "" },
             pieces.join("/"),
             zogkit::text::shorten(&positions.join(" "), 60)
         ),

@@ -423,9 +423,8 @@ impl<'a> Gen<'a> {
                     if at == NONE {
                         return;
                     }
-                    r.actions.retain(
-                        |x| !matches!(x, Action::SetAttr { at: p, attr, .. } if (*p, *attr) == (at, *a)),
-                    );
+                    // Every write is kept, in order: ZoG writes `@ h7 2 0` twice when a move
+                    // sets the attribute twice (the last write decides the value).
                     r.actions.push(Action::SetAttr {
                         at,
                         attr: *a,

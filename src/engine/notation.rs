@@ -82,40 +82,29 @@ impl Segment {
     }
 }
 
-/// ZoG's index of attribute `attr` as set on a piece of type `kind`. ZoG keeps one table for
-/// the game with an entry per distinct declaration `(attribute NAME INITIAL)`, in the order the
-/// pieces declare them, and numbers it from the end. YoninShogi's pieces all declare South West
-/// North East (saved as 3 2 1 0); KoShogi declares `igui? true`, `step-mover? true`,
-/// `step-mover? false`, `enemy-pass? false`, `igui? false`, `is-bow? true`, `is-bow? false`,
-/// `from-enemy? false`, and saves `enemy-pass?` as 4 on every piece (the European Cannon, the
-/// Twelve-mile Fog, the Immaculate Light). The entry is the declaration of `kind`, else of the
-/// first type that declares `attr`; attributes no piece declares follow the declared entries,
-/// in the order the rules first name them (*decided*: no save sets one).
-pub fn attr_index(rules: &Rules, kind: Option<u32>, attr: u32) -> u32 {
-    let initial = |k: &super::rules::Kind, a: u32| k.attrs >> a & 1 == 1;
-    let mut table: Vec<(u32, Option<bool>)> = Vec::new();
-    for k in &rules.kinds {
-        for &a in &k.declared {
-            let entry = (a, Some(initial(k, a)));
-            if !table.contains(&entry) {
-                table.push(entry);
+/// ZoG's index of attribute `attr` in `@ pos index value`. ZoG numbers attribute names from the
+/// last declaration `(attribute NAME INITIAL)` of the game backwards: the name declared last is
+/// 0, the name whose last declaration comes before it is 1, and so on (pieces in order, each
+/// piece's declarations in order), whichever piece carries it. YoninShogi's pieces all declare
+/// South West North East (saved as 3 2 1 0); KoShogi's last declarations are `enemy-pass?` (EC),
+/// `is-bow?` (EC), `from-enemy?` (CA), `igui?` (UU), `step-mover?` (V), and it saves
+/// `enemy-pass?` as 4. Attributes no piece declares follow the declared ones, in the order the
+/// rules first name them (*decided*: no save sets one).
+pub fn attr_index(rules: &Rules, attr: u32) -> u32 {
+    let mut order: Vec<u32> = Vec::new();
+    for k in rules.kinds.iter().rev() {
+        for &a in k.declared.iter().rev() {
+            if !order.contains(&a) {
+                order.push(a);
             }
         }
     }
     for a in 0..rules.attributes.len() as u32 {
-        if !table.iter().any(|&(t, _)| t == a) {
-            table.push((a, None));
+        if !order.contains(&a) {
+            order.push(a);
         }
     }
-    let declares = |k: &&super::rules::Kind| k.declared.contains(&attr);
-    let entry = kind
-        .map(|k| &rules.kinds[k as usize])
-        .filter(declares)
-        .or_else(|| rules.kinds.iter().find(declares))
-        .map(|k| (attr, Some(initial(k, attr))))
-        .unwrap_or((attr, None));
-    let at = table.iter().position(|&e| e == entry).unwrap_or(0);
-    (table.len() - 1 - at) as u32
+    order.iter().position(|&a| a == attr).unwrap_or(0) as u32
 }
 
 /// The segments of `m` read against `st`, the position it is played from: movements first, in
@@ -171,43 +160,13 @@ pub fn segments(rules: &Rules, st: &State, m: &Move) -> Vec<Segment> {
             Action::Flip { at } => out.push(Segment::Flip { at }),
             Action::SetAttr { at, attr, value } => out.push(Segment::Attr {
                 at,
-                index: attr_index(rules, final_kind(st, m, at), attr),
+                index: attr_index(rules, attr),
                 value,
             }),
             _ => {}
         }
     }
     out
-}
-
-/// The type of the piece on `at` once `m`'s pieces have moved, landed and been captured
-/// (before creations and changes), or `None` when nothing stands there.
-fn final_kind(st: &State, m: &Move, at: u32) -> Option<u32> {
-    let mut kind = st.board[at as usize].map(|p| p.kind);
-    for a in &m.actions {
-        match *a {
-            Action::Move { from, .. } if from == at => kind = None,
-            _ => {}
-        }
-    }
-    for a in &m.actions {
-        match *a {
-            Action::Move { from, to, promote } | Action::Copy { from, to, promote } if to == at => {
-                kind = promote.or(st.board[from as usize].map(|p| p.kind))
-            }
-            Action::Place {
-                at: p,
-                kind: k,
-                from_hand: true,
-                ..
-            } if p == at => kind = Some(k),
-            _ => {}
-        }
-    }
-    if m.actions.contains(&Action::Capture { at }) {
-        kind = None;
-    }
-    kind
 }
 
 /// Writes segments as ZoG does: `on pos` is left out when the change is at the position the

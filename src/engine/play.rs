@@ -2,7 +2,7 @@
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
 use super::generate::{Cut, Gen, Overrun, Reads, Sink, attacked, attacked_reading};
-use super::rules::{G, NONE, Rules};
+use super::rules::{G, NONE, Occupant, OwnerClass, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,15 +69,17 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
         G::Stalemated | G::Checkmated(_) | G::Repetition => false,
         G::Captured(kinds) => kinds.iter().any(|&k| st.captured_piece(rules, p, k)),
         G::PiecesRemaining(n, kind) => count(Some(p), *kind) == *n,
-        G::TotalPieceCount(n, kind) => count(None, *kind) >= *n,
+        G::TotalPieceCount(n, kind) => count(None, *kind) == *n,
         G::AbsoluteConfig {
             kinds,
             positions,
             opponent,
+            negated,
         } => positions.iter().all(|&pos| {
             let holds = |q: u32| {
-                st.board[q as usize]
-                    .is_some_and(|x| kinds.contains(&x.kind) && ((x.owner == p) != *opponent))
+                st.board[q as usize].is_some_and(|x| {
+                    (kinds.contains(&x.kind) != *negated) && ((x.owner == p) != *opponent)
+                })
             };
             if pos < NONE - 1 - 4096 {
                 holds(pos)
@@ -87,10 +89,41 @@ fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
             }
         }),
         G::Line(len, dirs) => line(rules, st, p, *len, dirs),
+        G::RelativeConfig(parts) => relative_config(rules, st, p, parts),
         G::And(v) => v.iter().all(|c| static_goal(rules, st, c, p)),
         G::Or(v) => v.iter().any(|c| static_goal(rules, st, c, p)),
         G::Not(c) => !static_goal(rules, st, c, p),
     }
+}
+
+/// Whether `p`'s pieces stand in the pattern somewhere: the first occupant on some position,
+/// and each next one where the steps between them lead (directions as `p` reads them).
+fn relative_config(rules: &Rules, st: &State, p: u32, parts: &[(Occupant, Vec<u32>)]) -> bool {
+    let holds = |o: &Occupant, q: u32| {
+        q != NONE
+            && st.board[q as usize].is_some_and(|x| {
+                let owner = match o.owner {
+                    OwnerClass::Own => x.owner == p,
+                    OwnerClass::Opponent => x.owner != p,
+                    OwnerClass::Any => true,
+                };
+                owner && (o.kinds.contains(&x.kind) != o.negated)
+            })
+    };
+    (0..rules.npos() as u32).any(|start| {
+        let mut at = start;
+        parts.iter().all(|(occ, steps)| {
+            let ok = holds(occ, at);
+            for &d in steps {
+                at = if at == NONE {
+                    NONE
+                } else {
+                    rules.link(p, at, d)
+                };
+            }
+            ok
+        })
+    })
 }
 
 fn line(rules: &Rules, st: &State, p: u32, len: u32, dirs: &[u32]) -> bool {

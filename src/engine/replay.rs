@@ -55,22 +55,11 @@ fn located(tok: &Token, message: impl Into<String>) -> ReplayError {
     }
 }
 
-/// Replays `game` from the start position of `rules`: hand-placed setup pieces first, then
-/// every record. Stops at the first record no legal move matches.
+/// Replays `game` from the start position of `rules`: its set-up lines first (`(x pos)`
+/// empties a position, `(Player Piece pos)` puts a piece there), then every record. Stops at
+/// the first record no legal move matches.
 pub fn replay(rules: &Rules, game: &SavedGame) -> Result<Replayed, ReplayError> {
-    let mut st = State::start(rules);
-    for p in &game.setup {
-        let owner = rules
-            .player(&p.player.text)
-            .ok_or_else(|| located(&p.player, unknown("player", &p.player.text, rules)))?;
-        let kind = rules
-            .kind(&p.piece.text)
-            .ok_or_else(|| located(&p.piece, format!("unknown piece `{}`", p.piece.text)))?;
-        let pos = rules
-            .position(&p.pos.text)
-            .ok_or_else(|| located(&p.pos, format!("unknown position `{}`", p.pos.text)))?;
-        st.put(rules, pos, owner, kind);
-    }
+    let mut st = set_up(rules, game)?;
     for (played, rec) in game.records.iter().enumerate() {
         let m = match_record(rules, &mut st, rec).map_err(|mut e| {
             e.played = played;
@@ -82,6 +71,29 @@ pub fn replay(rules: &Rules, game: &SavedGame) -> Result<Replayed, ReplayError> 
         moves: game.records.len(),
         state: st,
     })
+}
+
+/// The position a saved game starts from: the start position of `rules` with the game's
+/// set-up lines applied in order.
+pub fn set_up(rules: &Rules, game: &SavedGame) -> Result<State, ReplayError> {
+    let mut st = State::start(rules);
+    for p in &game.setup {
+        let pos = rules
+            .position(&p.pos.text)
+            .ok_or_else(|| located(&p.pos, format!("unknown position `{}`", p.pos.text)))?;
+        let Some((player, piece)) = &p.piece else {
+            st.remove(pos);
+            continue;
+        };
+        let owner = rules
+            .player(&player.text)
+            .ok_or_else(|| located(player, unknown("player", &player.text, rules)))?;
+        let kind = rules
+            .kind(&piece.text)
+            .ok_or_else(|| located(piece, format!("unknown piece `{}`", piece.text)))?;
+        st.put(rules, pos, owner, kind);
+    }
+    Ok(st)
 }
 
 fn unknown(what: &str, name: &str, rules: &Rules) -> String {

@@ -217,6 +217,11 @@ impl State {
         });
     }
 
+    /// Empties `pos` before play (a saved game's set-up line `(x pos)`); it cannot be unmade.
+    pub fn remove(&mut self, pos: u32) {
+        self.board[pos as usize] = None;
+    }
+
     /// The player whose turn it is.
     pub fn to_move(&self, rules: &Rules) -> u32 {
         rules.turns[self.turn as usize].player

@@ -6,7 +6,8 @@
 //! Zillions Save Game File Version 0.02 <H|C per player>
 //! RulesFile=<file>
 //! VariantName=<title>
-//! (Player Piece pos)            hand-placed setup, before any move
+//! (x pos)                       set-up: empty a position, before any move
+//! (Player Piece pos)            set-up: put a piece there (replacing what stands there)
 //! NUM. [partial K] segment …    one line per move part
 //! NUM. Pass
 //! ```
@@ -35,13 +36,13 @@ pub struct Token {
     pub span: Span,
 }
 
-/// A hand-placed piece `(Player Piece pos)`.
+/// A set-up line, which ZoG writes for a position edited by hand: `(x pos)` empties `pos`,
+/// `(Player Piece pos)` puts a piece there. Set-up lines come before the first move and are
+/// applied in order to the game's start position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {
-    /// The owner.
-    pub player: Token,
-    /// The piece type.
-    pub piece: Token,
+    /// The owner and the piece type; `None` for `(x pos)`, which empties the position.
+    pub piece: Option<(Token, Token)>,
     /// The position.
     pub pos: Token,
     /// The whole line.
@@ -84,7 +85,7 @@ pub struct SavedGame {
     pub rules_file: Option<String>,
     /// `VariantName=`: the title of the game played.
     pub variant: Option<String>,
-    /// Hand-placed pieces, in order, placed before move 1.
+    /// Set-up lines, in order, applied to the start position before move 1.
     pub setup: Vec<Placement>,
     /// The move records, in order.
     pub records: Vec<Record>,
@@ -209,7 +210,10 @@ pub fn parse(text: &str) -> Result<SavedGame, ZsgError> {
             game.variant = Some(v.trim().to_string());
         } else if t.starts_with('(') {
             if !game.records.is_empty() {
-                return Err(line.error(indent, "a setup line `(Player Piece pos)` after a move"));
+                return Err(line.error(
+                    indent,
+                    "a set-up line `(Player Piece pos)` or `(x pos)` after a move",
+                ));
             }
             game.setup.push(placement(line, indent)?);
         } else if t.starts_with(|c: char| c.is_ascii_digit()) {
@@ -219,7 +223,7 @@ pub fn parse(text: &str) -> Result<SavedGame, ZsgError> {
         } else {
             return Err(line.error(
                 indent,
-                "expected a move record `NUM. …`, a setup line `(Player Piece pos)` or a header `Key=value`",
+                "expected a move record `NUM. …`, a set-up line `(Player Piece pos)` or `(x pos)`, or a header `Key=value`",
             ));
         }
     }
@@ -245,17 +249,26 @@ fn placement(line: &Line, at: usize) -> Result<Placement, ZsgError> {
             (!tok.text.is_empty()).then_some(tok)
         })
         .collect();
+    let span = line.span(at, t.len());
+    if let [x, pos] = inner.as_slice()
+        && x.text == "x"
+    {
+        return Ok(Placement {
+            piece: None,
+            pos: pos.clone(),
+            span,
+        });
+    }
     match <[Token; 3]>::try_from(inner) {
         Ok([player, piece, pos]) => Ok(Placement {
-            player,
-            piece,
+            piece: Some((player, piece)),
             pos,
-            span: line.span(at, t.len()),
+            span,
         }),
         Err(v) => Err(line.error(
             v.get(3).map_or(close, |t| t.span.start - line.start),
             format!(
-                "expected three words `(Player Piece pos)`, found {}",
+                "expected `(Player Piece pos)` or `(x pos)`, found {} words",
                 v.len()
             ),
         )),
@@ -330,7 +343,7 @@ mod tests {
         assert_eq!(g.rules_file.as_deref(), Some(".\\Chess.zrf"));
         assert_eq!(g.variant.as_deref(), Some("Chess"));
         assert_eq!(g.setup.len(), 1);
-        assert_eq!(g.setup[0].piece.text, "King");
+        assert_eq!(g.setup[0].piece.as_ref().unwrap().1.text, "King");
         assert_eq!(g.setup[0].pos.text, "e1");
         assert_eq!(g.setup[0].pos.span.col, 13);
         assert_eq!(g.records.len(), 3);
@@ -349,6 +362,36 @@ mod tests {
         assert_eq!(g.records[2].body, Body::Pass);
     }
 
+    /// ZoG's set-up lines for a position edited by hand (a Shashki save):
+    /// `(x b6)` empties b6, `(White Checker b6)` puts a piece there.
+    #[test]
+    fn set_up_lines_empty_and_place() {
+        let g = parse(
+            "Zillions Save Game File Version 0.02 HC\nRulesFile=Checker Games.zrf\n\
+             VariantName=Shashki (Russian Draughts)\n(x b6)\n(x a7)\n(White Checker b6)\n\
+             (Black Checker c5)\n",
+        )
+        .unwrap();
+        let lines: Vec<(Option<&str>, &str, usize)> = g
+            .setup
+            .iter()
+            .map(|p| {
+                let piece = p.piece.as_ref().map(|(_, k)| k.text.as_str());
+                (piece, p.pos.text.as_str(), p.pos.span.col)
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (None, "b6", 4),
+                (None, "a7", 4),
+                (Some("Checker"), "b6", 16),
+                (Some("Checker"), "c5", 16)
+            ]
+        );
+        assert!(g.records.is_empty());
+    }
+
     #[test]
     fn located_errors() {
         let e = parse("").unwrap_err();
@@ -360,7 +403,9 @@ mod tests {
         let e = parse("Zillions Save Game File Version 0.02 C\n1. partial x Pawn\n").unwrap_err();
         assert_eq!((e.line, e.col), (2, 12));
         let e = parse("Zillions Save Game File Version 0.02 C\n(White King)\n").unwrap_err();
-        assert!(e.message.contains("found 2"), "{e}");
+        assert!(e.message.contains("found 2 words"), "{e}");
+        let e = parse("Zillions Save Game File Version 0.02 C\n(White b6)\n").unwrap_err();
+        assert!(e.message.contains("`(x pos)`"), "{e}");
         let e = parse("Zillions Save Game File Version 0.02 C\n(White King e1\n").unwrap_err();
         assert!(e.message.contains("`)`"), "{e}");
         let e = parse("Zillions Save Game File Version 0.02 C\n1.\n").unwrap_err();

@@ -246,8 +246,8 @@ impl TurnOrder {
 pub struct Turn {
     /// Who moves.
     pub player: String,
-    /// ZRF `(P Q mode)`: the turn is played by `player` (a random player in the corpus) with this
-    /// player's pieces, as this player (decided from ZoG's saved games; see `docs/engine.md`).
+    /// ZRF `(P Q mode)` or `(P Q)`: the turn is played by `player` with this player's pieces, as
+    /// this player (decided from ZoG's saved games and Stavropol Checkers; see `docs/engine.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with_player: Option<String>,
     /// Only moves of this move type are allowed in this turn.
@@ -725,7 +725,7 @@ pub enum GoalCond {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pieces: Vec<String>,
     },
-    /// At most `count` pieces (of `piece`, when given) remain.
+    /// Exactly `count` of the player's pieces (of `piece`, when given) remain.
     PiecesRemaining {
         /// Count as written.
         count: String,
@@ -733,7 +733,7 @@ pub enum GoalCond {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         piece: Option<String>,
     },
-    /// The total piece count (of `piece`) reaches `count`.
+    /// Exactly `count` pieces (of `piece`, when given) of all players stand on the board.
     TotalPieceCount {
         /// Count as written.
         count: String,
@@ -753,6 +753,9 @@ pub enum GoalCond {
         /// Pieces of the opponent (ZRF `(opponent P)`).
         #[serde(default, skip_serializing_if = "is_false")]
         opponent: bool,
+        /// Pieces of any type but those listed (ZRF `(not P)`, `(not (opponent P))`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        negated: bool,
     },
     /// Pieces in a configuration relative to each other (ZRF `relative-config`), as written.
     RelativeConfig {

@@ -615,13 +615,7 @@ impl<'d> Writer<'d> {
                 (None, None) => p,
                 (None, Some(m)) => format!("({p} {})", self.name(m)),
                 (Some(q), Some(m)) => format!("({p} {} {})", self.name(q), self.name(m)),
-                (Some(q), None) => {
-                    self.warn(
-                        "zrf::emit-unsupported",
-                        format!("turn `{p}` names a second player `{q}` without a move type; ZRF needs both, the second player is left out"),
-                    );
-                    p
-                }
+                (Some(q), None) => format!("({p} {})", self.name(q)),
             });
         }
         if t.repeat_from.is_some_and(|r| r >= t.turns.len()) {
@@ -1114,15 +1108,19 @@ impl<'d> Writer<'d> {
                 positions,
                 opponent,
                 grouped,
+                negated,
             } => {
                 let ps: Vec<String> = pieces.iter().map(|p| self.name(p)).collect();
-                let pieces = if *opponent {
+                let mut pieces = if *opponent {
                     format!("(opponent {})", ps.join(" "))
                 } else if *grouped {
                     format!("({})", ps.join(" "))
                 } else {
                     ps.join(" ")
                 };
+                if *negated {
+                    pieces = format!("(not {pieces})");
+                }
                 let pos: Vec<String> = positions.iter().map(|p| self.name(p)).collect();
                 let positions = if pos.len() == 1 {
                     pos[0].clone()

@@ -336,6 +336,9 @@ impl<'n> At<'n> {
 #[derive(Default, Clone, PartialEq)]
 struct Names {
     directions: BTreeSet<String>,
+    /// Directions only the boards of other entries of the file define: a step along one fails
+    /// on this board (swap-chess.zrf's Swap Knights keeps the Bishop's `nw` slides).
+    other_directions: BTreeSet<String>,
     positions: BTreeSet<String>,
     pieces: BTreeSet<String>,
     players: BTreeSet<String>,
@@ -450,6 +453,12 @@ impl<'a> Cx<'a> {
                 g.boards.push(b);
             }
         }
+        names.other_directions = done
+            .iter()
+            .flat_map(|d| d.boards.iter().flat_map(|b| b.directions.iter()))
+            .filter(|d| !names.directions.contains(*d))
+            .cloned()
+            .collect();
         for (at, c) in root.args().enumerate() {
             let Some(head) = c.head() else {
                 let t = self.unknown_section("(a bare item in a game)", c);
@@ -466,7 +475,7 @@ impl<'a> Cx<'a> {
                     self.text(head, c, &mut g.texts)
                 }
                 "players" => g.players = c.args().filter_map(At::atom).map(String::from).collect(),
-                "turn-order" => g.turn_order = self.turn_order(c),
+                "turn-order" => g.turn_order = self.turn_order(c, &names),
                 "option" => {
                     let mut a = c.args();
                     match (a.next().and_then(At::text), a.next().and_then(At::text)) {
@@ -648,7 +657,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn turn_order(&mut self, c: At<'_>) -> TurnOrder {
+    fn turn_order(&mut self, c: At<'_>, names: &Names) -> TurnOrder {
         let mut t = TurnOrder::default();
         for item in c.args() {
             match (item.atom(), item.node.as_list()) {
@@ -661,6 +670,17 @@ impl<'a> Cx<'a> {
                 (None, Some(v)) => {
                     let texts: Vec<&str> = v.iter().filter_map(|n| n.as_atom()).collect();
                     match texts.as_slice() {
+                        // `(P Q)` naming a player and no move type: P moves Q's pieces
+                        // (Stavropol Checkers: `(Red Neurtal)`, every piece is Neurtal's).
+                        [p, q]
+                            if names.players.contains(*q) && !names.move_types.contains(*q) =>
+                        {
+                            t.turns.push(Turn {
+                                player: p.to_string(),
+                                with_player: Some(q.to_string()),
+                                move_type: None,
+                            })
+                        }
                         [p, m] => t.turns.push(Turn {
                             player: p.to_string(),
                             with_player: None,
@@ -1171,6 +1191,14 @@ impl<'a> Cx<'a> {
                 },
                 _ if names.directions.contains(a) => Instr::Step(a.to_string()),
                 _ if names.positions.contains(a) => Instr::Jump(a.to_string()),
+                _ if names.other_directions.contains(a) => {
+                    self.warn(
+                        "zrf::unknown-name",
+                        format!("`{a}` is a direction of another entry's board, not of this one; a step along it fails"),
+                        i,
+                    );
+                    Instr::Step(a.to_string())
+                }
                 _ => {
                     self.warn(
                         "zrf::unknown-name",
@@ -1616,7 +1644,16 @@ impl<'a> Cx<'a> {
             }
             "absolute-config" if args.len() >= 2 => {
                 let (mut pieces, mut opponent, mut grouped) = (Vec::new(), false, false);
-                let (piece_args, last) = args.split_at(args.len() - 1);
+                let (mut piece_args, last) = args.split_at(args.len() - 1);
+                // `(not P)` / `(not (opponent P))`: a piece of any other type.
+                let inner: Vec<At> = match piece_args {
+                    [one] if one.head() == Some("not") => one.args().collect(),
+                    _ => Vec::new(),
+                };
+                let negated = inner.len() == 1;
+                if negated {
+                    piece_args = &inner;
+                }
                 for first in piece_args {
                     match (first.atom(), first.head()) {
                         (Some(p), _) => pieces.push(p.to_string()),
@@ -1651,6 +1688,7 @@ impl<'a> Cx<'a> {
                     grouped,
                     positions,
                     opponent,
+                    negated,
                 }
             }
             "relative-config" => GoalCond::RelativeConfig {

@@ -588,3 +588,138 @@ fn show_prints_the_position_as_a_board_at_the_end_or_after_n_records() {
         stderr(&o)
     );
 }
+
+/// The pieces `replay --show --format json` lists, as `pos Player Piece`, and its exit status.
+fn shown_position(out: &Output) -> Vec<String> {
+    assert!(out.status.success(), "{}", stderr(out));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    j["position"]["board"]
+        .as_array()
+        .expect("a position")
+        .iter()
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().unwrap_or_default().to_string();
+            format!("{} {} {}", s("at"), s("player"), s("piece"))
+        })
+        .collect()
+}
+
+/// ZoG saves a position edited by hand as set-up lines: `(x pos)` empties a position and
+/// `(Player Piece pos)` puts a piece there, in order, on the start position (a Shashki save
+/// begins `(x b6) (x a7) (White Checker b6) (Black Checker c5)`). "expected three words" before.
+#[test]
+fn set_up_lines_empty_and_place_before_the_moves() {
+    let (out, zsg) = replay_crafted(
+        "setup-x",
+        "(x b1)\r\n(x c3)\r\n(Black Pawn b2)\r\n(White Pawn c3)\r\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut shown = shown_position(&zogkit(&[
+        "replay".as_ref(),
+        zsg.as_os_str(),
+        "--show".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]));
+    shown.sort();
+    assert_eq!(shown, ["a1 White Pawn", "b2 Black Pawn", "c3 White Pawn"]);
+    // The moves then start from it: b1 is empty, and the Black pawn on b2 can be taken.
+    let (out, _) = replay_crafted(
+        "setup-x-moves",
+        "(x b1)\r\n(Black Pawn b2)\r\n1. Pawn a1 - a2\r\n1. Pawn b2 - b1\r\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (out, zsg) = replay_crafted("setup-x-bad", "(x z9)\r\n");
+    error_at(&out, &zsg, "4:4: error: unknown position `z9`");
+}
+
+/// The shared saves of a set-up alone (Chu Shogi's "Promoted Army", 46 set-up lines and no
+/// move): the position replay starts from, and shows, holds every set-up line's piece.
+#[test]
+fn real_set_up_saves_show_the_position_they_set_up() {
+    let Some(root) = corpus() else { return };
+    for game in [
+        "ChuShogi/Save - Promoted Army Original.zsg",
+        "ChuShogi/Save - Promoted Army Advanced.zsg",
+        "ChuShogi/Save - Promoted Army Mnemonic.zsg",
+    ] {
+        let zsg = root.join("zsg/dagazproject").join(game);
+        let rules = rules_for(&zsg, &root.join("zrf/dagazproject/ChuShogi")).unwrap();
+        let out = zogkit(&[
+            "replay".as_ref(),
+            zsg.as_os_str(),
+            "--rules".as_ref(),
+            rules.as_os_str(),
+            "--show".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        ]);
+        let shown = shown_position(&out);
+        assert_eq!(shown.len(), 92, "{game}: 46 pieces a side");
+        let text = String::from_utf8_lossy(&std::fs::read(&zsg).unwrap()).to_string();
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with('(')).collect();
+        assert_eq!(lines.len(), 46, "{game}");
+        // Applied in order: a later line on the same position replaces an earlier one
+        // (`(Black Horned-Falcon_part-move 9j)`, then `(Black Horned-Falcon 9j)`).
+        let mut placed: std::collections::BTreeMap<&str, String> = Default::default();
+        for l in lines {
+            let w: Vec<&str> = l
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(' ')
+                .collect();
+            placed.insert(w[2], format!("{} {} {}", w[2], w[0], w[1]));
+        }
+        assert!(placed.len() < 46, "{game}: some lines replace earlier ones");
+        for want in placed.values() {
+            assert!(
+                shown.contains(want),
+                "{game}: `{want}` is not in the position: {shown:?}"
+            );
+        }
+    }
+}
+
+/// ZoG numbers attributes from the last declaration backwards, whichever piece carries them,
+/// and writes a change once per `set-attribute` run. The issue's save (a game declaring
+/// `is-target?`, `is-intruder?`, `is-traitor?`) has `Cannon f12 x b12 = South on b13 @ b13 2 1 …
+/// @ b12 0 1` where the engine offered `@ b13 0 1 … @ b12 1 1`; the same declarations here:
+/// the last declared are `is-traitor?` (Cannon), then `is-target?` and `is-intruder?` (Guard),
+/// so `is-intruder?` is 0, `is-target?` 1 and `is-traitor?` 2 (numbered by first declaration
+/// they were 1, 2 and 0).
+const ATTR_ZRF: &str = "(game (title \"Mini\") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 30 30)
+    (dimensions (\"a/b/c\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1) (s 0 1)))
+    (symmetry Black (n s) (s n)))
+  (piece (name Pawn) (attribute is-target? false) (attribute is-intruder? false)
+    (moves (n (verify empty?) add)))
+  (piece (name Cannon) (attribute is-intruder? false) (attribute is-traitor? false)
+    (moves (n (verify empty?) mark n (verify enemy?) change-owner
+      (set-attribute is-traitor? true) (set-attribute is-traitor? true)
+      back (set-attribute is-intruder? true) add)))
+  (piece (name Guard) (attribute is-target? false) (attribute is-intruder? false))
+  (board-setup (White (Cannon a1)) (Black (Pawn a3)))
+)
+";
+
+#[test]
+fn attribute_indexes_count_from_the_last_declaration_and_repeat_per_write() {
+    let (out, zsg) = replay_with(
+        "attr-order",
+        ATTR_ZRF,
+        "1. Cannon a1 - a2 = White on a3 @ a3 2 1 @ a3 2 1 @ a2 0 1\r\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let _ = zsg;
+    // One write recorded where the program made two is not the engine's move.
+    let (out, zsg) = replay_with(
+        "attr-once",
+        ATTR_ZRF,
+        "1. Cannon a1 - a2 = White on a3 @ a3 2 1 @ a2 0 1\r\n",
+    );
+    let e = error_at(&out, &zsg, "4:4: error: no legal move of White");
+    assert!(
+        e.contains("    Cannon a1 - a2 = White on a3 @ a3 2 1 @ a3 2 1 @ a2 0 1\n"),
+        "{e}"
+    );
+}

@@ -16,6 +16,7 @@ mod engine_formats;
 mod engine_oracle;
 mod engine_perft;
 mod engine_replay;
+mod engine_rules;
 mod fsf_writer;
 mod hostile;
 mod limits;
