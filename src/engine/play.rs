@@ -203,8 +203,7 @@ fn finish(g: Gen) -> Moves {
 }
 
 fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
-    let (sink, overrun, mut cut) =
-        pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
+    let (sink, overrun, mut cut) = pseudo(rules, st, player, Sink::Collect(Vec::with_capacity(64)));
     let Sink::Collect(mut moves) = sink else {
         return Moves::default();
     };

@@ -542,7 +542,9 @@ fn board_size_error(files: i32, ranks: i32, span: Span) -> Option<Diagnostic> {
     if files < 1 || ranks < 1 {
         return Some(Diagnostic::error(
             CODE_SYNTAX,
-            format!("a board of {files} files and {ranks} ranks has no squares; maxFile and maxRank must be at least 1"),
+            format!(
+                "a board of {files} files and {ranks} ranks has no squares; maxFile and maxRank must be at least 1"
+            ),
             span,
         ));
     }

@@ -697,11 +697,10 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
 /// Whether `verify empty` at the head of `rest` leads on to another step (a lame path) rather
 /// than ending a step's landing.
 fn lame_continues(rest: &[Instr]) -> bool {
-    match rest {
-        [_, Instr::Step(_), ..] => true,
-        [_, Instr::Verify(Cond::InZone { .. }), Instr::Step(_), ..] => true,
-        _ => false,
-    }
+    matches!(
+        rest,
+        [_, Instr::Step(_), ..] | [_, Instr::Verify(Cond::InZone { .. }), Instr::Step(_), ..]
+    )
 }
 
 fn lame(d1: &str, mut rest: &[Instr]) -> Result<Movement, Why> {

@@ -651,8 +651,8 @@ fn real_set_up_saves_show_the_position_they_set_up() {
             "--rules".as_ref(),
             rules.as_os_str(),
             "--show".as_ref(),
-        "--format".as_ref(),
-        "json".as_ref(),
+            "--format".as_ref(),
+            "json".as_ref(),
         ]);
         let shown = shown_position(&out);
         assert_eq!(shown.len(), 92, "{game}: 46 pieces a side");

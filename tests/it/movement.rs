@@ -71,7 +71,7 @@ fn the_table_types_most_shared_corpus_blocks_and_keeps_their_meaning() {
         return;
     }
     let mut t = Tally::default();
-    let mut inl_for = |d: &Document| Inliner::new(d.procedures.len());
+    let inl_for = |d: &Document| Inliner::new(d.procedures.len());
     for (name, doc) in &docs {
         let mut inl = inl_for(doc);
         t.seen.clear();
