@@ -250,6 +250,15 @@ struct Lowered1 {
     move_blocks: usize,
 }
 
+/// The directions the boards of `done` (the entries lowered before) define and `own` lacks.
+fn other_directions(done: &[Game], own: &BTreeSet<String>) -> BTreeSet<String> {
+    done.iter()
+        .flat_map(|d| d.boards.iter().flat_map(|b| b.directions.iter()))
+        .filter(|d| !own.contains(*d))
+        .cloned()
+        .collect()
+}
+
 /// Lists smaller than this are never shared (a call would not be shorter).
 const SHARE_MIN_NODES: u32 = 8;
 /// Instruction nesting beyond this is moved into a procedure.
@@ -453,12 +462,7 @@ impl<'a> Cx<'a> {
                 g.boards.push(b);
             }
         }
-        names.other_directions = done
-            .iter()
-            .flat_map(|d| d.boards.iter().flat_map(|b| b.directions.iter()))
-            .filter(|d| !names.directions.contains(*d))
-            .cloned()
-            .collect();
+        names.other_directions = other_directions(done, &names.directions);
         for (at, c) in root.args().enumerate() {
             let Some(head) = c.head() else {
                 let t = self.unknown_section("(a bare item in a game)", c);
@@ -654,6 +658,28 @@ impl<'a> Cx<'a> {
                 ),
                 c,
             );
+        }
+    }
+
+    /// An instruction atom that names nothing of this game: a step along a direction only
+    /// another entry's board defines (it fails on this board), or kept as written; warned.
+    fn unknown_atom(&mut self, a: &str, i: At<'_>, names: &Names) -> Instr {
+        if names.other_directions.contains(a) {
+            self.warn(
+                "zrf::unknown-name",
+                format!("`{a}` is a direction of another entry's board, not of this one; a step along it fails"),
+                i,
+            );
+            return Instr::Step(a.to_string());
+        }
+        self.warn(
+            "zrf::unknown-name",
+            format!("`{a}` is not a direction, position or instruction of this game; it is kept as written"),
+            i,
+        );
+        Instr::Raw {
+            format: RawFormat::Zrf,
+            text: a.to_string(),
         }
     }
 
@@ -1191,25 +1217,7 @@ impl<'a> Cx<'a> {
                 },
                 _ if names.directions.contains(a) => Instr::Step(a.to_string()),
                 _ if names.positions.contains(a) => Instr::Jump(a.to_string()),
-                _ if names.other_directions.contains(a) => {
-                    self.warn(
-                        "zrf::unknown-name",
-                        format!("`{a}` is a direction of another entry's board, not of this one; a step along it fails"),
-                        i,
-                    );
-                    Instr::Step(a.to_string())
-                }
-                _ => {
-                    self.warn(
-                        "zrf::unknown-name",
-                        format!("`{a}` is not a direction, position or instruction of this game; it is kept as written"),
-                        i,
-                    );
-                    Instr::Raw {
-                        format: RawFormat::Zrf,
-                        text: a.to_string(),
-                    }
-                }
+                _ => self.unknown_atom(a, i, names),
             };
         }
         let Some(head) = i.head() else {
