@@ -43,7 +43,7 @@ pub const MAX_PATHS: usize = 256;
 pub const MAX_WORK: usize = 1 << 20;
 
 /// The two players of a lowered game: the first moves in the script's frame, the second with
-/// every delta rotated 180° (a [`Symmetry`]).
+/// every delta rotated 180° (a [`Symmetry`](crate::spec::Symmetry)).
 pub const PLAYERS: [&str; 2] = ["White", "Black"];
 
 /// Settings for [`lower`].
