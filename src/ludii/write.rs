@@ -799,10 +799,11 @@ fn generated_play(g: &Game, hands: bool, arrival: Option<&(String, String)>, cx:
         )
     });
     if royal.is_empty() {
-        return if then.is_empty() {
-            format!("(play {base})")
-        } else {
-            format!("(play (do {base}{then}))")
+        // The consequence goes on the moves ludeme itself: Ludii's `(do M (then …))` without
+        // `ifAfterwards:` offers no move at all (only the forced pass; checked with the oracle).
+        return match base.strip_suffix(')') {
+            Some(open) if !then.is_empty() => format!("(play {open}{then}))"),
+            _ => format!("(play {base})"),
         };
     }
     let safe: Vec<String> = royal
