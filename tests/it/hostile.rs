@@ -1113,7 +1113,15 @@ fn engine_budgets_bound_one_position_and_one_command() {
         "loop.zrf",
         &big_board_game(200, looping, "(A (P p0q0))"),
     );
-    run3(&dir, &["moves", "loop.zrf"], 1, "[engine::work-limit]");
+    // The work budget is set to a quarter of its default so that the case keeps well inside the
+    // round's CPU bound in a debug build (the default, 2·10⁹ steps, costs about 4 s here).
+    let quarter = "engine-work=500000000";
+    run3(
+        &dir,
+        &["--limit", quarter, "moves", "loop.zrf"],
+        1,
+        "[engine::work-limit]",
+    );
     // 300 droppable types on a 200×200 board: 12 M moves in one position.
     let many: String = (0..300)
         .map(|i| format!("(piece (name P{i}) (drops ((verify empty?) add)))\n"))
@@ -1156,7 +1164,7 @@ fn engine_budgets_bound_one_position_and_one_command() {
     write(&dir, "pieces.zrf", &big_board_game(200, looper, &setup));
     run3(
         &dir,
-        &["perft", "pieces.zrf", "--depth", "2"],
+        &["--limit", quarter, "perft", "pieces.zrf", "--depth", "2"],
         1,
         "[engine::work-limit]",
     );

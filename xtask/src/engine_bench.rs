@@ -210,9 +210,10 @@ pub fn run(root: &Path, exe: &Path, runs: usize) -> bool {
             runs.clamp(1, 3)
         };
         for _ in 0..n {
+            // The slow real games run past the default work budget (GESS perft(3)).
             let Some((out, cpu)) = timed(
                 Command::new(exe)
-                    .arg("perft")
+                    .args(["--limit", "engine-work=99999999999999", "perft"])
                     .arg(&zrf)
                     .args(["--depth", &depth.to_string()]),
             ) else {
