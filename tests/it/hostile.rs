@@ -25,6 +25,16 @@ fn sparse(dir: &Path, name: &str, len: u64) {
 /// Asserts a measured run failed with `exit`, mentions `needle`, and stayed within the CPU and
 /// memory bounds.
 fn bounded_failure(r: &Measured, args: &[&str], exit: i32, needle: &str) {
+    bounded_within(r, args, (exit, needle), (MAX_CPU, MAX_PEAK_KIB));
+}
+
+/// The same within the bounds `cpu` and `peak_kib`.
+fn bounded_within(
+    r: &Measured,
+    args: &[&str],
+    (exit, needle): (i32, &str),
+    (cpu, peak_kib): (Duration, u64),
+) {
     let out = r.output();
     eprintln!(
         "{args:?}: exit {}, cpu {:.3} s, peak {} KiB",
@@ -34,9 +44,9 @@ fn bounded_failure(r: &Measured, args: &[&str], exit: i32, needle: &str) {
     );
     assert_eq!(r.code, exit, "{args:?}:\n{out}");
     assert!(out.contains(needle), "{args:?}: no {needle:?} in:\n{out}");
-    assert!(r.cpu < MAX_CPU, "{args:?} used {:?} of CPU", r.cpu);
+    assert!(r.cpu < cpu, "{args:?} used {:?} of CPU", r.cpu);
     assert!(
-        r.peak_kib < MAX_PEAK_KIB,
+        r.peak_kib < peak_kib,
         "{args:?} peaked at {} KiB",
         r.peak_kib
     );
@@ -663,21 +673,7 @@ const ROUND3_PEAK_KIB: u64 = 1 << 20;
 /// Runs `args` in `dir` and checks the exit code, a message and the round-3 bounds.
 fn run3(dir: &Path, args: &[&str], exit: i32, needle: &str) -> Measured {
     let r = zogkit_measured(dir, args);
-    let out = r.output();
-    eprintln!(
-        "{args:?}: exit {}, cpu {:.3} s, peak {} KiB",
-        r.code,
-        r.cpu.as_secs_f64(),
-        r.peak_kib
-    );
-    assert_eq!(r.code, exit, "{args:?}:\n{out}");
-    assert!(out.contains(needle), "{args:?}: no {needle:?} in:\n{out}");
-    assert!(r.cpu < ROUND3_CPU, "{args:?} used {:?} of CPU", r.cpu);
-    assert!(
-        r.peak_kib < ROUND3_PEAK_KIB,
-        "{args:?} peaked at {} KiB",
-        r.peak_kib
-    );
+    bounded_within(&r, args, (exit, needle), (ROUND3_CPU, ROUND3_PEAK_KIB));
     r
 }
 
