@@ -24,7 +24,7 @@ use super::strings;
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, Layout,
-    LayoutLinks, LayoutPosition, MoveBlock, Origins, Piece, RawFormat, Test, Texts,
+    LayoutLinks, LayoutPosition, MoveBlock, Origins, Piece, RawFormat, Texts,
 };
 use crate::text::{self, Encoding, LineEndings};
 use std::collections::BTreeSet;
@@ -978,7 +978,7 @@ impl<'d> Writer<'d> {
                 at,
                 move_type,
             } => {
-                let t = test_name(*test);
+                let t = crate::spec::display::test_name(*test);
                 if at.is_none() && move_type.is_none() {
                     t.to_string()
                 } else {
@@ -1162,22 +1162,6 @@ fn format_name(f: RawFormat) -> &'static str {
         RawFormat::Zrf => "ZRF",
         RawFormat::Ludii => "Ludii",
         RawFormat::Chessembly => "Chessembly",
-    }
-}
-
-fn test_name(t: Test) -> &'static str {
-    match t {
-        Test::Empty => "empty?",
-        Test::Friend => "friend?",
-        Test::Enemy => "enemy?",
-        Test::Neutral => "neutral?",
-        Test::LastFrom => "last-from?",
-        Test::LastTo => "last-to?",
-        Test::Marked => "marked?",
-        Test::Attacked => "attacked?",
-        Test::Defended => "defended?",
-        Test::GoalPosition => "goal-position?",
-        Test::AdjacentToEnemy => "adjacent-to-enemy?",
     }
 }
 

@@ -827,7 +827,7 @@ fn every_written_section_loads_into_pyffish_with_its_start_position() {
         files += 1;
         sections += want.len();
         let job = serde_json::json!({"ini_text": text, "sections": want});
-        let out = run_python(&script, &job);
+        let out = common::run_python(&script, &job);
         assert!(
             out.status.success(),
             "fsf_load.py failed on {}",
@@ -844,23 +844,4 @@ fn every_written_section_loads_into_pyffish_with_its_start_position() {
     );
     assert!(sections >= 100, "{sections}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
-
-/// Runs a Python script with `job` as JSON on its standard input.
-fn run_python(script: &Path, job: &serde_json::Value) -> std::process::Output {
-    use std::io::Write as _;
-    let mut child = std::process::Command::new("python3")
-        .arg(script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .expect("a piped stdin")
-        .write_all(job.to_string().as_bytes())
-        .expect("the job is written");
-    child.wait_with_output().expect("python3 ends")
 }

@@ -248,8 +248,13 @@ pub fn pyffish_available() -> bool {
 /// Runs `tests/oracle/fsf_check.py` (pyffish) on one JSON job given on its standard input and
 /// returns its output (the caller checks the status and reads the JSON it prints).
 pub fn run_fsf_check(job: &serde_json::Value) -> Output {
-    use std::io::Write as _;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/fsf_check.py");
+    run_python(&script, job)
+}
+
+/// Runs the Python `script` on one JSON job given on its standard input and returns its output.
+pub fn run_python(script: &Path, job: &serde_json::Value) -> Output {
+    use std::io::Write as _;
     let mut child = Command::new("python3")
         .arg(script)
         .stdin(Stdio::piped())
