@@ -626,6 +626,14 @@ pub fn load_document(
     file: &Path,
     from: Option<format::Format>,
 ) -> Result<(zogkit::spec::Document, format::Format), (u8, String)> {
+    read_document(file, from).map(|(doc, fmt, _)| (doc, fmt))
+}
+
+/// [`load_document`], with the whole read result (its warnings and the texts they point into).
+fn read_document(
+    file: &Path,
+    from: Option<format::Format>,
+) -> Result<(zogkit::spec::Document, format::Format, format::ReadResult), (u8, String)> {
     let input = InputFile::named(file);
     let fmt = from
         .or_else(|| format::Format::of_path(&input.display))
@@ -651,13 +659,28 @@ pub fn load_document(
     {
         eprint!("{}", color::stderr(&d.render(&r.sources, &input.display)));
     }
-    match r.document {
-        Some(doc) if r.errors() == 0 => Ok((doc, fmt)),
+    let mut r = r;
+    match r.document.take() {
+        Some(doc) if r.errors() == 0 => Ok((doc, fmt, r)),
         _ => Err((
             EXIT_ERRORS,
             format!("{}: cannot be read (see above)", input.display),
         )),
     }
+}
+
+/// The codes of the readers' warnings about content kept verbatim (no typed form).
+const UNTYPED_CODES: [&str; 2] = ["ludii::unmapped", "zrf::unmodelled"];
+
+/// The first content of the read file (in source order) that has no typed form, rendered with
+/// its location: where a game the engine refuses for untyped content first needs one.
+fn first_untyped(r: &format::ReadResult, display: &str) -> Option<String> {
+    let d = r
+        .diagnostics
+        .iter()
+        .filter(|d| UNTYPED_CODES.contains(&d.code))
+        .min_by_key(|d| d.span.map(|s| (s.file, s.start)))?;
+    Some(d.render(&r.sources, display))
 }
 
 /// Resolves `(include "name")` relative to the including file, as Windows would: `\` and `/`
@@ -806,7 +829,7 @@ pub fn load_rules(
     from: Option<format::Format>,
     game: Option<&str>,
 ) -> Result<(zogkit::engine::Rules, zogkit::spec::Document), u8> {
-    let (doc, _) = load_document(file, from).map_err(|(code, msg)| {
+    let (doc, _, read) = read_document(file, from).map_err(|(code, msg)| {
         if code != EXIT_ERRORS {
             error_line!("{msg}");
         }
@@ -833,6 +856,14 @@ pub fn load_rules(
                 display_path(file),
                 doc.games[index].title
             );
+            if e.untyped {
+                if let Some(at) = first_untyped(&read, &display_path(file)) {
+                    eprint!(
+                        "note: the first part of the file with no typed form:\n{}",
+                        color::stderr(&at)
+                    );
+                }
+            }
             Err(EXIT_ERRORS)
         }
     }

@@ -15,6 +15,9 @@ pub const NONE: u32 = u32::MAX;
 pub struct RulesError {
     /// What the engine cannot run, in ZRF terms.
     pub message: String,
+    /// The refusal is for content the spec keeps verbatim (no typed form), which the reader
+    /// reported with its location.
+    pub untyped: bool,
 }
 
 impl std::fmt::Display for RulesError {
@@ -26,6 +29,15 @@ impl std::fmt::Display for RulesError {
 fn refuse<T>(message: impl Into<String>) -> Result<T, RulesError> {
     Err(RulesError {
         message: message.into(),
+        untyped: false,
+    })
+}
+
+/// A refusal for content kept verbatim.
+fn refuse_untyped<T>(message: String) -> Result<T, RulesError> {
+    Err(RulesError {
+        message,
+        untyped: true,
     })
 }
 
@@ -131,6 +143,8 @@ pub struct Kind {
     pub(crate) attrs: u32,
     /// The attributes the piece declares, in declaration order.
     pub(crate) declared: Vec<u32>,
+    /// The players who may drop it (`None`: every player).
+    pub(crate) owners: Option<Vec<u32>>,
 }
 
 /// A compiled goal condition.
@@ -510,13 +524,14 @@ impl<'a> Builder<'a> {
                 }
             }
             if let Some(x) = first_extension(&p.extensions) {
-                return refuse(format!(
+                return refuse_untyped(format!(
                     "piece `{}` has content the spec does not type: {x}",
                     p.name
                 ));
             }
             let moves = self.blocks(&p.name, &p.moves)?;
             let drops = self.blocks(&p.name, &p.drops)?;
+            let owners = self.owners(p)?;
             self.rules.kinds.push(Kind {
                 name: p.name.clone(),
                 notation: p.notation.clone(),
@@ -524,9 +539,30 @@ impl<'a> Builder<'a> {
                 drops,
                 attrs,
                 declared,
+                owners,
             });
         }
         Ok(())
+    }
+
+    /// The players who have piece type `p` (`None`: every player).
+    fn owners(&self, p: &spec::Piece) -> Result<Option<Vec<u32>>, RulesError> {
+        if p.owners.is_empty() {
+            return Ok(None);
+        }
+        let mut v = Vec::new();
+        for o in &p.owners {
+            match self.rules.player(o) {
+                Some(i) => v.push(i),
+                None => {
+                    return refuse(format!(
+                        "piece `{}` belongs to `{o}`, who is not a player",
+                        p.name
+                    ));
+                }
+            }
+        }
+        Ok(Some(v))
     }
 
     fn blocks(
@@ -877,7 +913,7 @@ impl<'a> Builder<'a> {
             });
         }
         if let Some(x) = first_extension(&g.extensions) {
-            return refuse(format!(
+            return refuse_untyped(format!(
                 "`{}` has content the spec does not type: {x}",
                 g.title
             ));

@@ -250,7 +250,11 @@ impl State {
     /// Whether `player` may drop a `kind` (has one off the board, or the type is unlimited).
     pub(crate) fn can_drop(&self, rules: &Rules, player: u32, kind: u32) -> bool {
         let i = player as usize * self.nkinds + kind as usize;
-        !rules.hand_limited[i] || self.hand[i] > 0
+        let owned = rules.kinds[kind as usize]
+            .owners
+            .as_ref()
+            .is_none_or(|o| o.contains(&player));
+        owned && (!rules.hand_limited[i] || self.hand[i] > 0)
     }
 
     /// Plays `m`; [`State::unmake`] takes it back.

@@ -1498,6 +1498,8 @@ pub(crate) fn lower_game(
         .map(|(i, p)| (p.name.clone(), i))
         .collect();
     let mut with_moves: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    // Pieces some declaration gives every player (`Each`, no owner, `Shared`, `Neutral`).
+    let mut for_everyone: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
     for e in &equipment {
         match e.head() {
             Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
@@ -1543,6 +1545,16 @@ pub(crate) fn lower_game(
                     });
                     pieces.len() - 1
                 });
+                match owner.and_then(|o| o.atom()) {
+                    Some(o) if l.players.iter().any(|p| p == o) => {
+                        if !pieces[at].owners.iter().any(|x| x == o) {
+                            pieces[at].owners.push(o.to_string());
+                        }
+                    }
+                    _ => {
+                        for_everyone.insert(at);
+                    }
+                }
                 if let Some(m) = rest.first().copied() {
                     if !with_moves.insert(at) {
                         l.unmapped("moves of a piece declared again for another owner", m);
@@ -1559,6 +1571,11 @@ pub(crate) fn lower_game(
             // Hands are kept only when the play rule does not drop from them (below).
             Some("hand") => {}
             _ => l.keep("equipment", e, true),
+        }
+    }
+    for (i, p) in pieces.iter_mut().enumerate() {
+        if for_everyone.contains(&i) || p.owners.len() == l.players.len() {
+            p.owners.clear();
         }
     }
     for (i, m) in piece_moves {

@@ -437,16 +437,17 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
             .texts(RawFormat::Ludii)
             .filter(|e| is_comment(e))
             .collect();
-        let owner = if g.players.len() == 1 { "P1" } else { "Each" };
-        write_piece(
-            &cx.piece(&p.name),
-            owner,
-            moves,
-            after,
-            &notes,
-            &call,
-            &mut out,
-        );
+        for owner in piece_owners(g, p) {
+            write_piece(
+                &cx.piece(&p.name),
+                &owner,
+                moves,
+                after,
+                &notes,
+                &call,
+                &mut out,
+            );
+        }
     }
     write_regions(g, board, &mut cx, &mut out);
     let hands = hand_size(g);
@@ -557,6 +558,16 @@ fn write_players(g: &Game, cx: &Ctx, out: &mut String) {
         let _ = writeln!(out, "    (players {{{}}})", ps.join(" "));
     } else {
         let _ = writeln!(out, "    (players {})", g.players.len().max(1));
+    }
+}
+
+/// Ludii's owners of a piece: `Each` (`P1` in a game of one player), or each of its owners.
+fn piece_owners(g: &Game, p: &crate::spec::Piece) -> Vec<String> {
+    let index = |o: &String| g.players.iter().position(|x| x == o);
+    match p.owners.iter().map(index).collect::<Option<Vec<usize>>>() {
+        Some(v) if !v.is_empty() => v.iter().map(|i| format!("P{}", i + 1)).collect(),
+        _ if g.players.len() == 1 => vec!["P1".into()],
+        _ => vec!["Each".into()],
     }
 }
 

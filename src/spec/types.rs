@@ -638,6 +638,10 @@ pub struct Piece {
     /// Drop blocks, in generation order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drops: Vec<MoveBlock>,
+    /// The players who have this piece type (Ludii's `(piece "Disc" P1)`); empty: every
+    /// player (ZRF's piece types, Ludii's `Each`). Only its owners may drop it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owners: Vec<String>,
     /// Content of this piece with no typed form yet.
     #[serde(default, skip_serializing_if = "Extensions::is_empty")]
     pub extensions: Extensions,

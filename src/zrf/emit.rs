@@ -756,6 +756,15 @@ impl<'d> Writer<'d> {
         let n = self.name(&p.name);
         parts.push(format!("(name {n})"));
         let whose = format!("piece {:?}", p.name);
+        if !p.owners.is_empty() && !p.drops.is_empty() {
+            self.warn(
+                "zrf::emit-unsupported",
+                format!(
+                    "{whose} belongs to {} alone, which ZRF cannot say: every player may drop it",
+                    p.owners.join(", ")
+                ),
+            );
+        }
         for (_, t) in self.texts(&p.texts, false, &whose) {
             parts.push(t);
         }

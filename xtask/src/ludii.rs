@@ -1,7 +1,7 @@
 //! `cargo xtask ludii [--ludii JAR] [--check]`: reads Ludii's whole board-game library and the English rules Ludii generates for it with zogkit, compares both with the Ludii oracle's facts and writes `golden/ludii-library-report.md`.
 
 #[path = "../../tests/it/common/ludii_facts.rs"]
-mod ludii_facts;
+pub(crate) mod ludii_facts;
 
 use ludii_facts::*;
 use std::collections::BTreeMap;

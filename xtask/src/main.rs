@@ -8,6 +8,7 @@ mod fuzz;
 mod fuzz_files;
 mod lud_writer;
 mod ludii;
+mod ludii_play;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -39,6 +40,9 @@ tasks:
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
+  ludii --play [--depth D] [--zogkit BIN] [--ludii JAR] [--check]
+                             play every game of Ludii's library with the engine (perft to depth D,
+                             default 2) against real Ludii's perft; write golden/ludii-play-report.md
   ludii [--ludii JAR] [--check] [--why]
                              read Ludii's whole board-game library (from the jar, default
                              ../shared/tools/ludii/ludii-res.jar), compare with the Ludii oracle's
@@ -60,6 +64,12 @@ fn main() -> ExitCode {
         .parent()
         .unwrap()
         .to_path_buf();
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let flag = |name: &str, default: usize| -> usize {
         args.iter()
             .position(|a| a == name)
@@ -109,12 +119,6 @@ fn main() -> ExitCode {
             fuzz::replay(&args[2..].iter().map(PathBuf::from).collect::<Vec<_>>())
         }
         Some("fuzz") => {
-            let value = |name: &str| {
-                args.iter()
-                    .position(|a| a == name)
-                    .and_then(|i| args.get(i + 1))
-                    .cloned()
-            };
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
                 None => ["zrf", "yaml", "csm", "lud", "english", "includes", "cli"]
@@ -147,6 +151,27 @@ fn main() -> ExitCode {
                 false
             }
         },
+        Some("ludii") if args.iter().any(|a| a == "--play") => {
+            let bin = match value("--zogkit") {
+                Some(b) => PathBuf::from(b),
+                None => {
+                    if !run(Command::new(cargo())
+                        .args(["build", "--release", "--quiet", "--bin", "zogkit"])
+                        .current_dir(&root))
+                    {
+                        return ExitCode::FAILURE;
+                    }
+                    release_bin(&root)
+                }
+            };
+            ludii_play::play(
+                &root,
+                value("--ludii").map(PathBuf::from),
+                &bin,
+                flag("--depth", 2) as u32,
+                args.iter().any(|a| a == "--check"),
+            )
+        }
         Some("ludii") => ludii::ludii(
             &root,
             args.iter()

@@ -1188,3 +1188,129 @@ pub fn english_table(t: &[(String, EnglishTally)]) -> String {
     }
     s
 }
+
+/// Ludii's own perft (`ludii perft --depth D`) for each file, cached in
+/// `target/ludii-perft-d<D>`: the counts for depths 1..=D that finished within `timeout` seconds
+/// per file (`None`: the oracle gave no count, e.g. it could not compile the file).
+pub fn oracle_perft(
+    setup: &Setup,
+    files: &[String],
+    depth: u32,
+    timeout: u32,
+) -> Result<BTreeMap<String, Option<Vec<u64>>>, String> {
+    let d = depth.to_string();
+    let dir = format!("ludii-perft-d{depth}");
+    let extra = ["--depth", d.as_str()];
+    Ok(
+        oracle_batch(setup, "perft", &dir, "perft.json", &extra, files, timeout)?
+            .into_iter()
+            .map(|(f, t)| {
+                let v: Option<serde_json::Value> = t.and_then(|t| serde_json::from_str(&t).ok());
+                let counts = v.and_then(|v| {
+                    v["perft"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|n| n.as_u64()).collect::<Vec<u64>>())
+                });
+                (f, counts.filter(|c| !c.is_empty()))
+            })
+            .collect(),
+    )
+}
+
+/// What zogkit's engine made of a library game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Played {
+    /// perft for depths 1..=D.
+    Counts(Vec<u64>),
+    /// The engine refused the game: the reason's group (the first ludeme it cannot run, or the
+    /// engine's own reason) and the whole message.
+    Refused(String, String),
+    /// Anything else (a read error, a budget, a crash): the message.
+    Failed(String),
+}
+
+/// Runs `zogkit --ludii JAR perft FILE --depth D --format json` with the binary `bin`.
+pub fn zogkit_perft(bin: &Path, setup: &Setup, rel: &str, depth: u32) -> Played {
+    let out = Command::new(bin)
+        .arg("--ludii")
+        .arg(&setup.jar)
+        .arg("perft")
+        .arg(setup.library_root().join(rel))
+        .args(["--depth", &depth.to_string(), "--format", "json"])
+        .env("NO_COLOR", "1")
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => return Played::Failed(format!("cannot run {}: {e}", bin.display())),
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+            Ok(v) => v,
+            Err(e) => return Played::Failed(format!("bad JSON from perft: {e}")),
+        };
+        if v["complete"] != serde_json::Value::Bool(true) {
+            return Played::Failed("perft was cut by a budget".into());
+        }
+        let counts: Vec<u64> = v["perft"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|r| r["nodes"].as_u64()).collect())
+            .unwrap_or_default();
+        return Played::Counts(counts);
+    }
+    let first = stderr
+        .lines()
+        .find(|l| l.starts_with("error"))
+        .unwrap_or("")
+        .to_string();
+    match first.split_once("cannot be played: ") {
+        Some((_, why)) => Played::Refused(refusal_group(why), why.to_string()),
+        None => Played::Failed(if first.is_empty() {
+            format!("exit {}: {}", out.status, stderr.trim())
+        } else {
+            first
+        }),
+    }
+}
+
+/// A refusal's group: the head of the first ludeme kept verbatim (`(move Step`, `(end`,
+/// `(equipment (regions`), or the engine's reason with names left out.
+pub fn refusal_group(why: &str) -> String {
+    if let Some((whose, text)) = why.split_once("has content the spec does not type: ") {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == '{' || c == '}')
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .collect();
+        let mut head = Vec::new();
+        for w in words {
+            if !w.starts_with('(') || head.len() == 2 {
+                if head.len() == 1 && !w.starts_with('"') && !w.starts_with('(') {
+                    head.push(w.trim_end_matches(')').to_string());
+                }
+                break;
+            }
+            head.push(w.to_string());
+        }
+        let part = if whose.starts_with("piece") {
+            "a piece's "
+        } else {
+            ""
+        };
+        return format!("{part}`{}`", head.join(" "));
+    }
+    let mut out = String::new();
+    let mut inside = false;
+    for c in why.chars() {
+        match (c, inside) {
+            ('`', false) => {
+                inside = true;
+                out.push_str("`…`");
+            }
+            ('`', true) => inside = false,
+            (_, false) => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
