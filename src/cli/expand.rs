@@ -1,4 +1,4 @@
-//! `zogkit expand`: print the games and variants of a ZRF file after includes, macros and variant resolution.
+//! `zogkit expand`: print the games and variants of a ZRF file after includes, macros and variant resolution, or a `.lud` game after its defines and options.
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputFile, read_input};
 use clap::Args;
@@ -10,7 +10,7 @@ use zogkit::zrf::{self, EntryKind};
 /// Arguments of `zogkit expand`.
 #[derive(Debug, Args)]
 pub struct ExpandArgs {
-    /// The ZRF file (`-` for standard input).
+    /// The ZRF or `.lud` file (`-` for standard input, read as ZRF).
     pub file: PathBuf,
     /// Print only this entry (1-based, in menu order: games, variants and separators).
     #[arg(long)]
@@ -49,6 +49,9 @@ pub fn run(args: ExpandArgs) -> u8 {
             super::color::stderr(&d.render(&sources, &input.display))
         );
         return EXIT_ERRORS;
+    }
+    if zogkit::format::Format::of_path(&input.display) == Some(zogkit::format::Format::Lud) {
+        return lud(&input.display, &bytes);
     }
     let opts = super::zrf_options(args.encoding);
     let f = zrf::read(&input.display, &bytes, &opts, &mut *super::loader(&input));
@@ -96,4 +99,27 @@ pub fn run(args: ExpandArgs) -> u8 {
         return code;
     }
     if f.errors() > 0 { EXIT_ERRORS } else { EXIT_OK }
+}
+
+/// A `.lud` game after its defines (Ludii's, with `--ludii`) and options.
+fn lud(display: &str, bytes: &[u8]) -> u8 {
+    let text = String::from_utf8_lossy(bytes);
+    let opts = super::read_options(None).ludii;
+    let (game, diags) = zogkit::ludii::expand_lud(&text, FileId(0), &opts);
+    let mut sources = SourceMap::new();
+    sources.add(display, text.to_string());
+    for d in diags.iter().filter(|d| d.severity > Severity::Note) {
+        eprint!("{}", super::color::stderr(&d.render(&sources, display)));
+    }
+    match game {
+        Some(g) => {
+            print!("{g}\n");
+            if diags.iter().any(|d| d.severity == Severity::Error) {
+                EXIT_ERRORS
+            } else {
+                EXIT_OK
+            }
+        }
+        None => EXIT_ERRORS,
+    }
 }

@@ -11,8 +11,9 @@ use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::geometry::build::{BuildError, build as tiling_build};
 use crate::spec::{
-    Board, BoardArg, BoardFn, Cond, Construction, EntryKind, Extensions, Game, Goal, GoalCond,
-    GoalKind, Instr, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test, Texts, Zone,
+    Board, BoardArg, BoardFn, Cond, Construction, EntryKind, Extensions, Game, GameOption, Goal,
+    GoalCond, GoalKind, Instr, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test,
+    Texts, Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
@@ -427,8 +428,13 @@ impl Lower<'_> {
             owner: owners.filter(|o| o.starts_with('P')).map(String::from),
             sites: sites.clone(),
         });
-        // An unnamed region is only looked up (`(sites P1)`); it stays verbatim.
-        let name = name?;
+        // An unnamed region of one player is the zone `Own` of that player (what `(sites Mover)`
+        // means); others are only looked up (`(sites P1)`) and stay verbatim.
+        let name = match (name, owners) {
+            (Some(n), _) => n,
+            (None, Some(o)) if self.players.iter().any(|p| p == o) => OWN_ZONE.to_string(),
+            _ => return None,
+        };
         let geo = self.geo.as_ref()?;
         if !self.zone_names.contains(&name) {
             self.zone_names.push(name.clone());
@@ -478,7 +484,7 @@ impl Lower<'_> {
                 ("Friend", [w]) if who_at(w) => Some(cond_test(Test::Friend)),
                 ("Enemy", [w]) if who_at(w) => Some(cond_test(Test::Enemy)),
                 ("In", [loc, region]) if is_loc(loc) => {
-                    let zone = region_name(region)?;
+                    let zone = region_name(region).filter(|z| self.zone_names.contains(z))?;
                     Some(Cond::InZone { zone, at: None })
                 }
                 _ => None,
@@ -1052,7 +1058,15 @@ impl Lower<'_> {
                     "Draw" => GoalKind::Draw,
                     _ => return None,
                 };
-                if !matches!(who.as_str(), "Mover" | "Next") {
+                let relative = |w: &str| matches!(w, "Mover" | "Next");
+                let known = |w: &str| self.players.iter().any(|p| p == w);
+                // About one player (`(no Moves P1)`): the goal is that player's; the other
+                // player's result is the opposite in a game of two.
+                let fixed = known(&subject) && (who == &subject || known(who));
+                if !(relative(&subject) && relative(who) || fixed) {
+                    return None;
+                }
+                if fixed && who != &subject && self.players.len() != 2 {
                     return None;
                 }
                 if k == GoalKind::Draw || *who == subject {
@@ -1063,12 +1077,17 @@ impl Lower<'_> {
                     GoalKind::Win
                 }
             }
-            ("byScore", []) => GoalKind::Count,
+            ("byScore", []) if !is_player_name(&subject) => GoalKind::Count,
             _ => return None,
+        };
+        let players = if is_player_name(&subject) {
+            vec![subject]
+        } else {
+            self.players.clone()
         };
         Some(Goal {
             kind,
-            players: self.players.clone(),
+            players,
             condition: cond,
         })
     }
@@ -1183,12 +1202,20 @@ fn board_arg(n: &Node, depth: usize) -> Option<BoardArg> {
 }
 
 /// The condition of an end rule and the player it is about (`Mover` or `Next`).
+/// `P1`, `P2`, …: a player's name in Ludii.
+fn is_player_name(w: &str) -> bool {
+    w.strip_prefix('P')
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
     let args: Vec<&Node> = c.positional().collect();
     let who = |n: Option<&&Node>| -> Option<String> {
         match n {
             None => Some("Mover".to_string()),
-            Some(Node::Atom(w, _)) if w == "Mover" || w == "Next" => Some(w.clone()),
+            Some(Node::Atom(w, _)) if w == "Mover" || w == "Next" || is_player_name(w) => {
+                Some(w.clone())
+            }
             _ => None,
         }
     };
@@ -1308,6 +1335,11 @@ pub fn split_item(item: &str, pieces: &[Piece], players: &[String]) -> Option<(S
     Some((name.to_string(), player))
 }
 
+/// The zone that players' unnamed regions (`(regions P1 (sites Bottom))`) make: `(sites Mover)`.
+pub const OWN_ZONE: &str = "Own";
+/// The zone of each player that is the next player's `Own` zone: `(sites Next)`.
+pub const NEXT_OWN_ZONE: &str = "NextOwn";
+
 fn region_name(n: &Node) -> Option<String> {
     if n.head() != Some("sites") {
         return None;
@@ -1316,6 +1348,8 @@ fn region_name(n: &Node) -> Option<String> {
     match args.as_slice() {
         [Node::Str(s, _)] => Some(s.clone()),
         [Node::Atom(w, _), Node::Str(s, _)] if w == "Mover" => Some(s.clone()),
+        [Node::Atom(w, _)] if w == "Mover" => Some(OWN_ZONE.into()),
+        [Node::Atom(w, _)] if w == "Next" => Some(NEXT_OWN_ZONE.into()),
         _ => None,
     }
 }
@@ -1398,6 +1432,33 @@ impl<'a> MoveParts<'a> {
         }
         Some(p)
     }
+}
+
+/// When every player has an `Own` zone, each player's `NextOwn` zone: the next player's
+/// `Own` positions, in turn order; whether it made them.
+fn next_own_zones(zones: &mut Vec<Zone>, players: &[String]) -> bool {
+    let own = |p: &String| {
+        zones
+            .iter()
+            .find(|z| z.name == OWN_ZONE && z.players == [p.clone()])
+    };
+    let Some(owns) = players.iter().map(own).collect::<Option<Vec<&Zone>>>() else {
+        return false;
+    };
+    if zones.iter().any(|z| z.name == NEXT_OWN_ZONE) {
+        return false;
+    }
+    let next: Vec<Zone> = (0..players.len())
+        .map(|i| Zone {
+            name: NEXT_OWN_ZONE.into(),
+            players: vec![players[i].clone()],
+            positions: owns[(i + 1) % players.len()].positions.clone(),
+            glyph: None,
+            help: None,
+        })
+        .collect();
+    zones.extend(next);
+    true
 }
 
 /// Lowers an expanded `(game …)`.
@@ -1573,6 +1634,9 @@ pub(crate) fn lower_game(
             _ => l.keep("equipment", e, true),
         }
     }
+    if next_own_zones(&mut zones, &l.players) {
+        l.zone_names.push(NEXT_OWN_ZONE.into());
+    }
     for (i, p) in pieces.iter_mut().enumerate() {
         if for_everyone.contains(&i) || p.owners.len() == l.players.len() {
             p.owners.clear();
@@ -1591,6 +1655,7 @@ pub(crate) fn lower_game(
     let mut play = None;
     let mut full: Vec<&Node> = Vec::new();
     let mut drops_only = false;
+    let mut priorities = Vec::new();
     if let Some(rules) = find("rules") {
         for r in rules.positional() {
             match r.head() {
@@ -1654,8 +1719,15 @@ pub(crate) fn lower_game(
             }
         }
         for a in rules.args() {
-            if let Node::Named(..) = a {
-                l.keep("rules", a, false);
+            if let Node::Named(name, v, _) = a {
+                let hand = equipment.iter().any(|e| e.head() == Some("hand"));
+                match placement_phases(v, &setup, &l.players) {
+                    Some(p) if name == "phases" && play.is_none() && hand => {
+                        apply_play(&p, &mut pieces, &mut setup, &l.players);
+                        priorities.push(PLACEMENT.to_string());
+                    }
+                    _ => l.keep("rules", a, false),
+                }
             }
         }
     }
@@ -1671,6 +1743,16 @@ pub(crate) fn lower_game(
     }
     let players = l.players.clone();
     let ext = std::mem::take(&mut l.ext);
+    // Ludii counts the pieces in hand as the player's pieces (`(no Pieces P2)` is false while
+    // P2 still has pieces to place).
+    let mut options = vec![];
+    if setup.iter().any(|p| p.off.is_some_and(|n| n > 0)) {
+        options.push(GameOption {
+            name: "include off-pieces".into(),
+            value: "true".into(),
+            legacy: false,
+        });
+    }
     Some(Game {
         kind: EntryKind::Game,
         engine: None,
@@ -1680,13 +1762,13 @@ pub(crate) fn lower_game(
         texts,
         players,
         turn_order: Default::default(),
-        options: vec![],
+        options,
         sounds: vec![],
         boards,
         pieces,
         setup,
         goals,
-        move_priorities: vec![],
+        move_priorities: priorities,
         extensions: Extensions::of(RawFormat::Ludii, ext),
     })
 }
@@ -1703,6 +1785,98 @@ struct Play {
     /// `(then (if (is In (last To) (sites Mover "R")) (promote (last To) (piece "Q") Mover)))`:
     /// a piece whose move ends in region R becomes a Q.
     promote: Option<(String, String)>,
+    /// A placement phase first: the drops are of the move type [`PLACEMENT`], which the game's
+    /// priorities put first, so a player places while its hand holds pieces.
+    placement: bool,
+}
+
+/// The move type of the drops of a placement phase.
+pub const PLACEMENT: &str = "placement";
+
+/// `phases:{(phase "A" [P] (play (move (from (handSite Mover)) (to (sites Empty))))
+/// (nextPhase … "B")) (phase "B" (play (forEach Piece)))}`: pieces are placed from the hand
+/// until it is empty, then move. The phase must end exactly when the placing player's hand is
+/// empty: `(nextPhase Mover <Mover's hand is empty> "B")`, or for a phase of one player P,
+/// `(nextPhase [P] <P's hand is empty> "B")` or, when P holds one piece, `(nextPhase "B")`;
+/// players the phase leaves out hold nothing in hand.
+fn placement_phases(v: &Node, setup: &[Placement], players: &[String]) -> Option<Play> {
+    let Node::Array(items, _) = v else {
+        return None;
+    };
+    let [first, second] = items.as_slice() else {
+        return None;
+    };
+    let hand = |p: &str| -> u32 {
+        setup
+            .iter()
+            .filter(|x| x.player == p)
+            .filter_map(|x| x.off)
+            .sum()
+    };
+    let a: Vec<&Node> = first.positional().collect();
+    if first.head() != Some("phase") || first.args().len() != a.len() {
+        return None;
+    }
+    let (owner, rest) = match a.as_slice() {
+        [Node::Str(..), Node::Atom(p, _), rest @ ..] if players.contains(p) => {
+            (Some(p.as_str()), rest)
+        }
+        [Node::Str(..), rest @ ..] => (None, rest),
+        _ => return None,
+    };
+    let [play, next] = rest else {
+        return None;
+    };
+    if players
+        .iter()
+        .any(|p| owner.is_some_and(|o| o != p) && hand(p) > 0)
+    {
+        return None;
+    }
+    let who_ok = |w: &str| w == "Mover" || owner == Some(w);
+    let drop = print(play);
+    let placed = drop
+        .strip_prefix("(play (move (from (handSite ")
+        .and_then(|r| r.strip_suffix(")) (to (sites Empty))))"));
+    if !placed.is_some_and(who_ok) {
+        return None;
+    }
+    let target = next_phase(next, owner, &hand)?;
+    let b: Vec<&Node> = second.positional().collect();
+    match b.as_slice() {
+        [Node::Str(name, _), p] if *name == target && print(p) == "(play (forEach Piece))" => {}
+        _ => return None,
+    }
+    Some(Play {
+        pieces: true,
+        drops: true,
+        hand_drops: true,
+        placement: true,
+        ..Play::default()
+    })
+}
+
+/// The phase a placement phase's `(nextPhase …)` goes to, when it goes there exactly when the
+/// placing player's hand is empty (see [`placement_phases`]).
+fn next_phase(next: &Node, owner: Option<&str>, hand: &dyn Fn(&str) -> u32) -> Option<String> {
+    let n: Vec<&Node> = next.positional().collect();
+    if next.head() != Some("nextPhase") || next.args().len() != n.len() {
+        return None;
+    }
+    let empty = |c: &Node, w: &str| {
+        print(c) == format!("(all Sites (sites Hand {w}) if:(= 0 (count Cell at:(site))))")
+    };
+    match n.as_slice() {
+        [Node::Atom(w, _), c, Node::Str(t, _)] if w == "Mover" && empty(c, "Mover") => {
+            Some(t.clone())
+        }
+        [Node::Atom(w, _), c, Node::Str(t, _)] if owner == Some(w) && empty(c, w) => {
+            Some(t.clone())
+        }
+        [c, Node::Str(t, _)] if owner.is_some_and(|o| empty(c, o)) => Some(t.clone()),
+        [Node::Str(t, _)] if owner.is_some_and(|o| hand(o) == 1) => Some(t.clone()),
+        _ => None,
+    }
 }
 
 /// Reads `(play …)`: `(forEach Piece)`, drops on empty sites (from the hand or unlimited), an
@@ -1833,10 +2007,10 @@ fn apply_play(p: &Play, pieces: &mut [Piece], setup: &mut Vec<Placement>, player
         return;
     }
     for piece in pieces.iter_mut() {
-        piece.drops.push(block(vec![
-            Instr::Verify(cond_test(Test::Empty)),
-            Instr::plain_add(),
-        ]));
+        piece.drops.push(MoveBlock {
+            move_type: p.placement.then(|| PLACEMENT.to_string()),
+            program: vec![Instr::Verify(cond_test(Test::Empty)), Instr::plain_add()],
+        });
     }
     if p.hand_drops {
         for player in players {

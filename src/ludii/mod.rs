@@ -80,6 +80,20 @@ pub fn read_lud_located(
     read_located(name, text, file, opts, true)
 }
 
+/// The game of a `.lud` text after its defines and options are expanded (as the reader lowers
+/// it), laid out over lines; `None` when the text holds no game.
+pub fn expand_lud(text: &str, file: FileId, opts: &Options) -> (Option<String>, Vec<Diagnostic>) {
+    let (nodes, mut diags) = syntax::parse(text, file);
+    let ex = expand::expand_full(nodes, &mut diags, &opts.choices, opts.library.as_deref());
+    match ex.game.as_ref() {
+        Some(g) => (Some(syntax::pretty(g, 0, 100)), diags),
+        None => {
+            diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
+            (None, diags)
+        }
+    }
+}
+
 /// [`read_lud_located`]; `matches`: a `(match …)` may name subgames of the library (not
 /// inside a subgame: Ludii's matches do not nest).
 fn read_located(
