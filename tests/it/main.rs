@@ -24,6 +24,7 @@ mod ludii;
 mod ludii_english;
 mod ludii_facts;
 mod ludii_placements;
+mod ludii_play;
 mod ludii_writer;
 mod movement;
 mod outcomes;
