@@ -76,6 +76,13 @@ pub(crate) struct Lower<'a> {
     pub stores: Vec<usize>,
     /// Pieces owned by `Shared` or `Neutral`, with that owner.
     pub piece_owners: Vec<(String, String)>,
+    /// The play rule lets a piece that goes on capturing stop (`(move Pass)`): ZRF's
+    /// `pass-partial`.
+    pub pass_partial: bool,
+    /// The board is the points of a plain square grid (`(square n) use:Vertex`, no
+    /// `diagonals:`), whose diagonal neighbours no step or hop reaches in Ludii (the oracle's
+    /// moves of Xarajlt and Challis Ghutia): only its orthogonal directions move pieces.
+    pub orthogonal_moves: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -92,6 +99,8 @@ impl<'a> Lower<'a> {
             region_sites: Vec::new(),
             stores: Vec::new(),
             piece_owners: Vec::new(),
+            pass_partial: false,
+            orthogonal_moves: false,
         }
     }
 }
@@ -190,6 +199,9 @@ impl Lower<'_> {
         };
         match (built, construction) {
             (Ok(geo), Some(c)) => {
+                self.orthogonal_moves = c.sites == SiteKind::Vertex
+                    && matches!(c.graph.name.as_str(), "square" | "rectangle")
+                    && c.graph.named.is_empty();
                 if c.graph.name == "mancalaBoard"
                     && c.graph.named("store").and_then(|s| s.word()) != Some("None")
                 {
@@ -539,15 +551,23 @@ impl Lower<'_> {
 
     /// Absolute board directions (for P1 facing north) of a direction argument.
     fn dirs(&mut self, n: Option<&Node>) -> Option<Vec<&'static str>> {
+        let movable = |geo: &Geo, d: &&str| !self.orthogonal_moves || geo.orth.contains(d);
         let Some(n) = n else {
-            return Some(self.geo.as_ref()?.dirs.clone());
+            let geo = self.geo.as_ref()?;
+            return Some(
+                geo.dirs
+                    .iter()
+                    .copied()
+                    .filter(|d| movable(geo, d))
+                    .collect(),
+            );
         };
         let offs = self.offsets(n, false)?;
         let geo = self.geo.as_ref()?;
         let dirs: Vec<&'static str> = offs
             .iter()
             .map(|&o| COMPASS[o.rem_euclid(8) as usize])
-            .filter(|d| geo.dirs.contains(d))
+            .filter(|d| geo.dirs.contains(d) && movable(geo, d))
             .collect();
         // Absolute sets a mirrored player would read through its symmetry.
         let mirrored = self
@@ -571,6 +591,64 @@ impl Lower<'_> {
     }
 
     // ---------------------------------------------------------------- moves
+
+    /// `(play (if (is Prev Mover) (or (move Hop (from (last To)) …) (move Pass)) (forEach
+    /// Piece)))`: pieces move; a piece that captured goes on capturing with the same hop (the
+    /// [`CAPTURE`] moves of every piece that has them, as `capture_again` made them) or stops.
+    fn capture_sequence_play(&mut self, r: &Node, pieces: &[Piece]) -> Option<Play> {
+        let [inner] = r.positional().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let a: Vec<&Node> = inner.positional().collect();
+        let (Some("if"), [c, then, other]) = (inner.head(), a.as_slice()) else {
+            return None;
+        };
+        if print(c) != "(is Prev Mover)" || print(other) != "(forEach Piece)" {
+            return None;
+        }
+        let alts = match then.positional().collect::<Vec<_>>().as_slice() {
+            [Node::Array(items, _)] => items.iter().collect(),
+            v => v.to_vec(),
+        };
+        let (Some("or"), [x, y]) = (then.head(), alts.as_slice()) else {
+            return None;
+        };
+        let hop = match (print(x).as_str(), print(y).as_str()) {
+            (_, "(move Pass)") => *x,
+            ("(move Pass)", _) => *y,
+            _ => return None,
+        };
+        let Node::List(items, span) = hop else {
+            return None;
+        };
+        let n = items.len();
+        let items: Vec<Node> = items
+            .iter()
+            .filter(|i| print(i) != "(from (last To))")
+            .cloned()
+            .collect();
+        if items.len() + 1 != n {
+            return None;
+        }
+        let again = self.moves(&Node::List(items, *span))?;
+        let captures = |p: &Piece| -> Vec<MoveBlock> {
+            let capture = |b: &&MoveBlock| b.move_type.as_deref() == Some(CAPTURE);
+            p.moves.iter().filter(capture).cloned().collect()
+        };
+        let with: Vec<Vec<MoveBlock>> = pieces
+            .iter()
+            .map(captures)
+            .filter(|c| !c.is_empty())
+            .collect();
+        if with.is_empty() || with.iter().any(|c| *c != again) {
+            return None;
+        }
+        self.pass_partial = true;
+        Some(Play {
+            pieces: true,
+            ..Play::default()
+        })
+    }
 
     /// Lowers a piece's moves; alternatives that cannot be lowered are kept verbatim.
     pub fn piece_moves(&mut self, n: &Node, piece: &mut Piece) {
@@ -755,9 +833,31 @@ impl Lower<'_> {
     }
 
     fn hop(&mut self, p: &MoveParts) -> Option<Vec<MoveBlock>> {
-        if !p.extra.is_empty() {
-            return None;
+        // `(then (if (can Move (hop (from (last To)) …)) (moveAgain)))`: the capturing piece
+        // goes on capturing in the same turn while it can.
+        let again = match p.extra.as_slice() {
+            [] => false,
+            [t] if capture_again(t, p) => true,
+            _ => return None,
+        };
+        let mut blocks = self.hop_once(p)?;
+        if again {
+            for b in &mut blocks {
+                let Some(Instr::Add {
+                    partial, move_type, ..
+                }) = b.program.last_mut()
+                else {
+                    return None;
+                };
+                *partial = true;
+                *move_type = Some(CAPTURE.into());
+                b.move_type = Some(CAPTURE.into());
+            }
         }
+        Some(blocks)
+    }
+
+    fn hop_once(&mut self, p: &MoveParts) -> Option<Vec<MoveBlock>> {
         let from = self.origin_cond(p)?;
         let b = p.between?;
         let far = b.named("before").is_some() || b.named("after").is_some();
@@ -774,8 +874,19 @@ impl Lower<'_> {
             }
             _ => return None,
         };
+        // `(sites ToClear)` holds the pieces a turn captured but has not removed yet: none,
+        // when this hop removes what it jumps at once.
         let hurdle = match b.named("if") {
-            Some(c) => self.cond(c)?,
+            Some(c) => match c.positional().collect::<Vec<_>>().as_slice() {
+                [g, h]
+                    if capture
+                        && c.head() == Some("and")
+                        && print(g) == "(not (is In (between) (sites ToClear)))" =>
+                {
+                    self.cond(h)?
+                }
+                _ => self.cond(c)?,
+            },
             None => not(cond_test(Test::Empty)),
         };
         let dirs = self.dirs(p.dirs)?;
@@ -995,6 +1106,19 @@ impl Lower<'_> {
             && let Some(p) = self.hand_placement(h, item, count, pieces)
         {
             return Some(vec![p]);
+        }
+        // `(place "Marker" "Hand" count:3)`: a piece of every player, in each player's hand.
+        if let ([Node::Str(h, _)], [item]) = (args.as_slice(), items.as_slice())
+            && h == "Hand"
+            && pieces.iter().any(|p| p.name == *item)
+        {
+            let each = self.players.iter().map(|player| Placement {
+                player: player.clone(),
+                piece: item.to_string(),
+                positions: Vec::new(),
+                off: Some(count as u32),
+            });
+            return Some(each.collect());
         }
         let sites = match (args.as_slice(), n.named("coord")) {
             ([], Some(c)) => self.sites(c)?,
@@ -1354,6 +1478,32 @@ fn region_name(n: &Node) -> Option<String> {
     }
 }
 
+/// The move type of captures that a piece goes on making in the same turn (ZRF's partial
+/// moves).
+pub const CAPTURE: &str = "capture";
+
+/// `(then (if (can Move (hop (from (last To)) <the same directions> (between if:<the same
+/// hurdle, also and not in (sites ToClear)>) <the same to>)) (moveAgain)))` after a capturing
+/// `(move Hop …)` with the parts `p`.
+fn capture_again(t: &Node, p: &MoveParts) -> bool {
+    let text = print(t);
+    let Some(inner) = text
+        .strip_prefix("(then (if (can Move (hop (from (last To)) ")
+        .and_then(|r| r.strip_suffix(")) (moveAgain)))"))
+    else {
+        return false;
+    };
+    let Some(b) = p.between.and_then(|b| b.named("if")).map(print) else {
+        return false;
+    };
+    let dirs = p.dirs.map(|d| format!("{} ", print(d))).unwrap_or_default();
+    let to = p.to.map(print).unwrap_or_default();
+    let plain = format!("{dirs}(between if:{b}) {to}");
+    let cleared =
+        format!("{dirs}(between if:(and (not (is In (between) (sites ToClear))) {b})) {to}");
+    p.from.is_none() && (inner == plain || inner == cleared)
+}
+
 fn is_loc(n: &Node) -> bool {
     matches!(n.head(), Some("to" | "from" | "between")) && n.args().is_empty()
 }
@@ -1689,7 +1839,7 @@ pub(crate) fn lower_game(
         }
         if let Some(r) = play {
             let hand = equipment.iter().find(|e| e.head() == Some("hand"));
-            match play_rule(r, &goals) {
+            match play_rule(r, &goals).or_else(|| l.capture_sequence_play(r, &pieces)) {
                 Some(p) if !p.hand_drops || hand.is_some() => {
                     drops_only = p.drops && !p.hand_drops && !p.pieces;
                     apply_play(&p, &mut pieces, &mut setup, &l.players);
@@ -1746,6 +1896,13 @@ pub(crate) fn lower_game(
     // Ludii counts the pieces in hand as the player's pieces (`(no Pieces P2)` is false while
     // P2 still has pieces to place).
     let mut options = vec![];
+    if l.pass_partial {
+        options.push(GameOption {
+            name: "pass-partial".into(),
+            value: "true".into(),
+            legacy: false,
+        });
+    }
     if setup.iter().any(|p| p.off.is_some_and(|n| n > 0)) {
         options.push(GameOption {
             name: "include off-pieces".into(),
@@ -1841,7 +1998,7 @@ fn placement_phases(v: &Node, setup: &[Placement], players: &[String]) -> Option
     if !placed.is_some_and(who_ok) {
         return None;
     }
-    let target = next_phase(next, owner, &hand)?;
+    let target = next_phase(next, owner, players, &hand)?;
     let b: Vec<&Node> = second.positional().collect();
     match b.as_slice() {
         [Node::Str(name, _), p] if *name == target && print(p) == "(play (forEach Piece))" => {}
@@ -1858,14 +2015,17 @@ fn placement_phases(v: &Node, setup: &[Placement], players: &[String]) -> Option
 
 /// The phase a placement phase's `(nextPhase …)` goes to, when it goes there exactly when the
 /// placing player's hand is empty (see [`placement_phases`]).
-fn next_phase(next: &Node, owner: Option<&str>, hand: &dyn Fn(&str) -> u32) -> Option<String> {
+fn next_phase(
+    next: &Node,
+    owner: Option<&str>,
+    players: &[String],
+    hand: &dyn Fn(&str) -> u32,
+) -> Option<String> {
     let n: Vec<&Node> = next.positional().collect();
     if next.head() != Some("nextPhase") || next.args().len() != n.len() {
         return None;
     }
-    let empty = |c: &Node, w: &str| {
-        print(c) == format!("(all Sites (sites Hand {w}) if:(= 0 (count Cell at:(site))))")
-    };
+    let empty = |c: &Node, w: &str| print(c) == hand_empty(w);
     match n.as_slice() {
         [Node::Atom(w, _), c, Node::Str(t, _)] if w == "Mover" && empty(c, "Mover") => {
             Some(t.clone())
@@ -1875,8 +2035,28 @@ fn next_phase(next: &Node, owner: Option<&str>, hand: &dyn Fn(&str) -> u32) -> O
         }
         [c, Node::Str(t, _)] if owner.is_some_and(|o| empty(c, o)) => Some(t.clone()),
         [Node::Str(t, _)] if owner.is_some_and(|o| hand(o) == 1) => Some(t.clone()),
+        // Two players with equal hands, P1 first: the phase ends for both when the last to
+        // place, P2, has emptied its hand (or both have).
+        [c, Node::Str(t, _)] if owner.is_none() && equal_hands(players, hand) => {
+            let both = format!(
+                "(and {} {})",
+                hand_empty(&players[0]),
+                hand_empty(&players[1])
+            );
+            (print(c) == hand_empty(&players[1]) || print(c) == both).then(|| t.clone())
+        }
         _ => None,
     }
+}
+
+/// `(all Sites (sites Hand W) if:(= 0 (count Cell at:(site))))`: W's hand is empty.
+fn hand_empty(w: &str) -> String {
+    format!("(all Sites (sites Hand {w}) if:(= 0 (count Cell at:(site))))")
+}
+
+/// Two players whose hands hold as many pieces.
+fn equal_hands(players: &[String], hand: &dyn Fn(&str) -> u32) -> bool {
+    matches!(players, [a, b] if hand(a) == hand(b))
 }
 
 /// Reads `(play …)`: `(forEach Piece)`, drops on empty sites (from the hand or unlimited), an

@@ -55,7 +55,11 @@ fn library_sample_plays_as_ludii_counts() {
     assert!(failed.is_empty(), "neither played nor refused: {failed:#?}");
     let new: Vec<&String> = different
         .iter()
-        .filter(|d| !KNOWN_DIFFERENT.iter().any(|k| d.starts_with(&format!("{k}:"))))
+        .filter(|d| {
+            !KNOWN_DIFFERENT
+                .iter()
+                .any(|k| d.starts_with(&format!("{k}:")))
+        })
         .collect();
     assert!(new.is_empty(), "counted differently from Ludii: {new:#?}");
     assert!(
