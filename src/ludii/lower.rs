@@ -80,8 +80,9 @@ pub(crate) struct Lower<'a> {
     /// `pass-partial`.
     pub pass_partial: bool,
     /// The board is the points of a plain square grid (`(square n) use:Vertex`, no
-    /// `diagonals:`), whose diagonal neighbours no step or hop reaches in Ludii (the oracle's
-    /// moves of Xarajlt and Challis Ghutia): only its orthogonal directions move pieces.
+    /// `diagonals:`), where Ludii's `Adjacent` relation (the default, and that of relative
+    /// directions without `of:`) has no diagonal neighbours: the oracle's moves of Xarajlt and
+    /// Challis Ghutia have none, Roll-Ing to Four's `Forwards of:All` has them.
     pub orthogonal_moves: bool,
 }
 
@@ -551,7 +552,13 @@ impl Lower<'_> {
 
     /// Absolute board directions (for P1 facing north) of a direction argument.
     fn dirs(&mut self, n: Option<&Node>) -> Option<Vec<&'static str>> {
-        let movable = |geo: &Geo, d: &&str| !self.orthogonal_moves || geo.orth.contains(d);
+        // Relative directions and the default read the `Adjacent` relation unless `of:` names
+        // another; `All`, `Diagonal` and compass names reach the diagonal neighbours too.
+        let wide = n.is_some_and(|n| {
+            let t = print(n);
+            t.contains("of:") || t.contains("All") || t.contains("Diagonal") || contains_absolute(n)
+        });
+        let movable = |geo: &Geo, d: &&str| !self.orthogonal_moves || wide || geo.orth.contains(d);
         let Some(n) = n else {
             let geo = self.geo.as_ref()?;
             return Some(
@@ -981,12 +988,9 @@ impl Lower<'_> {
         let forward = n.named("forward").and_then(|r| r.atom()) == Some("True");
         let from = self.origin_cond(p)?;
         let to = self.to_cond(p.to, cond_test(Test::Empty))?;
-        // `forward:True`: only the walks as written from the piece's forward direction.
-        let starts: &[i32] = if rotations && !forward {
-            &[0, 2, 4, 6]
-        } else {
-            &[0]
-        };
+        // Every rotation of the walks; `forward:True` keeps those that end ahead of the piece
+        // (the oracle's Knightthrough knight also leaps one ahead and two aside).
+        let starts: &[i32] = if rotations { &[0, 2, 4, 6] } else { &[0] };
         let mut blocks = Vec::new();
         for &start in starts {
             for w in &walks {
@@ -1002,7 +1006,15 @@ impl Lower<'_> {
                         _ => return None,
                     }
                 }
-                if seq.is_empty() {
+                let ahead: i32 = seq
+                    .iter()
+                    .map(|d| match *d {
+                        "N" => 1,
+                        "S" => -1,
+                        _ => 0,
+                    })
+                    .sum();
+                if seq.is_empty() || forward && ahead <= 0 {
                     continue;
                 }
                 let mut prog = Vec::new();
@@ -1173,6 +1185,11 @@ impl Lower<'_> {
             _ => return None,
         };
         let (subject, cond) = goal_cond(c, pieces)?;
+        if let GoalCond::AbsoluteConfig { positions, .. } = &cond
+            && !positions.iter().all(|z| self.zone_names.contains(z))
+        {
+            return None;
+        }
         let rargs: Vec<&Node> = r.positional().collect();
         let kind = match (r.head()?, rargs.as_slice()) {
             ("result", [Node::Atom(who, _), Node::Atom(res, _)]) => {
@@ -1370,6 +1387,21 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
                     return None;
                 }
                 Some(("Mover".into(), GoalCond::Line { length, directions }))
+            }
+            // A piece of the mover's arrives in a region: one of its pieces stands there (the
+            // same while no piece stands in its goal region without having won).
+            ("In", [last, region]) if print(last) == "(last To)" => {
+                let zone = region_name(region)?;
+                Some((
+                    "Mover".into(),
+                    GoalCond::AbsoluteConfig {
+                        pieces: pieces.iter().map(|p| p.name.clone()).collect(),
+                        grouped: true,
+                        positions: vec![zone],
+                        opponent: false,
+                        negated: false,
+                    },
+                ))
             }
             ("Connected", [Node::Atom(w, _)]) if w == "Mover" => {
                 Some(("Mover".into(), GoalCond::Connected { zones: vec![] }))
