@@ -84,6 +84,9 @@ pub(crate) struct Lower<'a> {
     /// directions without `of:`) has no diagonal neighbours: the oracle's moves of Xarajlt and
     /// Challis Ghutia have none, Roll-Ing to Four's `Forwards of:All` has them.
     pub orthogonal_moves: bool,
+    /// The direction the piece whose moves are being lowered faces, in eighths of a turn
+    /// from north (`(piece "Toad" P1 E …)`): its relative directions turn with it.
+    pub facing: i32,
 }
 
 impl<'a> Lower<'a> {
@@ -102,6 +105,7 @@ impl<'a> Lower<'a> {
             piece_owners: Vec::new(),
             pass_partial: false,
             orthogonal_moves: false,
+            facing: 0,
         }
     }
 }
@@ -514,6 +518,7 @@ impl Lower<'_> {
         match n {
             Node::Atom(a, _) => {
                 if let Some(v) = relative_offsets(a) {
+                    let v = v.into_iter().map(|o| o + self.facing).collect();
                     return Some(v);
                 }
                 if relative_only {
@@ -1692,7 +1697,7 @@ pub(crate) fn lower_game(
     }
     let mut boards = Vec::new();
     let mut pieces: Vec<Piece> = Vec::new();
-    let mut piece_moves: Vec<(usize, &Node)> = Vec::new();
+    let mut piece_moves: Vec<(usize, &Node, Option<i32>)> = Vec::new();
     let mut zones = Vec::new();
     let equipment: Vec<&Node> = find("equipment")
         .map(|e| {
@@ -1762,11 +1767,17 @@ pub(crate) fn lower_game(
                 // The rest: `[N] [moves]` (`(piece "Hen" P2 N moves)`: the direction the
                 // piece faces).
                 let mut rest: Vec<&Node> = args[1 + owner.is_some() as usize..].to_vec();
-                if rest.len() > 1 && rest[0].atom().is_some_and(|d| COMPASS.contains(&d)) {
-                    l.unmapped(
-                        "the direction a piece faces (`(piece \"X\" P1 N …)`)",
-                        rest[0],
-                    );
+                // The direction the piece faces: its moves' relative directions turn with it.
+                let mut facing = None;
+                if let Some(d) = rest.first().and_then(|d| d.atom())
+                    && let Some(i) = board::compass_index(d).filter(|_| COMPASS.contains(&d))
+                {
+                    facing = Some(i as i32);
+                    if rest.len() == 1 && i != 0 {
+                        // No moves to turn: what faces that way is not typed.
+                        l.keep("equipment", e, true);
+                        continue;
+                    }
                     rest.remove(0);
                 }
                 if !owner_ok || rest.len() > 1 {
@@ -1803,7 +1814,7 @@ pub(crate) fn lower_game(
                         l.unmapped("moves of a piece declared again for another owner", m);
                         l.ext.push(format!("(equipment {{{}}})", print(e)));
                     } else {
-                        piece_moves.push((at, m));
+                        piece_moves.push((at, m, facing));
                     }
                 }
             }
@@ -1824,9 +1835,11 @@ pub(crate) fn lower_game(
             p.owners.clear();
         }
     }
-    for (i, m) in piece_moves {
+    for (i, m, facing) in piece_moves {
         let mut p = std::mem::take(&mut pieces[i]);
+        l.facing = facing.unwrap_or(0);
         l.piece_moves(m, &mut p);
+        l.facing = 0;
         pieces[i] = p;
     }
     if let Some(b) = boards.first_mut() {
