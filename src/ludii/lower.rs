@@ -1648,6 +1648,150 @@ fn next_own_zones(zones: &mut Vec<Zone>, players: &[String]) -> bool {
     true
 }
 
+/// A `(match …)` kept whole, with a warning.
+fn whole_match(g: &Node, diags: &mut Vec<Diagnostic>) -> Game {
+    diags.push(Diagnostic::warning(
+        CODE_UNMAPPED,
+        "`(match …)` is not supported; the whole match is kept verbatim in `extensions` (a `ludii` item)",
+        g.span(),
+    ));
+    Game {
+        kind: EntryKind::Game,
+        engine: None,
+        title: g.args().first().and_then(|s| s.str()).unwrap_or("").into(),
+        variant_of: None,
+        default: false,
+        texts: Texts::default(),
+        players: vec![],
+        turn_order: Default::default(),
+        options: vec![],
+        sounds: vec![],
+        boards: vec![],
+        pieces: vec![],
+        setup: vec![],
+        goals: vec![],
+        move_priorities: vec![],
+        extensions: Extensions::of(RawFormat::Ludii, [print(g)]),
+    }
+}
+
+/// The game's board: the first `(board …)`, `(mancalaBoard …)`, `(surakartaBoard …)` or
+/// `(boardless …)` of the equipment (a warning when there is none).
+fn equipment_board(l: &mut Lower, equipment: &[&Node], g: &Node) -> Option<Board> {
+    if let Some(b) = equipment.iter().find(|e| e.head() == Some("board")) {
+        if let Some(b) = l.board(b) {
+            return Some(b);
+        }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("mancalaBoard")) {
+        if let Some(b) = l.mancala_board(b) {
+            return Some(b);
+        }
+    } else if let Some(b) = equipment
+        .iter()
+        .find(|e| e.head() == Some("surakartaBoard"))
+    {
+        if let Some(b) = l.surakarta_board(b) {
+            return Some(b);
+        }
+    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("boardless")) {
+        if let Some(b) = l.boardless(b) {
+            return Some(b);
+        }
+    } else {
+        l.diags.push(Diagnostic::warning(
+            CODE_BAD_BOARD,
+            "the game has no `(board …)` in its equipment",
+            g.span(),
+        ));
+    }
+    None
+}
+
+/// The pieces an equipment declares, one per name, with their owners and their moves' ludemes
+/// (lowered once every region is known); lookups by name, so many pieces read in linear time.
+#[derive(Default)]
+struct Declared<'n> {
+    pieces: Vec<Piece>,
+    by_name: std::collections::BTreeMap<String, usize>,
+    /// Pieces whose moves were declared (a second declaration's are kept verbatim).
+    with_moves: std::collections::BTreeSet<usize>,
+    /// Pieces some declaration gives every player (`Each`, no owner, `Shared`, `Neutral`).
+    for_everyone: std::collections::BTreeSet<usize>,
+    /// (piece, moves, facing).
+    piece_moves: Vec<(usize, &'n Node, Option<i32>)>,
+}
+
+impl<'n> Declared<'n> {
+    /// `(piece "Name" [owner] [facing] [moves])`.
+    fn piece(&mut self, l: &mut Lower, e: &'n Node) {
+        let args: Vec<&Node> = e.positional().collect();
+        let Some(Node::Str(name, _)) = args.first() else {
+            l.keep("equipment", e, true);
+            return;
+        };
+        // The owner: every player (also when left out: `(piece "Pawn" moves)`), one
+        // (`P2`), nobody or all (`Neutral`, `Shared`).
+        let owner = args.get(1).copied().filter(|o| o.atom().is_some());
+        let owner_ok = owner.and_then(|o| o.atom()).is_none_or(|o| {
+            matches!(o, "Each" | "Neutral" | "Shared" | "All")
+                || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
+        });
+        // The rest: `[N] [moves]` (`(piece "Hen" P2 N moves)`: the direction the
+        // piece faces).
+        let mut rest: Vec<&Node> = args[1 + owner.is_some() as usize..].to_vec();
+        // The direction the piece faces: its moves' relative directions turn with it.
+        let mut facing = None;
+        if let Some(d) = rest.first().and_then(|d| d.atom())
+            && let Some(i) = board::compass_index(d).filter(|_| COMPASS.contains(&d))
+        {
+            facing = Some(i as i32);
+            if rest.len() == 1 && i != 0 {
+                // No moves to turn: what faces that way is not typed.
+                l.keep("equipment", e, true);
+                return;
+            }
+            rest.remove(0);
+        }
+        if !owner_ok || rest.len() > 1 {
+            l.keep("equipment", e, true);
+            return;
+        }
+        if e.args().iter().any(|a| matches!(a, Node::Named(..))) {
+            l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
+            l.ext.push(format!("(equipment {{{}}})", print(e)));
+        }
+        if let Some(o @ ("Shared" | "Neutral")) = owner.and_then(|o| o.atom()) {
+            l.piece_owners.push((name.clone(), o.to_string()));
+        }
+        // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
+        let at = *self.by_name.entry(name.clone()).or_insert_with(|| {
+            self.pieces.push(Piece {
+                name: name.clone(),
+                ..Piece::default()
+            });
+            self.pieces.len() - 1
+        });
+        match owner.and_then(|o| o.atom()) {
+            Some(o) if l.players.iter().any(|p| p == o) => {
+                if !self.pieces[at].owners.iter().any(|x| x == o) {
+                    self.pieces[at].owners.push(o.to_string());
+                }
+            }
+            _ => {
+                self.for_everyone.insert(at);
+            }
+        }
+        if let Some(m) = rest.first().copied() {
+            if !self.with_moves.insert(at) {
+                l.unmapped("moves of a piece declared again for another owner", m);
+                l.ext.push(format!("(equipment {{{}}})", print(e)));
+            } else {
+                self.piece_moves.push((at, m, facing));
+            }
+        }
+    }
+}
+
 /// Lowers an expanded `(game …)`.
 pub(crate) fn lower_game(
     g: &Node,
@@ -1655,29 +1799,7 @@ pub(crate) fn lower_game(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Game> {
     if g.head() == Some("match") {
-        diags.push(Diagnostic::warning(
-            CODE_UNMAPPED,
-            "`(match …)` is not supported; the whole match is kept verbatim in `extensions` (a `ludii` item)",
-            g.span(),
-        ));
-        return Some(Game {
-            kind: EntryKind::Game,
-            engine: None,
-            title: g.args().first().and_then(|s| s.str()).unwrap_or("").into(),
-            variant_of: None,
-            default: false,
-            texts: Texts::default(),
-            players: vec![],
-            turn_order: Default::default(),
-            options: vec![],
-            sounds: vec![],
-            boards: vec![],
-            pieces: vec![],
-            setup: vec![],
-            goals: vec![],
-            move_priorities: vec![],
-            extensions: Extensions::of(RawFormat::Ludii, [print(g)]),
-        });
+        return Some(whole_match(g, diags));
     }
     let mut l = Lower::new(diags);
     let title = g
@@ -1695,9 +1817,6 @@ pub(crate) fn lower_game(
             l.facings = vec![None, None];
         }
     }
-    let mut boards = Vec::new();
-    let mut pieces: Vec<Piece> = Vec::new();
-    let mut piece_moves: Vec<(usize, &Node, Option<i32>)> = Vec::new();
     let mut zones = Vec::new();
     let equipment: Vec<&Node> = find("equipment")
         .map(|e| {
@@ -1710,114 +1829,15 @@ pub(crate) fn lower_game(
                 .collect()
         })
         .unwrap_or_default();
-    if let Some(b) = equipment.iter().find(|e| e.head() == Some("board")) {
-        if let Some(b) = l.board(b) {
-            boards.push(b);
-        }
-    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("mancalaBoard")) {
-        if let Some(b) = l.mancala_board(b) {
-            boards.push(b);
-        }
-    } else if let Some(b) = equipment
-        .iter()
-        .find(|e| e.head() == Some("surakartaBoard"))
-    {
-        if let Some(b) = l.surakarta_board(b) {
-            boards.push(b);
-        }
-    } else if let Some(b) = equipment.iter().find(|e| e.head() == Some("boardless")) {
-        if let Some(b) = l.boardless(b) {
-            boards.push(b);
-        }
-    } else {
-        l.diags.push(Diagnostic::warning(
-            CODE_BAD_BOARD,
-            "the game has no `(board …)` in its equipment",
-            g.span(),
-        ));
-    }
+    let mut boards: Vec<Board> = equipment_board(&mut l, &equipment, g).into_iter().collect();
     for e in equipment.iter().filter(|e| e.head() == Some("track")) {
         l.collect_tracks(e);
     }
-    // Pieces by name and pieces with moves (lookup only), so that many pieces read in linear time.
-    let mut by_name: std::collections::BTreeMap<String, usize> = pieces
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.name.clone(), i))
-        .collect();
-    let mut with_moves: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
-    // Pieces some declaration gives every player (`Each`, no owner, `Shared`, `Neutral`).
-    let mut for_everyone: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    let mut declared = Declared::default();
     for e in &equipment {
         match e.head() {
             Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
-            Some("piece" | "tile") => {
-                let args: Vec<&Node> = e.positional().collect();
-                let Some(Node::Str(name, _)) = args.first() else {
-                    l.keep("equipment", e, true);
-                    continue;
-                };
-                // The owner: every player (also when left out: `(piece "Pawn" moves)`), one
-                // (`P2`), nobody or all (`Neutral`, `Shared`).
-                let owner = args.get(1).copied().filter(|o| o.atom().is_some());
-                let owner_ok = owner.and_then(|o| o.atom()).is_none_or(|o| {
-                    matches!(o, "Each" | "Neutral" | "Shared" | "All")
-                        || o.strip_prefix('P').is_some_and(|k| k.parse::<u8>().is_ok())
-                });
-                // The rest: `[N] [moves]` (`(piece "Hen" P2 N moves)`: the direction the
-                // piece faces).
-                let mut rest: Vec<&Node> = args[1 + owner.is_some() as usize..].to_vec();
-                // The direction the piece faces: its moves' relative directions turn with it.
-                let mut facing = None;
-                if let Some(d) = rest.first().and_then(|d| d.atom())
-                    && let Some(i) = board::compass_index(d).filter(|_| COMPASS.contains(&d))
-                {
-                    facing = Some(i as i32);
-                    if rest.len() == 1 && i != 0 {
-                        // No moves to turn: what faces that way is not typed.
-                        l.keep("equipment", e, true);
-                        continue;
-                    }
-                    rest.remove(0);
-                }
-                if !owner_ok || rest.len() > 1 {
-                    l.keep("equipment", e, true);
-                    continue;
-                }
-                if e.args().iter().any(|a| matches!(a, Node::Named(..))) {
-                    l.unmapped("`(piece …)` with attributes (`maxState:`, …)", e);
-                    l.ext.push(format!("(equipment {{{}}})", print(e)));
-                }
-                if let Some(o @ ("Shared" | "Neutral")) = owner.and_then(|o| o.atom()) {
-                    l.piece_owners.push((name.clone(), o.to_string()));
-                }
-                // One kind per name: `(piece "Disc" P1) (piece "Disc" P2)` is one piece.
-                let at = *by_name.entry(name.clone()).or_insert_with(|| {
-                    pieces.push(Piece {
-                        name: name.clone(),
-                        ..Piece::default()
-                    });
-                    pieces.len() - 1
-                });
-                match owner.and_then(|o| o.atom()) {
-                    Some(o) if l.players.iter().any(|p| p == o) => {
-                        if !pieces[at].owners.iter().any(|x| x == o) {
-                            pieces[at].owners.push(o.to_string());
-                        }
-                    }
-                    _ => {
-                        for_everyone.insert(at);
-                    }
-                }
-                if let Some(m) = rest.first().copied() {
-                    if !with_moves.insert(at) {
-                        l.unmapped("moves of a piece declared again for another owner", m);
-                        l.ext.push(format!("(equipment {{{}}})", print(e)));
-                    } else {
-                        piece_moves.push((at, m, facing));
-                    }
-                }
-            }
+            Some("piece" | "tile") => declared.piece(&mut l, e),
             Some("regions") if l.geo.is_some() => match l.regions(e) {
                 Some(z) => zones.extend(z),
                 None => l.keep("equipment", e, true),
@@ -1830,6 +1850,12 @@ pub(crate) fn lower_game(
     if next_own_zones(&mut zones, &l.players) {
         l.zone_names.push(NEXT_OWN_ZONE.into());
     }
+    let Declared {
+        mut pieces,
+        for_everyone,
+        piece_moves,
+        ..
+    } = declared;
     for (i, p) in pieces.iter_mut().enumerate() {
         if for_everyone.contains(&i) || p.owners.len() == l.players.len() {
             p.owners.clear();

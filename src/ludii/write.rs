@@ -437,16 +437,9 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
             .texts(RawFormat::Ludii)
             .filter(|e| is_comment(e))
             .collect();
-        for owner in piece_owners(g, p) {
-            write_piece(
-                &cx.piece(&p.name),
-                &owner,
-                moves,
-                after,
-                &notes,
-                &call,
-                &mut out,
-            );
+        let name = cx.piece(&p.name);
+        for o in piece_owners(g, p) {
+            write_piece(&name, &o, (moves, after), &notes, &call, &mut out);
         }
     }
     write_regions(g, board, &mut cx, &mut out);
@@ -574,8 +567,7 @@ fn piece_owners(g: &Game, p: &crate::spec::Piece) -> Vec<String> {
 fn write_piece(
     name: &str,
     owner: &str,
-    moves: &[String],
-    after: &[String],
+    (moves, after): (&[String], &[String]),
     notes: &[&String],
     call: &dyn Fn(&String) -> String,
     out: &mut String,
