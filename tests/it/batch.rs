@@ -442,7 +442,7 @@ fn existing_outputs_are_replaced_only_with_force() {
     copy(&corpus("macro_001.zrf"), &root.join("in/c.zrf"));
     let (code, expected, err) = run(&root, &["convert", "a.zrf", "--to", "yaml"]);
     assert_eq!(code, 0, "{err}");
-    assert!(expected.contains("\"games\""));
+    assert!(expected.contains("\ngames:\n"));
 
     std::fs::write(root.join("a.yaml"), "keep me").unwrap();
     let (code, _, err) = run(&root, &["convert", "a.zrf", "--to", "yaml", "-o", "a.yaml"]);
@@ -501,7 +501,7 @@ fn existing_outputs_are_replaced_only_with_force() {
     assert!(
         std::fs::read_to_string(root.join("out/b.yaml"))
             .unwrap()
-            .contains("\"games\"")
+            .contains("\ngames:\n")
     );
     assert_eq!(
         files_under(&root.join("out")).len(),
@@ -1156,7 +1156,7 @@ fn update_skips_current_outputs_and_render_follows_the_same_rules() {
     assert!(
         std::fs::read_to_string(root.join("out/b.yaml"))
             .unwrap()
-            .contains("\"games\"")
+            .contains("\ngames:\n")
     );
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(root.join("r.json")).unwrap()).unwrap();

@@ -780,8 +780,9 @@ impl<'o> Collection<'o> {
     /// Ends the collection: `empty` when it has no entry; one line in flow style when every
     /// entry is one line and they fit; a single-entry map at a sequence item stays `key: value`
     /// (noted as braced, for its parent); a long flow collection (a map, or a sequence of
-    /// scalars) is wrapped when that takes at most half the lines of block style; block style
-    /// otherwise (already written).
+    /// scalars, whose entries each fit on a line) is wrapped when that takes at most half the
+    /// lines of block style; block style otherwise (already written). Only block collections
+    /// are anchored when they repeat.
     fn close(self, empty: &str) -> &'o mut Out {
         let out = self.out;
         let base = self.parts.min(out.parts.len());
@@ -811,7 +812,9 @@ impl<'o> Collection<'o> {
             vec![0]
         } else {
             let block_lines = n + usize::from(matches!(self.at, At::MapValue(_)));
-            let wrappable = !self.seq || !parts.iter().any(|p| p.nested(&out.text));
+            // Entries that each fit on a line: of a map, or of a sequence of scalars.
+            let wrappable = parts.iter().all(|p| p.width() + 3 <= MAX_FLOW_WIDTH)
+                && (!self.seq || !parts.iter().any(|p| p.nested(&out.text)));
             // What precedes the collection on its first line, indentation not counted.
             let text = &out.text[..self.start];
             let line = text.rfind('\n').map_or(0, |i| i + 1);

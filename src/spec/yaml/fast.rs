@@ -133,10 +133,11 @@ enum Style {
     /// Block style, entries at this column; the reader is at the first entry's content (after
     /// the first `- ` of a sequence, at the first key of a map).
     Block(usize),
-    /// Flow style, the reader is after the opening bracket. `cont` is `Some(column)` when the
-    /// collection sits in block context and ends its line (its entries may continue on lines
-    /// indented to that column after a `,`), `None` inside another flow collection (one line).
-    Flow { cont: Option<usize> },
+    /// Flow style, the reader is after the opening bracket; `line` says whether the collection
+    /// ends its line (block context) rather than sitting inside another flow collection, and
+    /// `cont` to which column its entries may continue on further lines after a `,` (only in
+    /// block context, not at the top level).
+    Flow { line: bool, cont: Option<usize> },
 }
 
 /// A value whose start has been read.
@@ -217,11 +218,12 @@ impl<'t> Reader<'t> {
 
     /// In a flow collection closed by `close`: whether another entry follows (the reader is then
     /// at it, past the `, ` that separates it from the previous one, or the `,`, line break and
-    /// indentation to `cont`), or the collection ends here (with its line, when `cont` is set).
-    fn flow_next(&mut self, close: u8, cont: Option<usize>, first: bool) -> Res<bool> {
+    /// indentation to `cont`), or the collection ends here (with its line, when `line`).
+    fn flow_next(&mut self, close: u8, style: (bool, Option<usize>), first: bool) -> Res<bool> {
+        let (line, cont) = style;
         if self.peek() == Some(close) {
             self.pos += 1;
-            if cont.is_some() {
+            if line {
                 self.eat(b'\n')?;
             }
             return Ok(false);
@@ -334,11 +336,17 @@ impl<'t> Reader<'t> {
                 Some(b'"') => Node::Str(self.quoted()?),
                 Some(b'[') => {
                     self.pos += 1;
-                    Node::Seq(Style::Flow { cont: None })
+                    Node::Seq(Style::Flow {
+                        line: false,
+                        cont: None,
+                    })
                 }
                 Some(b'{') => {
                     self.pos += 1;
-                    Node::Map(Style::Flow { cont: None })
+                    Node::Map(Style::Flow {
+                        line: false,
+                        cont: None,
+                    })
                 }
                 Some(b'*') => {
                     self.pos += 1;
@@ -472,11 +480,11 @@ impl<'t> Reader<'t> {
             Some(b'"') => Node::Str(self.quoted()?),
             Some(b'[') => {
                 self.pos += 1;
-                return Ok(Node::Seq(Style::Flow { cont }));
+                return Ok(Node::Seq(Style::Flow { line: true, cont }));
             }
             Some(b'{') => {
                 self.pos += 1;
-                return Ok(Node::Map(Style::Flow { cont }));
+                return Ok(Node::Map(Style::Flow { line: true, cont }));
             }
             _ => self.plain(b"\n")?,
         };
@@ -790,7 +798,7 @@ impl<'t> SeqAccess<'_, 't> {
                     more
                 }
             }
-            Style::Flow { cont } => self.r.flow_next(b']', cont, self.first)?,
+            Style::Flow { line, cont } => self.r.flow_next(b']', (line, cont), self.first)?,
         };
         self.first = false;
         self.done = !more;
@@ -879,7 +887,7 @@ impl<'a, 't> MapAccess<'a, 't> {
         }
         let more = match self.style {
             Style::Block(col) => self.first || self.r.next_key(col)?,
-            Style::Flow { cont } => self.r.flow_next(b'}', cont, self.first)?,
+            Style::Flow { line, cont } => self.r.flow_next(b'}', (line, cont), self.first)?,
         };
         self.first = false;
         if !more {
