@@ -1,7 +1,9 @@
 //! Times the YAML writer and reader over the whole shared corpus (`cargo bench --bench yaml_io`):
 //! every `../shared/corpus/zrf` file is read and lowered once (includes are not followed), then its spec document is written
 //! to YAML and read back, single-threaded, for the writer's and the reader's share of `zogkit
-//! convert` and `zogkit roundtrip`. `cargo test --benches` runs one quick pass.
+//! convert` and `zogkit roundtrip`: through `yaml::from_str` (the fast path) and through
+//! `yaml::from_str_general` (yaml_serde alone), so the fast path's gain is measured.
+//! `cargo test --benches` runs one quick pass.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,7 +59,9 @@ fn main() {
     let runs = if quick { 1 } else { 5 };
     let mut write_times = Vec::new();
     let mut read_times = Vec::new();
+    let mut general_times = Vec::new();
     let mut bytes = 0;
+    let mut lines = 0;
     for _ in 0..runs {
         let t = Instant::now();
         let texts: Vec<String> = docs
@@ -66,21 +70,33 @@ fn main() {
             .collect();
         write_times.push(t.elapsed().as_secs_f64());
         bytes = texts.iter().map(String::len).sum::<usize>();
+        lines = texts.iter().map(|t| t.lines().count()).sum::<usize>();
         let t = Instant::now();
         for (text, doc) in texts.iter().zip(&docs) {
             let back: Document = yaml::from_str(text, FileId(0)).expect("our YAML reads back");
             assert!(&back == doc, "YAML read back differs");
         }
         read_times.push(t.elapsed().as_secs_f64());
+        let limits = yaml::ReadLimits::default();
+        let t = Instant::now();
+        for (text, doc) in texts.iter().zip(&docs) {
+            let back: Document =
+                yaml::from_str_general(text, FileId(0), &limits).expect("yaml_serde reads it");
+            assert!(&back == doc, "YAML read back differs");
+        }
+        general_times.push(t.elapsed().as_secs_f64());
     }
-    write_times.sort_by(f64::total_cmp);
-    read_times.sort_by(f64::total_cmp);
+    for times in [&mut write_times, &mut read_times, &mut general_times] {
+        times.sort_by(f64::total_cmp);
+    }
     println!(
-        "yaml_io: {} documents, {:.1} MB of YAML; write median {:.3} s, read+compare median {:.3} s ({} runs, one thread)",
+        "yaml_io: {} documents, {:.1} MB and {} lines of YAML; write median {:.3} s, read+compare median {:.3} s, with yaml_serde alone {:.3} s ({} runs, one thread)",
         docs.len(),
         bytes as f64 / 1e6,
+        lines,
         write_times[runs / 2],
         read_times[runs / 2],
+        general_times[runs / 2],
         runs
     );
 }
