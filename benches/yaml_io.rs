@@ -1,10 +1,15 @@
 //! Times the YAML writer and reader over the whole shared corpus (`cargo bench --bench yaml_io`):
 //! every `../shared/corpus/zrf` file is read and lowered once (includes are not followed), then its spec document is written
 //! to YAML and read back, single-threaded, for the writer's and the reader's share of `zogkit
-//! convert` and `zogkit roundtrip`. `cargo test --benches` runs one quick pass.
+//! convert` and `zogkit roundtrip`: through `yaml::from_str` (the fast path) and through
+//! `yaml::from_str_general` (yaml_serde alone), so the fast path's gain is measured.
+//! Times are this thread's CPU time (`tests/it/common/cpu.rs`), so other work on the machine
+//! does not inflate them. `cargo test --benches` runs one quick pass.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+
+#[path = "../tests/it/common/cpu.rs"]
+mod cpu;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -57,30 +62,46 @@ fn main() {
     let runs = if quick { 1 } else { 5 };
     let mut write_times = Vec::new();
     let mut read_times = Vec::new();
+    let mut general_times = Vec::new();
     let mut bytes = 0;
+    let mut lines = 0;
     for _ in 0..runs {
-        let t = Instant::now();
-        let texts: Vec<String> = docs
-            .iter()
-            .map(|d| yaml::write_document(d).expect("the corpus documents serialise"))
-            .collect();
-        write_times.push(t.elapsed().as_secs_f64());
+        let (texts, t) = cpu::cpu_time(|| {
+            docs.iter()
+                .map(|d| yaml::write_document(d).expect("the corpus documents serialise"))
+                .collect::<Vec<String>>()
+        });
+        write_times.push(t.as_secs_f64());
         bytes = texts.iter().map(String::len).sum::<usize>();
-        let t = Instant::now();
-        for (text, doc) in texts.iter().zip(&docs) {
-            let back: Document = yaml::from_str(text, FileId(0)).expect("our YAML reads back");
-            assert!(&back == doc, "YAML read back differs");
-        }
-        read_times.push(t.elapsed().as_secs_f64());
+        lines = texts.iter().map(|t| t.lines().count()).sum::<usize>();
+        let ((), t) = cpu::cpu_time(|| {
+            for (text, doc) in texts.iter().zip(&docs) {
+                let back: Document = yaml::from_str(text, FileId(0)).expect("our YAML reads back");
+                assert!(&back == doc, "YAML read back differs");
+            }
+        });
+        read_times.push(t.as_secs_f64());
+        let limits = yaml::ReadLimits::default();
+        let ((), t) = cpu::cpu_time(|| {
+            for (text, doc) in texts.iter().zip(&docs) {
+                let back: Document =
+                    yaml::from_str_general(text, FileId(0), &limits).expect("yaml_serde reads it");
+                assert!(&back == doc, "YAML read back differs");
+            }
+        });
+        general_times.push(t.as_secs_f64());
     }
-    write_times.sort_by(f64::total_cmp);
-    read_times.sort_by(f64::total_cmp);
+    for times in [&mut write_times, &mut read_times, &mut general_times] {
+        times.sort_by(f64::total_cmp);
+    }
     println!(
-        "yaml_io: {} documents, {:.1} MB of YAML; write median {:.3} s, read+compare median {:.3} s ({} runs, one thread)",
+        "yaml_io: {} documents, {:.1} MB and {} lines of YAML; CPU time (medians): write {:.3} s, read+compare {:.3} s, with yaml_serde alone {:.3} s ({} runs, one thread)",
         docs.len(),
         bytes as f64 / 1e6,
+        lines,
         write_times[runs / 2],
         read_times[runs / 2],
+        general_times[runs / 2],
         runs
     );
 }

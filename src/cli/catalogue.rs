@@ -50,7 +50,8 @@ struct Done {
 
 /// Runs `zogkit catalogue`.
 pub fn run(args: CatalogueArgs) -> u8 {
-    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, None)) {
+    let exts = outcome::extensions(args.from, None);
+    let inputs = match outcome::inputs(&args.inputs, &exts, args.quiet) {
         Ok(v) => v,
         Err(code) => return code,
     };

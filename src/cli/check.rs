@@ -186,7 +186,8 @@ fn check_one(
 
 /// Runs `zogkit check`: what `convert` does without writing, with the same exit status.
 pub fn run(args: CheckArgs) -> u8 {
-    let inputs = match outcome::inputs(&args.paths, &outcome::extensions(args.from, None)) {
+    let exts = outcome::extensions(args.from, None);
+    let inputs = match outcome::inputs(&args.paths, &exts, args.quiet) {
         Ok(v) => v,
         Err(code) => return code,
     };

@@ -164,7 +164,8 @@ pub fn run(args: ConvertArgs) -> u8 {
         return EXIT_USAGE;
     }
     // YAML files beside a YAML output folder are outputs, not inputs; any other format is read.
-    let inputs = match outcome::inputs(&args.inputs, &outcome::extensions(args.from, Some(to))) {
+    let exts = outcome::extensions(args.from, Some(to));
+    let inputs = match outcome::inputs(&args.inputs, &exts, args.quiet) {
         Ok(v) => v,
         Err(code) => return code,
     };

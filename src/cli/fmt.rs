@@ -85,7 +85,7 @@ fn write_through_links(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<
 
 /// Runs `zogkit fmt`.
 pub fn run(args: FmtArgs) -> u8 {
-    let inputs = match collect_inputs(&args.inputs, &["zrf"]) {
+    let inputs = match collect_inputs(&args.inputs, &["zrf"], false) {
         Ok(v) => v,
         Err(e) => {
             super::error_line!("{e}");
@@ -99,11 +99,10 @@ pub fn run(args: FmtArgs) -> u8 {
     }
     for (done, input) in inputs.iter().enumerate() {
         if interrupted() {
-            eprintln!(
-                "interrupted: {} of {} files not looked at",
-                inputs.len() - done,
-                inputs.len()
-            );
+            match inputs.len() {
+                1 => eprintln!("interrupted: 1 file not looked at"),
+                n => eprintln!("interrupted: {} of {n} files not looked at", n - done),
+            }
             return EXIT_INTERRUPTED;
         }
         let Some(path) = &input.path else {
@@ -167,16 +166,22 @@ pub fn run(args: FmtArgs) -> u8 {
         }
     }
     if args.check || args.write {
-        eprintln!(
-            "{} {} of {} files",
-            if args.check {
-                "would reformat"
-            } else {
-                "reformatted"
-            },
-            changed,
-            inputs.len()
-        );
+        eprintln!("{}", summary(args.check, changed, inputs.len()));
     }
     code
+}
+
+/// The closing line of `fmt --check` (`check`) or `--write`: `reformatted 2 of 5 files`, and for
+/// one file `reformatted 1 file` or `1 file already formatted` (as `check` says `checked 1 file`).
+fn summary(check: bool, changed: usize, files: usize) -> String {
+    let verb = if check {
+        "would reformat"
+    } else {
+        "reformatted"
+    };
+    match (files, changed) {
+        (1, 0) => "1 file already formatted".to_string(),
+        (1, _) => format!("{verb} 1 file"),
+        _ => format!("{verb} {changed} of {files} files"),
+    }
 }

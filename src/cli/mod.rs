@@ -263,7 +263,17 @@ where
 /// warning naming the link and skipped, so every real file is visited once and the walk ends.
 /// An entry that cannot be inspected (a dangling link) is kept when its name has one of `exts`,
 /// so reading it fails and the batch lists it; other unreadable entries are warned about.
-pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
+/// `quiet` (`-q`) leaves these warnings out.
+pub fn collect_inputs(
+    paths: &[PathBuf],
+    exts: &[&str],
+    quiet: bool,
+) -> Result<Vec<InputFile>, String> {
+    let warn = |message: std::fmt::Arguments<'_>| {
+        if !quiet {
+            warning_line!("{message}");
+        }
+    };
     let mut out = Vec::new();
     let has_ext = |p: &Path| {
         p.extension()
@@ -297,11 +307,11 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                 }
                 match std::fs::canonicalize(e.path()) {
                     Ok(target) if root.starts_with(&target) => {
-                        eprintln!(
-                            "warning: {}: symbolic link loop (it leads back to {}); skipped",
+                        warn(format_args!(
+                            "{}: symbolic link loop (it leads back to {}); skipped",
                             display_path(e.path()),
                             display_path(&target)
-                        );
+                        ));
                         false
                     }
                     _ => true,
@@ -316,10 +326,10 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                         .map(display_path)
                         .unwrap_or_else(|| display_path(p));
                     if let Some(ancestor) = e.loop_ancestor() {
-                        eprintln!(
-                            "warning: {at}: symbolic link loop (it leads back to {}); skipped",
+                        warn(format_args!(
+                            "{at}: symbolic link loop (it leads back to {}); skipped",
                             display_path(ancestor)
-                        );
+                        ));
                     } else if let Some(path) = e.path().filter(|q| has_ext(q)) {
                         out.push(InputFile {
                             display: display_path(path),
@@ -330,7 +340,7 @@ pub fn collect_inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>
                         let reason = e
                             .io_error()
                             .map_or_else(|| e.to_string(), |io| io.to_string());
-                        warning_line!("{at}: {reason}; skipped");
+                        warn(format_args!("{at}: {reason}; skipped"));
                     }
                     continue;
                 }

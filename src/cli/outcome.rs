@@ -68,17 +68,22 @@ pub fn extensions(from: Option<Format>, writes: Option<Format>) -> Vec<&'static 
 }
 
 /// The inputs of a run, or the exit status after the error is printed: a path that does not
-/// exist, or no input file at all (an empty directory, one without files of `exts`).
-pub fn inputs(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, u8> {
-    inputs_or_message(paths, exts).map_err(|e| {
+/// exist, or no input file at all (an empty directory, one without files of `exts`). `quiet`
+/// (`-q`) leaves out the warnings about the walk ([`collect_inputs`]).
+pub fn inputs(paths: &[PathBuf], exts: &[&str], quiet: bool) -> Result<Vec<InputFile>, u8> {
+    inputs_or_message(paths, exts, quiet).map_err(|e| {
         super::error_line!("{e}");
         EXIT_USAGE
     })
 }
 
 /// [`inputs`], with the error as a message (not printed), for a report that must hold it.
-pub fn inputs_or_message(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<InputFile>, String> {
-    match collect_inputs(paths, exts) {
+pub fn inputs_or_message(
+    paths: &[PathBuf],
+    exts: &[&str],
+    quiet: bool,
+) -> Result<Vec<InputFile>, String> {
+    match collect_inputs(paths, exts, quiet) {
         Ok(v) if !v.is_empty() => Ok(v),
         Ok(_) => Err(format!(
             "no input files found (directories are searched for .{} files)",

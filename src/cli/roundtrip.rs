@@ -87,7 +87,7 @@ pub struct FileResult {
 /// Runs `zogkit roundtrip`.
 pub fn run(args: RoundtripArgs) -> u8 {
     let exts = super::outcome::extensions(Some(Format::Zrf), None);
-    let inputs = match super::outcome::inputs_or_message(&args.inputs, &exts) {
+    let inputs = match super::outcome::inputs_or_message(&args.inputs, &exts, args.quiet) {
         Ok(v) => v,
         Err(e) => {
             super::error_line!("{e}");

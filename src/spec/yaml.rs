@@ -7,42 +7,56 @@
 //! `On` and `01` are booleans or numbers to YAML 1.1 readers (zrf-language.md §9.2).
 //!
 //! # Output style (what [`to_string`] writes)
-//! - **Block style, with short flow collections.** Maps are `"key": value` lines, sequences
-//!   are `- item` lines; nested collections are indented by two spaces, sequences under a map
-//!   key included. A sequence or map whose entries are all scalars (or such short collections)
-//!   and that fits in 100 characters is written on one line in flow style:
+//! - **Block style, with short flow collections.** Maps are `key: value` lines, sequences are
+//!   `- item` lines; nested collections are indented by two spaces, sequences under a map key
+//!   included. A sequence or map whose entries are all one line (scalars or such flow
+//!   collections) is written in flow style on one line when that is at most 100 characters
+//!   long; a map of one entry at a sequence item stays `- key: value`, and is written
+//!   `{key: value}` inside a flow collection. A longer map, or a longer sequence of scalars,
+//!   whose entries each fit on a line, is wrapped after a `,` onto lines of at most 100
+//!   characters (indentation not counted; the first line's `key: ` counted), indented two
+//!   spaces past the line it starts on, when that takes at most half the lines of block style:
 //!   ```yaml
-//!   "title": "Shogi"
-//!   "players": ["Black", "White"]
-//!   "pieces":
-//!     - "name": "駒"
-//!       "rect": [0, 0, 31, 31]
+//!   title: Shogi
+//!   players: [Black, White]
+//!   pieces:
+//!     - name: 駒
+//!       rect: [0, 0, 31, 31]
+//!       moves:
+//!         - program: [{step: "n"}, {verify: {not: {test: {test: friend}}}}, {add: {}}]
+//!   positions: [a1, c1, e1, g1, b2, d2, f2, h2, a3, c3, e3, g3, b4, d4, f4, h4, a5, c5, e5, g5, b6, d6,
+//!     f6, h6, a7, c7, e7, g7, b8, d8, f8, h8]
 //!   ```
 //!   A sequence inside a sequence starts on the dash's line (`- - 1`). Empty collections are
 //!   written `[]` and `{}`. Output ends with exactly one `\n`.
-//! - **Repeated collections.** A map value of at least 512 bytes whose text occurs again (a
-//!   variant's unchanged board or move list) is written once with an anchor (`"moves": &a3`)
-//!   and afterwards as an alias (`"moves": *a3`). Spec documents ([`write_document`]) also
-//!   alias values known to be equal to an earlier one ([`Shared`]) whose text would differ only
-//!   by the aliases inside it. Every YAML reader expands aliases, so readers see complete data;
-//!   no tags, directives or document markers are written.
+//! - **Repeated collections.** A map value of at least 512 bytes in block style whose text
+//!   occurs again (a variant's unchanged board or move list) is written once with an anchor
+//!   (`moves: &a3`) and afterwards as an alias (`moves: *a3`). Spec documents
+//!   ([`write_document`]) also alias values known to be equal to an earlier one ([`Shared`])
+//!   whose text would differ only by the aliases inside it. Every YAML reader expands aliases,
+//!   so readers see complete data; no tags, directives or document markers are written.
 //! - **Order.** Struct fields in declaration order; maps in the order the value gives them, so
 //!   callers use `BTreeMap`/`Vec` (never `HashMap`) for deterministic output.
-//! - **Every string is double-quoted**, map keys and struct field names included, so no reader
-//!   can resolve it to a boolean, number or null. Escapes: `\"`, `\\`, `\n`, `\t`, `\r`, and
-//!   `\uXXXX` for every other character that is not printable in YAML 1.1 and 1.2 or that some
-//!   reader treats as a line break or stream marker: C0 controls, DEL, C1 controls (U+0080–U+009F,
-//!   U+0085 included), NBSP U+00A0 (invisible and easy to lose when edited), U+2028, U+2029,
-//!   BOM U+FEFF, U+FFFE and U+FFFF. Everything else, kanji and Cyrillic included, is raw UTF-8.
-//!   A string is always one scalar on one line: multi-line text keeps its `\n` escapes and long
-//!   text is never folded, which makes the round trip exact.
+//! - **Strings are plain where every reader agrees** (`plain::is_plain`): a string that starts
+//!   with a letter or `_`, holds only letters, digits, spaces and `-_./\()'+=<>&*!$%;^|~`, does
+//!   not end with a space and is none of `y`, `n`, `yes`, `no`, `true`, `false`, `on`, `off`,
+//!   `null` in any letter case is written as it is, map keys and struct field names included.
+//!   Every other string is double-quoted, so no reader can resolve it to a boolean, number or
+//!   null (`"n"`, `"off"`, `"01"`, `""`, `"-"`) or read an indicator in it. Escapes: `\"`,
+//!   `\\`, `\n`, `\t`, `\r`, and `\uXXXX` for every other character that is not printable in
+//!   YAML 1.1 and 1.2 or that some reader treats as a line break or stream marker: C0 controls,
+//!   DEL, C1 controls (U+0080–U+009F, U+0085 included), NBSP U+00A0 (invisible and easy to
+//!   lose when edited), U+2028, U+2029, BOM U+FEFF, U+FFFE and U+FFFF. Everything else, kanji
+//!   and Cyrillic included, is raw UTF-8. A string is always one scalar on one line: multi-line
+//!   text keeps its `\n` escapes and long text is never folded, which makes the round trip
+//!   exact.
 //! - **Keys longer than [`MAX_IMPLICIT_KEY_BYTES`]** (as written) use the explicit form
 //!   `? "key"` / `: value`, because YAML limits implicit keys to 1024 characters.
-//! - **Plain scalars** only for numbers, booleans and null: integers in decimal, floats in a
+//! - **Numbers, booleans and null** are plain: integers in decimal, floats in a
 //!   form both YAML 1.1 and 1.2 read as floats (`1.0`, `-2.5`, `1.0e+100`, `.inf`, `-.inf`,
 //!   `.nan`), `true`/`false`, and `null` for `None`, `()` and unit structs.
-//! - **Enums** follow serde's external tagging, like `serde_json`: a unit variant is its quoted
-//!   name, a newtype, tuple or struct variant is a single-key map `"Variant": content`.
+//! - **Enums** follow serde's external tagging, like `serde_json`: a unit variant is its
+//!   name, a newtype, tuple or struct variant is a single-key map `Variant: content`.
 //!   Internally, adjacently tagged and untagged enums are plain maps and work unchanged.
 //!   Bytes are a sequence of integers (as in `serde_json`). Map keys must be scalars.
 //! - **Nesting** deeper than [`MAX_NESTING`] collections is refused, since the reader could not
@@ -57,19 +71,20 @@
 //!
 //! let setup = Setup { player: "White".into(), positions: vec!["n".into(), "off".into()] };
 //! let text = yaml::to_string(&setup).unwrap();
-//! assert_eq!(text, "\"player\": \"White\"\n\"positions\": [\"n\", \"off\"]\n");
+//! assert_eq!(text, "player: White\npositions: [\"n\", \"off\"]\n");
 //! assert_eq!(yaml::from_str::<Setup>(&text, FileId(0)).unwrap(), setup);
 //!
 //! let mut sources = SourceMap::new();
-//! let bad = "\"player\": \"White\"\n\"positions\": \"n\"\n";
+//! let bad = "player: White\npositions: \"n\"\n";
 //! let file = sources.add("setup.yaml", bad);
 //! let d = yaml::from_str::<Setup>(bad, file).unwrap_err();
 //! assert_eq!(d.code, yaml::CODE_INVALID);
-//! assert!(d.render(&sources, "setup.yaml").contains("--> setup.yaml:2:14"));
+//! assert!(d.render(&sources, "setup.yaml").contains("--> setup.yaml:2:12"));
 //! ```
 //!
 //! # Reading ([`from_str`])
-//! Text in exactly the style above is deserialized directly from the text by a fast path
+//! Text in exactly the style above (quoted keys and strings, the style of earlier versions,
+//! included) is deserialized directly from the text by a fast path
 //! ([`from_str_fast`]; about ten times faster on the corpus). Any other text, and any text with a
 //! problem, is parsed by `yaml_serde` (the maintained fork of serde_yaml, imported as
 //! `serde_yaml`; [`from_str_general`] uses only it), so both paths give the same value for every
@@ -99,6 +114,7 @@ mod emit;
 pub use emit::Shared;
 mod enums;
 mod fast;
+mod plain;
 mod read;
 #[cfg(test)]
 mod tests;

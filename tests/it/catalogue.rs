@@ -153,7 +153,7 @@ fn the_hand_written_corpus_makes_a_site() {
         &out,
         "games/catalogue_texts_001-zrf/catalogue_texts_001.yaml",
     );
-    assert!(yaml.contains("\"title\": \"Вариант: шашки\""), "{yaml}");
+    assert!(yaml.contains("title: \"Вариант: шашки\""), "{yaml}");
     assert!(game.contains("<p class=\"ok\">passed"), "{game}");
     // The variant's page: Russian, linked both ways.
     let variant = read(&out, "games/catalogue_texts_001-zrf/2.html");

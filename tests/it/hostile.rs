@@ -853,7 +853,7 @@ fn fmt_write_formats_the_target_of_a_link() {
         &dir,
         &["fmt", "--write", "link.zrf"],
         0,
-        "reformatted 1 of 1",
+        "reformatted 1 file\n",
     );
     let link = std::fs::symlink_metadata(dir.join("link.zrf")).unwrap();
     assert!(link.file_type().is_symlink(), "the link was replaced");

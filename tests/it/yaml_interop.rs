@@ -387,6 +387,89 @@ fn random_strings_round_trip_through_pyyaml_in_one_batch() {
     }
 }
 
+/// Strings made of the characters plain scalars may hold, YAML 1.1 words and a few characters
+/// they may not hold, so that many of them are written unquoted.
+fn plain_like_string() -> impl Strategy<Value = String> {
+    let letters = prop::sample::select(vec![
+        "a", "Z", "_", "e", "E", "x", "o", "on", "ff", "n", "N", "y", "駒", "Ж", "é", "ß", "ǅ",
+        "Off", "null", "true", "yes", "inf", "nan",
+    ]);
+    let allowed = prop::sample::select(vec![
+        " ", "  ", "-", ".", "/", "\\", "(", ")", "'", "&", "*", "!", "|", ">", "%", "~", "=", "<",
+        "$", ";", "^", "—", "0", "9", "5e3", "1_0", ".5", "🂡",
+    ]);
+    let others = prop::sample::select(vec![
+        "#", ":", "?", ",", "[", "]", "{", "}", "\"", "@", "`", "\t", "12:30", "- ", ": ", " #",
+        "0x", "0o",
+    ]);
+    let piece = prop_oneof![8 => letters, 4 => allowed, 1 => others];
+    prop::collection::vec(piece, 1..6).prop_map(|p| p.concat())
+}
+
+/// The rule for unquoted strings holds for every YAML 1.1 reader: strings written plain read
+/// back as themselves in PyYAML (both loaders) and js-yaml, as block items, in one-line flow
+/// sequences, as block map keys and as flow map keys and values; our two reader paths agree.
+#[test]
+fn plain_strings_read_the_same_everywhere_in_block_and_flow() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = plain_like_string();
+    let strings: Vec<String> = (0..4000)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect();
+    let plain = strings
+        .iter()
+        .filter(|s| !yaml::to_string(s).unwrap().starts_with('"'))
+        .count();
+    assert!(plain > 1000, "{plain} of {} written plain", strings.len());
+    let pairs: Vec<&[String]> = strings.chunks(2).collect();
+    let keyed: BTreeMap<&str, usize> = strings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
+    let small_maps: Vec<BTreeMap<&str, &str>> = strings
+        .chunks(4)
+        .map(|c| {
+            BTreeMap::from([
+                (c[0].as_str(), c[1].as_str()),
+                (c[2].as_str(), c[3].as_str()),
+            ])
+        })
+        .collect();
+    let value = (&strings, &pairs, &keyed, &small_maps);
+    let text = yaml::to_string(&value).unwrap();
+    // Flow sequences and flow maps holding plain strings were written.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  - [") && !l.contains('"')),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  - {") && !l.contains('"')),
+        "{text}"
+    );
+    type Value = (
+        Vec<String>,
+        Vec<Vec<String>>,
+        BTreeMap<String, usize>,
+        Vec<BTreeMap<String, String>>,
+    );
+    let back: Value = yaml::from_str(&text, FileId(0)).unwrap();
+    assert_eq!(
+        serde_json::to_value(&back).unwrap(),
+        serde_json::to_value(value).unwrap()
+    );
+    let limits = yaml::ReadLimits::default();
+    let general: Value = yaml::from_str_general(&text, FileId(0), &limits).unwrap();
+    assert_eq!(yaml::from_str_fast::<Value>(&text, &limits), Some(general));
+    let expected = canon(&value);
+    if let Some(got) = js_yaml(&text) {
+        assert_eq!(got, expected, "js-yaml");
+    }
+    assert_pyyaml_reads(&text, &expected);
+}
+
 /// Arbitrary JSON-shaped values: every scalar kind, nested sequences and maps, empty ones too.
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
     use serde_json::Value;
@@ -551,7 +634,7 @@ fn output_is_byte_identical_across_runs() {
         );
     }
     // The emitter keeps no state between calls; the opening lines pin the format itself.
-    assert!(first.starts_with("\"spec_version\": 1\n\"title\": \"Tai Shogi 大局将棋 — Рус\"\n"));
+    assert!(first.starts_with("spec_version: 1\ntitle: Tai Shogi 大局将棋 — Рус\n"));
 }
 
 const JS_LOAD: &str = r#"
@@ -727,7 +810,7 @@ fn spec_0_1_documents_read_as_their_inputs_read_today() {
         assert_eq!(upgraded, fresh, "{old} against {input}");
         let written = yaml::write_document(&upgraded).unwrap();
         assert_eq!(written, yaml::write_document(&fresh).unwrap(), "{old}");
-        let current = format!("\"spec_version\": \"{}\"\n", zogkit::spec::SPEC_VERSION);
+        let current = format!("spec_version: \"{}\"\n", zogkit::spec::SPEC_VERSION);
         assert!(written.starts_with(&current), "{old}");
     }
     // Every old layout is exercised by at least one case.
@@ -759,19 +842,17 @@ fn raw_content_is_tagged_with_its_format() {
     );
     let text = yaml::write_document(&lud).unwrap();
     assert!(
-        text.contains("{\"format\": \"ludii\", \"text\": \"(equipment {(board (dual"),
+        text.contains("{format: ludii, text: \"(equipment {(board (dual"),
         "{text}"
     );
     let zrf = read_corpus(Format::Zrf, "zrf/condition_err_unknown.zrf");
     let text = yaml::write_document(&zrf).unwrap();
     assert!(
-        text.contains("\"raw\": {\"format\": \"zrf\", \"text\": \"(is-lucky? n)\"}"),
+        text.contains("raw: {format: zrf, text: \"(is-lucky? n)\"}"),
         "{text}"
     );
     assert!(
-        text.contains(
-            "{\"format\": \"zrf\", \"text\": \"(option \\\"recycle captures\\\")\", \"at\": 3}"
-        ),
+        text.contains("{format: zrf, text: \"(option \\\"recycle captures\\\")\", at: 3}"),
         "{text}"
     );
 }

@@ -424,6 +424,10 @@ fn fmt_check_prints_a_unified_diff() {
     let name = f.to_str().unwrap();
     let out = common::zogkit(&["fmt", "--check", name]);
     assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "would reformat 1 file\n"
+    );
     let diff = String::from_utf8_lossy(&out.stdout);
     let want = format!(
         "Diff in {name}:\n--- {name}\n+++ {name}\n@@ -1,2 +1,2 @@\n (game (title \"x\")\n-(board (grid (dimensions \"a\" \"1\"))))\n+  (board (grid (dimensions \"a\" \"1\"))))\n"
@@ -434,9 +438,27 @@ fn fmt_check_prints_a_unified_diff() {
         text,
         "--check writes nothing"
     );
+    // A second, tidy file: the summary counts both.
+    std::fs::write(dir.join("tidy.zrf"), "(game (title \"y\"))\n").unwrap();
+    let out = common::zogkit(&["fmt", "--check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "would reformat 1 of 2 files\n"
+    );
     let out = common::zogkit(&["fmt", "--write", name]);
     assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "reformatted 1 file\n");
     let out = common::zogkit(&["fmt", "--check", name]);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "1 file already formatted\n"
+    );
+    let out = common::zogkit(&["fmt", "--write", dir.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "reformatted 0 of 2 files\n"
+    );
 }

@@ -33,10 +33,25 @@ it cannot drift from the code; `zogkit schema` prints the same facts as a JSON S
 
 ## How it is written
 
-YAML, with every string double-quoted (so YAML 1.1 readers such as PyYAML cannot turn `off`,
-`n` or `01` into booleans or numbers), block style with short flow collections, and YAML
-anchors/aliases for large repeated collections (for example a variant's unchanged board or a
-piece whose moves repeat another's).
+YAML written to be read and edited by hand, and read back as the same data by every YAML
+reader (YAML 1.1 such as PyYAML, and 1.2):
+
+- **Plain keys and names.** A string is written unquoted when it starts with a letter or `_`,
+  holds only letters, digits, spaces and `-_./\()'+=<>&*!$%;^|~`, does not end with a space and
+  is none of `y`, `n`, `yes`, `no`, `true`, `false`, `on`, `off`, `null` in any letter case;
+  every other string is double-quoted, so no reader turns it into a boolean, number or null
+  (`"n"`, `"off"`, `"01"`, `"-"`, `"(verify empty?)"`). Multi-line text keeps `\n` escapes.
+- **Short flow collections.** A list or map whose entries each fit on one line is written on
+  one line when it is at most 100 characters long (`rect: [0, 0, 50, 50]`,
+  `- {name: a1, rect: [0, 350, 50, 400], links: {"n": a2, e: b1}}`); an instruction of a move
+  program is one line (`- verify: {not: {test: {test: friend}}}`), and a short program one list
+  (`program: [{step: "n"}, {verify: {test: {test: empty}}}, {add: {}}]`). A longer map, or a
+  longer list of names or numbers, is wrapped onto lines of at most 100 characters when that
+  takes at most half the lines (a zone's positions, a position with many links).
+- **Anchors only for large repeats.** A collection of at least 512 bytes written in block style
+  that repeats an earlier one (a variant's unchanged board or pieces) is written once with an
+  anchor (`boards: &a0`) and then as an alias (`boards: *a0`).
+
 Absent optional fields, empty lists and `false` flags are omitted and read back as absent,
 empty and false. `spec_version` is `MAJOR.MINOR`: readers accept documents of their major
 version and write the current one.

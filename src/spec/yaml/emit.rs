@@ -1,4 +1,5 @@
-//! The emitter: a serde `Serializer` that streams block-style, all-quoted YAML into a `String`.
+//! The emitter: a serde `Serializer` that streams block-style YAML with short flow collections
+//! and plain scalars where [`super::plain`] allows them into a `String`.
 
 use super::{MAX_IMPLICIT_KEY_BYTES, MAX_NESTING, YamlError};
 use serde::ser::{self, Serialize};
@@ -88,12 +89,15 @@ pub(super) struct Out {
     /// Where earlier values were written, in the order they ended (like `seen`, those inside
     /// text that is cut are the last ones).
     written: Vec<Written>,
-    /// The last one-line scalar written: its text without the line break, as a range of `text`
+    /// The last one-line value written: its text without the line break, as a range of `text`
     /// (the collection being written reads it to decide on flow style).
     scalar: Range,
+    /// Whether that value is a single-entry block map (`- key: value`), which flow style
+    /// writes in braces.
+    braced: bool,
     /// The entries of every open collection that may still be written in flow style, innermost
-    /// last: each entry's key text (maps) and value text, as ranges of `text`.
-    parts: Vec<(Option<Range>, Range)>,
+    /// last.
+    parts: Vec<Part>,
     /// Where a flow collection is put together.
     flow: String,
 }
@@ -117,6 +121,7 @@ impl Out {
                 .collect(),
             written: Vec::new(),
             scalar: (0, 0),
+            braced: false,
             parts: Vec::new(),
             flow: String::new(),
         }
@@ -164,6 +169,7 @@ impl Out {
         self.text.push_str(itoa(n, &mut [0; 20]));
         self.text.push('\n');
         self.scalar = (start + 1, self.text.len() - 1);
+        self.braced = false;
     }
 
     /// Removes the text from `start` (to be written again differently), and forgets what was
@@ -237,6 +243,7 @@ impl Out {
             // The earlier value is itself an alias: repeat it.
             self.text.extend_from_within(a..b);
             self.scalar = (start + 1, self.text.len() - 1);
+            self.braced = false;
             return true;
         }
         if b - a < MIN_ANCHOR_BYTES {
@@ -295,6 +302,7 @@ impl Out {
         let start = self.text.len();
         write(&mut self.text);
         self.scalar = (start, self.text.len());
+        self.braced = false;
         self.text.push('\n');
     }
 }
@@ -348,7 +356,7 @@ fn write_scalar(out: &mut Out, at: At, text: &str) {
 }
 
 /// True for characters written as `\uXXXX` inside a double-quoted scalar.
-fn needs_u_escape(c: char) -> bool {
+pub(super) fn needs_u_escape(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{a0}' | '\u{2028}' | '\u{2029}' | '\u{feff}'
         | '\u{fffe}' | '\u{ffff}')
@@ -395,10 +403,19 @@ fn quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// The double-quoted YAML form of `s`.
+/// Appends `s` as a YAML scalar: plain when [`super::plain::is_plain`] allows, else quoted.
+fn string_into(out: &mut String, s: &str) {
+    if super::plain::is_plain(s) {
+        out.push_str(s);
+    } else {
+        quote_into(out, s);
+    }
+}
+
+/// The YAML scalar form of `s` (see [`string_into`]).
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    quote_into(&mut out, s);
+    string_into(&mut out, s);
     out
 }
 
@@ -484,20 +501,42 @@ impl<'o> Emitter<'o> {
             parts,
             flow: true,
             seq: true,
+            wrapper: None,
         })
     }
 
-    /// Opens the single-key map `"variant": ...` and returns where its content starts.
-    fn variant(self, variant: &str) -> Result<Emitter<'o>, YamlError> {
+    /// Writes a newtype variant as the single-key map `variant: value`.
+    fn variant<T: Serialize + ?Sized>(self, variant: &str, value: &T) -> Result<(), YamlError> {
+        let mut map = self.collection()?;
+        map.field(variant, value)?;
+        map.end("{}")
+    }
+
+    /// Opens the single-key map `variant: …` of a tuple or struct variant and returns its
+    /// content: a collection that closes the map when it ends.
+    fn variant_collection(self, variant: &str) -> Result<Collection<'o>, YamlError> {
         let mut map = self.collection()?;
         map.begin_entry();
-        quote_into(map.out, variant);
+        let k = map.out.len();
+        string_into(map.out, variant);
+        let key = (k, map.out.len());
         map.out.push(':');
-        Ok(Emitter {
+        let wrapper = Wrapper {
+            at: map.at,
+            depth: map.depth,
+            start: map.start,
+            parts: map.parts,
+            key,
+            before: map.out.len(),
+        };
+        let mut content = Emitter {
             at: At::MapValue(map.indent + 2),
             depth: map.depth,
             out: map.out,
-        })
+        }
+        .collection()?;
+        content.wrapper = Some(wrapper);
+        Ok(content)
     }
 }
 
@@ -522,15 +561,94 @@ pub(super) struct Collection<'o> {
     flow: bool,
     /// A sequence (`[…]`), not a map (`{…}`).
     seq: bool,
+    /// The variant map around this collection, closed when it ends.
+    wrapper: Option<Wrapper>,
+}
+
+/// The single-key map `variant: …` around a tuple or struct variant's content
+/// ([`Emitter::variant_collection`]): what closing it needs.
+struct Wrapper {
+    at: At,
+    depth: usize,
+    start: usize,
+    parts: usize,
+    /// The variant's name as written.
+    key: Range,
+    /// Where the content starts (right after the `:`).
+    before: usize,
 }
 
 /// A byte range `(start, end)` of the output.
 type Range = (usize, usize);
 
-/// Longest flow collection (`[1, 2, 3]`, `{"direction": "n", "to": "a2"}`) written on one line.
+/// One entry of a collection that may be written in flow style, as ranges of [`Out::text`].
+#[derive(Clone, Copy)]
+struct Part {
+    /// The key as written (maps).
+    key: Option<Range>,
+    /// The one-line value as written.
+    value: Range,
+    /// The value is a single-entry block map (`key: value`), written `{key: value}` in flow.
+    braced: bool,
+}
+
+impl Part {
+    /// Its length in flow style (`key: ` included, braces included).
+    fn width(&self) -> usize {
+        self.key.map_or(0, |(a, b)| b - a + 2) + self.value.1 - self.value.0
+            + 2 * usize::from(self.braced)
+    }
+
+    /// Whether the value is a collection.
+    fn nested(&self, text: &str) -> bool {
+        self.braced || matches!(text.as_bytes().get(self.value.0), Some(b'[' | b'{'))
+    }
+
+    /// Appends it in flow style.
+    fn push_to(&self, text: &str, out: &mut String) {
+        if let Some((a, b)) = self.key {
+            out.push_str(&text[a..b]);
+            out.push_str(": ");
+        }
+        if self.braced {
+            out.push('{');
+        }
+        out.push_str(&text[self.value.0..self.value.1]);
+        if self.braced {
+            out.push('}');
+        }
+    }
+}
+
+/// Longest flow collection (`[1, 2, 3]`, `{direction: n, to: a2}`) written on one line, and
+/// longest line of a wrapped one, indentation not counted.
 const MAX_FLOW_WIDTH: usize = 100;
 
-impl Collection<'_> {
+/// Lines of a wrapped flow collection: entries (their widths) packed greedily into lines of at
+/// most [`MAX_FLOW_WIDTH`] characters after the indentation, brackets, separators and, on the
+/// first line, the `prefix` before the collection (`key: ` or `- `) included; an entry too
+/// long for any line is alone on its line. Returns the index of the first entry of each line.
+fn wrap_lines(prefix: usize, widths: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut starts = vec![0];
+    // Length of the current line so far, with the opening bracket; one more character is kept
+    // free for the `,` or closing bracket that ends it.
+    let mut len = prefix + 1;
+    for (i, w) in widths.enumerate() {
+        if i > 0 {
+            if len + 2 + w + 1 > MAX_FLOW_WIDTH {
+                starts.push(i);
+                len = w;
+            } else {
+                len += 2 + w;
+            }
+        } else {
+            len += w;
+        }
+    }
+    starts
+}
+
+impl<'o> Collection<'o> {
     /// Moves to where the next entry (its `- ` or key) is written.
     fn begin_entry(&mut self) {
         if self.count == 0 {
@@ -559,30 +677,35 @@ impl Collection<'_> {
     }
 
     /// Records the entry just written (value from `before`) for a possible flow rewrite.
-    fn note(&mut self, key: Option<(usize, usize)>, before: usize, at: At) {
+    fn note(&mut self, key: Option<Range>, before: usize, at: At) {
         if !self.flow {
             return;
         }
-        // The value is a one-line scalar when the last scalar written starts where it starts.
+        // The value is one line when the last one-line value written starts where it starts.
         let start = before + usize::from(matches!(at, At::MapValue(_)));
         let (a, b) = self.out.scalar;
         if a == start && b + 1 == self.out.len() {
-            self.out.parts.push((key, (a, b)));
+            let braced = self.out.braced;
+            self.out.parts.push(Part {
+                key,
+                value: (a, b),
+                braced,
+            });
         } else {
             self.flow = false;
         }
     }
 
-    /// Writes a struct field: its quoted name, then the value.
+    /// Writes a struct field: its name, then the value.
     fn field<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Result<(), YamlError> {
         // A character is at most 6 bytes once escaped: short names cannot need the `?` form,
-        // and are quoted straight into the output.
+        // and are written straight into the output.
         if name.len() * 6 + 2 > MAX_IMPLICIT_KEY_BYTES {
             return self.entry(&quote(name), value);
         }
         self.begin_entry();
         let k = self.out.len();
-        quote_into(self.out, name);
+        string_into(self.out, name);
         let key = (k, self.out.len());
         self.value(Some(key), value)
     }
@@ -608,7 +731,7 @@ impl Collection<'_> {
     /// Writes `:` and the value of the entry whose key was just written.
     fn value<T: Serialize + ?Sized>(
         &mut self,
-        key: Option<(usize, usize)>,
+        key: Option<Range>,
         value: &T,
     ) -> Result<(), YamlError> {
         self.seq = false;
@@ -630,51 +753,107 @@ impl Collection<'_> {
         Ok(())
     }
 
-    fn end(self, empty: &str) -> Result<(), YamlError> {
+    /// Ends the collection, then the variant map around it, if any.
+    fn end(mut self, empty: &str) -> Result<(), YamlError> {
+        let wrapper = self.wrapper.take();
+        let out = self.close(empty);
+        let Some(w) = wrapper else {
+            return Ok(());
+        };
+        let mut map = Collection {
+            out,
+            at: w.at,
+            indent: w.at.indent(),
+            depth: w.depth,
+            count: 1,
+            key: None,
+            start: w.start,
+            parts: w.parts,
+            flow: true,
+            seq: false,
+            wrapper: None,
+        };
+        map.note(Some(w.key), w.before, At::MapValue(map.indent + 2));
+        map.end("{}")
+    }
+
+    /// Ends the collection: `empty` when it has no entry; one line in flow style when every
+    /// entry is one line and they fit; a single-entry map at a sequence item stays `key: value`
+    /// (noted as braced, for its parent); a long flow collection (a map, or a sequence of
+    /// scalars, whose entries each fit on a line) is wrapped when that takes at most half the
+    /// lines of block style; block style otherwise (already written). Only block collections
+    /// are anchored when they repeat.
+    fn close(self, empty: &str) -> &'o mut Out {
         let out = self.out;
         let base = self.parts.min(out.parts.len());
         if self.count == 0 {
             out.parts.truncate(base);
             write_scalar(out, self.at, empty);
-            return Ok(());
+            return out;
         }
-        // Short collections of scalars are written in flow style on one line: `[` or `{`, the
-        // entries (`key: value` in maps) separated by `, `, then `]` or `}`.
-        let parts = &out.parts[base..];
-        let flow = self.flow
-            && !matches!(self.at, At::Root)
-            && 2 * parts.len()
-                + parts
-                    .iter()
-                    .map(|(k, (a, b))| k.map_or(0, |(ka, kb)| kb - ka + 2) + b - a)
-                    .sum::<usize>()
-                <= MAX_FLOW_WIDTH + 1;
-        if !flow {
+        let n = out.parts.len() - base;
+        if !self.flow || matches!(self.at, At::Root) || n == 0 {
             out.parts.truncate(base);
             if let At::MapValue(_) = self.at {
                 out.dedup(self.start);
             }
-            return Ok(());
+            return out;
         }
+        if !self.seq && n == 1 && matches!(self.at, At::SeqItem(_)) {
+            // `- key: value` is already one line.
+            out.parts.truncate(base);
+            out.scalar = (self.start, out.text.len() - 1);
+            out.braced = true;
+            return out;
+        }
+        let parts = &out.parts[base..];
+        let width = 2 * n + parts.iter().map(Part::width).sum::<usize>();
+        let starts = if width <= MAX_FLOW_WIDTH {
+            vec![0]
+        } else {
+            let block_lines = n + usize::from(matches!(self.at, At::MapValue(_)));
+            // Entries that each fit on a line: of a map, or of a sequence of scalars.
+            let wrappable = parts.iter().all(|p| p.width() + 3 <= MAX_FLOW_WIDTH)
+                && (!self.seq || !parts.iter().any(|p| p.nested(&out.text)));
+            // What precedes the collection on its first line, indentation not counted.
+            let text = &out.text[..self.start];
+            let line = text.rfind('\n').map_or(0, |i| i + 1);
+            let lead = text[line..].bytes().take_while(|&b| b == b' ').count();
+            let prefix = self.start - line - lead + usize::from(matches!(self.at, At::MapValue(_)));
+            let starts = wrap_lines(prefix, parts.iter().map(Part::width));
+            if !wrappable || 2 * starts.len() > block_lines {
+                out.parts.truncate(base);
+                if let At::MapValue(_) = self.at {
+                    out.dedup(self.start);
+                }
+                return out;
+            }
+            starts
+        };
         let mut text = std::mem::take(&mut out.flow);
         text.clear();
         text.push(if self.seq { '[' } else { '{' });
-        for (i, (key, (a, b))) in out.parts[base..].iter().enumerate() {
-            if i > 0 {
+        let mut line = 1;
+        for (i, part) in out.parts[base..].iter().enumerate() {
+            if starts.get(line) == Some(&i) {
+                text.push_str(",\n");
+                push_indent(&mut text, self.indent);
+                line += 1;
+            } else if i > 0 {
                 text.push_str(", ");
             }
-            if let Some((ka, kb)) = key {
-                text.push_str(&out.text[*ka..*kb]);
-                text.push_str(": ");
-            }
-            text.push_str(&out.text[*a..*b]);
+            part.push_to(&out.text, &mut text);
         }
         text.push(if self.seq { ']' } else { '}' });
         out.parts.truncate(base);
         out.cut(self.start);
         write_scalar(out, self.at, &text);
+        if starts.len() > 1 {
+            // Several lines: not an entry a flow collection around it can take.
+            out.scalar = (usize::MAX, 0);
+        }
         out.flow = text;
-        Ok(())
+        out
     }
 }
 
@@ -734,7 +913,7 @@ impl<'o> ser::Serializer for Emitter<'o> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<(), YamlError> {
-        self.out.scalar_with(self.at, |s| quote_into(s, v));
+        self.out.scalar_with(self.at, |s| string_into(s, v));
         Ok(())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), YamlError> {
@@ -779,7 +958,7 @@ impl<'o> ser::Serializer for Emitter<'o> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), YamlError> {
-        value.serialize(self.variant(variant)?)
+        self.variant(variant, value)
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Collection<'o>, YamlError> {
         self.collection()
@@ -801,7 +980,7 @@ impl<'o> ser::Serializer for Emitter<'o> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Collection<'o>, YamlError> {
-        self.variant(variant)?.collection()
+        self.variant_collection(variant)
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Collection<'o>, YamlError> {
         self.collection()
@@ -820,7 +999,7 @@ impl<'o> ser::Serializer for Emitter<'o> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Collection<'o>, YamlError> {
-        self.variant(variant)?.collection()
+        self.variant_collection(variant)
     }
 }
 

@@ -7,16 +7,19 @@
 //! block again from where it starts.
 //!
 //! It accepts a strict subset of YAML, and only where it is sure of the meaning: block maps and
-//! sequences indented as the emitter indents them, one-line flow collections, double-quoted
-//! strings with the emitter's escapes, the plain scalars `null`, `true`, `false`, decimal
-//! integers and the emitter's floats, anchors on map values that are block collections, and
-//! aliases as map values. No comments, tags, directives, plain strings, block scalars,
-//! multi-line flow, tabs or `\r`. Whenever the text leaves that subset, a value does not fit the
+//! sequences indented as the emitter indents them, flow collections on one line or wrapped
+//! after a `,` onto lines indented as the emitter indents them, double-quoted strings with the
+//! emitter's escapes, plain strings that [`super::plain::is_plain`] allows (as keys and
+//! values), the plain scalars `null`, `true`, `false`, decimal integers and the emitter's
+//! floats, anchors on map values that are block collections, and aliases as map values. No
+//! comments, tags, directives, other plain scalars, block scalars, multi-line scalars, tabs or
+//! `\r`. Whenever the text leaves that subset, a value does not fit the
 //! type, a map repeats a key, or a limit would be reached, it returns `None` and the general
 //! reader reads the text instead; that reader gives every located error. So the fast path never
 //! decides whether a document is valid; it only reads documents it can read exactly as
 //! `yaml_serde` (through [`super::enums`]) would. `tests.rs` compares the two on the whole corpus.
 
+use super::plain::is_plain;
 use super::{MAX_IMPLICIT_KEY_BYTES, ReadLimits};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
@@ -131,8 +134,10 @@ enum Style {
     /// the first `- ` of a sequence, at the first key of a map).
     Block(usize),
     /// Flow style, the reader is after the opening bracket; `line` says whether the collection
-    /// ends its line (block context) rather than sitting inside another flow collection.
-    Flow { line: bool },
+    /// ends its line (block context) rather than sitting inside another flow collection, and
+    /// `cont` to which column its entries may continue on further lines after a `,` (only in
+    /// block context, not at the top level).
+    Flow { line: bool, cont: Option<usize> },
 }
 
 /// A value whose start has been read.
@@ -168,15 +173,6 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn eat_str(&mut self, s: &[u8]) -> Res<()> {
-        if self.b[self.pos..].starts_with(s) {
-            self.pos += s.len();
-            Ok(())
-        } else {
-            Err(Unfit)
-        }
-    }
-
     /// Counts spaces from `pos` without moving.
     fn spaces_at(&self, pos: usize) -> usize {
         self.b[pos..].iter().take_while(|&&c| c == b' ').count()
@@ -201,10 +197,30 @@ impl<'t> Reader<'t> {
         }
     }
 
+    /// At a line start: whether the next line continues a block map at `col` (its key, quoted
+    /// or plain, starts there; the indentation is then consumed), as [`Self::next_entry`].
+    fn next_key(&mut self, col: usize) -> Res<bool> {
+        if self.pos == self.b.len() {
+            return Ok(false);
+        }
+        let n = self.spaces_at(self.pos);
+        if n < col {
+            return Ok(false);
+        }
+        match self.b.get(self.pos + n) {
+            Some(&c) if n == col && (c == b'"' || plain_start(c)) => {
+                self.pos += n;
+                Ok(true)
+            }
+            _ => Err(Unfit),
+        }
+    }
+
     /// In a flow collection closed by `close`: whether another entry follows (the reader is then
-    /// at it, past the `, ` that separates it from the previous one), or the collection ends here
-    /// (with its line, when `line`).
-    fn flow_next(&mut self, close: u8, line: bool, first: bool) -> Res<bool> {
+    /// at it, past the `, ` that separates it from the previous one, or the `,`, line break and
+    /// indentation to `cont`), or the collection ends here (with its line, when `line`).
+    fn flow_next(&mut self, close: u8, style: (bool, Option<usize>), first: bool) -> Res<bool> {
+        let (line, cont) = style;
         if self.peek() == Some(close) {
             self.pos += 1;
             if line {
@@ -213,7 +229,14 @@ impl<'t> Reader<'t> {
             return Ok(false);
         }
         if !first {
-            self.eat_str(b", ")?;
+            self.eat(b',')?;
+            match (self.peek(), cont) {
+                (Some(b' '), _) => self.pos += 1,
+                (Some(b'\n'), Some(col)) if self.spaces_at(self.pos + 1) == col => {
+                    self.pos += 1 + col;
+                }
+                _ => return Err(Unfit),
+            }
         }
         Ok(true)
     }
@@ -276,6 +299,14 @@ impl<'t> Reader<'t> {
         Ok(Cow::Owned(out))
     }
 
+    /// Where the plain key or scalar starting at `at` would end: at the first `:` or line break.
+    fn plain_end(&self, at: usize) -> usize {
+        self.b[at..]
+            .iter()
+            .position(|&c| c == b':' || c == b'\n')
+            .map_or(self.b.len(), |i| at + i)
+    }
+
     /// Reads a plain scalar ending before one of `stops`.
     fn plain(&mut self, stops: &[u8]) -> Res<Node<'t>> {
         let start = self.pos;
@@ -299,17 +330,23 @@ impl<'t> Reader<'t> {
         }
         let mut lead = Lead::default();
         let node = match ctx {
-            Ctx::Root => self.item(0)?,
-            Ctx::SeqItem(col) => self.item(col + 2)?,
+            Ctx::Root => self.item(0, None)?,
+            Ctx::SeqItem(col) => self.item(col + 2, Some(col + 2))?,
             Ctx::Flow => match self.peek() {
                 Some(b'"') => Node::Str(self.quoted()?),
                 Some(b'[') => {
                     self.pos += 1;
-                    Node::Seq(Style::Flow { line: false })
+                    Node::Seq(Style::Flow {
+                        line: false,
+                        cont: None,
+                    })
                 }
                 Some(b'{') => {
                     self.pos += 1;
-                    Node::Map(Style::Flow { line: false })
+                    Node::Map(Style::Flow {
+                        line: false,
+                        cont: None,
+                    })
                 }
                 Some(b'*') => {
                     self.pos += 1;
@@ -360,7 +397,7 @@ impl<'t> Reader<'t> {
                                 self.block(inner)?
                             }
                         }
-                        _ => self.inline()?,
+                        _ => self.inline(Some(col + 2))?,
                     }
                 }
                 _ => return Err(Unfit),
@@ -411,41 +448,43 @@ impl<'t> Reader<'t> {
                 Ok(Node::Seq(Style::Block(col)))
             }
             [b'"', ..] => Ok(Node::Map(Style::Block(col))),
+            [c, ..] if plain_start(c) => Ok(Node::Map(Style::Block(col))),
             _ => Err(Unfit),
         }
     }
 
     /// A value that starts a line's content at column `col` (the document, or after `- `):
-    /// a nested sequence, a map whose first key is here, or a one-line value.
-    fn item(&mut self, col: usize) -> Res<Node<'t>> {
-        match self.b[self.pos..] {
+    /// a nested sequence, a map whose first key is here, or a one-line value (a flow collection
+    /// wrapped onto lines indented to `cont`, if set).
+    fn item(&mut self, col: usize, cont: Option<usize>) -> Res<Node<'t>> {
+        let key_end = match self.b[self.pos..] {
             [b'-', b' ', ..] => {
                 self.pos += 2;
-                Ok(Node::Seq(Style::Block(col)))
+                return Ok(Node::Seq(Style::Block(col)));
             }
-            [b'"', ..] => {
-                let end = self.quoted_end(self.pos)?;
-                if self.b.get(end) == Some(&b':') {
-                    Ok(Node::Map(Style::Block(col)))
-                } else {
-                    self.inline()
-                }
-            }
-            _ => self.inline(),
+            [b'"', ..] => self.quoted_end(self.pos)?,
+            [c, ..] if plain_start(c) => self.plain_end(self.pos),
+            _ => return self.inline(cont),
+        };
+        if self.b.get(key_end) == Some(&b':') {
+            Ok(Node::Map(Style::Block(col)))
+        } else {
+            self.inline(cont)
         }
     }
 
-    /// A one-line value in block context, with its line break.
-    fn inline(&mut self) -> Res<Node<'t>> {
+    /// A value on the rest of the line in block context, with its line break; a flow
+    /// collection may continue on lines indented to `cont`.
+    fn inline(&mut self, cont: Option<usize>) -> Res<Node<'t>> {
         let node = match self.peek() {
             Some(b'"') => Node::Str(self.quoted()?),
             Some(b'[') => {
                 self.pos += 1;
-                return Ok(Node::Seq(Style::Flow { line: true }));
+                return Ok(Node::Seq(Style::Flow { line: true, cont }));
             }
             Some(b'{') => {
                 self.pos += 1;
-                return Ok(Node::Map(Style::Flow { line: true }));
+                return Ok(Node::Map(Style::Flow { line: true, cont }));
             }
             _ => self.plain(b"\n")?,
         };
@@ -487,8 +526,14 @@ fn has_unprintable(s: &str) -> bool {
     })
 }
 
+/// Whether a plain key or string may start with this byte (the rest is checked by
+/// [`is_plain`]).
+fn plain_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+}
+
 /// The meaning of a plain scalar the emitter writes; anything else does not fit.
-fn plain_value<'t>(s: &str) -> Res<Node<'t>> {
+fn plain_value(s: &str) -> Res<Node<'_>> {
     Ok(match s {
         "null" => Node::Null,
         "true" => Node::Bool(true),
@@ -496,6 +541,7 @@ fn plain_value<'t>(s: &str) -> Res<Node<'t>> {
         ".inf" => Node::F64(f64::INFINITY),
         "-.inf" => Node::F64(f64::NEG_INFINITY),
         ".nan" => Node::F64(f64::NAN),
+        _ if is_plain(s) => Node::Str(Cow::Borrowed(s)),
         _ => {
             let digits = s.strip_prefix('-').unwrap_or(s);
             let (int, frac) = match digits.split_once('.') {
@@ -752,7 +798,7 @@ impl<'t> SeqAccess<'_, 't> {
                     more
                 }
             }
-            Style::Flow { line } => self.r.flow_next(b']', line, self.first)?,
+            Style::Flow { line, cont } => self.r.flow_next(b']', (line, cont), self.first)?,
         };
         self.first = false;
         self.done = !more;
@@ -840,8 +886,8 @@ impl<'a, 't> MapAccess<'a, 't> {
             return Ok(None);
         }
         let more = match self.style {
-            Style::Block(col) => self.first || self.r.next_entry(col, b"\"")?,
-            Style::Flow { line } => self.r.flow_next(b'}', line, self.first)?,
+            Style::Block(col) => self.first || self.r.next_key(col)?,
+            Style::Flow { line, cont } => self.r.flow_next(b'}', (line, cont), self.first)?,
         };
         self.first = false;
         if !more {
@@ -852,11 +898,20 @@ impl<'a, 't> MapAccess<'a, 't> {
         if self.r.replaying > 0 {
             self.r.alias_left = self.r.alias_left.checked_sub(1).ok_or(Unfit)?;
         }
-        if self.r.peek() != Some(b'"') {
-            return Err(Unfit);
-        }
         let start = self.r.pos;
-        let key = self.r.quoted()?;
+        let key = match self.r.peek() {
+            Some(b'"') => self.r.quoted()?,
+            Some(c) if plain_start(c) => {
+                let end = self.r.plain_end(start);
+                let key = &self.r.text[start..end];
+                if !is_plain(key) {
+                    return Err(Unfit);
+                }
+                self.r.pos = end;
+                Cow::Borrowed(key)
+            }
+            _ => return Err(Unfit),
+        };
         // YAML limits implicit keys to 1024 characters; the emitter writes longer ones (over
         // MAX_IMPLICIT_KEY_BYTES) in the explicit `? key` form, which is not read here.
         if self.r.pos - start > MAX_IMPLICIT_KEY_BYTES {

@@ -187,20 +187,35 @@ fn sample() -> Sample {
 }
 
 #[test]
-fn hazards_round_trip_and_every_string_is_quoted() {
+fn hazards_round_trip_and_are_quoted_unless_plain() {
+    // Every hazard but the letters-only ones is quoted.
+    let plain: Vec<&str> = HAZARDS
+        .iter()
+        .copied()
+        .filter(|h| plain::is_plain(h))
+        .collect();
+    assert_eq!(plain, ["駒", "Рус"]);
     for h in HAZARDS {
         let text = to_string(h).unwrap();
-        assert!(
-            text.starts_with('"') && text.ends_with("\"\n"),
-            "{h:?} → {text:?}"
-        );
+        if plain::is_plain(h) {
+            assert_eq!(text, format!("{h}\n"));
+        } else {
+            assert!(
+                text.starts_with('"') && text.ends_with("\"\n"),
+                "{h:?} → {text:?}"
+            );
+        }
         assert_eq!(text.matches('\n').count(), 1, "{h:?} → {text:?}");
         let back: String = from_str(&text, FileId(0)).unwrap();
         assert_eq!(&back, h, "{text:?}");
     }
     let list = to_string(HAZARDS).unwrap();
     for line in list.lines() {
-        assert!(line.starts_with("- \"") && line.ends_with('"'), "{line}");
+        let item = line.strip_prefix("- ").unwrap();
+        assert!(
+            plain::is_plain(item) || (item.starts_with('"') && item.ends_with('"')),
+            "{line}"
+        );
     }
     let back: Vec<String> = from_str(&list, FileId(0)).unwrap();
     assert_eq!(back, HAZARDS);
@@ -214,26 +229,42 @@ fn escapes_are_the_documented_ones() {
         to_string("\u{0}\u{1b}\u{7f}\u{85}\u{a0}\u{2028}\u{2029}\u{feff}\u{ffff}").unwrap(),
         "\"\\u0000\\u001B\\u007F\\u0085\\u00A0\\u2028\\u2029\\uFEFF\\uFFFF\"\n"
     );
-    assert_eq!(to_string("駒 Рус é 🂡").unwrap(), "\"駒 Рус é 🂡\"\n");
+    // Non-ASCII letters and symbols need no quotes; a string that starts with a symbol does.
+    assert_eq!(to_string("駒 Рус é 🂡").unwrap(), "駒 Рус é 🂡\n");
+    assert_eq!(to_string("🂡 駒").unwrap(), "\"🂡 駒\"\n");
 }
 
 #[test]
-fn sample_round_trips_and_every_string_is_quoted() {
+fn sample_round_trips_and_only_safe_strings_are_plain() {
     let value = sample();
     let text = to_string(&value).unwrap();
     let back: Sample = from_str(&text, FileId(0)).unwrap();
     assert_eq!(back, value);
     assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
-    // Every key is quoted, and no plain scalar is a string: outside double quotes, every token
-    // between the block and flow punctuation must be a number, boolean, null or `?`.
+    // Outside double quotes, every token between the block and flow punctuation is a number,
+    // boolean, null, `?` or a string `plain::is_plain` allows (the sample's plain strings are
+    // single words), and the field names and variant names are plain.
+    let mut words = 0;
     for line in text.lines() {
         for token in unquoted_tokens(line) {
             assert!(
-                plain_ok(&token) || token == "?",
+                plain_ok(&token) || token == "?" || plain::is_plain(&token),
                 "line {line:?}: token {token:?}"
             );
+            words += usize::from(plain::is_plain(&token));
         }
     }
+    for key in [
+        "spec_version:",
+        "by_number:",
+        "Verify:",
+        "op: not",
+        "op: in-zone",
+        "- Stop",
+    ] {
+        assert!(text.contains(key), "{key} in {text}");
+    }
+    assert!(words > 20, "{words} plain words");
 }
 
 /// The runs of text outside double-quoted scalars, split at YAML punctuation and spaces.
@@ -310,21 +341,111 @@ fn layout_is_block_style_with_short_scalar_collections_in_flow() {
         empty: vec![],
         step: Step::Jump(0, -1),
     };
-    let expected = r#""title": "Shogi"
-"players": ["Black", "White"]
-"pieces":
-  - "name": "駒 — a name long enough that the piece no longer fits on one flow line"
-    "moves": [[1, 2], []]
-"none": null
-"empty": []
-"step":
-  "Jump": [0, -1]
+    let expected = r#"title: Shogi
+players: [Black, White]
+pieces:
+  - name: 駒 — a name long enough that the piece no longer fits on one flow line
+    moves: [[1, 2], []]
+none: null
+empty: []
+step: {Jump: [0, -1]}
 "#;
     assert_eq!(to_string(&doc).unwrap(), expected);
     assert_eq!(to_string(&Vec::<u8>::new()).unwrap(), "[]\n");
     assert_eq!(to_string(&BTreeMap::<u8, u8>::new()).unwrap(), "{}\n");
-    assert_eq!(to_string(&Step::Stop).unwrap(), "\"Stop\"\n");
+    assert_eq!(to_string(&Step::Stop).unwrap(), "Stop\n");
     assert_eq!(to_string(&()).unwrap(), "null\n");
+}
+
+#[test]
+fn long_collections_wrap_and_one_key_items_stay_block() {
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Position {
+        name: String,
+        rect: [u32; 4],
+        grid: [u32; 2],
+        links: BTreeMap<String, String>,
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Doc {
+        zone: Vec<String>,
+        positions: Vec<Position>,
+        program: Vec<Step>,
+    }
+    let links = |l: &[(&str, &str)]| {
+        l.iter()
+            .map(|(d, p)| (d.to_string(), p.to_string()))
+            .collect()
+    };
+    let doc = Doc {
+        zone: (0..40).map(|i| format!("p{i:02}")).collect(),
+        positions: vec![
+            Position {
+                name: "a1".into(),
+                rect: [0, 0, 50, 50],
+                grid: [0, 0],
+                links: links(&[("e", "b1"), ("n", "a2")]),
+            },
+            Position {
+                name: "b2".into(),
+                rect: [50, 50, 100, 100],
+                grid: [1, 1],
+                links: links(&[
+                    ("e", "c2"),
+                    ("n", "b3"),
+                    ("ne", "c3"),
+                    ("nw", "a3"),
+                    ("s", "b1"),
+                    ("se", "c1"),
+                    ("sw", "a1"),
+                    ("w", "a2"),
+                ]),
+            },
+        ],
+        program: vec![
+            Step::Go("n".into()),
+            Step::Verify {
+                cond: Box::new(Cond::Not {
+                    inner: Box::new(Cond::Empty { dir: "e".into() }),
+                }),
+                label: None,
+            },
+            Step::Verify {
+                cond: Box::new(Cond::True),
+                label: Some("Y".into()),
+            },
+            Step::Stop,
+        ],
+    };
+    let expected = r#"zone: [p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16, p17,
+  p18, p19, p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35, p36, p37,
+  p38, p39]
+positions:
+  - {name: a1, rect: [0, 0, 50, 50], grid: [0, 0], links: {e: b1, "n": a2}}
+  - {name: b2, rect: [50, 50, 100, 100], grid: [1, 1],
+    links: {e: c2, "n": b3, ne: c3, nw: a3, s: b1, se: c1, sw: a1, w: a2}}
+program:
+  - Go: "n"
+  - Verify: {cond: {op: not, inner: {op: empty, dir: e}}, label: null}
+  - Verify: {cond: {op: "true"}, label: "Y"}
+  - Stop
+"#;
+    let text = to_string(&doc).unwrap();
+    assert_eq!(text, expected);
+    // Both reader paths read it, the same.
+    let limits = ReadLimits::default();
+    assert_eq!(super::from_str_fast::<Doc>(&text, &limits), Some(doc));
+    let general: serde_json::Value = from_str_general(&text, FileId(0), &limits).unwrap();
+    assert_eq!(
+        super::from_str_fast::<serde_json::Value>(&text, &limits),
+        Some(general)
+    );
+    // A shorter program fits on one line, its one-key maps in braces.
+    let short = vec![Step::Go("n".into()), Step::Jump(1, 2), Step::Stop];
+    assert_eq!(
+        to_string(&BTreeMap::from([("program", &short)])).unwrap(),
+        "program: [{Go: \"n\"}, {Jump: [1, 2]}, Stop]\n"
+    );
 }
 
 #[test]
@@ -355,19 +476,13 @@ fn long_keys_use_the_explicit_form() {
     m.insert(long.clone(), vec![1]);
     m.insert("short".to_string(), vec![]);
     let text = to_string(&m).unwrap();
-    assert!(
-        text.starts_with(&format!("? \"{long}\"\n: [1]\n")),
-        "{text}"
-    );
+    assert!(text.starts_with(&format!("? {long}\n: [1]\n")), "{text}");
     let back: BTreeMap<String, Vec<i32>> = from_str(&text, FileId(0)).unwrap();
     assert_eq!(back, m);
     // Inside a sequence item, and with an empty value.
     let nested = vec![m.clone(), [(long.clone(), vec![])].into_iter().collect()];
     let text = to_string(&nested).unwrap();
-    assert!(
-        text.contains(&format!("\n- ? \"{long}\"\n  : []\n")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("\n- ? {long}\n  : []\n")), "{text}");
     let back: Vec<BTreeMap<String, Vec<i32>>> = from_str(&text, FileId(0)).unwrap();
     assert_eq!(back, nested);
 }
@@ -695,9 +810,14 @@ fn the_fast_path_gives_up_on_text_outside_the_emitters_style() {
         format!("\"a\": {{{long_key}: 1, \"b\": 2}}\n"),
         // A float out of range is a string to yaml_serde, not infinity.
         "\"a\": 1.0e+999\n".into(),
-        // Comments, plain strings, other nulls, tabs, CRLF, no final line break.
+        // Comments, plain strings the emitter quotes (a YAML 1.1 boolean, a trailing space, a
+        // `: `, a `#`), other nulls, tabs, CRLF, no final line break.
         "\"a\": 1 # note\n".into(),
-        "\"a\": b\n".into(),
+        "\"a\": n\n".into(),
+        "a: b \n".into(),
+        "a: b: c\n".into(),
+        "a: b #c\n".into(),
+        "off: 1\n".into(),
         "\"a\": ~\n".into(),
         "\"a\":\t1\n".into(),
         "\"a\": 1\r\n".into(),
@@ -712,6 +832,15 @@ fn the_fast_path_gives_up_on_text_outside_the_emitters_style() {
         "\"a\":\n\"b\": 1\n".into(),
         "\"a\": \"\\x41\"\n".into(),
         "\"a\": \"\\é\"\n".into(),
+        // A plain scalar on the next line or continued on it; a flow collection wrapped at
+        // another indentation, with a space before the line break, or at the top level.
+        "a:\n  b\n".into(),
+        "a: b\n  c\n".into(),
+        "a: [1,\n   2]\n".into(),
+        "a: [1,\n2]\n".into(),
+        "a: [1, \n  2]\n".into(),
+        "[1,\n  2]\n".into(),
+        "a: {b: [1,\n    2]}\n".into(),
     ];
     let limits = ReadLimits::default();
     for text in &cases {
@@ -720,17 +849,24 @@ fn the_fast_path_gives_up_on_text_outside_the_emitters_style() {
             "the fast path read {text:?}"
         );
     }
-    // The same documents in the emitter's style are read by the fast path.
+    // Documents in the emitter's style (today's and the earlier all-quoted one) are read by
+    // the fast path, as yaml_serde reads them.
     for text in [
         "\"a\": 1\n",
         "\"a\":\n  - 1\n",
         "\"a\": {\"b\": 2}\n",
         "\"a\": \"\\u0041\"\n",
+        "a: b\n",
+        "a b: c d\n",
+        "a: [b, \"n\"]\n",
+        "a: [1,\n  2]\n",
+        "- [1,\n  2]\n",
+        "- a: b\n  c: {d: e,\n    f: [g]}\n",
     ] {
-        assert!(
-            super::from_str_fast::<serde_json::Value>(text, &limits).is_some(),
-            "the fast path gave up on {text:?}"
-        );
+        let fast = super::from_str_fast::<serde_json::Value>(text, &limits);
+        assert!(fast.is_some(), "the fast path gave up on {text:?}");
+        let general = from_str_general::<serde_json::Value>(text, FileId(0), &limits).ok();
+        assert_eq!(fast, general, "{text:?}");
     }
 }
 
@@ -776,17 +912,20 @@ fn billion_laughs_in_the_emitters_own_style_is_rejected_quickly() {
 struct SharedGame {
     title: String,
     board: SharedBoard,
-    moves: Vec<String>,
+    moves: Vec<Vec<String>>,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
 struct SharedBoard {
-    positions: Vec<String>,
+    positions: Vec<Vec<String>>,
     size: Vec<u32>,
 }
 
+/// Lists of one-element lists: written in block style (a long list of scalars would be a
+/// wrapped flow collection, which is never anchored).
 fn shared_games() -> Vec<SharedGame> {
-    let long = |tag: &str| -> Vec<String> { (0..60).map(|i| format!("{tag} {i}")).collect() };
+    let long =
+        |tag: &str| -> Vec<Vec<String>> { (0..60).map(|i| vec![format!("{tag} {i}")]).collect() };
     let game = |title: &str, moves: &str| SharedGame {
         title: title.into(),
         board: SharedBoard {
@@ -818,11 +957,11 @@ fn shared_parts_are_written_as_aliases_of_their_first_occurrence() {
     let plain = to_string(&games).unwrap();
     // Text anchoring alone aliases game b's positions but not its whole board, whose text then
     // differs from game a's; sharing aliases the board.
-    assert!(text.contains("\"board\": &a0\n"), "{text}");
-    assert_eq!(text.matches("\"board\": *a0").count(), 1, "{text}");
-    assert!(text.contains("\"moves\": &a1\n"), "{text}");
-    assert_eq!(text.matches("\"moves\": *a1").count(), 2, "{text}");
-    assert!(!plain.contains("\"board\": *a"), "{plain}");
+    assert!(text.contains("board: &a0\n"), "{text}");
+    assert_eq!(text.matches("board: *a0").count(), 1, "{text}");
+    assert!(text.contains("moves: &a1\n"), "{text}");
+    assert_eq!(text.matches("moves: *a1").count(), 2, "{text}");
+    assert!(!plain.contains("board: *a"), "{plain}");
     assert!(text.len() < plain.len());
     // Both read back as the same value, here and through the general reader.
     for t in [&text, &plain] {
@@ -838,12 +977,12 @@ fn shared_parts_are_written_as_aliases_of_their_first_occurrence() {
 fn shared_parts_fall_back_to_writing_when_no_alias_is_possible() {
     #[derive(Serialize)]
     struct Nested {
-        top: Vec<String>,
+        top: Vec<Vec<String>>,
         inner: Inner,
     }
     #[derive(Serialize)]
     struct Inner {
-        x: Vec<String>,
+        x: Vec<Vec<String>>,
     }
     let games = shared_games();
     // An earlier value too short to be anchored, or written at another indentation, is not
@@ -872,9 +1011,9 @@ fn shared_parts_inside_collections_rewritten_in_flow_style_are_forgotten() {
     struct Row {
         name: String,
         note: String,
-        t: Vec<String>,
+        t: Vec<Vec<String>>,
     }
-    let big: Vec<String> = (0..60).map(|i| format!("entry {i}")).collect();
+    let big: Vec<Vec<String>> = (0..60).map(|i| vec![format!("entry {i}")]).collect();
     for name in ["b", "ëé", "漢字", "a\u{2028}b"] {
         let rows: Vec<Row> = (0..3)
             .map(|i| Row {
@@ -886,7 +1025,7 @@ fn shared_parts_inside_collections_rewritten_in_flow_style_are_forgotten() {
         let mut shared = Shared::new();
         assert!(shared.share(&rows[2].t, &rows[1].t));
         let text = to_string_shared(&rows, shared).unwrap();
-        assert!(text.contains("\"t\": *a0}\n"), "{text}");
+        assert!(text.contains("t: *a0}\n"), "{text}");
         assert_eq!(text, to_string(&rows).unwrap());
         let back: Vec<Row> = from_str(&text, FileId(0)).unwrap();
         assert_eq!(back, rows);
