@@ -113,7 +113,7 @@ fn lud(display: &str, bytes: &[u8]) -> u8 {
     }
     match game {
         Some(g) => {
-            print!("{g}\n");
+            println!("{g}");
             if diags.iter().any(|d| d.severity == Severity::Error) {
                 EXIT_ERRORS
             } else {

@@ -866,13 +866,13 @@ pub fn load_rules(
                 display_path(file),
                 doc.games[index].title
             );
-            if e.untyped {
-                if let Some(at) = first_untyped(&read, &display_path(file)) {
-                    eprint!(
-                        "note: the first part of the file with no typed form:\n{}",
-                        color::stderr(&at)
-                    );
-                }
+            if e.untyped
+                && let Some(at) = first_untyped(&read, &display_path(file))
+            {
+                eprint!(
+                    "note: the first part of the file with no typed form:\n{}",
+                    color::stderr(&at)
+                );
             }
             Err(EXIT_ERRORS)
         }

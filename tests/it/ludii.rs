@@ -850,3 +850,66 @@ fn a_captured_goal_is_written_only_when_it_is_the_last_piece_rule() {
         "{lud}"
     );
 }
+
+/// Writes `text` as `name` in a scratch folder of this test and returns its path.
+fn own_lud(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = crate::common::scratch_dir(test);
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Each player places only its own pieces (`(piece "Disc" P1)`): 9 moves, then 8 replies
+/// (each player placing either piece counted 18 and 288 before).
+#[test]
+fn pieces_of_one_player_are_placed_by_that_player_only() {
+    let f = own_lud(
+        "ludii_owners",
+        "ttt.lud",
+        r#"(game "Owned" (players 2)
+            (equipment {(board (square 3)) (piece "Disc" P1) (piece "Cross" P2)})
+            (rules (play (move Add (to (sites Empty)))) (end (if (is Line 3) (result Mover Win)))))"#,
+    );
+    let out = crate::common::zogkit(&["perft", f.to_str().unwrap(), "--depth", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in ["perft(1) = 9 ", "perft(2) = 72 ", "perft(3) = 504 "] {
+        assert!(text.contains(want), "{want:?} not in {text}");
+    }
+}
+
+/// A game with a part the spec does not type is refused, and the refusal points at that part
+/// of the file (line and column); `expand` shows the game after its defines.
+#[test]
+fn a_refused_game_points_at_its_first_untyped_part() {
+    let f = own_lud(
+        "ludii_refusal",
+        "refused.lud",
+        "(define \"Go\" (move Step (to if:(is Empty (to)))))\n\
+         (game \"Refused\" (players 2)\n\
+         \x20   (equipment {(board (square 3)) (piece \"Disc\" Each (\"Go\"))})\n\
+         \x20   (rules (start (place \"Disc1\" 0))\n\
+         \x20       (play (forEach Piece))\n\
+         \x20       (end (if (= (count Moves) 7) (result Mover Win)))))\n",
+    );
+    let path = f.to_str().unwrap();
+    let out = crate::common::zogkit(&["perft", path, "--depth", "1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[engine::unsupported]"), "{err}");
+    assert!(
+        err.contains("note: the first part of the file with no typed form")
+            && err.contains("refused.lud:6:"),
+        "no located note: {err}"
+    );
+    let out = crate::common::zogkit(&["expand", path]);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("(piece \"Disc\" Each (move Step (to if:(is Empty (to)))))"),
+        "{shown}"
+    );
+}
