@@ -99,6 +99,9 @@ pub struct Expanded {
     pub metadata: Option<Node>,
     /// Other top-level forms that are neither defines, options nor rulesets.
     pub other: Vec<Node>,
+    /// Nodes counted against [`MAX_NODES`] so far (those counted before this text included,
+    /// see [`expand_counted`]).
+    pub nodes: usize,
 }
 
 struct Ctx<'a> {
@@ -154,13 +157,25 @@ pub fn expand_full(
     choices: &Choices,
     library: Option<&Library>,
 ) -> Expanded {
+    expand_counted(top, diags, choices, library, 0)
+}
+
+/// [`expand_full`] sharing one [`MAX_NODES`] budget with texts expanded before it: `counted`
+/// nodes are spent already (the subgames of a match share their file's budget).
+pub fn expand_counted(
+    top: Vec<Node>,
+    diags: &mut Vec<Diagnostic>,
+    choices: &Choices,
+    library: Option<&Library>,
+    counted: usize,
+) -> Expanded {
     let mut ctx = Ctx {
         user: HashMap::new(),
         library,
         unknown: Vec::new(),
         options: HashMap::new(),
         diags,
-        nodes: 0,
+        nodes: counted,
         limit_hit: false,
     };
     let mut others = Vec::new();
@@ -173,69 +188,7 @@ pub fn expand_full(
             _ => others.push(n),
         }
     }
-    // Choices: the ruleset's first, then the explicit ones.
-    let mut chosen: Vec<String> = Vec::new();
-    let rulesets: Vec<(&Node, String, Vec<String>)> = ruleset_nodes
-        .iter()
-        .flat_map(|n| n.args().iter())
-        .flat_map(|a| a.args().iter())
-        .filter(|r| r.head() == Some("ruleset"))
-        .filter_map(|r| {
-            let name = r.args().first()?.str()?.to_string();
-            let items = r
-                .args()
-                .iter()
-                .filter_map(|a| match a {
-                    Node::Array(items, _) => Some(items),
-                    _ => None,
-                })
-                .flatten()
-                .filter_map(|i| i.str().map(str::to_string))
-                .collect();
-            Some((r, name, items))
-        })
-        .collect();
-    match &choices.ruleset {
-        Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
-            Some((r, name, items)) => {
-                ctx.diags.push(Diagnostic::new(
-                    Severity::Note,
-                    CODE_OPTION_NOTE,
-                    format!("ruleset \"{name}\" applied"),
-                    Some(r.span()),
-                ));
-                chosen.extend(items.iter().cloned());
-            }
-            None => ctx.diags.push(Diagnostic::new(
-                Severity::Error,
-                CODE_BAD_OPTION,
-                format!(
-                    "no ruleset \"{wanted}\"; the file has: {}",
-                    rulesets
-                        .iter()
-                        .map(|(_, n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                ruleset_nodes.first().map(|n| n.span()),
-            )),
-        },
-        None if !rulesets.is_empty() => ctx.diags.push(Diagnostic::new(
-            Severity::Note,
-            CODE_OPTION_NOTE,
-            format!(
-                "rulesets ({}) are available; none was chosen, so the default option items are used",
-                rulesets
-                    .iter()
-                    .map(|(_, n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            ruleset_nodes.first().map(|n| n.span()),
-        )),
-        None => {}
-    }
-    chosen.extend(choices.options.iter().cloned());
+    let chosen = chosen_items(&ruleset_nodes, choices, ctx.diags);
     let mut used = vec![false; chosen.len()];
     for n in &option_nodes {
         option_decl(n, &mut ctx, &chosen, &mut used);
@@ -306,7 +259,79 @@ pub fn expand_full(
         }
     }
     report_unknown(&mut ctx);
+    out.nodes = ctx.nodes;
     out
+}
+
+/// The option items chosen: the chosen ruleset's (`--ruleset`) first, then the explicit ones.
+fn chosen_items(
+    ruleset_nodes: &[Node],
+    choices: &Choices,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let mut chosen: Vec<String> = Vec::new();
+    let rulesets: Vec<(&Node, String, Vec<String>)> = ruleset_nodes
+        .iter()
+        .flat_map(|n| n.args().iter())
+        .flat_map(|a| a.args().iter())
+        .filter(|r| r.head() == Some("ruleset"))
+        .filter_map(|r| {
+            let name = r.args().first()?.str()?.to_string();
+            let items = r
+                .args()
+                .iter()
+                .filter_map(|a| match a {
+                    Node::Array(items, _) => Some(items),
+                    _ => None,
+                })
+                .flatten()
+                .filter_map(|i| i.str().map(str::to_string))
+                .collect();
+            Some((r, name, items))
+        })
+        .collect();
+    match &choices.ruleset {
+        Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
+            Some((r, name, items)) => {
+                diags.push(Diagnostic::new(
+                    Severity::Note,
+                    CODE_OPTION_NOTE,
+                    format!("ruleset \"{name}\" applied"),
+                    Some(r.span()),
+                ));
+                chosen.extend(items.iter().cloned());
+            }
+            None => diags.push(Diagnostic::new(
+                Severity::Error,
+                CODE_BAD_OPTION,
+                format!(
+                    "no ruleset \"{wanted}\"; the file has: {}",
+                    rulesets
+                        .iter()
+                        .map(|(_, n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                ruleset_nodes.first().map(|n| n.span()),
+            )),
+        },
+        None if !rulesets.is_empty() => diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_OPTION_NOTE,
+            format!(
+                "rulesets ({}) are available; none was chosen, so the default option items are used",
+                rulesets
+                    .iter()
+                    .map(|(_, n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ruleset_nodes.first().map(|n| n.span()),
+        )),
+        None => {}
+    }
+    chosen.extend(choices.options.iter().cloned());
+    chosen
 }
 
 /// One error for the names defined nowhere: without a library, a single one per file that

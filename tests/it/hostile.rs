@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use common::html::{PAYLOADS, foreign, hostile_spec, html_tags};
 use common::{Measured, scratch_dir, zogkit_measured};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -860,142 +861,6 @@ fn fmt_write_formats_the_target_of_a_link() {
     assert_eq!(std::fs::read(dir.join("real/g.zrf")).unwrap(), want);
 }
 
-/// The two payloads every string of the hostile spec carries.
-const PAYLOADS: [&str; 2] = ["\"><img src=x onerror=alert(1)>", "</title><script>"];
-
-/// A valid YAML spec whose every string naming or describing something holds a payload
-/// (`@name@` in the template is replaced by `name` plus a payload, as a quoted YAML string).
-fn hostile_spec() -> String {
-    const T: &str = r#""spec_version": "0.2"
-"source": {"format": "yaml", "file": @file@, "encoding": "utf-8", "line_endings": "lf", "sha256": "", "version": @version@}
-"games":
-  - "kind": "game"
-    "title": @Title@
-    "texts": {"description": @desc@, "history": @hist@, "strategy": @strat@, "help": @help@, "solution": @sol@}
-    "players": [@Whites@, @Black@]
-    "turn_order": {"turns": [{"player": @Whites@}, {"player": @Black@}]}
-    "options": [{"name": @opt@, "value": @val@}]
-    "boards":
-      - "images": [@board.bmp@]
-        "directions": [@n@, @s@]
-        "positions":
-          - {"name": @a1@, "rect": [0, 50, 50, 100], "links": {@n@: @a2@}}
-          - {"name": @a2@, "rect": [0, 0, 50, 50], "links": {@s@: @a1@}}
-        "opposites": [{"direction": @n@, "opposite": @s@}, {"direction": @s@, "opposite": @n@}]
-        "zones": [{"name": @zone@, "players": [@Whites@], "positions": [@a2@]}]
-    "pieces":
-      - "name": @Pawn@
-        "texts": {"help": @phelp@, "description": @pdesc@}
-        "images": [{"player": @Whites@, "file": @wp.bmp@}, {"player": @Black@, "file": @bp.bmp@}]
-        "notation": @P@
-        "attributes": [{"name": @attr@, "value": "true"}]
-        "moves": [{"move_type": @normal@, "program": [{"step": @n@}, {"add": {}}]}]
-      - "name": @King@
-        "moves": [{"program": [{"step": @s@}, {"add": {}}]}]
-    "setup":
-      - {"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}
-      - {"player": @Black@, "piece": @King@, "positions": [@a2@]}
-    "goals": [{"kind": "win", "players": [@Whites@, @Black@], "condition": {"checkmated": {"pieces": [@King@]}}}]
-  - "kind": "variant"
-    "variant_of": 0
-    "title": @Variant@
-    "players": [@Whites@, @Black@]
-    "boards":
-      - "directions": [@n@]
-        "positions": [{"name": @a1@, "rect": [0, 0, 50, 50]}]
-    "pieces": [{"name": @Pawn@, "moves": []}]
-    "setup": [{"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}]
-"#;
-    let mut out = String::new();
-    let mut rest = T;
-    let mut k = 0;
-    while let Some(at) = rest.find('@') {
-        out.push_str(&rest[..at]);
-        let end = rest[at + 1..].find('@').unwrap() + at + 1;
-        let name = &rest[at + 1..end];
-        // The same name gets the same payload everywhere (references must still match).
-        let payload = PAYLOADS[name.len() % 2];
-        out.push_str(&serde_json::to_string(&format!("{name}{payload}")).unwrap());
-        k += 1;
-        rest = &rest[end + 1..];
-    }
-    out.push_str(rest);
-    assert!(k > 40, "the template lost its strings");
-    out
-}
-
-/// The tags and attributes of an HTML text, as a browser's tokenizer finds them (outside
-/// comments and doctypes): `(tag, [attribute names])`, closing tags as `/tag`.
-fn html_tags(html: &str) -> Vec<(String, Vec<String>)> {
-    let b = html.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(off) = html[i..].find('<') {
-        i += off + 1;
-        match b.get(i) {
-            Some(b'!') => {
-                i += html[i..].find('>').map_or(html.len() - i, |e| e + 1);
-                continue;
-            }
-            Some(b'/') if b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) => {
-                let end = html[i..].find('>').map_or(html.len(), |e| i + e);
-                out.push((
-                    format!("/{}", html[i + 1..end].trim().to_lowercase()),
-                    Vec::new(),
-                ));
-                i = end;
-                continue;
-            }
-            Some(c) if c.is_ascii_alphabetic() => {}
-            _ => continue,
-        }
-        let name_end = html[i..]
-            .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
-            .map_or(html.len(), |e| i + e);
-        let tag = html[i..name_end].to_lowercase();
-        i = name_end;
-        let mut attrs = Vec::new();
-        loop {
-            while b
-                .get(i)
-                .is_some_and(|c| c.is_ascii_whitespace() || *c == b'/')
-            {
-                i += 1;
-            }
-            match b.get(i) {
-                None => break,
-                Some(b'>') => {
-                    i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            let end = html[i..]
-                .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '>' || c == '/')
-                .map_or(html.len(), |e| i + e);
-            attrs.push(html[i..end.max(i + 1)].to_lowercase());
-            i = end.max(i + 1);
-            if b.get(i) == Some(&b'=') {
-                i += 1;
-                match b.get(i) {
-                    Some(&q) if q == b'"' || q == b'\'' => {
-                        i += 1 + html[i + 1..]
-                            .find(q as char)
-                            .map_or(html.len() - i - 1, |e| e + 1);
-                    }
-                    _ => {
-                        i += html[i..]
-                            .find(|c: char| c.is_ascii_whitespace() || c == '>')
-                            .unwrap_or(html.len() - i);
-                    }
-                }
-            }
-        }
-        out.push((tag, attrs));
-    }
-    out
-}
-
 #[test]
 fn the_tag_scanner_finds_injected_elements() {
     let tags = html_tags("<p class=\"a\">x</p><img src=x onerror=alert(1)><!-- <b> -->");
@@ -1009,28 +874,6 @@ fn the_tag_scanner_finds_injected_elements() {
 /// attribute the site does not write itself.
 #[test]
 fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
-    const TAGS: &[&str] = &[
-        "html", "head", "meta", "title", "link", "body", "nav", "a", "h1", "h2", "table", "thead",
-        "tbody", "tr", "th", "td", "p", "img", "div", "span", "ul", "li", "strong", "em",
-        "details", "summary", "br",
-    ];
-    const ATTRS: &[&str] = &[
-        "lang",
-        "charset",
-        "name",
-        "content",
-        "rel",
-        "href",
-        "src",
-        "width",
-        "height",
-        "alt",
-        "class",
-        "id",
-        "scope",
-        "aria-sort",
-        "loading",
-    ];
     let dir = scratch_dir("hostile-catalogue");
     // The file name carries a payload too (`/` cannot be in a file name). The first player's
     // name breaks out of an attribute value unless escaped (the tiles' `alt` texts were not).
@@ -1064,20 +907,8 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
     assert!(pages.len() >= 3, "{pages:?}");
     for p in &pages {
         let html = std::fs::read_to_string(p).unwrap();
-        for (tag, attrs) in html_tags(&html) {
-            let bare = tag.trim_start_matches('/');
-            assert!(
-                TAGS.contains(&bare),
-                "{}: element <{tag}> injected",
-                p.display()
-            );
-            for a in attrs {
-                assert!(
-                    ATTRS.contains(&a.as_str()),
-                    "{}: attribute {a} on <{tag}> injected",
-                    p.display()
-                );
-            }
+        if let Some(what) = foreign(&html) {
+            panic!("{}: {what}", p.display());
         }
     }
 }
@@ -1294,4 +1125,81 @@ fn the_ludii_reader_is_linear_in_pieces() {
     assert_eq!(r.code, 0, "{}", r.output());
     assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
     assert!(r.peak_kib < MAX_PEAK_KIB, "peaked at {} KiB", r.peak_kib);
+}
+
+// ---- Findings of the jar, zsg, ini and catalogue fuzz targets (`cargo xtask fuzz`) ----
+
+/// Fuzz finding (catalogue, seed 1): a YAML variant whose `variant_of` names no game (an error
+/// of `spec::check`) made the catalogue's variant list index past the games and panic; the
+/// file is now catalogued with its error and no list.
+#[test]
+fn the_catalogue_survives_a_variant_of_no_game() {
+    let dir = scratch_dir("hostile-catalogue-variant-of");
+    let spec = hostile_spec().replace("\"variant_of\": 0", "\"variant_of\": 7");
+    assert!(spec.contains("\"variant_of\": 7"));
+    write(&dir, "g.yaml", &spec);
+    run3(&dir, &["catalogue", "-q", "-o", "site", "g.yaml"], 1, "1 of 1 file has errors");
+    let page = std::fs::read_to_string(dir.join("site/games/g-yaml/2.html")).unwrap();
+    assert!(page.contains("variant_of 7 is not a game index"), "{page}");
+    // The variant's page says it is a variant, of no game it can link, and lists no variants.
+    assert!(page.contains("<td>2 (variant)</td>"), "{page}");
+    assert!(!page.contains("id=\"variants\""), "{page}");
+}
+
+/// A jar of stored entries.
+fn stored_jar(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut z = Vec::new();
+    let mut heads = Vec::new();
+    for (name, data) in entries {
+        heads.push(z.len() as u32);
+        zip_local(&mut z, name, 0, data, data.len() as u32);
+    }
+    let cd = z.len();
+    for ((name, data), at) in entries.iter().zip(heads) {
+        let n = data.len() as u32;
+        zip_central(&mut z, name, 0, n, n, at);
+    }
+    zip_end(&mut z, entries.len(), cd);
+    z
+}
+
+/// Item 11: the subgames of a `(match …)` share one file's budget (expansion nodes, subgame
+/// text, board positions) instead of each spending a whole game's: 32 large subgames from a
+/// small jar cost 32 games' budgets before.
+#[test]
+fn a_match_spends_one_files_budget() {
+    let dir = scratch_dir("hostile-match");
+    // 10,000 positions each: four fit in the 40,000 positions of one file.
+    let wide = "(game \"Wide\" (players 2) (equipment { (board (square 100)) (piece \"Disc\" Each) }) \
+                (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))";
+    // 20,000 pieces each (about 250,000 expanded nodes): four fit in one file's 10^6.
+    let pieces: String = (0..20_000)
+        .map(|i| format!("(piece \"P{i}\" Each (move Step Adjacent (to if:(is Empty (to))))) "))
+        .collect();
+    let many = format!(
+        "(game \"Many\" (players 2) (equipment {{ (board (square 10)) {pieces} }}) \
+         (rules (play (forEach Piece)) (end (if (is Full) (result Mover Win)))))"
+    );
+    let jar = stored_jar(&[
+        ("def/A.def", b"(define \"A\" 1)"),
+        ("lud/board/Wide.lud", wide.as_bytes()),
+        ("lud/board/Many.lud", many.as_bytes()),
+    ]);
+    std::fs::write(dir.join("lib.jar"), jar).unwrap();
+    for (game, what) in [
+        ("Wide", "40000 board positions"),
+        ("Many", "1000000 expanded nodes"),
+    ] {
+        let subgames = format!("(subgame \"{game}\") ").repeat(32);
+        write(
+            &dir,
+            &format!("{game}.lud"),
+            &format!("(match \"M\" (players 2) (games {{{subgames}}}))\n"),
+        );
+        let file = format!("{game}.lud");
+        let needle = format!("exceed one file's budget ({what} together)");
+        let r = run3(&dir, &["--ludii", "lib.jar", "check", &file], 1, &needle);
+        let out = r.output();
+        assert!(out.contains("the order of its 4 subgames"), "{out}");
+    }
 }

@@ -710,7 +710,6 @@ fn no_function_grows_past_150_lines() {
         ("src/cli/convert.rs", "convert_one", 196),
         ("src/zrf/lower.rs", "instr_inline", 181),
         ("src/chessembly/program.rs", "lower_script", 163),
-        ("src/ludii/expand.rs", "expand_full", 160),
         ("src/sexpr.rs", "parse", 159),
         ("src/zrf/lower.rs", "game", 158),
         ("src/cli/render.rs", "render", 157),

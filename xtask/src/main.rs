@@ -6,6 +6,7 @@ mod engine_bench;
 mod fonts;
 mod fuzz;
 mod fuzz_files;
+mod fuzz_surfaces;
 mod lud_writer;
 mod ludii;
 
@@ -35,7 +36,7 @@ tasks:
                              pages (generated from the CLI definition) into TARGET/dist/
                              (TARGET: cargo's target directory, CARGO_TARGET_DIR if set)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
-  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli]
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli|jar|zsg|ini|catalogue]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
@@ -117,7 +118,19 @@ fn main() -> ExitCode {
             };
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
-                None => ["zrf", "yaml", "csm", "lud", "english", "includes", "cli"]
+                None => [
+                    "zrf",
+                    "yaml",
+                    "csm",
+                    "lud",
+                    "english",
+                    "includes",
+                    "cli",
+                    "jar",
+                    "zsg",
+                    "ini",
+                    "catalogue",
+                ]
                     .map(String::from)
                     .to_vec(),
             };
