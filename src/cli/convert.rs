@@ -117,7 +117,8 @@ enum Target {
 struct Outcome {
     text: String,
     failed: bool,
-    /// Not started: the run was interrupted first.
+    /// Not converted because the run was interrupted (Ctrl-C, SIGTERM) before its output was
+    /// started: never started, or abandoned while it was read or converted.
     skipped: bool,
     /// Not converted: `--update` found its output newer than the input.
     up_to_date: bool,
@@ -135,6 +136,15 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// A file the interrupt stopped before its output was started: nothing of it is reported
+    /// (its diagnostics may come from a read cut short) and nothing is written.
+    fn interrupted() -> Outcome {
+        Outcome {
+            skipped: true,
+            ..Default::default()
+        }
+    }
+
     /// This file's figures so far, marked failed, with its report text and unmodelled forms.
     fn failed(self, text: String, unmodelled: BTreeMap<String, usize>) -> Outcome {
         Outcome {
@@ -189,10 +199,7 @@ pub fn run(args: ConvertArgs) -> u8 {
     let outcomes: Vec<Outcome> = super::par_map_largest_first(&inputs, |i, input| {
         if interrupted() {
             printer.done(i, String::new());
-            return Outcome {
-                skipped: true,
-                ..Default::default()
-            };
+            return Outcome::interrupted();
         }
         let mut o = convert_one(&args, to, input, &targets[i], &opts);
         let text = std::mem::take(&mut o.text);
@@ -218,7 +225,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         }
     }
     let skipped = outcomes.iter().filter(|o| o.skipped).count();
-    if skipped > 0 {
+    if skipped > 0 || interrupted() {
         eprintln!(
             "interrupted: {skipped} file{} not converted (no output was started for them); \
              run the same command with --update to convert only what is missing",
@@ -332,7 +339,7 @@ fn unmodelled_total(outcomes: &[Outcome]) -> BTreeMap<&str, usize> {
 }
 
 /// The state of one file in the report: converted, failed, up-to-date (`--update` left it) or
-/// skipped (never started: the run was interrupted first).
+/// skipped (interrupted before its output was started).
 fn status(o: &Outcome) -> &'static str {
     if o.skipped {
         "skipped"
@@ -665,6 +672,10 @@ fn convert_one(
         opts,
         &mut *super::loader(input),
     );
+    // Ctrl-C during the read (which then stops at once): the file is not converted.
+    if interrupted() {
+        return Outcome::interrupted();
+    }
     let policy = Policy::new(&args.deny);
     let mut base = Outcome {
         bytes_in: bytes.len(),
@@ -758,6 +769,10 @@ fn convert_one(
             input.display
         ));
         return base.failed(text, r.unmodelled);
+    }
+    // After an interrupt nothing new is written.
+    if interrupted() {
+        return Outcome::interrupted();
     }
     if let Err(e) = write_output(target, &out, existing) {
         text.push_str(&format!("error: {}: {e}\n", input.display));

@@ -5,7 +5,7 @@
 //! coordinate ranges are spread and `((x))` collapses to `(x)`.
 
 use super::syntax::{self, Node};
-use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::diag::{Diagnostic, FileId, Interrupt, Severity, Span};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -102,6 +102,8 @@ pub struct Expanded {
     /// Nodes counted against [`MAX_NODES`] so far (those counted before this text included,
     /// see [`expand_counted`]).
     pub nodes: usize,
+    /// The stop request was found raised: the text is not fully expanded.
+    pub interrupted: bool,
 }
 
 struct Ctx<'a> {
@@ -114,6 +116,11 @@ struct Ctx<'a> {
     diags: &'a mut Vec<Diagnostic>,
     nodes: usize,
     limit_hit: bool,
+    /// Polled every 4,096 nodes expanded one by one (`calls`); `interrupted` once found
+    /// raised (`limit_hit` is set too).
+    interrupt: &'a Interrupt,
+    interrupted: bool,
+    calls: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -157,16 +164,18 @@ pub fn expand_full(
     choices: &Choices,
     library: Option<&Library>,
 ) -> Expanded {
-    expand_counted(top, diags, choices, library, 0)
+    let interrupt = Interrupt::default();
+    expand_counted(top, diags, (choices, library, &interrupt), 0)
 }
 
 /// [`expand_full`] sharing one [`MAX_NODES`] budget with texts expanded before it: `counted`
-/// nodes are spent already (the subgames of a match share their file's budget).
+/// nodes are spent already (the subgames of a match share their file's budget). `interrupt`
+/// is polled every 4,096 nodes; once raised, the form is kept unexpanded with
+/// `read::interrupted` and [`Expanded::interrupted`] is set.
 pub fn expand_counted(
     top: Vec<Node>,
     diags: &mut Vec<Diagnostic>,
-    choices: &Choices,
-    library: Option<&Library>,
+    (choices, library, interrupt): (&Choices, Option<&Library>, &Interrupt),
     counted: usize,
 ) -> Expanded {
     let mut ctx = Ctx {
@@ -177,6 +186,9 @@ pub fn expand_counted(
         diags,
         nodes: counted,
         limit_hit: false,
+        interrupt,
+        interrupted: false,
+        calls: 0,
     };
     let mut others = Vec::new();
     let mut option_nodes = Vec::new();
@@ -260,6 +272,7 @@ pub fn expand_counted(
     }
     report_unknown(&mut ctx);
     out.nodes = ctx.nodes;
+    out.interrupted = ctx.interrupted;
     out
 }
 
@@ -651,6 +664,13 @@ fn lookup<'a>(ctx: &'a Ctx, name: &str) -> Option<&'a Macro> {
 /// Expands one node into zero or more nodes (a call may splice several, or vanish).
 fn expand_node(n: Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Vec<Node> {
     ctx.nodes += 1;
+    ctx.calls = ctx.calls.wrapping_add(1);
+    if ctx.calls & 0xFFF == 0 && !ctx.limit_hit && ctx.interrupt.raised() {
+        ctx.limit_hit = true;
+        ctx.interrupted = true;
+        ctx.diags.push(Interrupt::error(n.span()));
+        return vec![n];
+    }
     if ctx.nodes > MAX_NODES || depth > MAX_MACRO_DEPTH + syntax::MAX_DEPTH {
         if !ctx.limit_hit {
             ctx.limit_hit = true;

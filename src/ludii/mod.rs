@@ -44,7 +44,7 @@ pub fn read_lud_with(
 ) -> (Option<Document>, Vec<Diagnostic>) {
     let opts = Options {
         choices: choices.clone(),
-        library: None,
+        ..Options::default()
     };
     read_lud_opts(name, text, file, &opts)
 }
@@ -56,6 +56,9 @@ pub struct Options {
     pub choices: Choices,
     /// Ludii's defines, read by the CLI from `--ludii` / `LUDII_HOME`.
     pub library: Option<std::sync::Arc<Library>>,
+    /// A stop request (Ctrl-C): polled while expanding and before each subgame, which refuses
+    /// the file once raised.
+    pub interrupt: crate::diag::Interrupt,
 }
 
 /// [`read_lud`] with every reading option.
@@ -107,7 +110,17 @@ fn read_located(name: &str, text: &str, file: FileId, opts: &Options, budget: Bu
         Budget::Subgame { nodes } => nodes,
     };
     let library = opts.library.as_deref();
-    let ex = expand::expand_counted(nodes, &mut diags, &opts.choices, library, counted);
+    let how = (&opts.choices, library, &opts.interrupt);
+    let ex = expand::expand_counted(nodes, &mut diags, how, counted);
+    // Interrupted: nothing of the file is kept (the error says so), and nothing more is done.
+    if ex.interrupted {
+        return Read {
+            doc: None,
+            diags,
+            origins: Origins::default(),
+            nodes: ex.nodes,
+        };
+    }
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
         return Read {

@@ -38,10 +38,7 @@ impl Spent {
     /// checked once a subgame is read).
     fn exceeded(&self, bytes: usize) -> Option<String> {
         if self.nodes >= super::expand::MAX_NODES {
-            Some(format!(
-                "{} expanded nodes",
-                super::expand::MAX_NODES
-            ))
+            Some(format!("{} expanded nodes", super::expand::MAX_NODES))
         } else if self.bytes.saturating_add(bytes) > MAX_SUBGAME_BYTES {
             Some(format!("{MAX_SUBGAME_BYTES} bytes of subgame text"))
         } else {
@@ -145,9 +142,14 @@ fn read_subgame(
         over(what, diags);
         return Err(());
     }
+    if opts.interrupt.raised() {
+        diags.push(crate::diag::Interrupt::error(sub.span()));
+        return Err(());
+    }
     let sub_opts = Options {
         choices: Default::default(),
         library: opts.library.clone(),
+        interrupt: opts.interrupt.clone(),
     };
     let budget = Budget::Subgame { nodes: spent.nodes };
     let read = read_located(name, text, SUBGAME_FILE, &sub_opts, budget);

@@ -1066,41 +1066,104 @@ fn an_interrupt_stops_an_endless_block() {
         &big_board_game(20, looping, "(A (P p0q0))"),
     );
     for (sig, cmd) in [("-INT", "moves"), ("-TERM", "perft")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
-            .args([
-                "--limit",
-                "engine-steps=99999999999",
-                "--limit",
-                "engine-work=99999999999999",
-            ])
-            .args([cmd, "loop.zrf"])
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Let it get into the block (the signal handler is installed before reading).
-        std::thread::sleep(Duration::from_millis(500));
-        let sent = Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > HANG {
-                let _ = child.kill();
-                panic!("{cmd} ignored {sig}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let args = [
+            "--limit",
+            "engine-steps=99999999999",
+            "--limit",
+            "engine-work=99999999999999",
+            cmd,
+            "loop.zrf",
+        ];
+        let (code, stdout, _) = interrupted_run(&dir, &args, sig);
+        assert_eq!(code, 130, "{cmd} {sig}");
+        assert!(stdout.is_empty(), "{cmd} {sig} printed {stdout:?}");
+    }
+}
+
+/// Runs zogkit with `args` in `dir`, sends `sig` (`-INT`, `-TERM`) after half a second (the
+/// handlers are installed before reading), and waits for the end (a run still going after
+/// [`HANG`] fails the test). Returns the exit code, standard output and standard error.
+#[cfg(unix)]
+fn interrupted_run(dir: &Path, args: &[&str], sig: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("{args:?} ignored {sig}");
         }
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{cmd} {sig}: {out:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Item 9: Ctrl-C or SIGTERM stops a reader at once (a ZRF file whose expansion would take
+/// 7 s of CPU and 3.4 GB with its limits raised), and `convert` then writes nothing: exit 130,
+/// no output, no temporary file.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_stops_a_reader_and_nothing_is_written() {
+    let dir = scratch_dir("hostile-interrupt-read");
+    // `d0` uses `$1` of whoever calls it (dynamic scope), so no call result can be shared:
+    // `(d23)` expands to 2^24 nodes one by one.
+    let mut zrf = String::from("(define d0 ($1 y))\n");
+    for i in 1..=23 {
+        zrf.push_str(&format!("(define d{i} ((d{}) (d{})))\n", i - 1, i - 1));
+    }
+    zrf.push_str(&GAME.replace("(game", "(game (dummy (d23))"));
+    write(&dir, "big.zrf", &zrf);
+    let raised = [
+        "expansion-nodes",
+        "file-expansion-nodes",
+        "macro-calls",
+        "list-items",
+    ]
+    .map(|l| format!("{l}=99999999999"));
+    for sig in ["-INT", "-TERM"] {
+        let mut args: Vec<&str> = raised.iter().flat_map(|l| ["--limit", l]).collect();
+        args.extend(["--stats", "convert", "big.zrf", "-o", "big.yaml"]);
+        let (code, _, err) = interrupted_run(&dir, &args, sig);
+        assert_eq!(code, 130, "{sig}: {err}");
         assert!(
-            out.stdout.is_empty(),
-            "{cmd} {sig} printed {:?}",
-            out.stdout
+            err.contains("interrupted: 1 file not converted"),
+            "{sig}: {err}"
+        );
+        // The reader stopped: far less CPU than the whole expansion takes.
+        let cpu: f64 = err
+            .split("cpu ")
+            .nth(1)
+            .and_then(|c| c.split(" s").next())
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no stats in {err}"));
+        assert!(cpu < 3.0, "{sig}: {cpu} s of CPU: the reader did not stop");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n != "big.zrf")
+            .collect();
+        assert!(
+            left.is_empty(),
+            "{sig}: written after the interrupt: {left:?}"
         );
     }
 }
@@ -1138,7 +1201,12 @@ fn the_catalogue_survives_a_variant_of_no_game() {
     let spec = hostile_spec().replace("\"variant_of\": 0", "\"variant_of\": 7");
     assert!(spec.contains("\"variant_of\": 7"));
     write(&dir, "g.yaml", &spec);
-    run3(&dir, &["catalogue", "-q", "-o", "site", "g.yaml"], 1, "1 of 1 file has errors");
+    run3(
+        &dir,
+        &["catalogue", "-q", "-o", "site", "g.yaml"],
+        1,
+        "1 of 1 file has errors",
+    );
     let page = std::fs::read_to_string(dir.join("site/games/g-yaml/2.html")).unwrap();
     assert!(page.contains("variant_of 7 is not a game index"), "{page}");
     // The variant's page says it is a variant, of no game it can link, and lists no variants.
@@ -1201,5 +1269,47 @@ fn a_match_spends_one_files_budget() {
         let r = run3(&dir, &["--ludii", "lib.jar", "check", &file], 1, &needle);
         let out = r.output();
         assert!(out.contains("the order of its 4 subgames"), "{out}");
+    }
+}
+
+/// Item 9, in the library: a raised stop request refuses a ZRF or Ludii input with
+/// `read::interrupted` and keeps nothing of it (the CLI raises the request on Ctrl-C).
+#[test]
+fn a_raised_interrupt_refuses_zrf_and_ludii_inputs() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use zogkit::format::{self, Format, ReadOptions};
+    let opts = ReadOptions {
+        interrupt: zogkit::diag::Interrupt::new(Arc::new(AtomicBool::new(true))),
+        ..ReadOptions::default()
+    };
+    let pieces: String = (0..2_000)
+        .map(|i| format!("(piece \"P{i}\" Each) "))
+        .collect();
+    let lud = format!(
+        "(game \"G\" (players 2) (equipment {{ (board (square 8)) {pieces} }}) \
+         (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))"
+    );
+    for (fmt, text) in [(Format::Zrf, GAME.to_string()), (Format::Lud, lud)] {
+        let mut none = zogkit::zrf::NoIncludes;
+        let r = format::read(fmt, "x", text.as_bytes(), &opts, &mut none);
+        assert!(
+            r.diagnostics.iter().any(|d| d.code == "read::interrupted"),
+            "{fmt:?}: {:#?}",
+            r.diagnostics
+        );
+        assert!(
+            r.document.is_none_or(|d| d.games.is_empty()),
+            "{fmt:?}: a document was kept"
+        );
+        // Not raised: the same input reads.
+        let r = format::read(
+            fmt,
+            "x",
+            text.as_bytes(),
+            &ReadOptions::default(),
+            &mut none,
+        );
+        assert_eq!(r.document.map(|d| d.games.len()), Some(1), "{fmt:?}");
     }
 }

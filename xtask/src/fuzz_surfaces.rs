@@ -85,10 +85,7 @@ fn files(dirs: &[PathBuf], ext: &str) -> Vec<Vec<u8>> {
         crate::fuzz::collect(d, ext, &mut paths);
     }
     paths.sort();
-    paths
-        .iter()
-        .filter_map(|p| std::fs::read(p).ok())
-        .collect()
+    paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
 }
 
 /// Target-specific mutations, applied after the generic ones now and then.
@@ -229,7 +226,17 @@ fn zip_field(rng: &mut Rng, v: &mut [u8]) {
     }
     let base = at[rng.below(at.len())];
     let len = v.len() as u64;
-    let values = [0, 1, 7, 0xFF, 0xFFFF, 0x7FFF_FFFF, 0xFFFF_FFFF, len, len / 2];
+    let values = [
+        0,
+        1,
+        7,
+        0xFF,
+        0xFFFF,
+        0x7FFF_FFFF,
+        0xFFFF_FFFF,
+        len,
+        len / 2,
+    ];
     let value = values[rng.below(values.len())];
     let (off, width) = if rng.below(2) == 0 {
         (short[rng.below(short.len())], 2)
@@ -262,7 +269,9 @@ fn exercise_jar(bytes: &[u8]) {
         .iter()
         .map(|g| format!("(subgame \"{g}\" next:1) "))
         .collect();
-    let text = format!("(match \"Fz\" (players 2) (games {{{subgames}}}) (end (if (>= (matchScore P1) 2) (result P1 Win))))");
+    let text = format!(
+        "(match \"Fz\" (players 2) (games {{{subgames}}}) (end (if (>= (matchScore P1) 2) (result P1 Win))))"
+    );
     let _ = ludii::read_lud_opts("fuzz.lud", &text, FileId(0), &opts);
 }
 
@@ -357,11 +366,7 @@ fn exercise_catalogue(bytes: &[u8]) -> Result<(), String> {
         Some(b'(' | b';') => Format::Zrf,
         _ => Format::Yaml,
     };
-    let name = format!(
-        "g{}.{}",
-        html::PAYLOADS[bytes.len() % 2],
-        fmt.extension()
-    );
+    let name = format!("g{}.{}", html::PAYLOADS[bytes.len() % 2], fmt.extension());
     let opts = format::ReadOptions::default();
     let r = format::read(fmt, &name, bytes, &opts, &mut NoIncludes);
     if r.document.as_ref().is_some_and(|d| !d.games.is_empty()) {

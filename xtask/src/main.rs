@@ -131,8 +131,8 @@ fn main() -> ExitCode {
                     "ini",
                     "catalogue",
                 ]
-                    .map(String::from)
-                    .to_vec(),
+                .map(String::from)
+                .to_vec(),
             };
             fuzz::fuzz(
                 &root,
