@@ -80,10 +80,11 @@ pub fn run(args: CatalogueArgs) -> u8 {
             existing,
         );
         pb.inc(1);
-        Some(d)
+        // Interrupted while this file was read or drawn: `one` wrote nothing of it.
+        (!super::interrupted()).then_some(d)
     });
     pb.finish_and_clear();
-    if done.iter().any(Option::is_none) {
+    if done.iter().any(Option::is_none) || super::interrupted() {
         eprintln!(
             "interrupted: the catalogue in {} is incomplete",
             display_path(&args.output)
@@ -346,7 +347,13 @@ fn one(
     };
     let pages = catalogue::file_pages(&fi, prewritten);
     let mut error = None;
-    for f in &pages.files {
+    // After an interrupt nothing new is written.
+    let files = if super::interrupted() {
+        &[][..]
+    } else {
+        &pages.files[..]
+    };
+    for f in files {
         if let Err(e) = write(&args.output, f, existing) {
             error.get_or_insert(e);
         }
