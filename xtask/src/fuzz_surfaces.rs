@@ -325,13 +325,20 @@ fn rules_document(rules_file: &str) -> Option<Arc<Document>> {
     doc
 }
 
-/// The `zsg` target: parse, then replay against the named rules under small engine budgets.
+/// The `zsg` target, as `zogkit replay` reads a save: checked whole (`zsg::summary`), then
+/// replayed line by line (`zsg::items` into an `engine::Replayer`) against the named rules
+/// under small engine budgets; `zsg::parse` too.
 fn exercise_zsg(bytes: &[u8]) {
-    use zogkit::engine::{self, Rules, zsg};
+    use zogkit::engine::{Replayer, Rules, zsg};
     let (decoded, _) = zogkit::text::decode(bytes, None, FileId(0));
-    let Ok(game) = zsg::parse(&decoded.text) else {
+    let parsed = zsg::parse(&decoded.text);
+    let Ok(summary) = zsg::summary(&decoded.text) else {
+        assert!(parsed.is_err(), "zsg::summary refused what zsg::parse read");
         return;
     };
+    let records = parsed.map(|g| g.records.len()).ok();
+    assert_eq!(records, Some(summary.records), "zsg::parse and zsg::summary disagree");
+    let game = &summary.game;
     let Some(doc) = game.rules_file.as_deref().and_then(rules_document) else {
         return;
     };
@@ -348,11 +355,19 @@ fn exercise_zsg(bytes: &[u8]) {
     rules.move_limit = 20_000;
     rules.work_limit = 20_000_000;
     reached();
-    if let Err(e) = engine::replay(&rules, &game) {
-        // What `replay --show` does on an error: the position before the record.
-        let mut head = game.clone();
-        head.records.truncate(e.played);
-        let _ = engine::replay(&rules, &head);
+    let mut replayer = Replayer::new(&rules);
+    let Ok((_, items)) = zsg::items(&decoded.text) else {
+        panic!("zsg::items refused what zsg::summary read");
+    };
+    for item in items {
+        let done = match item.expect("zsg::items failed where zsg::summary did not") {
+            zsg::Item::Setup(p) => replayer.set_up(&p),
+            zsg::Item::Record(r) => replayer.play(&r),
+            _ => Ok(()),
+        };
+        if done.is_err() {
+            break;
+        }
     }
 }
 
