@@ -2,6 +2,7 @@
 
 use super::outcome::{self, Deny, Policy};
 use super::output::{self, Existing, Plan};
+use super::output_dir::OutputDir;
 use super::{
     EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, interrupted,
     progress, read_input, remove_stale_temps,
@@ -179,7 +180,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         Err(code) => return code,
     };
     let single = inputs.len() == 1 && args.inputs.iter().all(|p| !p.is_dir());
-    let targets = match plan_targets(&args, to, &inputs, single) {
+    let (targets, held) = match plan_targets(&args, to, &inputs, single) {
         Ok(t) => t,
         Err(e) => {
             super::error_line!("{e}");
@@ -201,7 +202,8 @@ pub fn run(args: ConvertArgs) -> u8 {
             printer.done(i, String::new());
             return Outcome::interrupted();
         }
-        let mut o = convert_one(&args, to, input, &targets[i], &opts);
+        let target = (&targets[i], held.as_ref());
+        let mut o = convert_one(&args, to, input, target, &opts);
         let text = std::mem::take(&mut o.text);
         printer.done(
             i,
@@ -408,7 +410,7 @@ fn plan_targets(
     to: Format,
     inputs: &[InputFile],
     single: bool,
-) -> Result<Vec<Target>, String> {
+) -> Result<(Vec<Target>, Option<OutputDir>), String> {
     let targets = if single {
         vec![match args.output.as_deref() {
             None => Target::Stdout,
@@ -438,10 +440,15 @@ fn plan_targets(
         (Target::File(p), _) => Some(super::parent_dir(p)),
         (Target::Stdout, _) => None,
     };
-    if let Some(dir) = folder {
-        output::usable_dir(&dir)?;
-    }
-    Ok(targets)
+    // The folder is held open for the run: every output below it is written through it.
+    let held = match folder {
+        Some(dir) => {
+            output::usable_dir(&dir)?;
+            Some(OutputDir::open(&dir)?)
+        }
+        None => None,
+    };
+    Ok((targets, held))
 }
 
 /// The outputs of a batch: below `-o DIR`, mirroring the tree below each input folder.
@@ -616,18 +623,25 @@ fn with_images(
     Ok(Some(imaged))
 }
 
-/// Writes the converted bytes: to standard output, or to the file, replacing only what the
-/// plan allowed to replace (a new output is claimed exclusively).
-fn write_output(target: &Target, out: &[u8], existing: Existing) -> Result<(), String> {
+/// Writes the converted bytes: to standard output, or to the file through the output folder
+/// held open for the run, replacing only what the plan allowed to replace (a new output is
+/// claimed exclusively).
+fn write_output(
+    (target, held): (&Target, Option<&OutputDir>),
+    out: &[u8],
+    existing: Existing,
+) -> Result<(), String> {
     match target {
         Target::Stdout => {
             output::stdout_bytes(out).map_err(|_| "cannot write to standard output".to_string())
         }
-        Target::File(p) => output::write(
-            p,
-            out,
-            existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok(),
-        ),
+        Target::File(p) => {
+            let replace = existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok();
+            match held {
+                Some(dir) => dir.write(p, out, replace),
+                None => output::write(p, out, replace),
+            }
+        }
     }
 }
 
@@ -635,7 +649,7 @@ fn convert_one(
     args: &ConvertArgs,
     to: Format,
     input: &InputFile,
-    target: &Target,
+    (target, held): (&Target, Option<&OutputDir>),
     opts: &format::ReadOptions,
 ) -> Outcome {
     let mut text = String::new();
@@ -774,7 +788,7 @@ fn convert_one(
     if interrupted() {
         return Outcome::interrupted();
     }
-    if let Err(e) = write_output(target, &out, existing) {
+    if let Err(e) = write_output((target, held), &out, existing) {
         text.push_str(&format!("error: {}: {e}\n", input.display));
         return base.failed(text, r.unmodelled);
     }

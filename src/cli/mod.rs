@@ -32,6 +32,7 @@ pub mod ludii_home;
 pub mod moves;
 pub mod outcome;
 pub mod output;
+pub mod output_dir;
 pub mod perft;
 pub mod play;
 pub mod position;

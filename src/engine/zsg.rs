@@ -142,8 +142,8 @@ impl Line<'_> {
         let mut out = Vec::new();
         // (byte, column) of the word being read.
         let mut start: Option<(usize, usize)> = None;
-        let mut col = self.text[..from].chars().count() + 1;
-        for (i, c) in self.text[from..].char_indices() {
+        let first = self.text[..from].chars().count() + 1;
+        for (col, (i, c)) in (first..).zip(self.text[from..].char_indices()) {
             let i = i + from;
             match (c.is_whitespace(), start) {
                 (true, Some(s)) => {
@@ -156,7 +156,6 @@ impl Line<'_> {
                 (false, None) => start = Some((i, col)),
                 _ => {}
             }
-            col += 1;
         }
         if let Some(s) = start {
             out.push(self.token(s, self.text.len()));

@@ -1371,3 +1371,91 @@ fn replay_is_linear_and_flat_in_a_saves_length() {
         r.output().len()
     );
 }
+
+/// Starts `zogkit args` in `dir`; once `out/` holds a YAML file (mid-run), renames `out` to
+/// `out.moved` and puts a link `out -> elsewhere` in its place. Returns the run's exit code and
+/// how many YAML files `out` held at the swap, or `None` when the run ended before it.
+#[cfg(unix)]
+fn swap_output_folder_mid_run(dir: &Path, args: &[&str]) -> Option<(i32, usize)> {
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let _ = std::fs::remove_file(dir.join("out"));
+    let _ = std::fs::remove_dir_all(dir.join("out.moved"));
+    let yaml = |d: &Path| {
+        common::walk(d)
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .count()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while yaml(&dir.join("out")) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        assert!(start.elapsed() < HANG, "no output appeared");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::fs::rename(dir.join("out"), dir.join("out.moved")).unwrap();
+    std::os::unix::fs::symlink("elsewhere", dir.join("out")).unwrap();
+    let at_swap = yaml(&dir.join("out.moved"));
+    let status = child.wait().unwrap();
+    Some((status.code().unwrap_or(-1), at_swap))
+}
+
+/// Item 8: an output folder is held open for the run and written through that handle, so a
+/// folder renamed mid-run and replaced by a symbolic link does not redirect the writes (before,
+/// 5,692 files of a catalogue went into the link's target, exit 0).
+#[cfg(unix)]
+#[test]
+fn an_output_folder_swapped_mid_run_does_not_redirect_writes() {
+    let dir = scratch_dir("hostile-swap");
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    let n = 400;
+    for i in 0..n {
+        write(&dir, &format!("in/g{i:03}.zrf"), GAME);
+    }
+    let runs: [&[&str]; 2] = [
+        &["convert", "in", "--to", "yaml", "-q", "-o", "out"],
+        &["catalogue", "in", "-q", "-o", "out"],
+    ];
+    for args in runs {
+        // Only a swap made while outputs were still to come proves anything.
+        let swapped = (0..4)
+            .filter_map(|_| swap_output_folder_mid_run(&dir, args))
+            .find(|&(_, at_swap)| at_swap < n);
+        let (code, at_swap) = swapped.expect("the run always finished before the swap");
+        eprintln!("{args:?}: swapped after {at_swap} of {n} outputs");
+        let elsewhere = common::walk(&dir.join("elsewhere"));
+        assert!(
+            elsewhere.is_empty(),
+            "{args:?} wrote through the link: {elsewhere:?}"
+        );
+        // Every output went into the folder the run started with, under its new name.
+        let moved = common::walk(&dir.join("out.moved"));
+        let yaml = moved
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .count();
+        assert_eq!(yaml, n, "{args:?}: exit {code}");
+        assert!(code == 0 || code == 1, "{args:?}: exit {code}");
+    }
+    // A link to a folder inside the output folder is not written through either.
+    write(&dir, "in2/sub/g.zrf", GAME);
+    std::fs::create_dir_all(dir.join("out2")).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", dir.join("out2/sub")).unwrap();
+    let r = run3(
+        &dir,
+        &["convert", "in2", "--to", "yaml", "-o", "out2"],
+        1,
+        "is a symbolic link or not a folder; refusing to write through it",
+    );
+    assert!(r.stderr.contains("out2/sub"), "{}", r.output());
+    assert!(common::walk(&dir.join("elsewhere")).is_empty());
+}

@@ -337,7 +337,11 @@ fn exercise_zsg(bytes: &[u8]) {
         return;
     };
     let records = parsed.map(|g| g.records.len()).ok();
-    assert_eq!(records, Some(summary.records), "zsg::parse and zsg::summary disagree");
+    assert_eq!(
+        records,
+        Some(summary.records),
+        "zsg::parse and zsg::summary disagree"
+    );
     let game = &summary.game;
     let Some(doc) = game.rules_file.as_deref().and_then(rules_document) else {
         return;
