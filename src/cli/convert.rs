@@ -758,6 +758,7 @@ fn convert_one(
         let vopts = zogkit::verify::Options {
             positions: args.verify_positions,
             engine_steps: opts.engine_steps,
+            interrupt: Some(super::interrupt_flag()),
             ..Default::default()
         };
         let (verdicts, vdiags) =
