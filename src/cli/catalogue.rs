@@ -411,42 +411,11 @@ fn write(
             f.path
         ));
     }
-    let mut path = site.to_path_buf();
-    let parts: Vec<&str> = f.path.split('/').collect();
-    for (i, c) in parts.iter().enumerate() {
-        path.push(c);
-        if i + 1 < parts.len() {
-            folder_in_site(&path)?;
-        }
-    }
-    output::plan(&path, existing, None)?;
-    let replace = existing != Existing::Refuse && std::fs::symlink_metadata(&path).is_ok();
+    // Seen and written through the site folder held open: its folders are made as needed, and
+    // one that is a symbolic link is refused, as a linked file is.
+    let path = site.join(&f.path);
+    let meta = held.metadata(&path);
+    let replace = existing != Existing::Refuse && meta.is_some();
+    output::plan_meta(&path, meta, existing, None)?;
     held.write(&path, &f.bytes, replace)
-}
-
-/// Makes sure `dir`, a folder inside the site, is a real folder (created when missing): a
-/// symbolic link is refused as a linked file is, so nothing is written outside the site.
-fn folder_in_site(dir: &Path) -> Result<(), String> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(m) if m.file_type().is_symlink() => Err(format!(
-            "{} is a symbolic link; refusing to write through it",
-            display_path(dir)
-        )),
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!(
-            "{} exists and is not a folder; refusing to replace it",
-            display_path(dir)
-        )),
-        Err(_) => match std::fs::create_dir(dir) {
-            Ok(()) => Ok(()),
-            // Another thread of this run made it meanwhile: check what it is.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                match std::fs::symlink_metadata(dir) {
-                    Ok(m) if m.is_dir() => Ok(()),
-                    _ => Err(format!("{} changed while being created", display_path(dir))),
-                }
-            }
-            Err(e) => Err(format!("cannot create {}: {e}", display_path(dir))),
-        },
-    }
 }

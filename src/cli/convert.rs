@@ -554,7 +554,11 @@ fn output_name(input: &InputFile, to: Format) -> PathBuf {
 
 /// Whether `target` may be written for `input`: `Plan::Write`, `Plan::UpToDate`, or the error
 /// line that fails the file.
-fn plan_output(existing: Existing, input: &InputFile, target: &Target) -> Result<Plan, String> {
+fn plan_output(
+    existing: Existing,
+    input: &InputFile,
+    (target, held): (&Target, Option<&OutputDir>),
+) -> Result<Plan, String> {
     let Target::File(p) = target else {
         return Ok(Plan::Write);
     };
@@ -564,7 +568,12 @@ fn plan_output(existing: Existing, input: &InputFile, target: &Target) -> Result
             input.display
         ));
     }
-    output::plan(p, existing, input.path.as_deref()).map_err(|e| {
+    // As the output folder held open for the run sees it.
+    let meta = match held {
+        Some(dir) => dir.metadata(p),
+        None => std::fs::symlink_metadata(p).ok(),
+    };
+    output::plan_meta(p, meta, existing, input.path.as_deref()).map_err(|e| {
         let hint = if e.ends_with("(use --force to overwrite)") {
             "; --update skips outputs newer than their input"
         } else {
@@ -635,13 +644,16 @@ fn write_output(
         Target::Stdout => {
             output::stdout_bytes(out).map_err(|_| "cannot write to standard output".to_string())
         }
-        Target::File(p) => {
-            let replace = existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok();
-            match held {
-                Some(dir) => dir.write(p, out, replace),
-                None => output::write(p, out, replace),
+        Target::File(p) => match held {
+            Some(dir) => {
+                let replace = existing != Existing::Refuse && dir.metadata(p).is_some();
+                dir.write(p, out, replace)
             }
-        }
+            None => {
+                let replace = existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok();
+                output::write(p, out, replace)
+            }
+        },
     }
 }
 
@@ -665,7 +677,7 @@ fn convert_one(
     let existing = Existing::new(args.force, args.update);
     // As `check` reads it: by extension, any other one as ZRF.
     let from = outcome::format_of(args.from, input);
-    match plan_output(existing, input, target) {
+    match plan_output(existing, input, (target, held)) {
         Ok(Plan::Write) => {}
         Ok(Plan::UpToDate) => {
             return Outcome {

@@ -49,7 +49,11 @@ impl OutputDir {
         {
             at::write(&self.fd, &rel, bytes, replace).map_err(|e| match e {
                 at::Failure::Link(folder) => format!(
-                    "{} is a symbolic link or not a folder; refusing to write through it",
+                    "{} is a symbolic link; refusing to write through it",
+                    display_path(&self.path.join(folder))
+                ),
+                at::Failure::NotFolder(folder) => format!(
+                    "{} exists and is not a folder; refusing to replace it",
                     display_path(&self.path.join(folder))
                 ),
                 at::Failure::Io(e) if e.kind() == std::io::ErrorKind::AlreadyExists => format!(
@@ -70,6 +74,17 @@ impl OutputDir {
                 )),
             }
         }
+    }
+
+    /// What stands at `path` (not following a link there), seen through the handle when `path`
+    /// is below this folder; `None` when nothing does (or a folder on the way is a link, which
+    /// [`OutputDir::write`] then refuses).
+    pub fn metadata(&self, path: &Path) -> Option<std::fs::Metadata> {
+        #[cfg(target_os = "linux")]
+        if let Some(rel) = self.relative(path) {
+            return at::metadata(&self.fd, &rel);
+        }
+        std::fs::symlink_metadata(path).ok()
     }
 
     /// `path` below this folder as plain components, or `None`.
@@ -104,9 +119,10 @@ mod at {
     use std::os::unix::ffi::OsStrExt;
     use std::path::{Path, PathBuf};
 
-    /// Why a write failed: a folder on the way is a link (or not a folder), or an I/O error.
+    /// Why a write failed: a folder on the way is a link, or not a folder, or an I/O error.
     pub enum Failure {
         Link(PathBuf),
+        NotFolder(PathBuf),
         Io(io::Error),
     }
 
@@ -175,12 +191,38 @@ mod at {
             walked.push(f);
             let dir = held.as_ref().unwrap_or(root).as_raw_fd();
             held = Some(open_dir(dir, f).map_err(|e| match e.raw_os_error() {
-                Some(libc::ELOOP | libc::ENOTDIR) => Failure::Link(walked.clone()),
+                // `O_NOFOLLOW` on a link gives ELOOP; on some systems ENOTDIR, so look.
+                Some(libc::ELOOP) => Failure::Link(walked.clone()),
+                Some(libc::ENOTDIR) if is_link(dir, f) => Failure::Link(walked.clone()),
+                Some(libc::ENOTDIR) => Failure::NotFolder(walked.clone()),
                 _ => Failure::Io(e),
             })?);
         }
         let dir = held.as_ref().unwrap_or(root).as_raw_fd();
         write_via_temp(dir, name, bytes, replace).map_err(Failure::Io)
+    }
+
+    /// What stands at `parts` below `root`, not following links (`O_PATH`: a FIFO or device is
+    /// not opened for reading); `None` when nothing does or a folder on the way is a link.
+    #[cfg(target_os = "linux")]
+    pub fn metadata(root: &OwnedFd, parts: &[OsString]) -> Option<std::fs::Metadata> {
+        let (name, folders) = parts.split_last()?;
+        let mut held: Option<OwnedFd> = None;
+        for f in folders {
+            let dir = held.as_ref().unwrap_or(root).as_raw_fd();
+            let c = cstr(f).ok()?;
+            let flags = DIR_FLAGS | libc::O_NOFOLLOW;
+            // SAFETY: `c` outlives the call, `dir` is open.
+            held = Some(owned(
+                check(unsafe { libc::openat(dir, c.as_ptr(), flags) }).ok()?,
+            ));
+        }
+        let dir = held.as_ref().unwrap_or(root).as_raw_fd();
+        let c = cstr(name).ok()?;
+        let flags = libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+        // SAFETY: as above.
+        let fd = check(unsafe { libc::openat(dir, c.as_ptr(), flags) }).ok()?;
+        std::fs::File::from(owned(fd)).metadata().ok()
     }
 
     /// The mode bits of the regular file `name` in `dir`, if there is one.
@@ -227,6 +269,15 @@ mod at {
             unsafe { libc::unlinkat(dir, tmp.as_ptr(), 0) };
         }
         result
+    }
+
+    /// Whether `name` in `dir` is a symbolic link.
+    fn is_link(dir: RawFd, name: &OsStr) -> bool {
+        let Ok(c) = cstr(name) else { return false };
+        // SAFETY: as in `mode_of`.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::fstatat(dir, c.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+        r == 0 && st.st_mode & libc::S_IFMT == libc::S_IFLNK
     }
 
     fn exists(dir: RawFd, name: &CString) -> bool {

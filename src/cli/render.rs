@@ -290,7 +290,7 @@ fn write_set(args: &RenderArgs, files: &[(PathBuf, Vec<u8>)]) -> Result<bool, (u
     let held = super::output_dir::OutputDir::open(&args.output).map_err(|e| (EXIT_USAGE, e))?;
     let pb = progress(files.len(), args.quiet);
     for (path, bytes) in files {
-        let replace = existing != Existing::Refuse && std::fs::symlink_metadata(path).is_ok();
+        let replace = existing != Existing::Refuse && held.metadata(path).is_some();
         held.write(path, bytes, replace)
             .map_err(|e| (EXIT_USAGE, e))?;
         pb.inc(1);
