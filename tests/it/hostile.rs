@@ -1467,3 +1467,19 @@ fn an_output_folder_swapped_mid_run_does_not_redirect_writes() {
     assert!(r.stderr.contains("out2/sub"), "{}", r.output());
     assert_eq!(std::fs::read_dir(dir.join("elsewhere")).unwrap().count(), 0);
 }
+
+/// Fuzz finding (catalogue, seed 3): a game of 65,536 sections zogkit does not know, spliced in
+/// by a doubling macro, took 2 s to read (each section kept in `extensions` looked at every
+/// earlier one); now linear.
+#[test]
+fn many_unknown_sections_are_kept_in_linear_time() {
+    let dir = scratch_dir("hostile-unknown-sections");
+    let mut zrf = String::from("(define m1 (unknown-section x))\n");
+    for i in 2..=17 {
+        zrf.push_str(&format!("(define m{i} (m{}) (m{}))\n", i - 1, i - 1));
+    }
+    zrf.push_str(&GAME.replace("(game", "(game (m17)"));
+    write(&dir, "g.zrf", &zrf);
+    let r = run(&dir, &["check", "g.zrf"], 0, "is not a ZRF section here");
+    assert!(r.output().contains("1 game"), "{}", r.output());
+}
