@@ -31,6 +31,39 @@ impl Severity {
     }
 }
 
+/// Diagnostic code: a read stopped by [`Interrupt`] (Ctrl-C or SIGTERM); nothing of the input is kept.
+pub const CODE_INTERRUPTED: &str = "read::interrupted";
+
+/// A request to stop long work, raised from outside: the CLI shares its one flag, raised by
+/// Ctrl-C or SIGTERM, with the readers (which poll it between forms and every few thousand
+/// expanded nodes, and then refuse the input with [`CODE_INTERRUPTED`]) and the engine. The
+/// default is never raised.
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(Option<Arc<std::sync::atomic::AtomicBool>>);
+
+impl Interrupt {
+    /// A request raised when `flag` is.
+    pub fn new(flag: Arc<std::sync::atomic::AtomicBool>) -> Interrupt {
+        Interrupt(Some(flag))
+    }
+
+    /// Whether the stop was requested.
+    pub fn raised(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The error of an input whose reading stopped at `span` because the stop was requested.
+    pub fn error(span: Span) -> Diagnostic {
+        Diagnostic::error(
+            CODE_INTERRUPTED,
+            "interrupted (Ctrl-C or SIGTERM): the input is not read to its end and nothing of it is kept",
+            span,
+        )
+    }
+}
+
 /// Identifies one source text (a file, an included file, or standard input).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct FileId(pub u32);

@@ -119,6 +119,9 @@ pub struct ReadOptions {
     pub engine_work: u64,
     /// Ludii: option choices and the library of defines.
     pub ludii: crate::ludii::Options,
+    /// A stop request (Ctrl-C, SIGTERM) the ZRF and Ludii readers poll: once raised they refuse
+    /// the input with `read::interrupted` (the other readers are fast within their limits).
+    pub interrupt: crate::diag::Interrupt,
 }
 
 impl Default for ReadOptions {
@@ -136,6 +139,7 @@ impl Default for ReadOptions {
             engine_moves: crate::engine::DEFAULT_MOVE_LIMIT as u64,
             engine_work: crate::engine::DEFAULT_WORK_LIMIT,
             ludii: crate::ludii::Options::default(),
+            interrupt: Default::default(),
         }
     }
 }
@@ -377,7 +381,8 @@ fn read_uncapped(
         Format::Zrf => {
             let zopts = zrf::ReadOptions {
                 encoding: opts.encoding.or(opts.zrf.encoding),
-                ..opts.zrf
+                interrupt: opts.interrupt.clone(),
+                ..opts.zrf.clone()
             };
             let f = zrf::read(name, bytes, &zopts, loader);
             let source = spec::Source::of(format.name(), file_name, bytes, &f.decoded);
@@ -400,8 +405,11 @@ fn read_uncapped(
             let mut origins = spec::Origins::default();
             let read = text_reader(format, name, bytes, opts, |text, id| {
                 if format == Format::Lud {
-                    let (doc, diags, o) =
-                        crate::ludii::read_lud_located(name, text, id, &opts.ludii);
+                    let lopts = crate::ludii::Options {
+                        interrupt: opts.interrupt.clone(),
+                        ..opts.ludii.clone()
+                    };
+                    let (doc, diags, o) = crate::ludii::read_lud_located(name, text, id, &lopts);
                     origins = o;
                     (doc, diags)
                 } else {

@@ -69,7 +69,7 @@ pub struct GameVerdict {
 }
 
 /// How hard to look.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// Positions compared per game.
     pub positions: usize,
@@ -77,6 +77,8 @@ pub struct Options {
     pub seed: u64,
     /// The engine's step limit per move block.
     pub engine_steps: u32,
+    /// Raised from outside (Ctrl-C) to stop the comparison's move generation at once.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Options {
@@ -85,6 +87,7 @@ impl Default for Options {
             positions: 200,
             seed: 1,
             engine_steps: engine::DEFAULT_STEP_LIMIT,
+            interrupt: None,
         }
     }
 }
@@ -278,6 +281,8 @@ fn one_game(
     };
     a.step_limit = opts.engine_steps;
     b.step_limit = opts.engine_steps;
+    a.interrupt = opts.interrupt.clone();
+    b.interrupt = opts.interrupt.clone();
     let f = engine::compare(&a, &b, opts.positions, opts.seed);
     if let Some((port, o)) = f.overrun {
         let (rules, side) = if port { (&b, "port") } else { (&a, "original") };

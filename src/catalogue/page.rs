@@ -291,7 +291,10 @@ impl Context<'_> {
         } else {
             Some(i)
         };
-        let Some(game) = game else { return };
+        // A YAML spec may name a game that is not there (`spec::check` reports it).
+        let Some(game) = game.filter(|&k| k < self.doc.games.len()) else {
+            return;
+        };
         let list: Vec<usize> = (0..self.doc.games.len())
             .filter(|&k| {
                 self.doc.games[k].kind == EntryKind::Variant

@@ -3,6 +3,7 @@
 //! and written as soon as it is done, then the index pages.
 
 use super::output::{self, Existing};
+use super::output_dir::OutputDir;
 use super::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, outcome, read_input};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -55,7 +56,7 @@ pub fn run(args: CatalogueArgs) -> u8 {
         Ok(v) => v,
         Err(code) => return code,
     };
-    let _lock = match site_folder(&args.output, args.force) {
+    let lock = match site_folder(&args.output, args.force) {
         Ok(lock) => lock,
         Err(e) => {
             super::error_line!("{e}");
@@ -78,13 +79,14 @@ pub fn run(args: CatalogueArgs) -> u8 {
             input,
             (&names[n], &slugs[n]),
             (&fonts, &images),
-            existing,
+            (existing, &lock.1),
         );
         pb.inc(1);
-        Some(d)
+        // Interrupted while this file was read or drawn: `one` wrote nothing of it.
+        (!super::interrupted()).then_some(d)
     });
     pb.finish_and_clear();
-    if done.iter().any(Option::is_none) {
+    if done.iter().any(Option::is_none) || super::interrupted() {
         eprintln!(
             "interrupted: the catalogue in {} is incomplete",
             display_path(&args.output)
@@ -109,7 +111,7 @@ pub fn run(args: CatalogueArgs) -> u8 {
     }
     let mut rows: Vec<Row> = done.iter().flat_map(|d| d.rows.iter().cloned()).collect();
     for f in catalogue::index_pages(&mut rows, &totals) {
-        if let Err(e) = write(&args.output, &f, existing) {
+        if let Err(e) = write(&args.output, &f, (existing, &lock.1)) {
             super::error_line!("{e}");
             failed = true;
         }
@@ -200,8 +202,9 @@ fn reason_kind(r: &str) -> String {
 const LOCK: &str = ".zogkit-catalogue.lock";
 
 /// The site folder's lock, removed when the run ends (also when it is interrupted; a lock
-/// left by a killed run names a process that is gone and is taken over).
-struct SiteLock(PathBuf);
+/// left by a killed run names a process that is gone and is taken over), and the folder held
+/// open for the run: every file is written through it.
+struct SiteLock(PathBuf, OutputDir);
 
 impl Drop for SiteLock {
     fn drop(&mut self) {
@@ -253,7 +256,8 @@ fn site_folder(dir: &Path, force: bool) -> Result<SiteLock, String> {
             return Err(format!("cannot lock {}: {e}", display_path(&lock)));
         }
     }
-    let lock = SiteLock(lock);
+    let held = OutputDir::open(dir)?;
+    let lock = SiteLock(lock, held);
     let others = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot list {}: {e}", display_path(dir)))?
         .filter_map(Result::ok)
@@ -288,7 +292,7 @@ fn one(
     input: &InputFile,
     (name, slug): (&str, &str),
     (fonts, images): (&FontSet, &catalogue::ImageStore),
-    existing: Existing,
+    out: (Existing, &OutputDir),
 ) -> Done {
     let from = outcome::format_of(args.from, input);
     let opts = super::read_options(None);
@@ -347,8 +351,14 @@ fn one(
     };
     let pages = catalogue::file_pages(&fi, prewritten);
     let mut error = None;
-    for f in &pages.files {
-        if let Err(e) = write(&args.output, f, existing) {
+    // After an interrupt nothing new is written.
+    let files = if super::interrupted() {
+        &[][..]
+    } else {
+        &pages.files[..]
+    };
+    for f in files {
+        if let Err(e) = write(&args.output, f, out) {
             error.get_or_insert(e);
         }
     }
@@ -389,50 +399,24 @@ fn first_problem(j: &super::roundtrip::FileResult) -> String {
     )
 }
 
-/// Writes one site file under `site` (folders created as needed) by the output rules.
-fn write(site: &Path, f: &SiteFile, existing: Existing) -> Result<(), String> {
+/// Writes one site file under `site` (folders created as needed) by the output rules, through
+/// the site folder held open for the run (`held`).
+fn write(
+    site: &Path,
+    f: &SiteFile,
+    (existing, held): (Existing, &OutputDir),
+) -> Result<(), String> {
     if zogkit::render::game::safe_relative(&f.path).as_deref() != Some(f.path.as_str()) {
         return Err(format!(
             "site path {:?} is not a plain relative path",
             f.path
         ));
     }
-    let mut path = site.to_path_buf();
-    let parts: Vec<&str> = f.path.split('/').collect();
-    for (i, c) in parts.iter().enumerate() {
-        path.push(c);
-        if i + 1 < parts.len() {
-            folder_in_site(&path)?;
-        }
-    }
-    output::plan(&path, existing, None)?;
-    let replace = existing != Existing::Refuse && std::fs::symlink_metadata(&path).is_ok();
-    output::write(&path, &f.bytes, replace)
-}
-
-/// Makes sure `dir`, a folder inside the site, is a real folder (created when missing): a
-/// symbolic link is refused as a linked file is, so nothing is written outside the site.
-fn folder_in_site(dir: &Path) -> Result<(), String> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(m) if m.file_type().is_symlink() => Err(format!(
-            "{} is a symbolic link; refusing to write through it",
-            display_path(dir)
-        )),
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!(
-            "{} exists and is not a folder; refusing to replace it",
-            display_path(dir)
-        )),
-        Err(_) => match std::fs::create_dir(dir) {
-            Ok(()) => Ok(()),
-            // Another thread of this run made it meanwhile: check what it is.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                match std::fs::symlink_metadata(dir) {
-                    Ok(m) if m.is_dir() => Ok(()),
-                    _ => Err(format!("{} changed while being created", display_path(dir))),
-                }
-            }
-            Err(e) => Err(format!("cannot create {}: {e}", display_path(dir))),
-        },
-    }
+    // Seen and written through the site folder held open: its folders are made as needed, and
+    // one that is a symbolic link is refused, as a linked file is.
+    let path = site.join(&f.path);
+    let meta = held.metadata(&path);
+    let replace = existing != Existing::Refuse && meta.is_some();
+    output::plan_meta(&path, meta, existing, None)?;
+    held.write(&path, &f.bytes, replace)
 }

@@ -2,6 +2,7 @@
 
 use super::outcome::{self, Deny, Policy};
 use super::output::{self, Existing, Plan};
+use super::output_dir::OutputDir;
 use super::{
     EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, interrupted,
     progress, read_input, remove_stale_temps,
@@ -117,7 +118,8 @@ enum Target {
 struct Outcome {
     text: String,
     failed: bool,
-    /// Not started: the run was interrupted first.
+    /// Not converted because the run was interrupted (Ctrl-C, SIGTERM) before its output was
+    /// started: never started, or abandoned while it was read or converted.
     skipped: bool,
     /// Not converted: `--update` found its output newer than the input.
     up_to_date: bool,
@@ -135,6 +137,15 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// A file the interrupt stopped before its output was started: nothing of it is reported
+    /// (its diagnostics may come from a read cut short) and nothing is written.
+    fn interrupted() -> Outcome {
+        Outcome {
+            skipped: true,
+            ..Default::default()
+        }
+    }
+
     /// This file's figures so far, marked failed, with its report text and unmodelled forms.
     fn failed(self, text: String, unmodelled: BTreeMap<String, usize>) -> Outcome {
         Outcome {
@@ -170,7 +181,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         Err(code) => return code,
     };
     let single = inputs.len() == 1 && args.inputs.iter().all(|p| !p.is_dir());
-    let targets = match plan_targets(&args, to, &inputs, single) {
+    let (targets, held) = match plan_targets(&args, to, &inputs, single) {
         Ok(t) => t,
         Err(e) => {
             super::error_line!("{e}");
@@ -190,12 +201,10 @@ pub fn run(args: ConvertArgs) -> u8 {
     let outcomes: Vec<Outcome> = super::par_map_largest_first(&inputs, |i, input| {
         if interrupted() {
             printer.done(i, String::new());
-            return Outcome {
-                skipped: true,
-                ..Default::default()
-            };
+            return Outcome::interrupted();
         }
-        let mut o = convert_one(&args, to, input, &targets[i], &opts);
+        let target = (&targets[i], held.as_ref());
+        let mut o = convert_one(&args, to, input, target, &opts);
         let text = std::mem::take(&mut o.text);
         printer.done(
             i,
@@ -219,7 +228,7 @@ pub fn run(args: ConvertArgs) -> u8 {
         }
     }
     let skipped = outcomes.iter().filter(|o| o.skipped).count();
-    if skipped > 0 {
+    if skipped > 0 || interrupted() {
         eprintln!(
             "interrupted: {skipped} file{} not converted (no output was started for them); \
              run the same command with --update to convert only what is missing",
@@ -333,7 +342,7 @@ fn unmodelled_total(outcomes: &[Outcome]) -> BTreeMap<&str, usize> {
 }
 
 /// The state of one file in the report: converted, failed, up-to-date (`--update` left it) or
-/// skipped (never started: the run was interrupted first).
+/// skipped (interrupted before its output was started).
 fn status(o: &Outcome) -> &'static str {
     if o.skipped {
         "skipped"
@@ -402,7 +411,7 @@ fn plan_targets(
     to: Format,
     inputs: &[InputFile],
     single: bool,
-) -> Result<Vec<Target>, String> {
+) -> Result<(Vec<Target>, Option<OutputDir>), String> {
     let targets = if single {
         vec![match args.output.as_deref() {
             None => Target::Stdout,
@@ -432,10 +441,15 @@ fn plan_targets(
         (Target::File(p), _) => Some(super::parent_dir(p)),
         (Target::Stdout, _) => None,
     };
-    if let Some(dir) = folder {
-        output::usable_dir(&dir)?;
-    }
-    Ok(targets)
+    // The folder is held open for the run: every output below it is written through it.
+    let held = match folder {
+        Some(dir) => {
+            output::usable_dir(&dir)?;
+            Some(OutputDir::open(&dir)?)
+        }
+        None => None,
+    };
+    Ok((targets, held))
 }
 
 /// The outputs of a batch: below `-o DIR`, mirroring the tree below each input folder.
@@ -541,7 +555,11 @@ fn output_name(input: &InputFile, to: Format) -> PathBuf {
 
 /// Whether `target` may be written for `input`: `Plan::Write`, `Plan::UpToDate`, or the error
 /// line that fails the file.
-fn plan_output(existing: Existing, input: &InputFile, target: &Target) -> Result<Plan, String> {
+fn plan_output(
+    existing: Existing,
+    input: &InputFile,
+    (target, held): (&Target, Option<&OutputDir>),
+) -> Result<Plan, String> {
     let Target::File(p) = target else {
         return Ok(Plan::Write);
     };
@@ -551,7 +569,12 @@ fn plan_output(existing: Existing, input: &InputFile, target: &Target) -> Result
             input.display
         ));
     }
-    output::plan(p, existing, input.path.as_deref()).map_err(|e| {
+    // As the output folder held open for the run sees it.
+    let meta = match held {
+        Some(dir) => dir.metadata(p),
+        None => std::fs::symlink_metadata(p).ok(),
+    };
+    output::plan_meta(p, meta, existing, input.path.as_deref()).map_err(|e| {
         let hint = if e.ends_with("(use --force to overwrite)") {
             "; --update skips outputs newer than their input"
         } else {
@@ -610,18 +633,28 @@ fn with_images(
     Ok(Some(imaged))
 }
 
-/// Writes the converted bytes: to standard output, or to the file, replacing only what the
-/// plan allowed to replace (a new output is claimed exclusively).
-fn write_output(target: &Target, out: &[u8], existing: Existing) -> Result<(), String> {
+/// Writes the converted bytes: to standard output, or to the file through the output folder
+/// held open for the run, replacing only what the plan allowed to replace (a new output is
+/// claimed exclusively).
+fn write_output(
+    (target, held): (&Target, Option<&OutputDir>),
+    out: &[u8],
+    existing: Existing,
+) -> Result<(), String> {
     match target {
         Target::Stdout => {
             output::stdout_bytes(out).map_err(|_| "cannot write to standard output".to_string())
         }
-        Target::File(p) => output::write(
-            p,
-            out,
-            existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok(),
-        ),
+        Target::File(p) => match held {
+            Some(dir) => {
+                let replace = existing != Existing::Refuse && dir.metadata(p).is_some();
+                dir.write(p, out, replace)
+            }
+            None => {
+                let replace = existing != Existing::Refuse && std::fs::symlink_metadata(p).is_ok();
+                output::write(p, out, replace)
+            }
+        },
     }
 }
 
@@ -629,7 +662,7 @@ fn convert_one(
     args: &ConvertArgs,
     to: Format,
     input: &InputFile,
-    target: &Target,
+    (target, held): (&Target, Option<&OutputDir>),
     opts: &format::ReadOptions,
 ) -> Outcome {
     let mut text = String::new();
@@ -645,7 +678,7 @@ fn convert_one(
     let existing = Existing::new(args.force, args.update);
     // As `check` reads it: by extension, any other one as ZRF.
     let from = outcome::format_of(args.from, input);
-    match plan_output(existing, input, target) {
+    match plan_output(existing, input, (target, held)) {
         Ok(Plan::Write) => {}
         Ok(Plan::UpToDate) => {
             return Outcome {
@@ -666,6 +699,10 @@ fn convert_one(
         opts,
         &mut *super::loader(input),
     );
+    // Ctrl-C during the read (which then stops at once): the file is not converted.
+    if interrupted() {
+        return Outcome::interrupted();
+    }
     let policy = Policy::new(&args.deny);
     let mut base = Outcome {
         bytes_in: bytes.len(),
@@ -734,6 +771,7 @@ fn convert_one(
         let vopts = zogkit::verify::Options {
             positions: args.verify_positions,
             engine_steps: opts.engine_steps,
+            interrupt: Some(super::interrupt_flag()),
             ..Default::default()
         };
         let (verdicts, vdiags) =
@@ -760,7 +798,11 @@ fn convert_one(
         ));
         return base.failed(text, r.unmodelled);
     }
-    if let Err(e) = write_output(target, &out, existing) {
+    // After an interrupt nothing new is written.
+    if interrupted() {
+        return Outcome::interrupted();
+    }
+    if let Err(e) = write_output((target, held), &out, existing) {
         text.push_str(&format!("error: {}: {e}\n", input.display));
         return base.failed(text, r.unmodelled);
     }

@@ -32,6 +32,7 @@ pub mod ludii_home;
 pub mod moves;
 pub mod outcome;
 pub mod output;
+pub mod output_dir;
 pub mod perft;
 pub mod play;
 pub mod position;
@@ -75,7 +76,9 @@ pub fn settings() -> Settings {
 pub fn read_options(encoding: Option<Encoding>) -> format::ReadOptions {
     format::ReadOptions {
         encoding,
-        ..settings().read
+        // The readers stop on Ctrl-C or SIGTERM once a command catches them.
+        interrupt: zogkit::diag::Interrupt::new(interrupt_flag()),
+        ..settings().read.clone()
     }
 }
 
@@ -83,7 +86,8 @@ pub fn read_options(encoding: Option<Encoding>) -> format::ReadOptions {
 pub fn zrf_options(encoding: Option<Encoding>) -> zrf::ReadOptions {
     zrf::ReadOptions {
         encoding,
-        ..settings().read.zrf
+        interrupt: zogkit::diag::Interrupt::new(interrupt_flag()),
+        ..settings().read.zrf.clone()
     }
 }
 
@@ -511,9 +515,10 @@ pub fn remove_stale_temps<'a>(targets: impl IntoIterator<Item = &'a Path>) {
 static INTERRUPTED: std::sync::LazyLock<Arc<AtomicBool>> =
     std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
-/// Makes the first Ctrl-C (or SIGTERM) a request to stop: files being written are finished (so
-/// no temporary file is left), no new file is started, and the command reports what it did not
-/// do. A second Ctrl-C ends the process at once (exit 130).
+/// Makes the first Ctrl-C (or SIGTERM) a request to stop: the one flag the readers (through
+/// [`read_options`]) and the engine (through [`load_rules`]) poll. Files being written are
+/// finished (so no temporary file is left), nothing new is started or written, and the command
+/// reports what it did not do (exit 130). A second Ctrl-C ends the process at once (exit 130).
 pub fn catch_interrupts() {
     #[cfg(unix)]
     {

@@ -54,7 +54,18 @@ pub fn plan(path: &Path, existing: Existing, input: Option<&Path>) -> Result<Pla
     if is_stdout(path) {
         return Ok(Plan::Write);
     }
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
+    plan_meta(path, std::fs::symlink_metadata(path).ok(), existing, input)
+}
+
+/// [`plan`] for `path` given what is there (`meta`, not following a link; `None`: nothing),
+/// as an output folder held open sees it ([`super::output_dir::OutputDir::metadata`]).
+pub fn plan_meta(
+    path: &Path,
+    meta: Option<std::fs::Metadata>,
+    existing: Existing,
+    input: Option<&Path>,
+) -> Result<Plan, String> {
+    let Some(meta) = meta else {
         return Ok(Plan::Write);
     };
     let shown = display_path(path);

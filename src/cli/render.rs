@@ -286,10 +286,13 @@ fn write_set(args: &RenderArgs, files: &[(PathBuf, Vec<u8>)]) -> Result<bool, (u
         return Ok(false);
     }
     output::usable_dir(&args.output).map_err(|e| (EXIT_USAGE, e))?;
+    // Held open while the set is written: a folder swapped meanwhile cannot redirect it.
+    let held = super::output_dir::OutputDir::open(&args.output).map_err(|e| (EXIT_USAGE, e))?;
     let pb = progress(files.len(), args.quiet);
     for (path, bytes) in files {
-        let replace = existing != Existing::Refuse && std::fs::symlink_metadata(path).is_ok();
-        output::write(path, bytes, replace).map_err(|e| (EXIT_USAGE, e))?;
+        let replace = existing != Existing::Refuse && held.metadata(path).is_some();
+        held.write(path, bytes, replace)
+            .map_err(|e| (EXIT_USAGE, e))?;
         pb.inc(1);
     }
     pb.finish_and_clear();

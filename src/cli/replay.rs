@@ -55,13 +55,17 @@ pub fn run(args: &ReplayArgs) -> u8 {
         }
     };
     let (decoded, _) = zogkit::text::decode(&bytes, None, FileId(0));
-    let mut game = match zsg::parse(&decoded.text) {
-        Ok(g) => g,
+    drop(bytes);
+    // Two passes over the text, neither keeping its records: the whole save is checked first
+    // (its errors come before any replay, as before), then replayed line by line.
+    let summary = match zsg::summary(&decoded.text) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("{shown}:{}:{}: error: {}", e.line, e.col, e.message);
             return super::EXIT_ERRORS;
         }
     };
+    let game = &summary.game;
     let rules_path = match args.rules.clone() {
         Some(p) => p,
         None => {
@@ -78,13 +82,14 @@ pub fn run(args: &ReplayArgs) -> u8 {
             }
         }
     };
-    if let Some(n) = args.at {
-        if n > game.records.len() {
-            super::error_line!("--at {n}: {shown} has {} records", game.records.len());
+    let records = match args.at {
+        Some(n) if n > summary.records => {
+            super::error_line!("--at {n}: {shown} has {} records", summary.records);
             return super::EXIT_USAGE;
         }
-        game.records.truncate(n);
-    }
+        Some(n) => n,
+        None => summary.records,
+    };
     let title = args.game.as_deref().or(game.variant.as_deref());
     let (rules, doc) = match super::load_rules(&rules_path, None, title) {
         Ok(r) => r,
@@ -94,19 +99,23 @@ pub fn run(args: &ReplayArgs) -> u8 {
     let board = super::pick_game(&doc, title)
         .ok()
         .and_then(|i| doc.games[i].boards.first());
-    let result = engine::replay(&rules, &game);
+    let mut replayer = engine::Replayer::new(&rules);
+    let result = replay_items(&mut replayer, &decoded.text, records);
     let out = match args.format {
         ReplayFormat::Text => match &result {
-            Ok(r) if args.show => format!(
+            Ok(()) if args.show => format!(
                 "replayed {} of {shown}\n{}",
-                moves(r.moves),
-                super::position::text(&rules, board, &r.state, &after(r.moves))
+                moves(replayer.played()),
+                super::position::text(&rules, board, replayer.state(), &after(replayer.played()))
             ),
-            Ok(r) => format!("replayed {} of {shown}\n", moves(r.moves)),
+            Ok(()) => format!("replayed {} of {shown}\n", moves(replayer.played())),
             Err(e) => {
                 eprint!("{}", text_error(&shown, e));
-                if args.show {
-                    eprint!("{}", position_before(&rules, board, &game, e.played));
+                if args.show && e.record.is_some() {
+                    // The position before the record that could not be played.
+                    let label = format!("  {}", after(e.played));
+                    let text = super::position::text(&rules, board, replayer.state(), &label);
+                    eprint!("{text}");
                 }
                 String::new()
             }
@@ -116,14 +125,14 @@ pub fn run(args: &ReplayArgs) -> u8 {
                 "file": shown,
                 "rules": super::display_path(&rules_path),
                 "game": rules.title,
-                "records": game.records.len(),
+                "records": records,
             });
             match &result {
-                Ok(r) => {
+                Ok(()) => {
                     j["ok"] = true.into();
-                    j["replayed"] = r.moves.into();
+                    j["replayed"] = replayer.played().into();
                     if args.show {
-                        j["position"] = position_json(&rules, &r.state);
+                        j["position"] = position_json(&rules, replayer.state());
                     }
                 }
                 Err(e) => {
@@ -148,19 +157,26 @@ pub fn run(args: &ReplayArgs) -> u8 {
     }
 }
 
-/// The position after the first `played` records, as [`super::position::text`] shows it.
-fn position_before(
-    rules: &engine::Rules,
-    board: Option<&zogkit::spec::Board>,
-    game: &zsg::SavedGame,
-    played: usize,
-) -> String {
-    let mut head = game.clone();
-    head.records.truncate(played);
-    let Ok(r) = engine::replay(rules, &head) else {
-        return String::new();
+/// Replays the set-up lines and the first `records` records of the (checked) saved game `text`
+/// into `replayer`, reading it line by line.
+fn replay_items(
+    replayer: &mut engine::Replayer,
+    text: &str,
+    records: usize,
+) -> Result<(), ReplayError> {
+    let Ok((_, items)) = zsg::items(text) else {
+        return Ok(());
     };
-    super::position::text(rules, board, &r.state, &format!("  {}", after(played)))
+    for item in items {
+        match item {
+            Ok(zsg::Item::Setup(p)) => replayer.set_up(&p)?,
+            Ok(zsg::Item::Record(_)) if replayer.played() == records => break,
+            Ok(zsg::Item::Record(r)) => replayer.play(&r)?,
+            // `zsg::summary` read the same text without an error.
+            Ok(_) | Err(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// `N moves` (`1 move`).
@@ -208,7 +224,8 @@ fn position_json(rules: &engine::Rules, st: &engine::State) -> serde_json::Value
 fn text_error(shown: &str, e: &ReplayError) -> String {
     let mut s = format!("{shown}:{}:{}: error: {}\n", e.line, e.col, e.message);
     if let Some(r) = &e.record {
-        s.push_str(&format!("  record: {r}\n"));
+        // A record may be megabytes long: its start is enough to find it (the error is located).
+        s.push_str(&format!("  record: {}\n", zogkit::text::shorten(r, 200)));
     }
     if e.record.is_some() {
         s.push_str(&format!(

@@ -10,7 +10,7 @@ use super::notation::{Segment, segments};
 use super::play::{legal_moves, outcome, play};
 use super::rules::Rules;
 use super::state::{Move, State};
-use super::zsg::{Body, Record, SavedGame, Token};
+use super::zsg::{Body, Placement, Record, SavedGame, Token};
 
 /// A replayed game: how many records were played and the position reached.
 #[derive(Debug, Clone)]
@@ -59,46 +59,108 @@ fn located(tok: &Token, message: impl Into<String>) -> ReplayError {
 /// empties a position, `(Player Piece pos)` puts a piece there), then every record. Stops at
 /// the first record no legal move matches.
 pub fn replay(rules: &Rules, game: &SavedGame) -> Result<Replayed, ReplayError> {
-    let mut st = set_up(rules, game)?;
-    for (played, rec) in game.records.iter().enumerate() {
-        let m = match_record(rules, &mut st, rec).map_err(|mut e| {
-            e.played = played;
-            e
-        })?;
-        play(rules, &mut st, &m);
+    let mut r = Replayer::new(rules);
+    for p in &game.setup {
+        r.set_up(p)?;
     }
-    Ok(Replayed {
-        moves: game.records.len(),
-        state: st,
-    })
+    for rec in &game.records {
+        r.play(rec)?;
+    }
+    Ok(r.done())
 }
 
 /// The position a saved game starts from: the start position of `rules` with the game's
 /// set-up lines applied in order.
 pub fn set_up(rules: &Rules, game: &SavedGame) -> Result<State, ReplayError> {
-    let mut st = State::start(rules);
+    let mut r = Replayer::new(rules);
     for p in &game.setup {
+        r.set_up(p)?;
+    }
+    Ok(r.done().state)
+}
+
+/// A replay in progress, fed one set-up line or record at a time (so a saved game can be
+/// replayed as it is read, [`super::zsg::items`], in memory that does not grow with it).
+#[derive(Debug, Clone)]
+pub struct Replayer<'r> {
+    rules: &'r Rules,
+    state: State,
+    played: usize,
+}
+
+impl<'r> Replayer<'r> {
+    /// A replay from the start position of `rules`.
+    pub fn new(rules: &'r Rules) -> Replayer<'r> {
+        Replayer {
+            rules,
+            state: State::start(rules),
+            played: 0,
+        }
+    }
+
+    /// Applies a set-up line: `(x pos)` empties `pos`, `(Player Piece pos)` puts a piece there.
+    pub fn set_up(&mut self, p: &Placement) -> Result<(), ReplayError> {
+        let rules = self.rules;
         let pos = rules
             .position(&p.pos.text)
-            .ok_or_else(|| located(&p.pos, format!("unknown position `{}`", p.pos.text)))?;
+            .ok_or_else(|| located(&p.pos, format!("unknown position `{}`", shown(&p.pos.text))))?;
         let Some((player, piece)) = &p.piece else {
-            st.remove(pos);
-            continue;
+            self.state.remove(pos);
+            return Ok(());
         };
         let owner = rules
             .player(&player.text)
             .ok_or_else(|| located(player, unknown("player", &player.text, rules)))?;
         let kind = rules
             .kind(&piece.text)
-            .ok_or_else(|| located(piece, format!("unknown piece `{}`", piece.text)))?;
-        st.put(rules, pos, owner, kind);
+            .ok_or_else(|| located(piece, format!("unknown piece `{}`", shown(&piece.text))))?;
+        self.state.put(rules, pos, owner, kind);
+        Ok(())
     }
-    Ok(st)
+
+    /// Plays the legal move `rec` stands for, or says why none matches (the position stays the
+    /// one before `rec`).
+    pub fn play(&mut self, rec: &Record) -> Result<(), ReplayError> {
+        let m = match_record(self.rules, &mut self.state, rec).map_err(|mut e| {
+            e.played = self.played;
+            e
+        })?;
+        play(self.rules, &mut self.state, &m);
+        // A replay never takes a move back: memory stays flat however long the game.
+        self.state.forget_history();
+        self.played += 1;
+        Ok(())
+    }
+
+    /// The position reached.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Records played so far.
+    pub fn played(&self) -> usize {
+        self.played
+    }
+
+    /// The replay so far.
+    pub fn done(self) -> Replayed {
+        Replayed {
+            moves: self.played,
+            state: self.state,
+        }
+    }
+}
+
+/// A word of the saved game as messages show it: at most 40 characters (a record may hold
+/// megabytes in one word).
+fn shown(w: &str) -> String {
+    crate::text::shorten(w, 40)
 }
 
 fn unknown(what: &str, name: &str, rules: &Rules) -> String {
     format!(
-        "unknown {what} `{name}` (the players are {})",
+        "unknown {what} `{}` (the players are {})",
+        shown(name),
         rules.players.join(", ")
     )
 }
@@ -186,6 +248,7 @@ pub fn read_segments(rules: &Rules, tokens: &[Token]) -> Result<Vec<Segment>, Re
         rules,
         tokens,
         furthest: (0, String::new()),
+        failed: Default::default(),
     };
     let mut out = Vec::new();
     if r.read(0, None, &mut out) {
@@ -216,6 +279,9 @@ struct Reader<'a> {
     tokens: &'a [Token],
     /// The furthest word a reading failed at, and why.
     furthest: (usize, String),
+    /// Readings from (word, where the last piece landed) known to fail: each is tried once, so
+    /// words that are both a keyword and a name cannot make the backtracking exponential.
+    failed: rustc_hash::FxHashSet<(usize, Option<u32>)>,
 }
 
 impl<'a> Reader<'a> {
@@ -240,13 +306,26 @@ impl<'a> Reader<'a> {
         let p = self.rules.position(w);
         if p.is_none() {
             let w = w.to_string();
-            self.fail(i, || format!("unknown position `{w}`"));
+            self.fail(i, || format!("unknown position `{}`", shown(&w)));
         }
         p
     }
 
-    /// Reads segments from word `i` to the end; `prev` is where the last piece landed.
+    /// Reads segments from word `i` to the end; `prev` is where the last piece landed. Each
+    /// (word, landing) is read at most once; the depth is bounded by the record's words
+    /// ([`super::zsg::MAX_RECORD_WORDS`]).
     fn read(&mut self, i: usize, prev: Option<u32>, out: &mut Vec<Segment>) -> bool {
+        if self.failed.contains(&(i, prev)) {
+            return false;
+        }
+        let ok = self.read_from(i, prev, out);
+        if !ok {
+            self.failed.insert((i, prev));
+        }
+        ok
+    }
+
+    fn read_from(&mut self, i: usize, prev: Option<u32>, out: &mut Vec<Segment>) -> bool {
         let Some(w) = self.word(i) else {
             return true;
         };
@@ -288,7 +367,8 @@ impl<'a> Reader<'a> {
             let w = w.to_string();
             return self.fail(i, || {
                 format!(
-                    "expected a piece, a player, `x`, `=`, `flip` or `@`; `{w}` is none of these"
+                    "expected a piece, a player, `x`, `=`, `flip` or `@`; `{}` is none of these",
+                    shown(&w)
                 )
             });
         }
@@ -299,7 +379,7 @@ impl<'a> Reader<'a> {
         let w = self.word(i).unwrap_or_default().to_string();
         let k = self.rules.kind(&w);
         if k.is_none() {
-            self.fail(i, || format!("expected a piece, found `{w}`"));
+            self.fail(i, || format!("expected a piece, found `{}`", shown(&w)));
         }
         k
     }
@@ -312,7 +392,7 @@ impl<'a> Reader<'a> {
             other => {
                 let o = other.unwrap_or("the end of the record").to_string();
                 self.fail(i + 2, || {
-                    format!("expected `-` or `x` in a movement, found `{o}`")
+                    format!("expected `-` or `x` in a movement, found `{}`", shown(&o))
                 });
                 return None;
             }
@@ -351,7 +431,10 @@ impl<'a> Reader<'a> {
             Segment::Type { kind, at }
         } else {
             self.fail(i + 1, || {
-                format!("expected a piece or a player after `=`, found `{name}`")
+                format!(
+                    "expected a piece or a player after `=`, found `{}`",
+                    shown(&name)
+                )
             });
             return None;
         };

@@ -306,6 +306,13 @@ impl State {
         };
     }
 
+    /// Forgets how to take back the moves made so far ([`State::unmake`] then takes nothing
+    /// back): a replay never goes back, and its memory must not grow with the game.
+    pub fn forget_history(&mut self) {
+        self.undo.clear();
+        self.frames.clear();
+    }
+
     /// Takes back the last [`State::make`] (or the end of a partial move).
     pub fn unmake(&mut self) {
         let Some(start) = self.frames.pop() else {

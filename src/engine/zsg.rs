@@ -135,18 +135,25 @@ impl Line<'_> {
         }
     }
 
-    /// The words of `self.text[from..]` with their spans.
+    /// The words of `self.text[from..]` with their spans, at most [`MAX_RECORD_WORDS`] + 1 of
+    /// them. Linear in the line's length: columns are counted as the words are found (a 1 MB
+    /// record took 9 s when each word counted the characters before it).
     fn tokens(&self, from: usize) -> Vec<Token> {
         let mut out = Vec::new();
-        let mut start = None;
-        for (i, c) in self.text[from..].char_indices() {
+        // (byte, column) of the word being read.
+        let mut start: Option<(usize, usize)> = None;
+        let first = self.text[..from].chars().count() + 1;
+        for (col, (i, c)) in (first..).zip(self.text[from..].char_indices()) {
             let i = i + from;
             match (c.is_whitespace(), start) {
                 (true, Some(s)) => {
                     out.push(self.token(s, i));
                     start = None;
+                    if out.len() > MAX_RECORD_WORDS {
+                        return out;
+                    }
                 }
-                (false, None) => start = Some(i),
+                (false, None) => start = Some((i, col)),
                 _ => {}
             }
         }
@@ -156,78 +163,198 @@ impl Line<'_> {
         out
     }
 
-    fn token(&self, s: usize, e: usize) -> Token {
+    fn token(&self, (s, col): (usize, usize), e: usize) -> Token {
         Token {
             text: self.text[s..e].to_string(),
-            span: self.span(s, e),
+            span: Span {
+                line: self.no,
+                col,
+                start: self.start + s,
+                end: self.start + e,
+            },
         }
     }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (no, raw) in text.split_inclusive('\n').enumerate() {
-        let body = raw.trim_end_matches(['\n', '\r']);
-        out.push(Line {
-            no: no + 1,
-            start,
-            text: body,
-        });
-        start += raw.len();
-    }
-    out
+/// Most words one move record may have (the longest in the shared corpus has 273); a longer
+/// record is refused where its words pass the limit, so replaying it stays linear.
+pub const MAX_RECORD_WORDS: usize = 4_096;
+
+/// One line of a saved game, read (blank lines are skipped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// `RulesFile=…`, as written.
+    RulesFile(String),
+    /// `VariantName=…`: the title of the game played.
+    Variant(String),
+    /// A set-up line (they come before the first move).
+    Setup(Placement),
+    /// A move record.
+    Record(Record),
+    /// Another header line (`Key=value`): nothing a replay needs.
+    Header,
 }
 
-/// Parses a saved game's text. Blank lines are skipped; anything else that is not a header
-/// line, a setup line before the first move, or a move record is an error.
-pub fn parse(text: &str) -> Result<SavedGame, ZsgError> {
-    let all = lines(text);
-    let mut it = all.iter().filter(|l| !l.text.trim().is_empty());
-    let Some(first) = it.next() else {
+/// The lines of a saved game's text after its first, read one at a time and checked as
+/// [`parse`] checks them: memory does not grow with the number of records. The first error
+/// ends the iteration.
+pub struct Items<'t> {
+    text: &'t str,
+    /// Byte offset of the next line, and its number.
+    at: usize,
+    no: usize,
+    moved: bool,
+    set_up: bool,
+    failed: bool,
+}
+
+/// Reads a saved game's first line (`Zillions Save Game File Version … HC`): the player kinds,
+/// and the rest of its lines as [`Items`].
+pub fn items(text: &str) -> Result<(String, Items<'_>), ZsgError> {
+    let mut it = Items {
+        text,
+        at: 0,
+        no: 0,
+        moved: false,
+        set_up: false,
+        failed: false,
+    };
+    let Some(first) = it.next_line() else {
         return Err(ZsgError {
             line: 1,
             col: 1,
             message: format!("empty file: expected `{MAGIC} Version …`"),
         });
     };
-    let mut game = SavedGame::default();
     let Some(rest) = first.text.trim_start().strip_prefix(MAGIC) else {
         return Err(first.error(0, format!("expected `{MAGIC} Version …`")));
     };
-    game.player_kinds = rest
+    let kinds = rest
         .split_whitespace()
         .last()
         .filter(|w| w.chars().all(|c| c.is_ascii_uppercase() || c == '?'))
         .unwrap_or_default()
         .to_string();
-    for line in it {
+    Ok((kinds, it))
+}
+
+impl<'t> Items<'t> {
+    /// The next line that is not blank.
+    fn next_line(&mut self) -> Option<Line<'t>> {
+        while self.at < self.text.len() {
+            let rest = &self.text[self.at..];
+            let len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+            let line = Line {
+                no: self.no + 1,
+                start: self.at,
+                text: rest[..len].trim_end_matches(['\n', '\r']),
+            };
+            self.at += len;
+            self.no += 1;
+            if !line.text.trim().is_empty() {
+                return Some(line);
+            }
+        }
+        None
+    }
+
+    fn item(&mut self, line: &Line) -> Result<Item, ZsgError> {
         let t = line.text.trim_start();
         let indent = line.text.len() - t.len();
         if let Some(v) = t.strip_prefix("RulesFile=") {
-            game.rules_file = Some(v.trim().to_string());
+            Ok(Item::RulesFile(v.trim().to_string()))
         } else if let Some(v) = t.strip_prefix("VariantName=") {
-            game.variant = Some(v.trim().to_string());
+            Ok(Item::Variant(v.trim().to_string()))
         } else if t.starts_with('(') {
-            if !game.records.is_empty() {
+            if self.moved {
                 return Err(line.error(
                     indent,
                     "a set-up line `(Player Piece pos)` or `(x pos)` after a move",
                 ));
             }
-            game.setup.push(placement(line, indent)?);
+            self.set_up = true;
+            placement(line, indent).map(Item::Setup)
         } else if t.starts_with(|c: char| c.is_ascii_digit()) {
-            game.records.push(record(line, indent)?);
-        } else if t.contains('=') && game.records.is_empty() && game.setup.is_empty() {
-            // Another header line (`Key=value`): nothing a replay needs.
+            self.moved = true;
+            record(line, indent).map(Item::Record)
+        } else if t.contains('=') && !self.moved && !self.set_up {
+            Ok(Item::Header)
         } else {
-            return Err(line.error(
+            Err(line.error(
                 indent,
                 "expected a move record `NUM. …`, a set-up line `(Player Piece pos)` or `(x pos)`, or a header `Key=value`",
-            ));
+            ))
+        }
+    }
+}
+
+impl Iterator for Items<'_> {
+    type Item = Result<Item, ZsgError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let line = self.next_line()?;
+        let item = self.item(&line);
+        self.failed = item.is_err();
+        Some(item)
+    }
+}
+
+/// Parses a saved game's text. Blank lines are skipped; anything else that is not a header
+/// line, a setup line before the first move, or a move record is an error.
+pub fn parse(text: &str) -> Result<SavedGame, ZsgError> {
+    let (player_kinds, items) = items(text)?;
+    let mut game = SavedGame {
+        player_kinds,
+        ..SavedGame::default()
+    };
+    for item in items {
+        match item? {
+            Item::RulesFile(v) => game.rules_file = Some(v),
+            Item::Variant(v) => game.variant = Some(v),
+            Item::Setup(p) => game.setup.push(p),
+            Item::Record(r) => game.records.push(r),
+            Item::Header => {}
         }
     }
     Ok(game)
+}
+
+/// What [`summary`] finds: the saved game without its set-up lines and records, and how many
+/// of each it has.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// The header (`setup` and `records` are left empty).
+    pub game: SavedGame,
+    /// Set-up lines.
+    pub setup: usize,
+    /// Move records.
+    pub records: usize,
+}
+
+/// Checks a saved game's text as [`parse`] does, keeping only its header and counts, so a long
+/// save costs no memory beyond its text; [`items`] then replays it line by line.
+pub fn summary(text: &str) -> Result<Summary, ZsgError> {
+    let (player_kinds, items) = items(text)?;
+    let mut s = Summary {
+        game: SavedGame {
+            player_kinds,
+            ..SavedGame::default()
+        },
+        ..Summary::default()
+    };
+    for item in items {
+        match item? {
+            Item::RulesFile(v) => s.game.rules_file = Some(v),
+            Item::Variant(v) => s.game.variant = Some(v),
+            Item::Setup(_) => s.setup += 1,
+            Item::Record(_) => s.records += 1,
+            Item::Header => {}
+        }
+    }
+    Ok(s)
 }
 
 fn placement(line: &Line, at: usize) -> Result<Placement, ZsgError> {
@@ -267,10 +394,12 @@ fn placement(line: &Line, at: usize) -> Result<Placement, ZsgError> {
         }),
         Err(v) => Err(line.error(
             v.get(3).map_or(close, |t| t.span.start - line.start),
-            format!(
-                "expected `(Player Piece pos)` or `(x pos)`, found {} words",
-                v.len()
-            ),
+            match v.len() {
+                n if n > MAX_RECORD_WORDS => format!(
+                    "expected `(Player Piece pos)` or `(x pos)`, found more than {MAX_RECORD_WORDS} words"
+                ),
+                n => format!("expected `(Player Piece pos)` or `(x pos)`, found {n} words"),
+            },
         )),
     }
 }
@@ -288,6 +417,12 @@ fn record(line: &Line, at: usize) -> Result<Record, ZsgError> {
     }
     let body_at = digits + 1;
     let mut tokens = line.tokens(body_at);
+    if let Some(over) = tokens.get(MAX_RECORD_WORDS) {
+        return Err(line.error(
+            over.span.start - line.start,
+            format!("a move record of more than {MAX_RECORD_WORDS} words"),
+        ));
+    }
     let text = t.trim_end().to_string();
     let span_start = tokens
         .first()
@@ -312,7 +447,10 @@ fn record(line: &Line, at: usize) -> Result<Record, ZsgError> {
         let n = k.text.parse::<u32>().map_err(|_| {
             line.error(
                 k.span.start - line.start,
-                format!("expected a number after `partial`, found `{}`", k.text),
+                format!(
+                    "expected a number after `partial`, found `{}`",
+                    crate::text::shorten(&k.text, 40)
+                ),
             )
         })?;
         partial = Some(n);

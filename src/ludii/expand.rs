@@ -5,7 +5,7 @@
 //! coordinate ranges are spread and `((x))` collapses to `(x)`.
 
 use super::syntax::{self, Node};
-use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::diag::{Diagnostic, FileId, Interrupt, Severity, Span};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -99,6 +99,11 @@ pub struct Expanded {
     pub metadata: Option<Node>,
     /// Other top-level forms that are neither defines, options nor rulesets.
     pub other: Vec<Node>,
+    /// Nodes counted against [`MAX_NODES`] so far (those counted before this text included,
+    /// see [`expand_counted`]).
+    pub nodes: usize,
+    /// The stop request was found raised: the text is not fully expanded.
+    pub interrupted: bool,
 }
 
 struct Ctx<'a> {
@@ -111,6 +116,11 @@ struct Ctx<'a> {
     diags: &'a mut Vec<Diagnostic>,
     nodes: usize,
     limit_hit: bool,
+    /// Polled every 4,096 nodes expanded one by one (`calls`); `interrupted` once found
+    /// raised (`limit_hit` is set too).
+    interrupt: &'a Interrupt,
+    interrupted: bool,
+    calls: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -154,14 +164,31 @@ pub fn expand_full(
     choices: &Choices,
     library: Option<&Library>,
 ) -> Expanded {
+    let interrupt = Interrupt::default();
+    expand_counted(top, diags, (choices, library, &interrupt), 0)
+}
+
+/// [`expand_full`] sharing one [`MAX_NODES`] budget with texts expanded before it: `counted`
+/// nodes are spent already (the subgames of a match share their file's budget). `interrupt`
+/// is polled every 4,096 nodes; once raised, the form is kept unexpanded with
+/// `read::interrupted` and [`Expanded::interrupted`] is set.
+pub fn expand_counted(
+    top: Vec<Node>,
+    diags: &mut Vec<Diagnostic>,
+    (choices, library, interrupt): (&Choices, Option<&Library>, &Interrupt),
+    counted: usize,
+) -> Expanded {
     let mut ctx = Ctx {
         user: HashMap::new(),
         library,
         unknown: Vec::new(),
         options: HashMap::new(),
         diags,
-        nodes: 0,
+        nodes: counted,
         limit_hit: false,
+        interrupt,
+        interrupted: false,
+        calls: 0,
     };
     let mut others = Vec::new();
     let mut option_nodes = Vec::new();
@@ -173,69 +200,7 @@ pub fn expand_full(
             _ => others.push(n),
         }
     }
-    // Choices: the ruleset's first, then the explicit ones.
-    let mut chosen: Vec<String> = Vec::new();
-    let rulesets: Vec<(&Node, String, Vec<String>)> = ruleset_nodes
-        .iter()
-        .flat_map(|n| n.args().iter())
-        .flat_map(|a| a.args().iter())
-        .filter(|r| r.head() == Some("ruleset"))
-        .filter_map(|r| {
-            let name = r.args().first()?.str()?.to_string();
-            let items = r
-                .args()
-                .iter()
-                .filter_map(|a| match a {
-                    Node::Array(items, _) => Some(items),
-                    _ => None,
-                })
-                .flatten()
-                .filter_map(|i| i.str().map(str::to_string))
-                .collect();
-            Some((r, name, items))
-        })
-        .collect();
-    match &choices.ruleset {
-        Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
-            Some((r, name, items)) => {
-                ctx.diags.push(Diagnostic::new(
-                    Severity::Note,
-                    CODE_OPTION_NOTE,
-                    format!("ruleset \"{name}\" applied"),
-                    Some(r.span()),
-                ));
-                chosen.extend(items.iter().cloned());
-            }
-            None => ctx.diags.push(Diagnostic::new(
-                Severity::Error,
-                CODE_BAD_OPTION,
-                format!(
-                    "no ruleset \"{wanted}\"; the file has: {}",
-                    rulesets
-                        .iter()
-                        .map(|(_, n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                ruleset_nodes.first().map(|n| n.span()),
-            )),
-        },
-        None if !rulesets.is_empty() => ctx.diags.push(Diagnostic::new(
-            Severity::Note,
-            CODE_OPTION_NOTE,
-            format!(
-                "rulesets ({}) are available; none was chosen, so the default option items are used",
-                rulesets
-                    .iter()
-                    .map(|(_, n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            ruleset_nodes.first().map(|n| n.span()),
-        )),
-        None => {}
-    }
-    chosen.extend(choices.options.iter().cloned());
+    let chosen = chosen_items(&ruleset_nodes, choices, ctx.diags);
     let mut used = vec![false; chosen.len()];
     for n in &option_nodes {
         option_decl(n, &mut ctx, &chosen, &mut used);
@@ -306,7 +271,80 @@ pub fn expand_full(
         }
     }
     report_unknown(&mut ctx);
+    out.nodes = ctx.nodes;
+    out.interrupted = ctx.interrupted;
     out
+}
+
+/// The option items chosen: the chosen ruleset's (`--ruleset`) first, then the explicit ones.
+fn chosen_items(
+    ruleset_nodes: &[Node],
+    choices: &Choices,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let mut chosen: Vec<String> = Vec::new();
+    let rulesets: Vec<(&Node, String, Vec<String>)> = ruleset_nodes
+        .iter()
+        .flat_map(|n| n.args().iter())
+        .flat_map(|a| a.args().iter())
+        .filter(|r| r.head() == Some("ruleset"))
+        .filter_map(|r| {
+            let name = r.args().first()?.str()?.to_string();
+            let items = r
+                .args()
+                .iter()
+                .filter_map(|a| match a {
+                    Node::Array(items, _) => Some(items),
+                    _ => None,
+                })
+                .flatten()
+                .filter_map(|i| i.str().map(str::to_string))
+                .collect();
+            Some((r, name, items))
+        })
+        .collect();
+    match &choices.ruleset {
+        Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
+            Some((r, name, items)) => {
+                diags.push(Diagnostic::new(
+                    Severity::Note,
+                    CODE_OPTION_NOTE,
+                    format!("ruleset \"{name}\" applied"),
+                    Some(r.span()),
+                ));
+                chosen.extend(items.iter().cloned());
+            }
+            None => diags.push(Diagnostic::new(
+                Severity::Error,
+                CODE_BAD_OPTION,
+                format!(
+                    "no ruleset \"{wanted}\"; the file has: {}",
+                    rulesets
+                        .iter()
+                        .map(|(_, n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                ruleset_nodes.first().map(|n| n.span()),
+            )),
+        },
+        None if !rulesets.is_empty() => diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_OPTION_NOTE,
+            format!(
+                "rulesets ({}) are available; none was chosen, so the default option items are used",
+                rulesets
+                    .iter()
+                    .map(|(_, n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ruleset_nodes.first().map(|n| n.span()),
+        )),
+        None => {}
+    }
+    chosen.extend(choices.options.iter().cloned());
+    chosen
 }
 
 /// One error for the names defined nowhere: without a library, a single one per file that
@@ -626,6 +664,13 @@ fn lookup<'a>(ctx: &'a Ctx, name: &str) -> Option<&'a Macro> {
 /// Expands one node into zero or more nodes (a call may splice several, or vanish).
 fn expand_node(n: Node, ctx: &mut Ctx, depth: usize, protect_first: bool) -> Vec<Node> {
     ctx.nodes += 1;
+    ctx.calls = ctx.calls.wrapping_add(1);
+    if ctx.calls & 0xFFF == 0 && !ctx.limit_hit && ctx.interrupt.raised() {
+        ctx.limit_hit = true;
+        ctx.interrupted = true;
+        ctx.diags.push(Interrupt::error(n.span()));
+        return vec![n];
+    }
     if ctx.nodes > MAX_NODES || depth > MAX_MACRO_DEPTH + syntax::MAX_DEPTH {
         if !ctx.limit_hit {
             ctx.limit_hit = true;

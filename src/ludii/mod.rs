@@ -44,7 +44,7 @@ pub fn read_lud_with(
 ) -> (Option<Document>, Vec<Diagnostic>) {
     let opts = Options {
         choices: choices.clone(),
-        library: None,
+        ..Options::default()
     };
     read_lud_opts(name, text, file, &opts)
 }
@@ -56,6 +56,9 @@ pub struct Options {
     pub choices: Choices,
     /// Ludii's defines, read by the CLI from `--ludii` / `LUDII_HOME`.
     pub library: Option<std::sync::Arc<Library>>,
+    /// A stop request (Ctrl-C): polled while expanding and before each subgame, which refuses
+    /// the file once raised.
+    pub interrupt: crate::diag::Interrupt,
 }
 
 /// [`read_lud`] with every reading option.
@@ -77,7 +80,8 @@ pub fn read_lud_located(
     file: FileId,
     opts: &Options,
 ) -> (Option<Document>, Vec<Diagnostic>, Origins) {
-    read_located(name, text, file, opts, true)
+    let r = read_located(name, text, file, opts, Budget::File);
+    (r.doc, r.diags, r.origins)
 }
 
 /// The game of a `.lud` text after its defines and options are expanded (as the reader lowers
@@ -94,23 +98,54 @@ pub fn expand_lud(text: &str, file: FileId, opts: &Options) -> (Option<String>, 
     }
 }
 
-/// [`read_lud_located`]; `matches`: a `(match …)` may name subgames of the library (not
-/// inside a subgame: Ludii's matches do not nest).
-fn read_located(
-    name: &str,
-    text: &str,
-    file: FileId,
-    opts: &Options,
-    matches: bool,
-) -> (Option<Document>, Vec<Diagnostic>, Origins) {
+/// Whose budget a text spends: its own file's, from nothing (a `(match …)` may then name
+/// subgames), or, for a subgame of a match, the file's, of which `nodes` are spent already
+/// (Ludii's matches do not nest).
+#[derive(Debug, Clone, Copy)]
+enum Budget {
+    File,
+    Subgame { nodes: usize },
+}
+
+/// A text read: the document, its diagnostics, where its forms stand, and the expansion nodes
+/// spent (its file's before it included).
+struct Read {
+    doc: Option<Document>,
+    diags: Vec<Diagnostic>,
+    origins: Origins,
+    nodes: usize,
+}
+
+/// [`read_lud_located`] spending `budget`.
+fn read_located(name: &str, text: &str, file: FileId, opts: &Options, budget: Budget) -> Read {
     let (nodes, mut diags) = syntax::parse(text, file);
-    let ex = expand::expand_full(nodes, &mut diags, &opts.choices, opts.library.as_deref());
+    let counted = match budget {
+        Budget::File => 0,
+        Budget::Subgame { nodes } => nodes,
+    };
+    let library = opts.library.as_deref();
+    let how = (&opts.choices, library, &opts.interrupt);
+    let ex = expand::expand_counted(nodes, &mut diags, how, counted);
+    // Interrupted: nothing of the file is kept (the error says so), and nothing more is done.
+    if ex.interrupted {
+        return Read {
+            doc: None,
+            diags,
+            origins: Origins::default(),
+            nodes: ex.nodes,
+        };
+    }
     let Some(g) = ex.game.as_ref() else {
         diags.push(lower::no_game(ex.other.first().map(|n| n.span())));
-        return (None, diags, Origins::default());
+        return Read {
+            doc: None,
+            diags,
+            origins: Origins::default(),
+            nodes: ex.nodes,
+        };
     };
-    let games = match g.head() {
-        Some("match") if matches => subgame::read_match(g, opts, &mut diags),
+    let games = match (g.head(), budget) {
+        (Some("match"), Budget::File) => subgame::read_match(g, opts, &mut diags, ex.nodes),
         _ => None,
     };
     let games =
@@ -129,7 +164,12 @@ fn read_located(
         .as_ref()
         .map(|d| origins(g, d, file))
         .unwrap_or_default();
-    (doc, diags, origins)
+    Read {
+        doc,
+        diags,
+        origins,
+        nodes: ex.nodes,
+    }
 }
 
 /// Where the game form and the first `(piece "Name" …)` form of each of the document's pieces

@@ -7,23 +7,54 @@
 
 use super::lower::CODE_UNMAPPED;
 use super::syntax::{Node, print};
-use super::{Options, read_located};
+use super::{Budget, Options, read_located};
 use crate::diag::{Diagnostic, FileId};
 use crate::spec::{Game, RawFormat};
 
 /// The file id of a subgame's text (its diagnostics are moved onto the `(subgame …)` form).
 const SUBGAME_FILE: FileId = FileId(u32::MAX - 2);
 
-/// Most subgames read for one match (Ludii's library has at most 5; each costs a whole game's
-/// reading budget, so a file naming thousands cannot multiply the work).
+/// Most subgames read for one match (Ludii's library has at most 5).
 pub const MAX_SUBGAMES: usize = 32;
 
-/// The subgames of `m` read from the library, in order; `None` when the library has none of
-/// them (or no library was given), so the caller keeps the match verbatim.
+/// Bytes of library text the subgames of one match may read together: one input file's size
+/// limit ([`crate::text::MAX_INPUT_BYTES`]).
+pub const MAX_SUBGAME_BYTES: usize = crate::text::MAX_INPUT_BYTES;
+
+/// What the subgames of one match have spent of their file's budget: one input file's, as
+/// ZRF's includes and variants share theirs. The expansion nodes are the file's own
+/// ([`super::expand::MAX_NODES`], the match's text included); the subgames' text, at most
+/// [`MAX_SUBGAME_BYTES`]; their boards' positions, at most
+/// [`crate::spec::geometry::MAX_POSITIONS`] together.
+#[derive(Debug, Default)]
+struct Spent {
+    nodes: usize,
+    bytes: usize,
+    positions: usize,
+}
+
+impl Spent {
+    /// What reading a subgame of `bytes` more would exceed, if anything (positions are
+    /// checked once a subgame is read).
+    fn exceeded(&self, bytes: usize) -> Option<String> {
+        if self.nodes >= super::expand::MAX_NODES {
+            Some(format!("{} expanded nodes", super::expand::MAX_NODES))
+        } else if self.bytes.saturating_add(bytes) > MAX_SUBGAME_BYTES {
+            Some(format!("{MAX_SUBGAME_BYTES} bytes of subgame text"))
+        } else {
+            None
+        }
+    }
+}
+
+/// The subgames of `m` read from the library, in order, within one file's budget (`nodes`: the
+/// expansion nodes the match's file spent); `None` when the library has none of them (or no
+/// library was given), so the caller keeps the match verbatim.
 pub(super) fn read_match(
     m: &Node,
     opts: &Options,
     diags: &mut Vec<Diagnostic>,
+    nodes: usize,
 ) -> Option<Vec<Game>> {
     let library = opts.library.as_deref()?;
     let games = m
@@ -37,6 +68,10 @@ pub(super) fn read_match(
         })
         .filter(|n| n.head() == Some("subgame"));
     let mut out = Vec::new();
+    let mut spent = Spent {
+        nodes,
+        ..Spent::default()
+    };
     for (i, sub) in games.enumerate() {
         if i == MAX_SUBGAMES {
             diags.push(Diagnostic::warning(
@@ -60,21 +95,11 @@ pub(super) fn read_match(
             ));
             continue;
         };
-        let sub_opts = Options {
-            choices: Default::default(),
-            library: opts.library.clone(),
+        let mut games = match read_subgame(name, text, sub, opts, &mut spent, diags) {
+            Ok(games) => games,
+            Err(()) => break,
         };
-        let (doc, sub_diags, _) = read_located(name, text, SUBGAME_FILE, &sub_opts, false);
-        diags.extend(sub_diags.into_iter().map(|mut d| {
-            d.message = format!("in subgame `{name}` (Ludii's library): {}", d.message);
-            d.span = Some(sub.span());
-            d.notes
-                .retain(|(s, _)| s.is_none_or(|s| s.file != SUBGAME_FILE));
-            d
-        }));
-        if let Some(doc) = doc {
-            out.extend(doc.games);
-        }
+        out.append(&mut games);
     }
     let first = out.first_mut()?;
     first.extensions.push(RawFormat::Ludii, print(m));
@@ -90,6 +115,67 @@ pub(super) fn read_match(
         m.span(),
     ));
     Some(out)
+}
+
+/// Reads subgame `name` (`text`, named by the form `sub`) within what is left of the file's
+/// budget, adding what it spends to `spent`. `Err` (reported) when the budget is spent: the
+/// subgame is left out, and the rest of the match too.
+fn read_subgame(
+    name: &str,
+    text: &str,
+    sub: &Node,
+    opts: &Options,
+    spent: &mut Spent,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<Game>, ()> {
+    let over = |what: String, diags: &mut Vec<Diagnostic>| {
+        diags.push(Diagnostic::error(
+            super::expand::CODE_MACRO_LIMIT,
+            format!(
+                "the subgames of this match exceed one file's budget ({what} together); subgame \
+                 `{name}` and the rest are left out"
+            ),
+            sub.span(),
+        ));
+    };
+    if let Some(what) = spent.exceeded(text.len()) {
+        over(what, diags);
+        return Err(());
+    }
+    if opts.interrupt.raised() {
+        diags.push(crate::diag::Interrupt::error(sub.span()));
+        return Err(());
+    }
+    let sub_opts = Options {
+        choices: Default::default(),
+        library: opts.library.clone(),
+        interrupt: opts.interrupt.clone(),
+    };
+    let budget = Budget::Subgame { nodes: spent.nodes };
+    let read = read_located(name, text, SUBGAME_FILE, &sub_opts, budget);
+    spent.nodes = read.nodes;
+    spent.bytes += text.len();
+    diags.extend(read.diags.into_iter().map(|mut d| {
+        d.message = format!("in subgame `{name}` (Ludii's library): {}", d.message);
+        d.span = Some(sub.span());
+        d.notes
+            .retain(|(s, _)| s.is_none_or(|s| s.file != SUBGAME_FILE));
+        d
+    }));
+    let games = read.doc.map(|d| d.games).unwrap_or_default();
+    spent.positions += games
+        .iter()
+        .flat_map(|g| &g.boards)
+        .map(|b| b.positions.len())
+        .sum::<usize>();
+    // The document never holds more positions than one file may: the subgame that goes over
+    // is left out too (its reading was within one game's budget).
+    let most = crate::spec::geometry::MAX_POSITIONS;
+    if spent.positions > most {
+        over(format!("{most} board positions"), diags);
+        return Err(());
+    }
+    Ok(games)
 }
 
 #[cfg(test)]

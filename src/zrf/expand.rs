@@ -23,7 +23,7 @@
 //! [`Node::site`](crate::sexpr::Node::site) indexes [`Sites`], the chain of calls that produced
 //! it, so a diagnostic can always point at the call in the original file.
 
-use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::diag::{Diagnostic, FileId, Interrupt, Severity, Span};
 use crate::sexpr::{Node, NodeKind};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use std::sync::Arc;
@@ -285,30 +285,21 @@ pub struct Input<'a> {
     /// Called for each included file: registers its text and parses it, returning its id,
     /// top-level nodes and the diagnostics of decoding and parsing.
     pub parse_include: &'a mut ParseInclude<'a>,
+    /// Polled before each game and variant and every 4,096 expanded nodes: once raised, the
+    /// file is refused (`read::interrupted`) and nothing of it is lowered.
+    pub interrupt: &'a Interrupt,
 }
 
-/// Splices includes, collects macros, expands every game and variant and resolves variants.
-pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let Input {
-        name,
-        nodes,
-        loader,
-        parse_include,
-    } = input;
-    let stack = vec![(loader.identity(name), name.to_string())];
-    let top = Splicer {
-        loader,
-        parse_include,
-        parsed: HashMap::default(),
-        spliced: 0,
-        over: false,
-        stack,
-        limits,
-    }
-    .splice(nodes, name, &mut diags);
+/// The top-level forms of a file, sorted: macros (a later definition wins, with a warning) and
+/// the games and variants in order; other items are reported.
+struct TopLevel<'n> {
+    macros: Vec<Macro>,
+    index: HashMap<Arc<str>, usize>,
+    forms: Vec<&'n Node>,
+    version: Option<String>,
+}
 
-    // Collect macros (later definition wins) and the menu entries.
+fn top_level<'n>(top: &'n [Node], diags: &mut Vec<Diagnostic>) -> TopLevel<'n> {
     let mut macros: Vec<Macro> = Vec::new();
     let mut index: HashMap<Arc<str>, usize> = HashMap::default();
     let mut forms: Vec<&Node> = Vec::new();
@@ -392,6 +383,42 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
             }
         }
     }
+    TopLevel {
+        macros,
+        index,
+        forms,
+        version,
+    }
+}
+
+/// Splices includes, collects macros, expands every game and variant and resolves variants.
+pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let Input {
+        name,
+        nodes,
+        loader,
+        parse_include,
+        interrupt,
+    } = input;
+    let stack = vec![(loader.identity(name), name.to_string())];
+    let top = Splicer {
+        loader,
+        parse_include,
+        parsed: HashMap::default(),
+        spliced: 0,
+        over: false,
+        stack,
+        limits,
+    }
+    .splice(nodes, name, &mut diags);
+
+    let TopLevel {
+        macros,
+        index,
+        mut forms,
+        version,
+    } = top_level(&top, &mut diags);
 
     let table = MacroTable::new(&macros, &index);
     let mut sites = Sites::new();
@@ -416,6 +443,11 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
         forms.clear();
     }
     for (k, form) in forms.into_iter().enumerate() {
+        if interrupt.raised() {
+            diags.push(Interrupt::error(form.span));
+            over_budget = true;
+            break;
+        }
         let is_game = form.head() == Some("game");
         // Expand the children of the form (not the head).
         let predicted = table.predict_list(form.args());
@@ -456,10 +488,17 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
                 reported_arity: Default::default(),
                 text_bytes: &mut text_bytes,
                 memo: &mut memo,
+                interrupt,
+                interrupted: false,
+                bumps: 0,
             };
             let mut out = Vec::with_capacity(form.args().len());
             ex.expand_seq(form.args(), &mut out);
             total += ex.nodes;
+            if ex.interrupted {
+                over_budget = true;
+                break;
+            }
             if ex.aborted { None } else { Some(out) }
         };
         let title = body.as_ref().and_then(|b| title_of(b));
@@ -1112,6 +1151,10 @@ struct Expander<'a, 't> {
     text_bytes: &'a mut u64,
     reported_unbound: FxHashSet<(u32, u32)>,
     reported_arity: FxHashSet<Arc<str>>,
+    /// Polled every 4,096 nodes made one by one (`bumps`); `interrupted` once found raised.
+    interrupt: &'a Interrupt,
+    interrupted: bool,
+    bumps: u32,
 }
 
 impl<'a, 't> Expander<'a, 't> {
@@ -1200,6 +1243,12 @@ impl<'a, 't> Expander<'a, 't> {
 
     fn bump(&mut self, span: Span) -> bool {
         self.nodes += 1;
+        self.bumps = self.bumps.wrapping_add(1);
+        if self.bumps & 0xFFF == 0 && !self.aborted && self.interrupt.raised() {
+            self.aborted = true;
+            self.interrupted = true;
+            self.diags.push(Interrupt::error(span));
+        }
         if self.nodes > self.limits.max_nodes && !self.aborted {
             self.aborted = true;
             self.diags.push(Diagnostic::error(

@@ -15,7 +15,7 @@ use crate::text::{self, Decoded, Encoding};
 pub use expand::{Entry, EntryKind, Expanded, IncludeError, IncludeLoader, NoIncludes};
 
 /// Options for [`read`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// Force this encoding instead of detecting one (`--encoding`).
     pub encoding: Option<Encoding>,
@@ -26,6 +26,8 @@ pub struct ReadOptions {
     pub syntax: sexpr::Limits,
     /// Expansion limits.
     pub expand: expand::Limits,
+    /// A stop request (Ctrl-C): polled while expanding, which refuses the file once raised.
+    pub interrupt: crate::diag::Interrupt,
 }
 
 impl Default for ReadOptions {
@@ -35,6 +37,7 @@ impl Default for ReadOptions {
             max_input_bytes: text::MAX_INPUT_BYTES,
             syntax: sexpr::Limits::default(),
             expand: expand::Limits::default(),
+            interrupt: Default::default(),
         }
     }
 }
@@ -115,6 +118,7 @@ pub fn read(
             nodes: parsed.nodes.clone(),
             loader,
             parse_include: &mut parse_include,
+            interrupt: &opts.interrupt,
         },
         opts.expand,
     );

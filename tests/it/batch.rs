@@ -369,7 +369,8 @@ fn killed_or_interrupted_runs_leave_only_complete_outputs() {
     );
     assert_eq!(assert_complete_outputs(&killed, &reference), (total, 0));
 
-    // SIGINT (Ctrl-C): files in flight are finished, nothing new starts, no temporary is left,
+    // SIGINT (Ctrl-C): files being read are abandoned, nothing new starts or is written (a write
+    // already begun is finished), no temporary is left,
     // exit 130 with a note of what was not converted.
     let int = root.join("sigint");
     let (status, err) = (0..5)

@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use common::html::{PAYLOADS, foreign, hostile_spec, html_tags};
 use common::{Measured, scratch_dir, zogkit_measured};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -860,142 +861,6 @@ fn fmt_write_formats_the_target_of_a_link() {
     assert_eq!(std::fs::read(dir.join("real/g.zrf")).unwrap(), want);
 }
 
-/// The two payloads every string of the hostile spec carries.
-const PAYLOADS: [&str; 2] = ["\"><img src=x onerror=alert(1)>", "</title><script>"];
-
-/// A valid YAML spec whose every string naming or describing something holds a payload
-/// (`@name@` in the template is replaced by `name` plus a payload, as a quoted YAML string).
-fn hostile_spec() -> String {
-    const T: &str = r#""spec_version": "0.2"
-"source": {"format": "yaml", "file": @file@, "encoding": "utf-8", "line_endings": "lf", "sha256": "", "version": @version@}
-"games":
-  - "kind": "game"
-    "title": @Title@
-    "texts": {"description": @desc@, "history": @hist@, "strategy": @strat@, "help": @help@, "solution": @sol@}
-    "players": [@Whites@, @Black@]
-    "turn_order": {"turns": [{"player": @Whites@}, {"player": @Black@}]}
-    "options": [{"name": @opt@, "value": @val@}]
-    "boards":
-      - "images": [@board.bmp@]
-        "directions": [@n@, @s@]
-        "positions":
-          - {"name": @a1@, "rect": [0, 50, 50, 100], "links": {@n@: @a2@}}
-          - {"name": @a2@, "rect": [0, 0, 50, 50], "links": {@s@: @a1@}}
-        "opposites": [{"direction": @n@, "opposite": @s@}, {"direction": @s@, "opposite": @n@}]
-        "zones": [{"name": @zone@, "players": [@Whites@], "positions": [@a2@]}]
-    "pieces":
-      - "name": @Pawn@
-        "texts": {"help": @phelp@, "description": @pdesc@}
-        "images": [{"player": @Whites@, "file": @wp.bmp@}, {"player": @Black@, "file": @bp.bmp@}]
-        "notation": @P@
-        "attributes": [{"name": @attr@, "value": "true"}]
-        "moves": [{"move_type": @normal@, "program": [{"step": @n@}, {"add": {}}]}]
-      - "name": @King@
-        "moves": [{"program": [{"step": @s@}, {"add": {}}]}]
-    "setup":
-      - {"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}
-      - {"player": @Black@, "piece": @King@, "positions": [@a2@]}
-    "goals": [{"kind": "win", "players": [@Whites@, @Black@], "condition": {"checkmated": {"pieces": [@King@]}}}]
-  - "kind": "variant"
-    "variant_of": 0
-    "title": @Variant@
-    "players": [@Whites@, @Black@]
-    "boards":
-      - "directions": [@n@]
-        "positions": [{"name": @a1@, "rect": [0, 0, 50, 50]}]
-    "pieces": [{"name": @Pawn@, "moves": []}]
-    "setup": [{"player": @Whites@, "piece": @Pawn@, "positions": [@a1@]}]
-"#;
-    let mut out = String::new();
-    let mut rest = T;
-    let mut k = 0;
-    while let Some(at) = rest.find('@') {
-        out.push_str(&rest[..at]);
-        let end = rest[at + 1..].find('@').unwrap() + at + 1;
-        let name = &rest[at + 1..end];
-        // The same name gets the same payload everywhere (references must still match).
-        let payload = PAYLOADS[name.len() % 2];
-        out.push_str(&serde_json::to_string(&format!("{name}{payload}")).unwrap());
-        k += 1;
-        rest = &rest[end + 1..];
-    }
-    out.push_str(rest);
-    assert!(k > 40, "the template lost its strings");
-    out
-}
-
-/// The tags and attributes of an HTML text, as a browser's tokenizer finds them (outside
-/// comments and doctypes): `(tag, [attribute names])`, closing tags as `/tag`.
-fn html_tags(html: &str) -> Vec<(String, Vec<String>)> {
-    let b = html.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(off) = html[i..].find('<') {
-        i += off + 1;
-        match b.get(i) {
-            Some(b'!') => {
-                i += html[i..].find('>').map_or(html.len() - i, |e| e + 1);
-                continue;
-            }
-            Some(b'/') if b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) => {
-                let end = html[i..].find('>').map_or(html.len(), |e| i + e);
-                out.push((
-                    format!("/{}", html[i + 1..end].trim().to_lowercase()),
-                    Vec::new(),
-                ));
-                i = end;
-                continue;
-            }
-            Some(c) if c.is_ascii_alphabetic() => {}
-            _ => continue,
-        }
-        let name_end = html[i..]
-            .find(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
-            .map_or(html.len(), |e| i + e);
-        let tag = html[i..name_end].to_lowercase();
-        i = name_end;
-        let mut attrs = Vec::new();
-        loop {
-            while b
-                .get(i)
-                .is_some_and(|c| c.is_ascii_whitespace() || *c == b'/')
-            {
-                i += 1;
-            }
-            match b.get(i) {
-                None => break,
-                Some(b'>') => {
-                    i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            let end = html[i..]
-                .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '>' || c == '/')
-                .map_or(html.len(), |e| i + e);
-            attrs.push(html[i..end.max(i + 1)].to_lowercase());
-            i = end.max(i + 1);
-            if b.get(i) == Some(&b'=') {
-                i += 1;
-                match b.get(i) {
-                    Some(&q) if q == b'"' || q == b'\'' => {
-                        i += 1 + html[i + 1..]
-                            .find(q as char)
-                            .map_or(html.len() - i - 1, |e| e + 1);
-                    }
-                    _ => {
-                        i += html[i..]
-                            .find(|c: char| c.is_ascii_whitespace() || c == '>')
-                            .unwrap_or(html.len() - i);
-                    }
-                }
-            }
-        }
-        out.push((tag, attrs));
-    }
-    out
-}
-
 #[test]
 fn the_tag_scanner_finds_injected_elements() {
     let tags = html_tags("<p class=\"a\">x</p><img src=x onerror=alert(1)><!-- <b> -->");
@@ -1009,28 +874,6 @@ fn the_tag_scanner_finds_injected_elements() {
 /// attribute the site does not write itself.
 #[test]
 fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
-    const TAGS: &[&str] = &[
-        "html", "head", "meta", "title", "link", "body", "nav", "a", "h1", "h2", "table", "thead",
-        "tbody", "tr", "th", "td", "p", "img", "div", "span", "ul", "li", "strong", "em",
-        "details", "summary", "br",
-    ];
-    const ATTRS: &[&str] = &[
-        "lang",
-        "charset",
-        "name",
-        "content",
-        "rel",
-        "href",
-        "src",
-        "width",
-        "height",
-        "alt",
-        "class",
-        "id",
-        "scope",
-        "aria-sort",
-        "loading",
-    ];
     let dir = scratch_dir("hostile-catalogue");
     // The file name carries a payload too (`/` cannot be in a file name). The first player's
     // name breaks out of an attribute value unless escaped (the tiles' `alt` texts were not).
@@ -1064,20 +907,8 @@ fn the_catalogue_escapes_every_text_of_a_hostile_spec() {
     assert!(pages.len() >= 3, "{pages:?}");
     for p in &pages {
         let html = std::fs::read_to_string(p).unwrap();
-        for (tag, attrs) in html_tags(&html) {
-            let bare = tag.trim_start_matches('/');
-            assert!(
-                TAGS.contains(&bare),
-                "{}: element <{tag}> injected",
-                p.display()
-            );
-            for a in attrs {
-                assert!(
-                    ATTRS.contains(&a.as_str()),
-                    "{}: attribute {a} on <{tag}> injected",
-                    p.display()
-                );
-            }
+        if let Some(what) = foreign(&html) {
+            panic!("{}: {what}", p.display());
         }
     }
 }
@@ -1235,41 +1066,104 @@ fn an_interrupt_stops_an_endless_block() {
         &big_board_game(20, looping, "(A (P p0q0))"),
     );
     for (sig, cmd) in [("-INT", "moves"), ("-TERM", "perft")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
-            .args([
-                "--limit",
-                "engine-steps=99999999999",
-                "--limit",
-                "engine-work=99999999999999",
-            ])
-            .args([cmd, "loop.zrf"])
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Let it get into the block (the signal handler is installed before reading).
-        std::thread::sleep(Duration::from_millis(500));
-        let sent = Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > HANG {
-                let _ = child.kill();
-                panic!("{cmd} ignored {sig}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let args = [
+            "--limit",
+            "engine-steps=99999999999",
+            "--limit",
+            "engine-work=99999999999999",
+            cmd,
+            "loop.zrf",
+        ];
+        let (code, stdout, _) = interrupted_run(&dir, &args, sig);
+        assert_eq!(code, 130, "{cmd} {sig}");
+        assert!(stdout.is_empty(), "{cmd} {sig} printed {stdout:?}");
+    }
+}
+
+/// Runs zogkit with `args` in `dir`, sends `sig` (`-INT`, `-TERM`) after half a second (the
+/// handlers are installed before reading), and waits for the end (a run still going after
+/// [`HANG`] fails the test). Returns the exit code, standard output and standard error.
+#[cfg(unix)]
+fn interrupted_run(dir: &Path, args: &[&str], sig: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("{args:?} ignored {sig}");
         }
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{cmd} {sig}: {out:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// Item 9: Ctrl-C or SIGTERM stops a reader at once (a ZRF file whose expansion would take
+/// 7 s of CPU and 3.4 GB with its limits raised), and `convert` then writes nothing: exit 130,
+/// no output, no temporary file.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_stops_a_reader_and_nothing_is_written() {
+    let dir = scratch_dir("hostile-interrupt-read");
+    // `d0` uses `$1` of whoever calls it (dynamic scope), so no call result can be shared:
+    // `(d23)` expands to 2^24 nodes one by one.
+    let mut zrf = String::from("(define d0 ($1 y))\n");
+    for i in 1..=23 {
+        zrf.push_str(&format!("(define d{i} ((d{}) (d{})))\n", i - 1, i - 1));
+    }
+    zrf.push_str(&GAME.replace("(game", "(game (dummy (d23))"));
+    write(&dir, "big.zrf", &zrf);
+    let raised = [
+        "expansion-nodes",
+        "file-expansion-nodes",
+        "macro-calls",
+        "list-items",
+    ]
+    .map(|l| format!("{l}=99999999999"));
+    for sig in ["-INT", "-TERM"] {
+        let mut args: Vec<&str> = raised.iter().flat_map(|l| ["--limit", l]).collect();
+        args.extend(["--stats", "convert", "big.zrf", "-o", "big.yaml"]);
+        let (code, _, err) = interrupted_run(&dir, &args, sig);
+        assert_eq!(code, 130, "{sig}: {err}");
         assert!(
-            out.stdout.is_empty(),
-            "{cmd} {sig} printed {:?}",
-            out.stdout
+            err.contains("interrupted: 1 file not converted"),
+            "{sig}: {err}"
+        );
+        // The reader stopped: far less CPU than the whole expansion takes.
+        let cpu: f64 = err
+            .split("cpu ")
+            .nth(1)
+            .and_then(|c| c.split(" s").next())
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no stats in {err}"));
+        assert!(cpu < 3.0, "{sig}: {cpu} s of CPU: the reader did not stop");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n != "big.zrf")
+            .collect();
+        assert!(
+            left.is_empty(),
+            "{sig}: written after the interrupt: {left:?}"
         );
     }
 }
@@ -1294,4 +1188,298 @@ fn the_ludii_reader_is_linear_in_pieces() {
     assert_eq!(r.code, 0, "{}", r.output());
     assert!(r.cpu < MAX_CPU, "used {:?}", r.cpu);
     assert!(r.peak_kib < MAX_PEAK_KIB, "peaked at {} KiB", r.peak_kib);
+}
+
+// ---- Findings of the jar, zsg, ini and catalogue fuzz targets (`cargo xtask fuzz`) ----
+
+/// Fuzz finding (catalogue, seed 1): a YAML variant whose `variant_of` names no game (an error
+/// of `spec::check`) made the catalogue's variant list index past the games and panic; the
+/// file is now catalogued with its error and no list.
+#[test]
+fn the_catalogue_survives_a_variant_of_no_game() {
+    let dir = scratch_dir("hostile-catalogue-variant-of");
+    let spec = hostile_spec().replace("\"variant_of\": 0", "\"variant_of\": 7");
+    assert!(spec.contains("\"variant_of\": 7"));
+    write(&dir, "g.yaml", &spec);
+    run3(
+        &dir,
+        &["catalogue", "-q", "-o", "site", "g.yaml"],
+        1,
+        "1 of 1 file has errors",
+    );
+    let page = std::fs::read_to_string(dir.join("site/games/g-yaml/2.html")).unwrap();
+    assert!(page.contains("variant_of 7 is not a game index"), "{page}");
+    // The variant's page says it is a variant, of no game it can link, and lists no variants.
+    assert!(page.contains("<td>2 (variant)</td>"), "{page}");
+    assert!(!page.contains("id=\"variants\""), "{page}");
+}
+
+/// A jar of stored entries.
+fn stored_jar(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut z = Vec::new();
+    let mut heads = Vec::new();
+    for (name, data) in entries {
+        heads.push(z.len() as u32);
+        zip_local(&mut z, name, 0, data, data.len() as u32);
+    }
+    let cd = z.len();
+    for ((name, data), at) in entries.iter().zip(heads) {
+        let n = data.len() as u32;
+        zip_central(&mut z, name, 0, n, n, at);
+    }
+    zip_end(&mut z, entries.len(), cd);
+    z
+}
+
+/// Item 11: the subgames of a `(match …)` share one file's budget (expansion nodes, subgame
+/// text, board positions) instead of each spending a whole game's: 32 large subgames from a
+/// small jar cost 32 games' budgets before.
+#[test]
+fn a_match_spends_one_files_budget() {
+    let dir = scratch_dir("hostile-match");
+    // 10,000 positions each: four fit in the 40,000 positions of one file.
+    let wide = "(game \"Wide\" (players 2) (equipment { (board (square 100)) (piece \"Disc\" Each) }) \
+                (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))";
+    // 20,000 pieces each (about 250,000 expanded nodes): four fit in one file's 10^6.
+    let pieces: String = (0..20_000)
+        .map(|i| format!("(piece \"P{i}\" Each (move Step Adjacent (to if:(is Empty (to))))) "))
+        .collect();
+    let many = format!(
+        "(game \"Many\" (players 2) (equipment {{ (board (square 10)) {pieces} }}) \
+         (rules (play (forEach Piece)) (end (if (is Full) (result Mover Win)))))"
+    );
+    let jar = stored_jar(&[
+        ("def/A.def", b"(define \"A\" 1)"),
+        ("lud/board/Wide.lud", wide.as_bytes()),
+        ("lud/board/Many.lud", many.as_bytes()),
+    ]);
+    std::fs::write(dir.join("lib.jar"), jar).unwrap();
+    for (game, what) in [
+        ("Wide", "40000 board positions"),
+        ("Many", "1000000 expanded nodes"),
+    ] {
+        let subgames = format!("(subgame \"{game}\") ").repeat(32);
+        write(
+            &dir,
+            &format!("{game}.lud"),
+            &format!("(match \"M\" (players 2) (games {{{subgames}}}))\n"),
+        );
+        let file = format!("{game}.lud");
+        let needle = format!("exceed one file's budget ({what} together)");
+        let r = run3(&dir, &["--ludii", "lib.jar", "check", &file], 1, &needle);
+        let out = r.output();
+        assert!(out.contains("the order of its 4 subgames"), "{out}");
+    }
+}
+
+/// Item 9, in the library: a raised stop request refuses a ZRF or Ludii input with
+/// `read::interrupted` and keeps nothing of it (the CLI raises the request on Ctrl-C).
+#[test]
+fn a_raised_interrupt_refuses_zrf_and_ludii_inputs() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use zogkit::format::{self, Format, ReadOptions};
+    let opts = ReadOptions {
+        interrupt: zogkit::diag::Interrupt::new(Arc::new(AtomicBool::new(true))),
+        ..ReadOptions::default()
+    };
+    let pieces: String = (0..2_000)
+        .map(|i| format!("(piece \"P{i}\" Each) "))
+        .collect();
+    let lud = format!(
+        "(game \"G\" (players 2) (equipment {{ (board (square 8)) {pieces} }}) \
+         (rules (play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))"
+    );
+    for (fmt, text) in [(Format::Zrf, GAME.to_string()), (Format::Lud, lud)] {
+        let mut none = zogkit::zrf::NoIncludes;
+        let r = format::read(fmt, "x", text.as_bytes(), &opts, &mut none);
+        assert!(
+            r.diagnostics.iter().any(|d| d.code == "read::interrupted"),
+            "{fmt:?}: {:#?}",
+            r.diagnostics
+        );
+        assert!(
+            r.document.is_none_or(|d| d.games.is_empty()),
+            "{fmt:?}: a document was kept"
+        );
+        // Not raised: the same input reads.
+        let r = format::read(
+            fmt,
+            "x",
+            text.as_bytes(),
+            &ReadOptions::default(),
+            &mut none,
+        );
+        assert_eq!(r.document.map(|d| d.games.len()), Some(1), "{fmt:?}");
+    }
+}
+
+/// Item 4: `replay` reads a save line by line in two passes that keep no records, and parses
+/// a record in linear time: a million legal records replay in flat memory (825 MB before), a
+/// record of 200,000 words is refused where its words pass the limit (a 1 MB record line cost
+/// 9 s before), and a 7 MB word is shown shortened.
+#[test]
+fn replay_is_linear_and_flat_in_a_saves_length() {
+    let dir = scratch_dir("hostile-replay-long");
+    write(
+        &dir,
+        "g.zrf",
+        &GAME.replace("(players A B)", "(players A B) (option \"pass turn\" true)"),
+    );
+    let head = "Zillions Save Game File Version 0.02 HH\nRulesFile=g.zrf\nVariantName=g\n";
+    let mut long = String::from(head);
+    for i in 0..1_000_000 {
+        long.push_str(&format!("{}. Pass\n", i / 2 + 1));
+    }
+    write(&dir, "long.zsg", &long);
+    let r = run3(&dir, &["replay", "long.zsg"], 0, "replayed 1000000 moves");
+    // The text is 12.8 MB; the process holds it twice at most (bytes, then decoded text).
+    assert!(r.peak_kib < 120 << 10, "peaked at {} KiB", r.peak_kib);
+    let r = run3(
+        &dir,
+        &["replay", "long.zsg", "--at", "3", "--format", "json"],
+        0,
+        "\"records\": 3",
+    );
+    assert!(r.stdout.contains("\"replayed\": 3"), "{}", r.output());
+
+    write(
+        &dir,
+        "wide.zsg",
+        &format!("{head}1. {}\n", "x a1 ".repeat(200_000)),
+    );
+    let r = run(&dir, &["replay", "wide.zsg"], 1, "wide.zsg:4:");
+    assert!(
+        r.stderr.contains("a move record of more than 4096 words"),
+        "{}",
+        r.output()
+    );
+    write(
+        &dir,
+        "word.zsg",
+        &format!("{head}1. P {} - a2\n", "a".repeat(7 << 20)),
+    );
+    let r = run(
+        &dir,
+        &["replay", "word.zsg"],
+        1,
+        "word.zsg:4:6: error: unknown position",
+    );
+    assert!(
+        r.output().len() < 1000,
+        "{} bytes of output",
+        r.output().len()
+    );
+}
+
+/// Starts `zogkit args` in `dir`; once `out/` holds a YAML file (mid-run), renames `out` to
+/// `out.moved` and puts a link `out -> elsewhere` in its place. Returns the run's exit code and
+/// how many YAML files `out` held at the swap, or `None` when the run ended before it.
+#[cfg(unix)]
+fn swap_output_folder_mid_run(dir: &Path, args: &[&str]) -> Option<(i32, usize)> {
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let _ = std::fs::remove_file(dir.join("out"));
+    let _ = std::fs::remove_dir_all(dir.join("out.moved"));
+    let yaml = |d: &Path| {
+        common::walk(d)
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .count()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while yaml(&dir.join("out")) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("{args:?}: no output appeared");
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::fs::rename(dir.join("out"), dir.join("out.moved")).unwrap();
+    std::os::unix::fs::symlink("elsewhere", dir.join("out")).unwrap();
+    let at_swap = yaml(&dir.join("out.moved"));
+    let status = child.wait().unwrap();
+    Some((status.code().unwrap_or(-1), at_swap))
+}
+
+/// Item 8: an output folder is held open for the run and written through that handle, so a
+/// folder renamed mid-run and replaced by a symbolic link does not redirect the writes (before,
+/// 5,692 files of a catalogue went into the link's target, exit 0).
+#[cfg(unix)]
+#[test]
+fn an_output_folder_swapped_mid_run_does_not_redirect_writes() {
+    let dir = scratch_dir("hostile-swap");
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    let n = 400;
+    for i in 0..n {
+        write(&dir, &format!("in/g{i:03}.zrf"), GAME);
+    }
+    let runs: [&[&str]; 2] = [
+        &["convert", "in", "--to", "yaml", "-q", "-o", "out"],
+        &["catalogue", "in", "-q", "-o", "out"],
+    ];
+    for args in runs {
+        // Only a swap made while outputs were still to come proves anything.
+        let swapped = (0..4)
+            .filter_map(|_| swap_output_folder_mid_run(&dir, args))
+            .find(|&(_, at_swap)| at_swap < n);
+        let (code, at_swap) = swapped.expect("the run always finished before the swap");
+        eprintln!("{args:?}: swapped after {at_swap} of {n} outputs");
+        // Not a file, not even a folder.
+        let elsewhere: Vec<_> = std::fs::read_dir(dir.join("elsewhere"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(
+            elsewhere.is_empty(),
+            "{args:?} wrote through the link: {elsewhere:?}"
+        );
+        // Every output went into the folder the run started with, under its new name.
+        let moved = common::walk(&dir.join("out.moved"));
+        let yaml = moved
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .count();
+        assert_eq!(yaml, n, "{args:?}: exit {code}");
+        assert!(code == 0 || code == 1, "{args:?}: exit {code}");
+    }
+    // A link to a folder inside the output folder is not written through either.
+    write(&dir, "in2/sub/g.zrf", GAME);
+    std::fs::create_dir_all(dir.join("out2")).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", dir.join("out2/sub")).unwrap();
+    let r = run3(
+        &dir,
+        &["convert", "in2", "--to", "yaml", "-o", "out2"],
+        1,
+        "is a symbolic link; refusing to write through it",
+    );
+    assert!(r.stderr.contains("out2/sub"), "{}", r.output());
+    assert_eq!(std::fs::read_dir(dir.join("elsewhere")).unwrap().count(), 0);
+}
+
+/// Fuzz finding (catalogue, seed 3): a game of 65,536 sections zogkit does not know, spliced in
+/// by a doubling macro, took 2 s to read (each section kept in `extensions` looked at every
+/// earlier one); now linear.
+#[test]
+fn many_unknown_sections_are_kept_in_linear_time() {
+    let dir = scratch_dir("hostile-unknown-sections");
+    let mut zrf = String::from("(define m1 (unknown-section x))\n");
+    for i in 2..=17 {
+        zrf.push_str(&format!("(define m{i} (m{}) (m{}))\n", i - 1, i - 1));
+    }
+    zrf.push_str(&GAME.replace("(game", "(game (m17)"));
+    write(&dir, "g.zrf", &zrf);
+    let r = run(&dir, &["check", "g.zrf"], 0, "is not a ZRF section here");
+    assert!(r.output().contains("1 game"), "{}", r.output());
 }

@@ -12,7 +12,7 @@ use zogkit::format::{self, Format};
 use zogkit::zrf::NoIncludes;
 
 /// A small deterministic PRNG (xorshift64*), so campaigns are reproducible from `--seed`.
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -21,7 +21,8 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    fn below(&mut self, n: usize) -> usize {
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -40,6 +41,11 @@ fn target_format(name: &str) -> Option<Format> {
         "lud" => Some(Format::Lud),
         "english" => Some(Format::LudiiEnglish),
         "includes" | "cli" => Some(Format::Zrf),
+        // Not one format: `fuzz_surfaces` reads them (the format only names minimisation).
+        "jar" => Some(Format::Lud),
+        "zsg" => Some(Format::Zrf),
+        "ini" => Some(Format::Fsf),
+        "catalogue" => Some(Format::Yaml),
         _ => None,
     }
 }
@@ -59,6 +65,12 @@ pub fn replay(files: &[PathBuf]) -> bool {
             ok = false;
             continue;
         };
+        if crate::fuzz_surfaces::TARGETS.contains(&ext) {
+            let (r, took) = crate::cpu_time(|| crate::fuzz_surfaces::exercise(ext, &bytes));
+            println!("{}: {ext} target, {took:?} of CPU: {r:?}", f.display());
+            ok &= r.is_ok();
+            continue;
+        }
         let t = Instant::now();
         let r = format::read(fmt, "replay", &bytes, &Default::default(), &mut NoIncludes);
         println!(
@@ -233,6 +245,9 @@ fn minimise(fmt: Format, mut input: Vec<u8>, fails: &dyn Fn(Format, &[u8]) -> bo
 }
 
 fn seeds_for(root: &Path, target: &str) -> Vec<Vec<u8>> {
+    if crate::fuzz_surfaces::TARGETS.contains(&target) {
+        return crate::fuzz_surfaces::seeds(root, target);
+    }
     let ext = match target {
         "zrf" | "includes" | "cli" => "zrf",
         "yaml" => "yaml",
@@ -276,6 +291,9 @@ fn exercise_target(
         ("includes", _) => std::panic::catch_unwind(|| crate::fuzz_files::exercise_includes(bytes))
             .map_err(|_| "panic".to_string()),
         ("cli", Some((bin, scratch))) => crate::fuzz_files::exercise_cli(bin, scratch, bytes),
+        (t, _) if crate::fuzz_surfaces::TARGETS.contains(&t) => {
+            crate::fuzz_surfaces::exercise(t, bytes)
+        }
         _ => exercise(fmt, bytes),
     }
 }
@@ -306,7 +324,8 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
     for target in targets {
         let Some(fmt) = target_format(target) else {
             eprintln!(
-                "fuzz: unknown target {target} (zrf, yaml, csm, lud, english, includes, cli)"
+                "fuzz: unknown target {target} (zrf, yaml, csm, lud, english, includes, cli, \
+                 jar, zsg, ini, catalogue)"
             );
             return false;
         };
@@ -334,7 +353,11 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
         let in_flight = dir.join(format!("in-flight.{target}"));
         while start.elapsed() < Duration::from_secs(secs) {
             let base = &seeds[rng.below(seeds.len())];
-            let input = mutate(&mut rng, base, &seeds);
+            let mut input = mutate(&mut rng, base, &seeds);
+            // (Only the new targets draw for it: the older ones keep their seeded sequences.)
+            if crate::fuzz_surfaces::TARGETS.contains(&target.as_str()) && rng.below(2) == 0 {
+                input = crate::fuzz_surfaces::mutate_extra(target, &mut rng, input);
+            }
             // A stack overflow aborts the process before any handler runs: the input being
             // tried is on disk, so the crash can be replayed (`--replay`).
             let _ = std::fs::write(&in_flight, &input);
@@ -366,8 +389,15 @@ pub fn fuzz(root: &Path, secs: u64, seed: u64, targets: &[String]) -> bool {
         }
         let _ = std::fs::remove_file(&in_flight);
         let rendered = RENDERED.swap(0, std::sync::atomic::Ordering::Relaxed);
+        let reached = crate::fuzz_surfaces::REACHED.swap(0, std::sync::atomic::Ordering::Relaxed);
+        let deep = match target.as_str() {
+            "jar" => format!(", {reached} read as a library"),
+            "zsg" => format!(", {reached} replayed"),
+            "catalogue" => format!(", {reached} with games catalogued"),
+            _ => String::new(),
+        };
         println!(
-            "fuzz {target}: {execs} executions ({rendered} rendered) in {:.0} s, {findings} findings (seed {seed})",
+            "fuzz {target}: {execs} executions ({rendered} rendered{deep}) in {:.0} s, {findings} findings (seed {seed})",
             start.elapsed().as_secs_f64()
         );
         clean &= findings == 0;

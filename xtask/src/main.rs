@@ -6,6 +6,7 @@ mod engine_bench;
 mod fonts;
 mod fuzz;
 mod fuzz_files;
+mod fuzz_surfaces;
 mod lud_writer;
 mod ludii;
 mod ludii_play;
@@ -36,7 +37,7 @@ tasks:
                              pages (generated from the CLI definition) into TARGET/dist/
                              (TARGET: cargo's target directory, CARGO_TARGET_DIR if set)
   docs [--check]             write docs/spec.md from the spec types (--check: fail if stale)
-  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli]
+  fuzz [--secs N] [--seed S] [--target zrf|yaml|csm|lud|english|includes|cli|jar|zsg|ini|catalogue]
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
@@ -121,9 +122,21 @@ fn main() -> ExitCode {
         Some("fuzz") => {
             let targets: Vec<String> = match value("--target") {
                 Some(t) => vec![t],
-                None => ["zrf", "yaml", "csm", "lud", "english", "includes", "cli"]
-                    .map(String::from)
-                    .to_vec(),
+                None => [
+                    "zrf",
+                    "yaml",
+                    "csm",
+                    "lud",
+                    "english",
+                    "includes",
+                    "cli",
+                    "jar",
+                    "zsg",
+                    "ini",
+                    "catalogue",
+                ]
+                .map(String::from)
+                .to_vec(),
             };
             fuzz::fuzz(
                 &root,

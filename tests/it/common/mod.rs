@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cpu;
+pub mod html;
 pub mod ludii_facts;
 pub mod png;
 
