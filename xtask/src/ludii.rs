@@ -72,13 +72,17 @@ pub fn ludii(root: &Path, jar: Option<PathBuf>, check: bool, why: bool) -> bool 
         }
     };
     print!("{md}");
-    let path = root.join("golden/ludii-library-report.md");
+    golden_report(root, "golden/ludii-library-report.md", &md, check, "ludii")
+}
+
+/// Writes the report `md` to `rel` under `root`, or with `check` fails when the committed one
+/// differs (`task`: the xtask that writes it, for the message).
+pub(crate) fn golden_report(root: &Path, rel: &str, md: &str, check: bool, task: &str) -> bool {
+    let path = root.join(rel);
     if check {
         let old = std::fs::read_to_string(&path).unwrap_or_default();
         if old != md {
-            eprintln!(
-                "ludii: golden/ludii-library-report.md is out of date (run cargo xtask ludii)"
-            );
+            eprintln!("{task}: {rel} is out of date (run cargo xtask {task})");
             return false;
         }
         return true;

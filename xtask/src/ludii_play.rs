@@ -68,18 +68,13 @@ pub fn play(root: &Path, jar: Option<PathBuf>, bin: &Path, depth: u32, check: bo
         }
     };
     print!("{md}");
-    let path = root.join("golden/ludii-play-report.md");
-    if check {
-        let old = std::fs::read_to_string(&path).unwrap_or_default();
-        if old != md {
-            eprintln!(
-                "ludii --play: golden/ludii-play-report.md is out of date (run cargo xtask ludii --play)"
-            );
-            return false;
-        }
-        return true;
-    }
-    std::fs::write(&path, md).is_ok()
+    crate::ludii::golden_report(
+        root,
+        "golden/ludii-play-report.md",
+        &md,
+        check,
+        "ludii --play",
+    )
 }
 
 /// zogkit's perft of every file, on two threads (the machine's cores).
