@@ -1312,6 +1312,15 @@ fn a_raised_interrupt_refuses_zrf_and_ludii_inputs() {
         );
         assert_eq!(r.document.map(|d| d.games.len()), Some(1), "{fmt:?}");
     }
+    // Raised once the ZRF file is expanded: lowering stops too.
+    let mut none = zogkit::zrf::NoIncludes;
+    let mut f = zogkit::zrf::read("x", GAME.as_bytes(), &Default::default(), &mut none);
+    f.interrupt = opts.interrupt.clone();
+    let source = zogkit::spec::Source::of("zrf", "x", GAME.as_bytes(), &f.decoded);
+    let lowered = zogkit::zrf::lower::lower_with(&f, source, Default::default());
+    assert!(lowered.document.games.is_empty());
+    let codes: Vec<&str> = lowered.diagnostics.iter().map(|d| d.code).collect();
+    assert!(codes.contains(&"read::interrupted"), "{codes:?}");
 }
 
 /// Item 4: `replay` reads a save line by line in two passes that keep no records, and parses
