@@ -35,8 +35,8 @@ impl Severity {
 pub const CODE_INTERRUPTED: &str = "read::interrupted";
 
 /// A request to stop long work, raised from outside: the CLI shares its one flag, raised by
-/// Ctrl-C or SIGTERM, with the readers (which poll it between forms and every few thousand
-/// expanded nodes, and then refuse the input with [`CODE_INTERRUPTED`]) and the engine. The
+/// Ctrl-C or SIGTERM, with the readers (which poll it between forms, every few thousand
+/// expanded nodes and before lowering each ZRF entry, and then refuse the input with [`CODE_INTERRUPTED`]) and the engine. The
 /// default is never raised.
 #[derive(Debug, Clone, Default)]
 pub struct Interrupt(Option<Arc<std::sync::atomic::AtomicBool>>);

@@ -74,7 +74,7 @@ impl Default for Limits {
             max_list_items: 100_000,
             max_include_depth: 16,
             max_include_bytes: 16 << 20,
-            max_file_nodes: 32_000_000,
+            max_file_nodes: 10_000_000,
             max_forms: 10_000,
             max_text_bytes: 64 << 20,
             share_calls: true,

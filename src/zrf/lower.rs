@@ -152,6 +152,12 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
     };
     let mut games = Vec::with_capacity(file.expanded.entries.len());
     for e in &file.expanded.entries {
+        // Ctrl-C while lowering: nothing of the file is kept.
+        if file.interrupt.raised() {
+            cx.diags.push(crate::diag::Interrupt::error(e.span));
+            games.clear();
+            break;
+        }
         let kind = match e.kind {
             EntryKind::Game => spec::EntryKind::Game,
             EntryKind::Variant { .. } => spec::EntryKind::Variant,

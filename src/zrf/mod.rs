@@ -57,6 +57,8 @@ pub struct ZrfFile {
     pub expanded: Expanded,
     /// All diagnostics, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+    /// The stop request it was read under ([`ReadOptions::interrupt`]); lowering polls it too.
+    pub interrupt: crate::diag::Interrupt,
 }
 
 impl ZrfFile {
@@ -131,5 +133,6 @@ pub fn read(
         parsed,
         expanded,
         diagnostics,
+        interrupt: opts.interrupt.clone(),
     }
 }
