@@ -303,6 +303,11 @@ fn chosen_items(
             Some((r, name, items))
         })
         .collect();
+    let names = rulesets
+        .iter()
+        .map(|(_, n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     match &choices.ruleset {
         Some(wanted) => match rulesets.iter().find(|(_, n, _)| ruleset_matches(n, wanted)) {
             Some((r, name, items)) => {
@@ -319,11 +324,7 @@ fn chosen_items(
                 CODE_BAD_OPTION,
                 format!(
                     "no ruleset \"{wanted}\"; the file has: {}",
-                    rulesets
-                        .iter()
-                        .map(|(_, n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    names
                 ),
                 ruleset_nodes.first().map(|n| n.span()),
             )),
@@ -333,11 +334,7 @@ fn chosen_items(
             CODE_OPTION_NOTE,
             format!(
                 "rulesets ({}) are available; none was chosen, so the default option items are used",
-                rulesets
-                    .iter()
-                    .map(|(_, n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names
             ),
             ruleset_nodes.first().map(|n| n.span()),
         )),
