@@ -14,9 +14,10 @@ mod setup;
 use super::board::{self, COMPASS, Geo};
 use super::lower::relative_offsets;
 use crate::diag::{Diagnostic, FileId, Severity, Span};
+use crate::spec::movement::{self, Land, Movement, Travel};
 use crate::spec::{
-    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock,
-    Piece, Placement, RawFormat, SPEC_VERSION, Symmetry, Test, Texts, Zone,
+    Board, Cond, Document, EntryKind, Extensions, Game, Goal, GoalCond, GoalKind, MoveBlock, Piece,
+    Placement, RawFormat, SPEC_VERSION, Symmetry, Test, Texts, Zone,
 };
 use setup::{BoardPhrase, SetupCx, SetupLine, Sites};
 
@@ -77,8 +78,6 @@ fn test(t: Test) -> Cond {
         move_type: None,
     }
 }
-
-use super::lower::block;
 
 fn strip_end(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()
@@ -314,29 +313,16 @@ impl Reader<'_> {
                 let mut v = Vec::new();
                 for (cc, ds) in [(c.clone(), da), (Cond::Not(Box::new(c)), db)] {
                     for d in ds {
-                        v.push(block(vec![
-                            Instr::Verify(cc.clone()),
-                            Instr::Step(d.to_string()),
-                            Instr::Verify(land.clone()),
-                            Instr::plain_add(),
-                        ]));
+                        v.push(typed(Travel::Step(d.to_string()), Some(&cc), &land)?);
                     }
                 }
                 return Ok((v, None));
             }
             let ds = self.dirs(r).ok_or("directions not understood")?;
-            return Ok((
-                ds.iter()
-                    .map(|d| {
-                        block(vec![
-                            Instr::Step(d.to_string()),
-                            Instr::Verify(land.clone()),
-                            Instr::plain_add(),
-                        ])
-                    })
-                    .collect(),
-                None,
-            ));
+            let steps = ds
+                .iter()
+                .map(|d| typed(Travel::Step(d.to_string()), None, &land));
+            return Ok((steps.collect::<Result<_, _>>()?, None));
         }
         if let Some(r) = s.strip_prefix("slide ") {
             if capture {
@@ -355,18 +341,20 @@ impl Reader<'_> {
                 None if rest.trim().is_empty() => test(Test::Empty),
                 None => return Err("text after the direction is not understood"),
             };
+            let run = movement::run_parts(&go).ok_or("a slide's run that may be occupied")?;
+            let slides = ds.iter().map(|d| {
+                let mut m = Movement::new(
+                    Travel::Slide {
+                        dir: d.to_string(),
+                        max: None,
+                    },
+                    Land::Empty,
+                );
+                m.run = run.clone();
+                movement::program(&m)
+            });
             return Ok((
-                ds.iter()
-                    .map(|d| {
-                        block(vec![
-                            Instr::Step(d.to_string()),
-                            Instr::While {
-                                cond: go.clone(),
-                                body: vec![Instr::plain_add(), Instr::Step(d.to_string())],
-                            },
-                        ])
-                    })
-                    .collect(),
+                slides.collect(),
                 Some("the slide's stop (capture) rule and any distance limit are not printed"),
             ));
         }
@@ -416,13 +404,8 @@ impl Reader<'_> {
                         if !geo.dirs.contains(&d2) {
                             continue;
                         }
-                        v.push(block(vec![
-                            Instr::Step(d.to_string()),
-                            Instr::Verify(Cond::Const(true)),
-                            Instr::Step(d2.to_string()),
-                            Instr::Verify(c2.clone()),
-                            Instr::plain_add(),
-                        ]));
+                        let path = vec![d.to_string(), d2.to_string()];
+                        v.push(typed(Travel::Leap(path), None, &c2)?);
                     }
                 }
                 return Ok((
@@ -970,6 +953,14 @@ fn aim(clause: &str, pieces: &[Piece], players: &[String]) -> Option<Goal> {
         players: players.to_vec(),
         condition: gc,
     })
+}
+
+/// The move block of a movement with these origin and destination conditions (through the
+/// movement table).
+fn typed(travel: Travel, from: Option<&Cond>, to: &Cond) -> Result<MoveBlock, &'static str> {
+    Movement::from_conditions(travel, from, Some(to))
+        .map(|m| movement::program(&m))
+        .ok_or("the conditions have no typed form")
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::lower::relative_name;
 use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::geometry::build::build;
-use crate::spec::movement;
+use crate::spec::movement::{self, Land, Movement, Travel};
 use crate::spec::moves::{
     Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
     split_promotion,
@@ -1716,7 +1716,11 @@ fn two_ludeme(group: &[Vec<String>], c1: &Cond, c2: &Cond, cx: &Ctx) -> Option<S
         .iter()
         .map(|g| Some((comp(&g[0])?, comp(&g[1])?)))
         .collect();
-    if product != actual? {
+    // The same moves in any order (the reader lists them first direction by first direction).
+    let mut actual = actual?;
+    product.sort_unstable();
+    actual.sort_unstable();
+    if product != actual {
         return None;
     }
     let rel_names: Vec<&str> = rel.iter().map(|r| relative_name(*r)).collect();
@@ -1748,13 +1752,21 @@ fn needs_piece(c: &Cond) -> bool {
     }
 }
 
-/// A block's shape with its promotion split off, calls inlined first; a block with a move
-/// type or partial completions is classified by its first move (the caller reports the loss).
+/// A block's shape with its promotion split off, calls inlined first: from its movement
+/// ([`movement::recognise`]) where the table types it, else from the block's instructions; a
+/// block with a move type or partial completions is classified by its first move (the caller
+/// reports the loss).
 fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     let inlined = MoveBlock {
         move_type: b.move_type.clone(),
         program: inline(&b.program, cx.procs, &mut cx.inliner.borrow_mut()),
     };
+    if let Some(c) = movement::recognise(&inlined)
+        .ok()
+        .and_then(|m| shape_of(&m))
+    {
+        return Some(c);
+    }
     let (block, cut) = match first_move_only(&inlined) {
         Some(f) => {
             let partial = f.program != inlined.program;
@@ -1768,6 +1780,108 @@ fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     let (plain, p) = split_promotion(&block)?;
     let (s, d) = shape(&plain)?;
     Some((s, d, Some(p), cut))
+}
+
+/// The ludeme shape of a movement: the conditions it tests at the origin and destination as
+/// the shapes hold them, its promotion (forced ones: the only kind a `(then …)` writes), and
+/// whether a continuation is cut.
+fn shape_of(m: &Movement) -> Option<Classified> {
+    let all = |v: Vec<Cond>| match v.len() {
+        0 => None,
+        1 => v.into_iter().next(),
+        _ => Some(Cond::And(v)),
+    };
+    let zone = |z: &Option<String>| -> Vec<Cond> {
+        z.iter()
+            .map(|z| Cond::InZone {
+                zone: z.clone(),
+                at: None,
+            })
+            .collect()
+    };
+    let from = all(zone(&m.from_zone)
+        .into_iter()
+        .chain(m.guard.iter().cloned())
+        .collect());
+    let to_parts = movement::land_cond(m.land)
+        .into_iter()
+        .chain(m.arrive.iter().cloned());
+    let to = all(to_parts.chain(zone(&m.zone)).collect()).unwrap_or(Cond::Const(true));
+    let empty = Cond::Test {
+        test: Test::Empty,
+        at: None,
+        move_type: None,
+    };
+    let (shape, dirs) = match &m.travel {
+        Travel::Step(d) => (Shape::Step { from, to }, vec![d.clone()]),
+        Travel::Slide { dir, max: None } => {
+            let go = std::iter::once(empty)
+                .chain(m.run.iter().cloned())
+                .collect();
+            let stop = (m.land != Land::Empty || !m.arrive.is_empty()).then_some(to);
+            let go = all(go)?;
+            (Shape::Slide { from, go, stop }, vec![dir.clone()])
+        }
+        // Two different links: the intermediate site must exist (Ludii's two-step form).
+        Travel::Leap(p) if p.len() == 2 && p[0] != p[1] && from.is_none() => (
+            Shape::Two {
+                c1: Cond::Const(true),
+                c2: to,
+            },
+            p.clone(),
+        ),
+        Travel::Leap(p) => (
+            Shape::Leap {
+                from,
+                to,
+                len: p.len(),
+            },
+            p.clone(),
+        ),
+        Travel::Lame(p) if m.first_in.is_none() && p.iter().all(|d| *d == p[0]) => {
+            let exact = Shape::SlideExact {
+                from,
+                go: empty,
+                land: to,
+                n: p.len(),
+            };
+            (exact, vec![p[0].clone()])
+        }
+        Travel::Lame(p) if m.first_in.is_none() && p.len() == 2 && from.is_none() => {
+            (Shape::Two { c1: empty, c2: to }, p.clone())
+        }
+        Travel::Hop { dir, over, capture } => {
+            let hurdle = movement::hurdle_cond(*over).unwrap_or(Cond::Const(true));
+            let hop = Shape::Hop {
+                from,
+                hurdle,
+                capture: *capture,
+                land: to,
+            };
+            (hop, vec![dir.clone()])
+        }
+        Travel::Cannon { dir, quiet } => {
+            let hurdle = Cond::Not(Box::new(empty.clone()));
+            let cannon = Shape::Cannon {
+                from,
+                hurdle,
+                go: empty,
+                stop: to,
+                slide: *quiet,
+            };
+            (cannon, vec![dir.clone()])
+        }
+        _ => return None,
+    };
+    let promotion = match &m.promotion {
+        None => None,
+        Some(p) if p.forced => Some(Promotion {
+            zone: p.zone.clone(),
+            pieces: p.pieces.clone(),
+        }),
+        Some(_) => return None,
+    };
+    Some((shape, dirs, promotion, m.continues.is_some()))
 }
 
 fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String> {

@@ -118,6 +118,13 @@ pub struct Movement {
     pub travel: Travel,
     /// What the destination may hold (a slide's or cannon's first occupied position).
     pub land: Land,
+    /// Other conditions the destination must meet, tested in order after [`Movement::land`]
+    /// (untyped: a piece type there, a flag, a test of another position). Writers that cannot
+    /// say one report the block.
+    pub arrive: Vec<Cond>,
+    /// Conditions every position of an unlimited slide's run must meet besides being empty
+    /// (Ludii's `(between if:…)`), tested in order after the emptiness.
+    pub run: Vec<Cond>,
     /// The origin must lie in this zone (tested before moving).
     pub from_zone: Option<String>,
     /// Other conditions tested before moving, in order, after the zone (untyped: flags,
@@ -158,6 +165,8 @@ impl Movement {
         Movement {
             travel,
             land,
+            arrive: Vec::new(),
+            run: Vec::new(),
             from_zone: None,
             guard: Vec::new(),
             first_in: None,
@@ -208,7 +217,25 @@ impl Movement {
         // A guard that is a zone test would be read as the origin's zone.
         let guard_ok = !(m.from_zone.is_none()
             && matches!(m.guard.first(), Some(Cond::InZone { at: None, .. })));
+        // Destination conditions: only where a destination is tested after the travel (not
+        // a slide's empty run, nor en passant's fixed form); the first is no landing test
+        // (it would be read as the landing) and none is a zone test of the destination
+        // (read as the zone).
+        let no_destination_test = match m.travel {
+            Travel::EnPassant { .. } => true,
+            Travel::Slide { .. } => m.land == Land::Empty,
+            _ => false,
+        };
+        let arrive_ok = m.arrive.is_empty()
+            || (!no_destination_test
+                && (m.land != Land::Any || land_of(&m.arrive[0]).is_none())
+                && !m
+                    .arrive
+                    .iter()
+                    .any(|c| matches!(c, Cond::InZone { at: None, .. })));
+        let run_ok = m.run.is_empty() || matches!(m.travel, Travel::Slide { max: None, .. });
         travel_ok
+            && run_ok
             && first_in_ok
             && promo_ok
             && zone_ok
@@ -217,6 +244,46 @@ impl Movement {
             && hop_ok
             && drop_ok
             && guard_ok
+            && arrive_ok
+    }
+
+    /// A movement from the conditions a reader states for it: `from` tested at the origin
+    /// before moving, `to` at the destination. Conjunctions are split: the first zone test of
+    /// `from` becomes [`Movement::from_zone`] and the rest the guard; the first landing test of
+    /// `to` becomes [`Movement::land`] ([`Land::Any`] without one), its first zone test
+    /// [`Movement::zone`], and the rest [`Movement::arrive`]; `true` tests nothing. `None` when the parts have no
+    /// normal form (a slide that tests its destination's zone, say).
+    pub fn from_conditions(
+        travel: Travel,
+        from: Option<&Cond>,
+        to: Option<&Cond>,
+    ) -> Option<Movement> {
+        let mut m = Movement::new(travel, Land::Any);
+        let always = Cond::Const(true);
+        let parts = |c: Option<&Cond>| -> Vec<Cond> {
+            let v = c.map(conjuncts).unwrap_or_default();
+            v.into_iter().filter(|c| *c != always).collect()
+        };
+        for c in parts(from) {
+            match c {
+                Cond::InZone { zone, at: None } if m.from_zone.is_none() && m.guard.is_empty() => {
+                    m.from_zone = Some(zone)
+                }
+                c => m.guard.push(c),
+            }
+        }
+        let mut landed = false;
+        for c in parts(to) {
+            match (land_of(&c), c) {
+                (Some(l), _) if !landed => {
+                    m.land = l;
+                    landed = true;
+                }
+                (_, Cond::InZone { zone, at: None }) if m.zone.is_none() => m.zone = Some(zone),
+                (_, c) => m.arrive.push(c),
+            }
+        }
+        m.is_normal().then_some(m)
     }
 
     /// The directions it names, in order.
@@ -230,6 +297,44 @@ impl Movement {
             Travel::EnPassant { side, forward, .. } => vec![side, forward],
             Travel::Drop => vec![],
         }
+    }
+}
+
+/// The condition of a slide's run: empty, and the other conditions in order.
+fn run_cond(run: &[Cond]) -> Cond {
+    match run {
+        [] => test(Test::Empty),
+        r => Cond::And(
+            std::iter::once(test(Test::Empty))
+                .chain(r.iter().cloned())
+                .collect(),
+        ),
+    }
+}
+
+/// The conditions a run's test adds to emptiness (`None`: not a run's test).
+fn run_of(c: &Cond) -> Option<Vec<Cond>> {
+    match c {
+        Cond::And(v) if v.len() >= 2 && v[0] == test(Test::Empty) => Some(v[1..].to_vec()),
+        c if *c == test(Test::Empty) => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// A reader's condition for a slide's run as [`Movement::run`]: its conjuncts besides the
+/// one emptiness test it must make (`None`: it does not require emptiness).
+pub fn run_parts(c: &Cond) -> Option<Vec<Cond>> {
+    let parts = conjuncts(c);
+    let empty = test(Test::Empty);
+    (parts.iter().filter(|p| **p == empty).count() == 1)
+        .then(|| parts.into_iter().filter(|p| *p != empty).collect())
+}
+
+/// The parts of a conjunction, nested ones flattened (a single condition is its own part).
+fn conjuncts(c: &Cond) -> Vec<Cond> {
+    match c {
+        Cond::And(v) => v.iter().flat_map(conjuncts).collect(),
+        c => vec![c.clone()],
     }
 }
 
@@ -269,7 +374,8 @@ fn land_of(c: &Cond) -> Option<Land> {
         .find(|l| land_cond(*l).as_ref() == Some(c))
 }
 
-fn hurdle_cond(h: Hurdle) -> Option<Cond> {
+/// The test a hop makes of what it jumps (`None`: no test).
+pub fn hurdle_cond(h: Hurdle) -> Option<Cond> {
     match h {
         Hurdle::Occupied => Some(not(test(Test::Empty))),
         Hurdle::Enemy => Some(test(Test::Enemy)),
@@ -278,7 +384,8 @@ fn hurdle_cond(h: Hurdle) -> Option<Cond> {
     }
 }
 
-fn hurdle_of(c: &Cond) -> Option<Hurdle> {
+/// The hurdle a hop's test allows (`None`: a test that is no [`Hurdle`]).
+pub fn hurdle_of(c: &Cond) -> Option<Hurdle> {
     [Hurdle::Occupied, Hurdle::Enemy, Hurdle::Friend]
         .into_iter()
         .find(|h| hurdle_cond(*h).as_ref() == Some(c))
@@ -288,8 +395,10 @@ fn step(d: &str) -> Instr {
     Instr::Step(d.to_string())
 }
 
-fn verify_land(l: Land, out: &mut Vec<Instr>) {
-    out.extend(land_cond(l).map(Instr::Verify));
+/// The destination's tests: the landing, then the other conditions.
+fn verify_land(m: &Movement, out: &mut Vec<Instr>) {
+    out.extend(land_cond(m.land).map(Instr::Verify));
+    out.extend(m.arrive.iter().cloned().map(Instr::Verify));
 }
 
 /// The completion of a move at the current position: the destination-zone test, then the
@@ -343,12 +452,12 @@ pub fn program(m: &Movement) -> MoveBlock {
     match &m.travel {
         Travel::Step(d) => {
             p.push(step(d));
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
         Travel::Leap(path) => {
             p.extend(path.iter().map(|d| step(d)));
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
         Travel::Lame(path) => {
@@ -363,7 +472,7 @@ pub fn program(m: &Movement) -> MoveBlock {
                 }
                 p.push(step(d));
             }
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
         Travel::Slide { dir, max: None } => {
@@ -371,11 +480,11 @@ pub fn program(m: &Movement) -> MoveBlock {
             body.push(step(dir));
             p.push(step(dir));
             p.push(Instr::While {
-                cond: test(Test::Empty),
+                cond: run_cond(&m.run),
                 body,
             });
             if m.land != Land::Empty {
-                verify_land(m.land, &mut p);
+                verify_land(m, &mut p);
                 p.extend(finish(m, false));
             }
         }
@@ -387,7 +496,7 @@ pub fn program(m: &Movement) -> MoveBlock {
                 p.push(Instr::Capture { at: None });
             }
             p.push(step(dir));
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
         Travel::Cannon { dir, quiet } => {
@@ -406,7 +515,7 @@ pub fn program(m: &Movement) -> MoveBlock {
                     body: vec![step(dir)],
                 },
             ]);
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
         Travel::EnPassant {
@@ -432,7 +541,7 @@ pub fn program(m: &Movement) -> MoveBlock {
             fin(&mut p);
         }
         Travel::Drop => {
-            verify_land(m.land, &mut p);
+            verify_land(m, &mut p);
             fin(&mut p);
         }
     }
@@ -448,7 +557,7 @@ fn ranged(m: &Movement, dir: &str, n: usize) -> Vec<Instr> {
     let stop = || {
         let mut s = Vec::new();
         if m.land != Land::Empty {
-            verify_land(m.land, &mut s);
+            verify_land(m, &mut s);
             s.extend(finish(m, false));
         }
         s
@@ -594,14 +703,32 @@ fn with_tail(mut m: Movement, t: Tail) -> Movement {
     m
 }
 
-/// The landing test at the head of `p`, and the rest.
-fn landing(p: &[Instr]) -> (Land, &[Instr]) {
-    match p {
+/// The destination's tests at the head of `p`: the landing, the other conditions (up to the
+/// zone test and the tail), and the rest.
+fn landing(p: &[Instr]) -> (Land, Vec<Cond>, &[Instr]) {
+    let (land, mut rest) = match p {
         [Instr::Verify(c), rest @ ..] if !rest.is_empty() => match land_of(c) {
             Some(l) => (l, rest),
             None => (Land::Any, p),
         },
         _ => (Land::Any, p),
+    };
+    let mut arrive = Vec::new();
+    while let [Instr::Verify(c), r @ ..] = rest
+        && !r.is_empty()
+        && !matches!(c, Cond::InZone { at: None, .. })
+    {
+        arrive.push(c.clone());
+        rest = r;
+    }
+    (land, arrive, rest)
+}
+
+/// A movement with its destination's tests.
+fn landed(travel: Travel, (land, arrive): (Land, Vec<Cond>)) -> Movement {
+    Movement {
+        arrive,
+        ..Movement::new(travel, land)
     }
 }
 
@@ -625,8 +752,10 @@ fn travel(p: &[Instr]) -> Result<Movement, Why> {
     let is_empty = |c: &Cond| *c == test(Test::Empty);
     match p {
         [] => Err(Why("it is empty")),
-        [Instr::Step(d), Instr::While { cond, body }, rest @ ..] if is_empty(cond) => {
-            slide_or_cannon(d, body, rest)
+        [Instr::Step(d), Instr::While { cond, body }, rest @ ..] if run_of(cond).is_some() => {
+            let mut m = slide_or_cannon(d, body, rest)?;
+            m.run = run_of(cond).expect("checked");
+            Ok(m)
         }
         [Instr::Step(d), Instr::If { cond, .. }] if is_empty(cond) => ranged_of(d, p),
         [Instr::Step(side), Instr::Verify(e), Instr::Verify(lt), ..]
@@ -639,9 +768,9 @@ fn travel(p: &[Instr]) -> Result<Movement, Why> {
             .iter()
             .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) =>
         {
-            let (land, rest) = landing(p);
+            let (land, arrive, rest) = landing(p);
             Ok(with_tail(
-                Movement::new(Travel::Drop, land),
+                landed(Travel::Drop, (land, arrive)),
                 tail(rest, true)?,
             ))
         }
@@ -668,13 +797,13 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
             && d2 == d
             && (capture || over != Hurdle::Any)
         {
-            let (land, t) = landing(r);
+            let (land, arrive, t) = landing(r);
             let hop = Travel::Hop {
                 dir: d.clone(),
                 over,
                 capture,
             };
-            return Ok(with_tail(Movement::new(hop, land), tail(t, true)?));
+            return Ok(with_tail(landed(hop, (land, arrive)), tail(t, true)?));
         }
     }
     // A lame path: step d1, verify empty, [verify (in-zone? z)], step d2, verify empty, … .
@@ -685,13 +814,13 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
     {
         return lame(d1, rest);
     }
-    let (land, t) = landing(rest);
+    let (land, arrive, t) = landing(rest);
     let travel = match dirs.len() {
         0 => return Err(Why("it does not start with a step")),
         1 => Travel::Step(dirs[0].clone()),
         _ => Travel::Leap(dirs),
     };
-    Ok(with_tail(Movement::new(travel, land), tail(t, true)?))
+    Ok(with_tail(landed(travel, (land, arrive)), tail(t, true)?))
 }
 
 /// Whether `verify empty` at the head of `rest` leads on to another step (a lame path) rather
@@ -729,8 +858,8 @@ fn lame(d1: &str, mut rest: &[Instr]) -> Result<Movement, Why> {
             _ => break,
         }
     }
-    let (land, t) = landing(rest);
-    let mut m = with_tail(Movement::new(Travel::Lame(dirs), land), tail(t, true)?);
+    let (land, arrive, t) = landing(rest);
+    let mut m = with_tail(landed(Travel::Lame(dirs), (land, arrive)), tail(t, true)?);
     m.first_in = first_in;
     Ok(m)
 }
@@ -753,13 +882,13 @@ fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, 
         && matches!(b2.as_slice(), [Instr::Step(x)] if x == d)
     {
         let quiet = !run.is_empty();
-        let (land, t) = landing(r);
-        let m = Movement::new(
+        let (land, arrive, t) = landing(r);
+        let m = landed(
             Travel::Cannon {
                 dir: d.to_string(),
                 quiet,
             },
-            land,
+            (land, arrive),
         );
         return Ok(with_tail(m, tail(t, !quiet)?));
     }
@@ -771,15 +900,15 @@ fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, 
     if rest.is_empty() {
         return Ok(with_tail(Movement::new(slide, Land::Empty), t));
     }
-    let (land, r) = landing(rest);
-    Ok(with_tail(Movement::new(slide, land), tail(r, false)?))
+    let (land, arrive, r) = landing(rest);
+    Ok(with_tail(landed(slide, (land, arrive)), tail(r, false)?))
 }
 
 /// A ranged slide: its depth is the number of nested `if empty?`; the table checks the rest.
 fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
     let mut n = 0;
     let mut at = p;
-    let mut first: Option<(Land, Tail)> = None;
+    let mut first: Option<((Land, Vec<Cond>), Tail)> = None;
     while let [Instr::Step(x), Instr::If { then_, else_, .. }] = at {
         if x != d {
             return Err(Why("its range steps along another direction"));
@@ -792,8 +921,11 @@ fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
                 .unwrap_or(then_.len());
             let t = tail(&then_[..k], false)?;
             let land = match else_.as_slice() {
-                [] => Land::Empty,
-                e => landing(e).0,
+                [] => (Land::Empty, Vec::new()),
+                e => {
+                    let (l, a, _) = landing(e);
+                    (l, a)
+                }
             };
             first = Some((land, t));
         }
@@ -809,7 +941,7 @@ fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
         dir: d.to_string(),
         max: Some(n),
     };
-    Ok(with_tail(Movement::new(slide, land), t))
+    Ok(with_tail(landed(slide, land), t))
 }
 
 fn en_passant(side: &str, p: &[Instr]) -> Result<Movement, Why> {

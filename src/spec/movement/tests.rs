@@ -83,6 +83,21 @@ fn movement() -> impl Strategy<Value = Movement> {
             ]),
             0..3,
         ),
+        prop::collection::vec(
+            prop::sample::select(vec![
+                Cond::Piece {
+                    piece: "Lion".into(),
+                    at: None,
+                },
+                not(test(Test::Enemy)),
+                test(Test::Empty),
+            ]),
+            0..3,
+        ),
+        prop::collection::vec(
+            prop::sample::select(vec![in_zone("home"), Cond::Flag { flag: "f".into() }]),
+            0..2,
+        ),
     )
         .prop_map(
             |(
@@ -93,10 +108,14 @@ fn movement() -> impl Strategy<Value = Movement> {
                 continues,
                 move_type,
                 guard,
+                arrive,
+                run,
             )| {
                 Movement {
                     travel,
                     land,
+                    arrive,
+                    run,
                     from_zone,
                     guard,
                     first_in,
@@ -289,13 +308,27 @@ fn calls_are_seen_through_when_inlined() {
 
 #[test]
 fn blocks_outside_the_table_say_why() {
-    // A flag test is outside the vocabulary.
+    // A flag test at the destination is one of its untyped conditions…
     let flagged = block(vec![
         step("n"),
         v(Cond::Flag { flag: "f".into() }),
         Instr::plain_add(),
     ]);
-    assert!(recognise(&flagged).is_err());
+    let m = recognise(&flagged).unwrap();
+    assert_eq!(
+        (m.land, m.arrive),
+        (Land::Any, vec![Cond::Flag { flag: "f".into() }])
+    );
+    // …but setting a flag is outside the vocabulary.
+    let setting = block(vec![
+        step("n"),
+        Instr::SetFlag {
+            flag: "f".into(),
+            value: Cond::Flag { flag: "g".into() },
+        },
+        Instr::plain_add(),
+    ]);
+    assert!(recognise(&setting).is_err());
     // A cascade (castling) is outside it too.
     let castle = block(vec![
         step("e"),
