@@ -1,7 +1,7 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Cut, Gen, Overrun, Reads, Sink, attacked, attacked_reading};
+use super::generate::{Cut, Gen, Overrun, Reads, Sink, attacked, attacked_reading, recycle};
 use super::rules::{G, NONE, Occupant, OwnerClass, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -341,6 +341,8 @@ fn legal_only(rules: &Rules, st: &mut State, player: u32, moves: Vec<Move>) -> V
         st.unmake();
         if ok {
             legal.push(m);
+        } else {
+            recycle([m]);
         }
     }
     legal
@@ -495,7 +497,9 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         return None;
     }
     if depth == 1 {
-        return Some(found.moves.len() as u64);
+        let n = found.moves.len() as u64;
+        recycle(found.moves);
+        return Some(n);
     }
     let mut n = 0;
     for m in &found.moves {
@@ -504,6 +508,7 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         st.unmake();
         n += sub?;
     }
+    recycle(found.moves);
     Some(n)
 }
 

@@ -121,6 +121,8 @@ pub(crate) enum Op {
     ClearState,
     /// A step into a direction the board does not define: the block ends here.
     Fail,
+    /// The head of a pure loop: `regions[i]` of the block (see [`super::loops`]).
+    Loop(u32),
 }
 
 /// A compiled move or drop block.
@@ -128,6 +130,8 @@ pub(crate) enum Op {
 pub(crate) struct Block {
     pub move_type: Option<u32>,
     pub ops: Vec<Op>,
+    /// The block's pure loops, whose heads are [`Op::Loop`].
+    pub regions: Vec<super::loops::Region>,
 }
 
 /// A compiled piece type.
@@ -584,7 +588,12 @@ impl<'a> Builder<'a> {
                     "the move programs compile to more than {MAX_OPS} operations"
                 ));
             }
-            out.push(Block { move_type, ops });
+            let regions = super::loops::find(&mut ops);
+            out.push(Block {
+                move_type,
+                ops,
+                regions,
+            });
         }
         Ok(out)
     }
