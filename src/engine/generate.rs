@@ -80,9 +80,17 @@ pub(crate) struct Gen<'a> {
     pub work_left: u64,
     /// The budget that stopped this generation.
     pub cut: Option<Cut>,
+    /// Moves this accepts (given their changes before the last, and the last) are only
+    /// counted in `passed`, not collected (perft's last ply: the moves the legality filter
+    /// passes without making them).
+    pub pass: Option<&'a Passes<'a>>,
+    pub passed: u64,
     /// What each pure loop did, by where it was entered: (block, loop, position, mark, flags).
     memo: FxHashMap<(usize, u32, u32, u32, u64), Walked>,
 }
+
+/// Which moves a generation only counts, given their changes before the last, and the last.
+pub(crate) type Passes<'a> = dyn Fn(&[Action], &Action) -> bool + 'a;
 
 /// What a pure loop did from one entry: the steps it ran, and where it left the loop (the
 /// next operation, the position, the mark and the flags), or `None` when it ended the block
@@ -153,6 +161,8 @@ impl<'a> Gen<'a> {
             steps: 0,
             work_left: rules.work_limit.saturating_sub(rules.work_done()),
             cut: None,
+            pass: None,
+            passed: 0,
             memo: FxHashMap::default(),
         }
     }
@@ -176,7 +186,7 @@ impl<'a> Gen<'a> {
         }
         self.runs += 1;
         let collected = match &self.sink {
-            Sink::Collect(v) => v.len(),
+            Sink::Collect(v) => v.len().saturating_add(self.passed as usize),
             Sink::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
             Sink::Hit { .. } => 0,
         };
@@ -631,28 +641,33 @@ impl<'a> Gen<'a> {
         }
         let plain = promote.is_empty().then_some(None);
         for promote in plain.into_iter().chain(promote.iter().map(|&k| Some(k))) {
-            let mut actions = spare_actions();
-            actions.extend_from_slice(&r.actions);
-            if r.from == NONE {
-                actions.push(Action::Place {
+            let last = if r.from == NONE {
+                Action::Place {
                     at: dest,
                     owner: self.player,
                     kind: promote.unwrap_or(r.kind),
                     from_hand: true,
-                });
+                }
             } else if copy {
-                actions.push(Action::Copy {
+                Action::Copy {
                     from: r.from,
                     to: dest,
                     promote,
-                });
+                }
             } else {
-                actions.push(Action::Move {
+                Action::Move {
                     from: r.from,
                     to: dest,
                     promote,
-                });
+                }
+            };
+            if self.pass.is_some_and(|pass| pass(&r.actions, &last)) {
+                self.passed += 1;
+                continue;
             }
+            let mut actions = spare_actions();
+            actions.extend_from_slice(&r.actions);
+            actions.push(last);
             for &(key, value) in &r.states {
                 actions.push(Action::SetState { key, value });
             }
