@@ -6,9 +6,11 @@
 //! current position; captures, creations and changes are recorded in order and applied when the
 //! move is made. Directions are read through the mover's symmetry, zones are the mover's.
 
+use super::loops::Region;
 use super::reach::block_bit;
 use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
 use super::state::{Action, Move, Piece, State};
+use rustc_hash::FxHashMap;
 
 /// A move block stopped by the step limit: the piece type and the block's index among its
 /// moves (or drops).
@@ -78,6 +80,25 @@ pub(crate) struct Gen<'a> {
     pub work_left: u64,
     /// The budget that stopped this generation.
     pub cut: Option<Cut>,
+    /// Moves this accepts (given their changes before the last, and the last) are only
+    /// counted in `passed`, not collected (perft's last ply: the moves the legality filter
+    /// passes without making them).
+    pub pass: Option<&'a Passes<'a>>,
+    pub passed: u64,
+    /// What each pure loop did, by where it was entered: (block, loop, position, mark, flags).
+    memo: FxHashMap<(usize, u32, u32, u32, u64), Walked>,
+}
+
+/// Which moves a generation only counts, given their changes before the last, and the last.
+pub(crate) type Passes<'a> = dyn Fn(&[Action], &Action) -> bool + 'a;
+
+/// What a pure loop did from one entry: the steps it ran, and where it left the loop (the
+/// next operation, the position, the mark and the flags), or `None` when it ended the block
+/// (or ran past the step limit).
+#[derive(Debug, Clone, Copy)]
+struct Walked {
+    steps: u32,
+    exit: Option<(usize, u32, u32, u64)>,
 }
 
 /// What the programs of an attack test looked at: the positions whose contents they read, and
@@ -140,6 +161,9 @@ impl<'a> Gen<'a> {
             steps: 0,
             work_left: rules.work_limit.saturating_sub(rules.work_done()),
             cut: None,
+            pass: None,
+            passed: 0,
+            memo: FxHashMap::default(),
         }
     }
 
@@ -162,7 +186,7 @@ impl<'a> Gen<'a> {
         }
         self.runs += 1;
         let collected = match &self.sink {
-            Sink::Collect(v) => v.len(),
+            Sink::Collect(v) => v.len().saturating_add(self.passed as usize),
             Sink::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
             Sink::Hit { .. } => 0,
         };
@@ -227,10 +251,33 @@ impl<'a> Gen<'a> {
             && (self.only_type.is_none() || b.move_type == self.only_type)
     }
 
-    fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32, (block, drop): (usize, bool)) {
+    fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32, at: (usize, bool)) {
         if !self.within_budget() {
             return;
         }
+        // A block whose first step leaves the board ends there, after one step: nothing to set
+        // up (a piece on an edge, a slider toward it).
+        if let Some(Op::Step(d)) = b.ops.first()
+            && self.rules.step_limit > 0
+            && self.rules.link(self.player, start, *d) == NONE
+        {
+            self.steps += 1;
+            return;
+        }
+        // The steps are counted in the run and added to the generation's when it ends.
+        let mut steps = 0u32;
+        self.exec(b, (start, from, kind), at, &mut steps);
+        self.steps += u64::from(steps);
+    }
+
+    /// Runs block `b` from `start` (origin `from`, piece type `kind`), counting its steps.
+    fn exec(
+        &mut self,
+        b: &Block,
+        (start, from, kind): (u32, u32, u32),
+        (block, drop): (usize, bool),
+        steps: &mut u32,
+    ) {
         let mut r = Run {
             cur: start,
             from,
@@ -244,15 +291,13 @@ impl<'a> Gen<'a> {
         };
         let ops = &b.ops;
         let mut pc = 0usize;
-        let mut steps = 0u32;
         while pc < ops.len() {
-            steps += 1;
-            self.steps += 1;
-            if steps > self.rules.step_limit {
+            *steps += 1;
+            if *steps > self.rules.step_limit {
                 self.overrun.get_or_insert(Overrun { kind, block, drop });
                 return;
             }
-            if steps & 0xFFFF == 0 && self.rules.interrupted() {
+            if *steps & 0xFFFF == 0 && self.rules.interrupted() {
                 self.cut = Some(Cut::Interrupted);
                 return;
             }
@@ -326,81 +371,21 @@ impl<'a> Gen<'a> {
                     // once). Piece movements (`cascade`) stay.
                     r.actions.retain(|a| matches!(a, Action::Move { .. }));
                 }
-                Op::Capture(l) => {
-                    let at = self.loc(*l, &r);
-                    // Off the board: nothing to capture, and the move goes on (Bifrost's Surtr
-                    // burns all eight neighbours of d1, three of them off the board; ZoG writes
-                    // `SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`). Capturing a position
-                    // twice captures once (a flying king's loop repeats its capture; ZoG
-                    // records `x pos` once).
-                    if at != NONE && !r.actions.contains(&Action::Capture { at }) {
-                        r.actions.push(Action::Capture { at });
-                    }
-                }
-                Op::Cascade => {
-                    let to = if r.to != NONE { r.to } else { r.cur };
-                    if r.from != NONE {
-                        r.actions.push(Action::Move {
-                            from: r.from,
-                            to,
-                            promote: None,
-                        });
-                    }
-                    r.from = r.cur;
-                    r.to = NONE;
-                    if let Some(p) = self.at(r.cur) {
-                        r.kind = p.kind;
-                    }
-                }
-                Op::Create { owner, kind, at } => {
-                    let at = self.loc(*at, &r);
-                    if at == NONE {
+                Op::Capture(_)
+                | Op::Cascade
+                | Op::Create { .. }
+                | Op::Flip(_)
+                | Op::ChangeOwner(_)
+                | Op::ChangeType(..)
+                | Op::SetAttr(..) => {
+                    if !self.change(&ops[pc], &mut r) {
                         return;
                     }
-                    // Creating on a position twice creates once, the later piece (Helheim's
-                    // `create-hel` runs for every frozen enemy; ZoG writes `Dark HelR f4` once).
-                    r.actions.retain(
-                        |a| !matches!(a, Action::Place { at: p, from_hand: false, .. } if *p == at),
-                    );
-                    r.actions.push(Action::Place {
-                        at,
-                        owner: owner.unwrap_or(self.player),
-                        kind: kind.unwrap_or(r.kind),
-                        from_hand: false,
-                    });
                 }
-                Op::Flip(l) => {
-                    let at = self.loc(*l, &r);
-                    if at == NONE {
-                        return;
-                    }
-                    r.actions.push(Action::Flip { at });
-                }
-                Op::ChangeOwner(l) => {
-                    let at = self.loc(*l, &r);
-                    if at == NONE {
-                        return;
-                    }
-                    // A position changed twice in one move is changed once (see `ChangeType`).
-                    r.actions
-                        .retain(|a| !matches!(a, Action::ChangeOwner { at: p, .. } if *p == at));
-                    r.actions.push(Action::ChangeOwner {
-                        at,
-                        owner: self.player,
-                    });
-                }
-                Op::ChangeType(k, l) => {
-                    let at = self.loc(*l, &r);
-                    if at == NONE {
-                        return;
-                    }
-                    // A position changed twice in one move is changed once, by the later change
-                    // (Northern Kings: a flying king's loop repeats `change-type` at the jumped
-                    // square; ZoG writes `= Checker on e5 @ e5 0 1` once).
-                    r.actions
-                        .retain(|a| !matches!(a, Action::ChangeType { at: p, .. } if *p == at));
-                    r.actions.push(Action::ChangeType { at, kind: *k });
-                }
+                Op::Loop(i) => match self.pure_loop(b, *i, &mut r, steps, (kind, block, drop)) {
+                    Some(exit) => next = exit,
+                    None => return,
+                },
                 Op::SetFlag(f, c) => {
                     let v = self.eval(c, &r);
                     r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
@@ -417,26 +402,209 @@ impl<'a> Gen<'a> {
                     r.pos_flags.retain(|&(p, g, _)| (p, g) != (at, *f));
                     r.pos_flags.push((at, *f, v));
                 }
-                Op::SetAttr(a, c, l) => {
-                    let v = self.eval(c, &r);
-                    let at = self.loc(*l, &r);
-                    if at == NONE {
-                        return;
-                    }
-                    // Every write is kept, in order: ZoG writes `@ h7 2 0` twice when a move
-                    // sets the attribute twice (the last write decides the value).
-                    r.actions.push(Action::SetAttr {
-                        at,
-                        attr: *a,
-                        value: v,
-                    });
-                }
                 Op::SetState(k, v) => r.states.push((*k, *v)),
                 Op::ClearState => r.states.clear(),
                 Op::Fail => return,
             }
             pc = next;
         }
+    }
+
+    /// Runs the pure loop `i` of block `b` entered with `r` (its head already counted in
+    /// `steps`), from what an earlier entry in the same state did when there is one (not while
+    /// reads are recorded). The steps are counted as if the loop ran. Returns the operation
+    /// after the loop, or `None` when the block ends there (the step limit is reported).
+    fn pure_loop(
+        &mut self,
+        b: &Block,
+        i: u32,
+        r: &mut Run,
+        steps: &mut u32,
+        (kind, block, drop): (u32, usize, bool),
+    ) -> Option<usize> {
+        let reg = &b.regions[i as usize];
+        let key = (
+            b as *const Block as usize,
+            i,
+            r.cur,
+            if reg.reads_mark { r.mark } else { NONE },
+            r.flags & reg.flags,
+        );
+        let known = self.reads.is_none().then(|| self.memo.get(&key).copied());
+        let walked = match known.flatten() {
+            Some(w) => w,
+            None => {
+                let w = self.walk(reg, &b.ops, r)?;
+                if self.reads.is_none() {
+                    self.memo.insert(key, w);
+                }
+                w
+            }
+        };
+        // The steps before the loop's head, and the limit.
+        let (before, limit) = (*steps - 1, self.rules.step_limit);
+        if u64::from(before) + u64::from(walked.steps) > u64::from(limit) {
+            *steps = limit + 1;
+            self.overrun.get_or_insert(Overrun { kind, block, drop });
+            return None;
+        }
+        *steps = before + walked.steps;
+        let (next, cur, mark, flags) = walked.exit?;
+        r.cur = cur;
+        if reg.reads_mark {
+            r.mark = mark;
+        }
+        r.flags = (r.flags & !reg.flags) | (flags & reg.flags);
+        Some(next)
+    }
+
+    /// Runs a pure loop on `r` until it leaves the loop, ends the block, or runs more steps
+    /// than a block may; `None` when interrupted.
+    fn walk(&mut self, reg: &Region, ops: &[Op], r: &mut Run) -> Option<Walked> {
+        let mut pc = reg.start;
+        let mut n = 0u32;
+        let stop = |n: u32| {
+            Some(Walked {
+                steps: n,
+                exit: None,
+            })
+        };
+        while (reg.start..=reg.end).contains(&pc) {
+            n += 1;
+            if n > self.rules.step_limit {
+                return stop(n);
+            }
+            if n & 0xFFFF == 0 && self.rules.interrupted() {
+                self.cut = Some(Cut::Interrupted);
+                return None;
+            }
+            let op = if pc == reg.start { &reg.head } else { &ops[pc] };
+            pc += 1;
+            match op {
+                Op::Step(d) => {
+                    r.cur = self.rules.link(self.player, r.cur, *d);
+                    if r.cur == NONE {
+                        return stop(n);
+                    }
+                }
+                Op::Jump(p) => r.cur = *p,
+                Op::Mark => r.mark = r.cur,
+                Op::Back if r.mark == NONE => return stop(n),
+                Op::Back => r.cur = r.mark,
+                Op::Verify(c) if !self.eval(c, r) => return stop(n),
+                Op::IfNot(c, t) if !self.eval(c, r) => pc = *t,
+                Op::Goto(t) => pc = *t,
+                Op::SetFlag(f, c) => {
+                    let v = self.eval(c, r);
+                    r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
+                }
+                Op::Fail => return stop(n),
+                _ => {}
+            }
+        }
+        Some(Walked {
+            steps: n,
+            exit: Some((pc, r.cur, r.mark, r.flags)),
+        })
+    }
+
+    /// Records a capture, a `cascade`, a creation or a change of a piece (`create`, `flip`,
+    /// `change-owner`, `change-type`, `set-attribute`); false when the position of a creation
+    /// or change is off the board, which ends the block.
+    fn change(&mut self, op: &Op, r: &mut Run) -> bool {
+        match op {
+            Op::Capture(l) => {
+                let at = self.loc(*l, r);
+                // Off the board: nothing to capture, and the move goes on (Bifrost's Surtr
+                // burns all eight neighbours of d1, three of them off the board; ZoG writes
+                // `SurtrR c3 - d1 Dark Mount c3 x e2 = SurtrA on d1`). Capturing a position
+                // twice captures once (a flying king's loop repeats its capture; ZoG
+                // records `x pos` once).
+                if at != NONE && !r.actions.contains(&Action::Capture { at }) {
+                    r.actions.push(Action::Capture { at });
+                }
+            }
+            Op::Cascade => {
+                let to = if r.to != NONE { r.to } else { r.cur };
+                if r.from != NONE {
+                    r.actions.push(Action::Move {
+                        from: r.from,
+                        to,
+                        promote: None,
+                    });
+                }
+                r.from = r.cur;
+                r.to = NONE;
+                if let Some(p) = self.at(r.cur) {
+                    r.kind = p.kind;
+                }
+            }
+            Op::Create { owner, kind, at } => {
+                let at = self.loc(*at, r);
+                if at == NONE {
+                    return false;
+                }
+                // Creating on a position twice creates once, the later piece (Helheim's
+                // `create-hel` runs for every frozen enemy; ZoG writes `Dark HelR f4` once).
+                r.actions.retain(
+                    |a| !matches!(a, Action::Place { at: p, from_hand: false, .. } if *p == at),
+                );
+                r.actions.push(Action::Place {
+                    at,
+                    owner: owner.unwrap_or(self.player),
+                    kind: kind.unwrap_or(r.kind),
+                    from_hand: false,
+                });
+            }
+            Op::Flip(l) => {
+                let at = self.loc(*l, r);
+                if at == NONE {
+                    return false;
+                }
+                r.actions.push(Action::Flip { at });
+            }
+            Op::ChangeOwner(l) => {
+                let at = self.loc(*l, r);
+                if at == NONE {
+                    return false;
+                }
+                // A position changed twice in one move is changed once (see `ChangeType`).
+                r.actions
+                    .retain(|a| !matches!(a, Action::ChangeOwner { at: p, .. } if *p == at));
+                r.actions.push(Action::ChangeOwner {
+                    at,
+                    owner: self.player,
+                });
+            }
+            Op::ChangeType(k, l) => {
+                let at = self.loc(*l, r);
+                if at == NONE {
+                    return false;
+                }
+                // A position changed twice in one move is changed once, by the later change
+                // (Northern Kings: a flying king's loop repeats `change-type` at the jumped
+                // square; ZoG writes `= Checker on e5 @ e5 0 1` once).
+                r.actions
+                    .retain(|a| !matches!(a, Action::ChangeType { at: p, .. } if *p == at));
+                r.actions.push(Action::ChangeType { at, kind: *k });
+            }
+            Op::SetAttr(a, c, l) => {
+                let v = self.eval(c, r);
+                let at = self.loc(*l, r);
+                if at == NONE {
+                    return false;
+                }
+                // Every write is kept, in order: ZoG writes `@ h7 2 0` twice when a move
+                // sets the attribute twice (the last write decides the value).
+                r.actions.push(Action::SetAttr {
+                    at,
+                    attr: *a,
+                    value: v,
+                });
+            }
+            _ => {}
+        }
+        true
     }
 
     fn emit(
@@ -473,28 +641,33 @@ impl<'a> Gen<'a> {
         }
         let plain = promote.is_empty().then_some(None);
         for promote in plain.into_iter().chain(promote.iter().map(|&k| Some(k))) {
-            let mut actions = Vec::with_capacity(r.actions.len() + 1 + r.states.len());
-            actions.extend_from_slice(&r.actions);
-            if r.from == NONE {
-                actions.push(Action::Place {
+            let last = if r.from == NONE {
+                Action::Place {
                     at: dest,
                     owner: self.player,
                     kind: promote.unwrap_or(r.kind),
                     from_hand: true,
-                });
+                }
             } else if copy {
-                actions.push(Action::Copy {
+                Action::Copy {
                     from: r.from,
                     to: dest,
                     promote,
-                });
+                }
             } else {
-                actions.push(Action::Move {
+                Action::Move {
                     from: r.from,
                     to: dest,
                     promote,
-                });
+                }
+            };
+            if self.pass.is_some_and(|pass| pass(&r.actions, &last)) {
+                self.passed += 1;
+                continue;
             }
+            let mut actions = spare_actions();
+            actions.extend_from_slice(&r.actions);
+            actions.push(last);
             for &(key, value) in &r.states {
                 actions.push(Action::SetState { key, value });
             }
@@ -600,6 +773,36 @@ impl<'a> Gen<'a> {
             }),
         }
     }
+}
+
+thread_local! {
+    /// Lists of changes of moves no longer needed, cleared, for the next moves generated on
+    /// this thread (perft makes and drops millions of moves: they reuse a few hundred lists).
+    static SPARE: std::cell::RefCell<Vec<Vec<Action>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most spare lists kept.
+const MAX_SPARE: usize = 4096;
+
+/// An empty list of changes, reused when one is spare.
+fn spare_actions() -> Vec<Action> {
+    SPARE.with_borrow_mut(|s| s.pop()).unwrap_or_default()
+}
+
+/// Keeps the lists of changes of moves no longer needed for the next moves generated.
+pub(crate) fn recycle(moves: impl IntoIterator<Item = Move>) {
+    SPARE.with_borrow_mut(|s| {
+        for m in moves {
+            if s.len() >= MAX_SPARE {
+                break;
+            }
+            let mut a = m.actions;
+            if a.capacity() > 0 {
+                a.clear();
+                s.push(a);
+            }
+        }
+    });
 }
 
 /// Whether a piece owned by a player that `by` accepts has a move (of type `mtype`, when

@@ -14,6 +14,7 @@
 
 mod fidelity;
 mod generate;
+mod loops;
 mod notation;
 mod play;
 mod reach;

@@ -1,7 +1,9 @@
 //! Legal moves, goals and perft: the turn order, move types and priorities, the `checkmated`
 //! legality filter, ZoG's options, and the goals evaluated after each move.
 
-use super::generate::{Cut, Gen, Overrun, Reads, Sink, attacked, attacked_reading};
+use super::generate::{
+    Cut, Gen, Overrun, Passes, Reads, Sink, attacked, attacked_reading, recycle,
+};
 use super::rules::{G, NONE, Occupant, OwnerClass, Rules};
 use super::state::{Action, Move, State};
 use crate::spec::GoalKind;
@@ -256,7 +258,21 @@ fn pseudo(
     player: u32,
     sink: Sink,
 ) -> (Sink, Option<Overrun>, Option<Cut>) {
+    let (sink, overrun, cut, _) = pseudo_passing(rules, st, player, sink, None);
+    (sink, overrun, cut)
+}
+
+/// [`pseudo`], where the moves `pass` accepts (given their changes before the last, and the
+/// last) are only counted: the count is returned last.
+fn pseudo_passing(
+    rules: &Rules,
+    st: &State,
+    player: u32,
+    sink: Sink,
+    pass: Option<&Passes<'_>>,
+) -> (Sink, Option<Overrun>, Option<Cut>, u64) {
     let mut g = Gen::new(rules, st, player, sink);
+    g.pass = pass;
     if let Some((pos, mt)) = st.partial {
         if st.board[pos as usize].is_some_and(|p| p.owner == player) {
             // The continuation's own type overrides the turn's (Jotunheimr: `(Light
@@ -282,7 +298,7 @@ fn pseudo(
         }
     }
     g.rules.work.fetch_add(g.steps, Ordering::Relaxed);
-    (g.sink, g.overrun, g.cut)
+    (g.sink, g.overrun, g.cut, g.passed)
 }
 
 /// The positions of `player`'s royal pieces.
@@ -296,6 +312,76 @@ fn royal_squares(rules: &Rules, st: &State, player: u32, out: &mut Vec<u32>) {
     }
 }
 
+/// What the `checkmated` legality filter knows of a position before any move is tried: the
+/// squares of the mover's royal pieces, and (when none stands attacked and the attackers'
+/// programs read only positions) the positions those programs read.
+struct Filter {
+    royal: Vec<u32>,
+    reads: Option<Reads>,
+}
+
+impl Filter {
+    fn new(rules: &Rules, st: &State, player: u32) -> Filter {
+        let mut royal = Vec::new();
+        royal_squares(rules, st, player, &mut royal);
+        let mut reads = Some(Reads::new(rules.npos()));
+        let attacked_now = royal.iter().any(|&pos| {
+            attacked_reading(
+                rules,
+                st,
+                (pos, player),
+                |o| o != player,
+                None,
+                1,
+                &mut reads,
+            )
+        });
+        let reads = reads.filter(|r| !attacked_now && !r.opaque);
+        Filter { royal, reads }
+    }
+
+    /// [`quiet_for`] for a move of `player` doing `actions`.
+    fn quiet<'m>(
+        &self,
+        rules: &Rules,
+        st: &State,
+        player: u32,
+        actions: impl IntoIterator<Item = &'m Action>,
+    ) -> Option<bool> {
+        quiet_for(rules, st, player, actions, &self.royal, self.reads.as_ref())
+    }
+
+    /// Whether `m` leaves none of `player`'s royal pieces attacked; `same` is what
+    /// [`Filter::quiet`] said of it. `after` is scratch.
+    fn legal(
+        &self,
+        rules: &Rules,
+        st: &mut State,
+        m: &Move,
+        same: Option<bool>,
+        after: &mut Vec<u32>,
+    ) -> bool {
+        if same == Some(true) {
+            return true;
+        }
+        let player = m.player;
+        st.make(rules, m);
+        // A move that keeps every royal piece where it stands leaves the royal squares as
+        // they were; any other looks again.
+        let squares = if same.is_some() {
+            &self.royal
+        } else {
+            royal_squares(rules, st, player, after);
+            after
+        };
+        let ok = !squares
+            .iter()
+            .any(|&pos| attacked(rules, st, pos, player, |o| o != player, None, 1));
+        st.unmake();
+        ok
+    }
+}
+
 /// The `checkmated` legality filter: the moves after which none of `player`'s royal pieces
 /// stands attacked. A move is made and tested unless it provably changes nothing an attack
 /// test reads: when no royal piece stands attacked now, the attackers' programs (run once,
@@ -303,65 +389,80 @@ fn royal_squares(rules: &Rules, st: &State, player: u32, out: &mut Vec<u32>) {
 /// positions they did not read, moves and changes only the mover's own pieces (so no attacker
 /// appears or changes type) and moves no royal piece.
 fn legal_only(rules: &Rules, st: &mut State, player: u32, moves: Vec<Move>) -> Vec<Move> {
-    let mut royal = Vec::new();
-    royal_squares(rules, st, player, &mut royal);
-    let mut reads = Some(Reads::new(rules.npos()));
-    let attacked_now = royal.iter().any(|&pos| {
-        attacked_reading(
-            rules,
-            st,
-            (pos, player),
-            |o| o != player,
-            None,
-            1,
-            &mut reads,
-        )
-    });
-    let reads = reads.filter(|r| !attacked_now && !r.opaque);
+    let f = Filter::new(rules, st, player);
     let mut after = Vec::new();
     let mut legal = Vec::with_capacity(moves.len());
     for m in moves {
-        let same = quiet_for(rules, st, &m, &royal, reads.as_ref());
-        if same == Some(true) {
+        let same = f.quiet(rules, st, player, &m.actions);
+        if f.legal(rules, st, &m, same, &mut after) {
             legal.push(m);
-            continue;
-        }
-        st.make(rules, &m);
-        // A move that keeps every royal piece where it stands leaves the royal squares as
-        // they were; any other looks again.
-        let squares = if same.is_some() {
-            &royal
         } else {
-            royal_squares(rules, st, player, &mut after);
-            &after
-        };
-        let ok = !squares
-            .iter()
-            .any(|&pos| attacked(rules, st, pos, player, |o| o != player, None, 1));
-        st.unmake();
-        if ok {
-            legal.push(m);
+            recycle([m]);
         }
     }
     legal
+}
+
+/// The number of legal moves of a game with royal pieces, counted without listing the moves
+/// the legality filter passes without making them (see [`count_moves`], which counts the
+/// games without royal pieces); `None` where moves are filtered otherwise (`move-priorities`,
+/// `maximal captures`) or a budget cut the generation. Always `legal_moves(…).moves.len()`.
+fn count_legal(rules: &Rules, st: &mut State) -> Option<(u64, Option<Overrun>)> {
+    let player = st.to_move(rules);
+    if rules.royal[player as usize].is_empty()
+        || !rules.priorities.is_empty()
+        || rules.options.maximal_captures > 0
+    {
+        return None;
+    }
+    if outcome(rules, st).is_some() {
+        return Some((0, None));
+    }
+    let f = Filter::new(rules, st, player);
+    let quiet = |actions: &[Action], last: &Action| {
+        f.quiet(rules, st, player, actions.iter().chain([last])) == Some(true)
+    };
+    let (sink, overrun, cut, passed) =
+        pseudo_passing(rules, st, player, Sink::Collect(Vec::new()), Some(&quiet));
+    let (Sink::Collect(moves), None) = (sink, cut) else {
+        return None;
+    };
+    if moves.len() as u64 + passed > rules.move_limit as u64 {
+        return None;
+    }
+    let mut n = passed;
+    let mut after = Vec::new();
+    for m in &moves {
+        let same = f.quiet(rules, st, player, &m.actions);
+        n += u64::from(f.legal(rules, st, m, same, &mut after));
+    }
+    recycle(moves);
+    let partial = st.partial.is_some();
+    if (partial && rules.options.pass_partial)
+        || (!partial && rules.options.pass_turn == 1)
+        || (!partial && rules.options.pass_turn == 2 && n == 0)
+    {
+        n += 1;
+    }
+    Some((n, overrun))
 }
 
 /// What a move does to the attack tests on `player`'s royal pieces (standing on `royal`):
 /// `Some(true)` when it provably changes nothing they read (`reads`, when known),
 /// `Some(false)` when it leaves the royal pieces where they are but must be tested, `None` when
 /// it may move, remove or create a royal piece.
-fn quiet_for(
+fn quiet_for<'m>(
     rules: &Rules,
     st: &State,
-    m: &Move,
+    player: u32,
+    actions: impl IntoIterator<Item = &'m Action>,
     royal: &[u32],
     reads: Option<&Reads>,
 ) -> Option<bool> {
-    let player = m.player;
     let mine = |at: u32| st.board[at as usize].is_none_or(|p| p.owner == player);
     let royal_kind = |k: Option<u32>| k.is_some_and(|k| rules.royal[player as usize].contains(&k));
     let mut quiet = reads.is_some();
-    for a in &m.actions {
+    for a in actions {
         // The position changed, whether only the mover's pieces are involved, and the type of
         // a piece it makes.
         let (at, own, made) = match *a {
@@ -479,7 +580,7 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         return None;
     }
     if depth == 1
-        && let Some((n, overrun)) = count_moves(rules, st)
+        && let Some((n, overrun)) = count_moves(rules, st).or_else(|| count_legal(rules, st))
     {
         if let Some(o) = overrun {
             let _ = ctl.overrun.set(o);
@@ -495,7 +596,9 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         return None;
     }
     if depth == 1 {
-        return Some(found.moves.len() as u64);
+        let n = found.moves.len() as u64;
+        recycle(found.moves);
+        return Some(n);
     }
     let mut n = 0;
     for m in &found.moves {
@@ -504,6 +607,7 @@ pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option
         st.unmake();
         n += sub?;
     }
+    recycle(found.moves);
     Some(n)
 }
 

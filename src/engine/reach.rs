@@ -29,6 +29,9 @@ pub(crate) fn block_bit(i: usize) -> u64 {
 struct Reach {
     /// (target, blocks), sorted by target.
     hits: Vec<(u32, u64)>,
+    /// The targets of `hits` as a set of bits (most attack tests ask about a position the
+    /// piece cannot hit, and this answers them without a search).
+    targets: Box<[u64]>,
     /// Blocks that visit too many states to tell: they may hit anywhere.
     everywhere: u64,
 }
@@ -71,6 +74,13 @@ impl ReachIndex {
         let t = owner as usize * rules.kinds.len() + kind as usize;
         let row = self.by_type[t].get_or_init(|| (0..self.npos).map(|_| OnceLock::new()).collect());
         let r = row[s as usize].get_or_init(|| Reach::build(rules, (s, kind, owner)));
+        let t = target as usize;
+        if r.targets
+            .get(t / 64)
+            .is_none_or(|w| w & (1 << (t % 64)) == 0)
+        {
+            return r.everywhere;
+        }
         let hit = r
             .hits
             .binary_search_by_key(&target, |h| h.0)
@@ -97,7 +107,15 @@ impl Reach {
         }
         let mut hits: Vec<(u32, u64)> = hits.into_iter().collect();
         hits.sort_unstable();
-        Reach { hits, everywhere }
+        let mut targets = vec![0u64; rules.npos().div_ceil(64)].into_boxed_slice();
+        for &(t, _) in &hits {
+            targets[t as usize / 64] |= 1 << (t % 64);
+        }
+        Reach {
+            hits,
+            targets,
+            everywhere,
+        }
     }
 }
 
@@ -213,8 +231,10 @@ fn abstract_hits(
             return false;
         }
         let (pc, cur, mark, to, from, empty) = st;
-        let Some(op) = b.ops.get(pc) else {
-            continue;
+        let op = match b.ops.get(pc) {
+            Some(Op::Loop(i)) => &b.regions[*i as usize].head,
+            Some(op) => op,
+            None => continue,
         };
         let loc = |l: &Loc| match *l {
             Loc::Cur => cur,

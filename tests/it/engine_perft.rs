@@ -1,4 +1,4 @@
-//! perft's shortcut against plain legal moves: the last ply is counted without listing the moves when nothing filters them, and must count exactly what `legal_moves` lists.
+//! perft's shortcuts against plain legal moves: the last ply is counted without listing the moves when nothing filters them (and, with royal pieces, without building the moves the legality filter passes), and must count exactly what `legal_moves` lists; pure loops reused within a generation count as before.
 
 use crate::common;
 use zogkit::engine::{self, Control, Rules, State};
@@ -39,4 +39,83 @@ fn the_counted_last_ply_equals_the_listed_moves() {
         assert_eq!(counted, listed(&rules, &mut st, 3), "{file}");
         assert_eq!(counted, want, "{file}");
     }
+}
+
+/// Games with royal pieces: the last ply counts, as they are generated, the moves the legality
+/// filter passes without making them, and must count what `legal_moves` lists.
+#[test]
+fn the_counted_last_ply_with_royal_pieces_equals_the_listed_moves() {
+    let Some(base) = common::shared_zrf() else {
+        return;
+    };
+    for (file, want) in [
+        ("dagaz/chess/chess.zrf", 8_902),
+        ("dagaz/chess/shatranj.zrf", 4_176),
+        ("dagaz/shogi-family/mini-shogi.zrf", 2_881),
+    ] {
+        let bytes = std::fs::read(base.join(file)).unwrap();
+        let doc = common::read_doc(zogkit::format::Format::Zrf, file, &bytes);
+        let rules = Rules::compile(&doc, 0).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut st = State::start(&rules);
+        let counted = engine::perft(&rules, &mut st, 3, &Control::default()).unwrap();
+        assert_eq!(counted, listed(&rules, &mut st, 3), "{file}");
+        assert_eq!(counted, want, "{file}");
+    }
+}
+
+/// A pure loop (a walk that only tests and sets flags) runs once per generation and entry; the
+/// runs that reuse it go on from their own mark. Each Man walks rank 1 east of a1 from a1 and
+/// steps north only if it met an enemy there, then comes `back` to its own square: with the
+/// first Man's mark reused, the others would move from a2.
+#[test]
+fn a_pure_loop_is_run_once_and_every_piece_goes_on_from_its_own_square() {
+    let game = |setup: &str| {
+        format!(
+            r#"(game (title "T") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+    (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+    (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+  (piece (name Man) (moves
+    ((set-flag met false) mark a1
+     (while (on-board? e) e (if enemy? (set-flag met true)))
+     back (verify (flag? met)) n (verify empty?) add)))
+  (board-setup {setup}))
+"#
+        )
+    };
+    let moves = |setup: &str| {
+        let doc = common::read_doc(zogkit::format::Format::Zrf, "t.zrf", game(setup).as_bytes());
+        let rules = Rules::compile(&doc, 0).unwrap();
+        let mut st = State::start(&rules);
+        let list = engine::legal_moves(&rules, &mut st).moves;
+        let mut v: Vec<String> = list
+            .iter()
+            .map(|m| engine::notation(&rules, &st, m))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        moves("(White (Man a2 b2 c2)) (Black (Man c1))"),
+        ["Man a2 - a3", "Man b2 - b3", "Man c2 - c3"]
+    );
+    // An enemy on a1 is not on the walk (it starts by stepping east).
+    assert!(moves("(White (Man a2 b2 c2)) (Black (Man a1))").is_empty());
+}
+
+/// KoShogi's pieces walk the whole board in several blocks (`check-drum`, `check-tp`): the
+/// count is the one before pure loops were reused.
+#[test]
+fn koshogi_counts_as_before_pure_loops_were_reused() {
+    let Some(base) = common::shared_zrf() else {
+        return;
+    };
+    let file = "dagazproject/KoShogi/KoShogi.zrf";
+    let bytes = std::fs::read(base.join(file)).unwrap();
+    let doc = common::read_doc(zogkit::format::Format::Zrf, file, &bytes);
+    let rules = Rules::compile(&doc, 0).unwrap();
+    let mut st = State::start(&rules);
+    let counted = engine::perft(&rules, &mut st, 2, &Control::default()).unwrap();
+    assert_eq!(counted, 49_144);
+    assert_eq!(listed(&rules, &mut st, 2), 49_144);
 }

@@ -708,7 +708,6 @@ fn no_function_grows_past_150_lines() {
         ("src/zrf/lower.rs", "board", 221),
         ("src/spec/geometry.rs", "compute_limited", 221),
         ("src/fsf/read.rs", "game", 218),
-        ("src/engine/generate.rs", "run", 212),
         ("src/ludii/write.rs", "write_game", 202),
         ("src/fsf/write.rs", "piece_lines", 198),
         ("src/cli/convert.rs", "convert_one", 196),
