@@ -1674,12 +1674,15 @@ fn ludeme(
         Shape::Leap { from, to, .. } => {
             return leap_ludemes(&from_lud(from, cx)?, group, &to_lud(to, &then, cx)?, cx);
         }
-        Shape::Two { c1, c2 } => {
-            if promo.is_some() {
-                return None;
+        Shape::Two { c1, c2 } => match two_ludeme(group, c1, c2, cx) {
+            Some(t) if promo.is_none() => t,
+            // A two-link leap Ludii's two-step form cannot say (turns that are not relative
+            // to every first link, a promotion) is a leap of walks.
+            _ if *c1 == Cond::Const(true) => {
+                return leap_ludemes(&from_lud(&None, cx)?, group, &to_lud(c2, &then, cx)?, cx);
             }
-            two_ludeme(group, c1, c2, cx)?
-        }
+            _ => return None,
+        },
         Shape::Path { from, conds } => {
             return group
                 .iter()
