@@ -12,6 +12,7 @@
 //!   ([`Cut`]: the answer is then an error, never a count);
 //! - no board mutation during generation: every test sees the position before the move.
 
+mod end;
 mod fidelity;
 mod generate;
 mod notation;
@@ -22,6 +23,7 @@ mod rules;
 mod state;
 pub mod zsg;
 
+pub use end::{End, end};
 pub use fidelity::{Difference, Fidelity, compare};
 pub use generate::{Cut, Overrun};
 pub use notation::{Segment, attr_index, notation, segments, write};
