@@ -23,8 +23,10 @@ const READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// Arguments of `zogkit play`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// The game's rules (ZRF, YAML, `.lud`, Chessembly, variants.ini).
-    pub file: PathBuf,
+    /// The game's rules (ZRF, YAML, `.lud`, Chessembly, variants.ini); with `--probe`, any
+    /// number of files and folders (searched for `.zrf` files).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// Which game: its 1-based menu index or its title (default: the first game).
     #[arg(long)]
     pub game: Option<String>,
@@ -37,21 +39,35 @@ pub struct PlayArgs {
     /// Do not open a browser (it is not opened either when there is no display).
     #[arg(long)]
     pub no_browser: bool,
+    /// Serve nothing: load every game of the files in the API and play one random legal move
+    /// through `POST /api/move` and back (`--seed`), then print the figures (exit 1 when a game
+    /// the engine runs fails).
+    #[arg(long)]
+    pub probe: bool,
+    /// The seed of `--probe`'s random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Runs `zogkit play`; returns the exit code (130 once Ctrl-C stopped the server).
 pub fn run(args: &PlayArgs) -> u8 {
     super::catch_interrupts();
+    if args.probe {
+        return probe_all(args);
+    }
+    let [file] = args.files.as_slice() else {
+        super::error_line!("play serves one file (give several only with --probe)");
+        return super::EXIT_USAGE;
+    };
     let game = args.game.as_deref();
-    let (rules, doc) = match super::load_rules(&args.file, args.from, game) {
+    let (rules, doc) = match super::load_rules(file, args.from, game) {
         Ok(r) => r,
         Err(code) => return code,
     };
     let Ok(index) = super::pick_game(&doc, game) else {
         return super::EXIT_USAGE;
     };
-    let name = args
-        .file
+    let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -201,6 +217,124 @@ fn read_some(
             Err(Some(Response::error(408, "the request took too long")))
         }
         Err(_) => Err(None),
+    }
+}
+
+/// `--probe`: every game of every input through [`zogkit::play::probe`], in parallel; prints
+/// the failures and one summary line.
+fn probe_all(args: &PlayArgs) -> u8 {
+    use rayon::prelude::*;
+    use zogkit::play::Probe;
+    let inputs = match super::outcome::inputs(&args.files, &["zrf"], true) {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    #[derive(Default)]
+    struct Count {
+        files: usize,
+        unreadable: usize,
+        games: usize,
+        refused: usize,
+        round_trips: usize,
+        no_move: usize,
+        failed: Vec<String>,
+        notes: Vec<String>,
+    }
+    let counts: Vec<Count> = inputs
+        .par_iter()
+        .map(|input| {
+            let mut c = Count {
+                files: 1,
+                ..Count::default()
+            };
+            if super::interrupted() {
+                return c;
+            }
+            let fmt = super::outcome::format_of(args.from, input);
+            let read = super::read_input(input).map(|bytes| {
+                zogkit::format::read(
+                    fmt,
+                    &input.display,
+                    &bytes,
+                    &super::read_options(None),
+                    &mut *super::loader(input),
+                )
+            });
+            let doc = match read {
+                Ok(r) if r.errors() == 0 => r.document,
+                _ => None,
+            };
+            let Some(doc) = doc else {
+                c.unreadable = 1;
+                return c;
+            };
+            for (i, g) in doc.games.iter().enumerate() {
+                if g.kind == zogkit::spec::EntryKind::Separator {
+                    continue;
+                }
+                c.games += 1;
+                let Ok(mut rules) = zogkit::engine::Rules::compile(&doc, i) else {
+                    c.refused += 1;
+                    continue;
+                };
+                let read = &super::settings().read;
+                rules.step_limit = read.engine_steps;
+                rules.block_run_limit = read.engine_block_runs;
+                rules.move_limit = usize::try_from(read.engine_moves).unwrap_or(usize::MAX);
+                rules.interrupt = Some(super::interrupt_flag());
+                let seed = args.seed.wrapping_add(i as u64);
+                match zogkit::play::probe(&doc, i, rules, seed) {
+                    Ok(Probe::RoundTrip { .. }) => c.round_trips += 1,
+                    Ok(Probe::NoMove(why)) => {
+                        c.no_move += 1;
+                        c.notes
+                            .push(format!("{}: game {:?}: {why}", input.display, g.title));
+                    }
+                    Err(e) => c
+                        .failed
+                        .push(format!("{}: game {:?}: {e}", input.display, g.title)),
+                }
+            }
+            c
+        })
+        .collect();
+    let mut t = Count::default();
+    for c in counts {
+        t.files += c.files;
+        t.unreadable += c.unreadable;
+        t.games += c.games;
+        t.refused += c.refused;
+        t.round_trips += c.round_trips;
+        t.no_move += c.no_move;
+        t.failed.extend(c.failed);
+        t.notes.extend(c.notes);
+    }
+    for n in &t.notes {
+        eprintln!("note: {n}");
+    }
+    for f in &t.failed {
+        super::error_line!("{f}");
+    }
+    if super::interrupted() {
+        eprintln!("interrupted");
+        return super::EXIT_INTERRUPTED;
+    }
+    let run = t.games - t.refused;
+    let line = format!(
+        "play --probe: {} files ({} unreadable), {} games, {run} run by the engine: {} loaded \
+         and round-tripped a random move through POST /api/move, {} loaded with no move at the \
+         start, {} failed\n",
+        t.files,
+        t.unreadable,
+        t.games,
+        t.round_trips,
+        t.no_move,
+        t.failed.len()
+    );
+    match super::print_stdout(&line) {
+        Ok(()) if t.failed.is_empty() => super::EXIT_OK,
+        Ok(()) => super::EXIT_ERRORS,
+        Err(code) => code,
     }
 }
 

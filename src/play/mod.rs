@@ -116,3 +116,100 @@ impl Session {
         r
     }
 }
+
+/// What [`probe`] found for one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    /// The game loaded, and a legal move (`notation`, one of `moves`) was played through
+    /// `POST /api/move`, seen in the history, and taken back to the same legal moves.
+    RoundTrip {
+        /// The move played.
+        notation: String,
+        /// How many legal moves the start position has.
+        moves: usize,
+    },
+    /// The game loaded but its start position has no move to play: why (the game is over, or
+    /// a budget stopped the generation).
+    NoMove(String),
+}
+
+/// Loads game `index` of `doc` (compiled as `rules`) in a session and checks the API as the
+/// page uses it: `GET /api/game` shows every position's rectangle, and a legal move chosen by
+/// `seed` goes through `POST /api/move` by its notation, appears in the history, and
+/// `POST /api/undo` restores the same legal moves. An error names the step that failed.
+pub fn probe(
+    doc: &crate::spec::Document,
+    index: usize,
+    rules: crate::engine::Rules,
+    seed: u64,
+) -> Result<Probe, String> {
+    let mut s = Session::new(doc, index, rules, "probe.zrf", DEFAULT_BUDGET);
+    let get = |s: &mut Session, target: &str| -> Result<serde_json::Value, String> {
+        let r = s.handle("GET", target, b"");
+        if r.status != 200 {
+            return Err(format!(
+                "GET {target}: {}",
+                String::from_utf8_lossy(&r.body)
+            ));
+        }
+        serde_json::from_slice(&r.body).map_err(|e| format!("GET {target}: not JSON: {e}"))
+    };
+    let game = get(&mut s, "/api/game")?;
+    let positions = game["positions"].as_array().map_or(0, Vec::len);
+    if positions == 0 {
+        return Err("GET /api/game: no position to draw".into());
+    }
+    let before = get(&mut s, "/api/moves")?;
+    let list = before["moves"].as_array().cloned().unwrap_or_default();
+    if list.is_empty() {
+        let why = match (&game["state"]["end"]["text"], &game["state"]["stopped"]) {
+            (serde_json::Value::String(t), _) => format!("the game is over at the start: {t}"),
+            (_, serde_json::Value::String(t)) => t.clone(),
+            _ => "no legal move at the start".into(),
+        };
+        return Ok(Probe::NoMove(why));
+    }
+    // A splitmix step: any seed picks any move.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    let pick = &list[((z ^ (z >> 31)) % list.len() as u64) as usize];
+    let notation = pick["notation"].as_str().unwrap_or_default().to_string();
+    let body = serde_json::json!({ "notation": notation }).to_string();
+    let r = s.handle("POST", "/api/move", body.as_bytes());
+    let played: serde_json::Value = serde_json::from_slice(&r.body).unwrap_or_default();
+    if r.status != 200 {
+        return Err(format!(
+            "POST /api/move {notation:?}: {} {}",
+            r.status, played["error"]
+        ));
+    }
+    // Several legal moves may share one notation; the first of them is played.
+    let first = list.iter().find(|m| m["notation"] == pick["notation"]);
+    if played["played"] != pick["notation"] || first.is_none() {
+        return Err(format!(
+            "POST /api/move {notation:?} played {}",
+            played["played"]
+        ));
+    }
+    let history = &played["state"]["history"];
+    if history.as_array().map(Vec::len) != Some(1) || history[0]["notation"] != pick["notation"] {
+        return Err(format!("the history after {notation:?} is {history}"));
+    }
+    let r = s.handle("POST", "/api/undo", b"");
+    if r.status != 200 {
+        return Err(format!(
+            "POST /api/undo: {}",
+            String::from_utf8_lossy(&r.body)
+        ));
+    }
+    if get(&mut s, "/api/moves")? != before {
+        return Err(format!(
+            "the legal moves after {notation:?} and undo differ"
+        ));
+    }
+    Ok(Probe::RoundTrip {
+        notation,
+        moves: list.len(),
+    })
+}

@@ -420,10 +420,17 @@ impl Session {
             ),
         };
         let who = names.join(" and ");
+        let s = |n: usize| if n == 1 { "s" } else { "" };
         let text = match e.kind {
-            GoalKind::Win => format!("{who} wins: {why}"),
-            GoalKind::Loss if winners.is_empty() => format!("{who} loses: {why}"),
-            GoalKind::Loss => format!("{} wins: {who} {why}", winners.join(" and ")),
+            GoalKind::Win => format!("{who} win{}: {why}", s(names.len())),
+            GoalKind::Loss if winners.is_empty() => {
+                format!("{who} lose{}: {why}", s(names.len()))
+            }
+            GoalKind::Loss => format!(
+                "{} win{}: {who} {why}",
+                winners.join(" and "),
+                s(winners.len())
+            ),
             GoalKind::Draw => format!("Draw: {why}"),
             GoalKind::Count => format!("The game ends, decided by count: {why}"),
         };
