@@ -1,7 +1,7 @@
 //! `zogkit play FILE`: serves one game on 127.0.0.1 to a browser (the socket side; the game
 //! session, the API and the page are `zogkit::play`).
 //!
-//! One thread accepts connections (polling the Ctrl-C flag); each connection gets a thread (at
+//! One thread accepts connections (a watcher wakes it on Ctrl-C); each connection gets a thread (at
 //! most [`MAX_CONNECTIONS`] at once) that reads one request within [`READ_TIMEOUT`] and the
 //! size bounds of `zogkit::play::http`, checks its `Host` and `Origin`, answers under the
 //! session's lock, and closes.
@@ -107,38 +107,46 @@ pub fn run(args: &PlayArgs) -> u8 {
     serve(listener, port, Arc::new(Mutex::new(session)))
 }
 
-/// Accepts connections until Ctrl-C.
+/// Accepts connections until Ctrl-C. `accept` blocks (no polling delay on a request); a
+/// watcher thread wakes it with a connection of its own once the interrupt flag is raised.
 fn serve(listener: TcpListener, port: u16, session: Arc<Mutex<Session>>) -> u8 {
-    if let Err(e) = listener.set_nonblocking(true) {
-        super::error_line!("cannot poll the socket: {e}");
+    let watcher = std::thread::Builder::new()
+        .name("play-interrupt".into())
+        .spawn(move || {
+            while !super::interrupted() {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = TcpStream::connect(("127.0.0.1", port));
+        });
+    if let Err(e) = watcher {
+        super::error_line!("cannot start a thread: {e}");
         return super::EXIT_USAGE;
     }
     let open = Arc::new(AtomicUsize::new(0));
-    while !super::interrupted() {
-        match listener.accept() {
-            Ok((mut stream, _)) => {
-                let _ = stream.set_nonblocking(false);
-                if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-                    let busy = Response::error(503, "too many connections");
-                    let _ = stream.write_all(&busy.to_bytes());
-                    continue;
-                }
-                open.fetch_add(1, Ordering::SeqCst);
-                let (session, mine) = (Arc::clone(&session), Arc::clone(&open));
-                let spawned = std::thread::Builder::new()
-                    .name("play-connection".into())
-                    .spawn(move || {
-                        connection(stream, port, &session);
-                        mine.fetch_sub(1, Ordering::SeqCst);
-                    });
-                if spawned.is_err() {
-                    open.fetch_sub(1, Ordering::SeqCst);
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+    for stream in listener.incoming() {
+        if super::interrupted() {
+            break;
+        }
+        let Ok(mut stream) = stream else {
+            // A connection reset before it was accepted, or no descriptor left: wait a little.
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let busy = Response::error(503, "too many connections");
+            let _ = stream.write_all(&busy.to_bytes());
+            continue;
+        }
+        open.fetch_add(1, Ordering::SeqCst);
+        let (session, mine) = (Arc::clone(&session), Arc::clone(&open));
+        let spawned = std::thread::Builder::new()
+            .name("play-connection".into())
+            .spawn(move || {
+                connection(stream, port, &session);
+                mine.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            open.fetch_sub(1, Ordering::SeqCst);
         }
     }
     eprintln!("interrupted: the server stopped");
