@@ -10,8 +10,9 @@
 //! - `GET /api/state`: the position, the moves played, the end;
 //! - `GET /api/moves`: the legal moves with ZoG notation, origin and destination;
 //! - `POST /api/move` `{"notation": "Pawn e2 - e4"}` or `{"index": N}`;
-//! - `POST /api/undo`, `POST /api/redo`, `POST /api/new`;
-//! - `GET /api/zsg[?players=HC]`: the game so far as a ZoG saved game.
+//! - `POST /api/undo`, `POST /api/redo` (`?all`: every move), `POST /api/new`;
+//! - `GET /api/zsg[?players=HC]`: the game so far as a ZoG saved game; `POST /api/zsg` loads
+//!   one, its moves ready to be stepped through with redo.
 
 pub mod http;
 mod pictures;
@@ -55,8 +56,26 @@ impl Session {
                     Err((status, msg)) => Response::error(status, msg),
                 },
             },
+            "/api/undo" if post && query == "all" => self.acted(|s| {
+                s.step_all(true);
+                Ok(())
+            }),
+            "/api/redo" if post && query == "all" => self.acted(|s| {
+                s.step_all(false);
+                Ok(())
+            }),
             "/api/undo" if post => self.acted(Session::undo),
             "/api/redo" if post => self.acted(Session::redo),
+            "/api/zsg" if post => match std::str::from_utf8(body) {
+                Err(_) => Response::error(400, "the saved game is not UTF-8 text"),
+                Ok(text) => match self.load_zsg(text) {
+                    Ok(n) => Response::json(
+                        200,
+                        &serde_json::json!({"records": n, "state": self.state_json()}),
+                    ),
+                    Err((status, msg)) => Response::error(status, msg),
+                },
+            },
             "/api/new" if post => self.acted(|s| {
                 s.new_game();
                 Ok(())
@@ -67,8 +86,13 @@ impl Session {
                     None => Response::error(404, "no such image"),
                 }
             }
-            "/" | "/index.html" | "/play.js" | "/api/game" | "/api/state" | "/api/moves"
-            | "/api/zsg" => Response::error(405, format!("{method} is not allowed here; use GET")),
+            "/" | "/index.html" | "/play.js" | "/api/game" | "/api/state" | "/api/moves" => {
+                Response::error(405, format!("{method} is not allowed here; use GET"))
+            }
+            "/api/zsg" => Response::error(
+                405,
+                format!("{method} is not allowed here; use GET or POST"),
+            ),
             "/api/move" | "/api/undo" | "/api/redo" | "/api/new" => {
                 Response::error(405, format!("{method} is not allowed here; use POST"))
             }

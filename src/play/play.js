@@ -129,12 +129,21 @@ function render() {
     li.textContent = h.number + '. ' + h.notation;
     hist.appendChild(li);
   }
-  hist.scrollTop = hist.scrollHeight;
+  for (const n of state.upcoming) {
+    const li = document.createElement('li');
+    li.className = 'redo';
+    li.textContent = n;
+    hist.appendChild(li);
+  }
+  // The last move played in view (the list scrolls, never the page).
+  const played = hist.querySelectorAll('li:not(.redo)');
+  const lastPlayed = played[played.length - 1];
+  hist.scrollTop = lastPlayed ? lastPlayed.offsetTop - hist.clientHeight / 2 : 0;
   $('status').textContent = state.end ? 'Game over' : state.stopped ? 'Stopped' : state.to_move + ' to move';
   $('result').textContent = state.end ? state.end.text : '';
   $('error').textContent = state.stopped || state.warning || '';
-  $('undo').disabled = state.undo === 0;
-  $('redo').disabled = state.redo === 0;
+  $('undo').disabled = $('first').disabled = state.undo === 0;
+  $('redo').disabled = $('last').disabled = state.redo === 0;
   const pass = moves.find((m) => m.pass);
   $('pass').hidden = !pass;
   const all = $('all');
@@ -218,6 +227,26 @@ function auto() {
 
 $('undo').addEventListener('click', () => act('POST', '/api/undo'));
 $('redo').addEventListener('click', () => act('POST', '/api/redo'));
+$('first').addEventListener('click', () => act('POST', '/api/undo?all'));
+$('last').addEventListener('click', () => act('POST', '/api/redo?all'));
+$('load').addEventListener('change', async () => {
+  const f = $('load').files[0];
+  if (!f || busy) return;
+  busy = true;
+  try {
+    const r = await fetch('/api/zsg', { method: 'POST', body: await f.text() });
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    await refresh(j.state);
+    $('error').textContent = '';
+    $('note').textContent = 'Loaded ' + j.records + ' moves of ' + f.name + ': step through them with Redo.';
+  } catch (e) {
+    $('error').textContent = e.message;
+  } finally {
+    busy = false;
+    $('load').value = '';
+  }
+});
 $('new').addEventListener('click', () => act('POST', '/api/new', undefined, auto));
 $('flip').addEventListener('click', () => $('board').classList.toggle('flipped'));
 $('pass').addEventListener('click', () => { const p = moves.find((m) => m.pass); if (p) play({ index: p.index }); });

@@ -39,6 +39,9 @@ pub struct Session {
     budget: u64,
     /// The player of the first turn (the turn number grows when that player moves again).
     first: u32,
+    /// The set-up lines of a loaded saved game (`(x pos)`, `(Player Piece pos)`), written back
+    /// into saves: the history starts from the position they make.
+    setup: Vec<String>,
 }
 
 /// The engine steps one request may run unless told otherwise.
@@ -80,6 +83,7 @@ impl Session {
             end: None,
             budget,
             first,
+            setup: Vec::new(),
         };
         s.refresh();
         s
@@ -271,7 +275,90 @@ impl Session {
         self.state = State::start(&self.rules);
         self.history.clear();
         self.redo.clear();
+        self.setup.clear();
         self.refresh();
+    }
+
+    /// Takes back every move (`undo`) or plays again every move taken back.
+    pub fn step_all(&mut self, back: bool) {
+        if back {
+            while let Some(p) = self.history.pop() {
+                self.state.unmake();
+                self.redo.push(p);
+            }
+        } else {
+            while let Some(p) = self.redo.pop() {
+                engine::play(&self.rules, &mut self.state, &p.mv);
+                self.history.push(p);
+            }
+        }
+        self.refresh();
+    }
+
+    /// Loads a ZoG saved game of this game: its set-up lines make the position the history
+    /// starts from, and its records, each matched to a legal move as `replay` matches them, are
+    /// ready to be stepped through with redo (none is played yet). On an error (another game,
+    /// a record no legal move matches) the session is left as it was. Returns the number of
+    /// records.
+    pub fn load_zsg(&mut self, text: &str) -> Result<usize, (u16, String)> {
+        let saved =
+            engine::zsg::parse(text).map_err(|e| (422, format!("not a saved game: {e}")))?;
+        if let Some(v) = saved.variant.as_deref().filter(|v| *v != self.rules.title) {
+            return Err((
+                422,
+                format!(
+                    "the save is of {:?}; this server plays {:?}",
+                    crate::text::shorten(v, 80),
+                    self.rules.title
+                ),
+            ));
+        }
+        self.rules.work_limit = self.rules.work_done().saturating_add(self.budget);
+        let start = engine::set_up(&self.rules, &saved).map_err(|e| (422, e.to_string()))?;
+        let mut st = start.clone();
+        let mut played: Vec<Played> = Vec::with_capacity(saved.records.len());
+        for (i, rec) in saved.records.iter().enumerate() {
+            let mv = engine::match_record(&self.rules, &mut st, rec).map_err(|e| {
+                (
+                    422,
+                    format!(
+                        "{e} (record {}: {}; after {i} records the legal moves are: {})",
+                        i + 1,
+                        crate::text::shorten(&rec.text, 120),
+                        crate::text::shorten(&e.alternatives.join(", "), 1000)
+                    ),
+                )
+            })?;
+            let notation = engine::notation(&self.rules, &st, &mv);
+            let number = match played.last() {
+                None => 1,
+                Some(p) if mv.player == self.first && p.mv.player != self.first => p.number + 1,
+                Some(p) => p.number,
+            };
+            engine::play(&self.rules, &mut st, &mv);
+            played.push(Played {
+                mv,
+                notation,
+                number,
+            });
+        }
+        self.setup = saved
+            .setup
+            .iter()
+            .map(|p| match &p.piece {
+                None => format!("(x {})", p.pos.text),
+                Some((player, piece)) => {
+                    format!("({} {} {})", player.text, piece.text, p.pos.text)
+                }
+            })
+            .collect();
+        let n = played.len();
+        self.state = start;
+        self.history.clear();
+        played.reverse();
+        self.redo = played;
+        self.refresh();
+        Ok(n)
     }
 
     /// The game so far as a ZoG saved game (`.zsg`): the header, then one record per move part,
@@ -281,6 +368,10 @@ impl Session {
             "Zillions Save Game File Version 0.02 {kinds}\r\nRulesFile={}\r\nVariantName={}\r\n",
             self.file_name, self.rules.title
         );
+        for line in &self.setup {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
         for p in &self.history {
             let partial = match p.mv.partial {
                 // *decided*: ZoG's number K is not understood; the move type's 1-based index
@@ -389,6 +480,7 @@ impl Session {
             "last": last,
             "undo": self.history.len(),
             "redo": self.redo.len(),
+            "upcoming": self.redo.iter().rev().map(|p| p.notation.as_str()).collect::<Vec<_>>(),
             "moves": self.moves.len(),
             "end": self.end.as_ref().map(|e| self.end_json(e)),
             "stopped": self.stopped,

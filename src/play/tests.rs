@@ -390,3 +390,51 @@ fn requests_are_bounded_and_only_loopback_hosts_and_origins_pass() {
     };
     assert_eq!(http::refuse(&h, 9).map(|r| r.status), Some(403));
 }
+
+#[test]
+fn a_loaded_save_steps_through_its_moves_and_a_wrong_one_changes_nothing() {
+    let mut s = session(TTT);
+    for i in [4, 0, 5, 1] {
+        call(
+            &mut s,
+            "POST",
+            "/api/move",
+            &json!({"index": i}).to_string(),
+        );
+    }
+    let saved = String::from_utf8(s.handle("GET", "/api/zsg", b"").body).unwrap();
+    let mut t = session(TTT);
+    call(&mut t, "POST", "/api/move", r#"{"index": 8}"#);
+    let (status, r) = call(&mut t, "POST", "/api/zsg", &saved);
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["records"], 4);
+    assert_eq!(
+        (r["state"]["undo"].as_u64(), r["state"]["redo"].as_u64()),
+        (Some(0), Some(4))
+    );
+    assert_eq!(r["state"]["upcoming"][0], s.history()[0]);
+    let (_, r) = call(&mut t, "POST", "/api/redo", "");
+    assert_eq!(r["state"]["history"][0]["notation"], s.history()[0]);
+    let (_, r) = call(&mut t, "POST", "/api/redo?all", "");
+    assert_eq!(
+        (r["state"]["undo"].as_u64(), r["state"]["redo"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert_eq!(t.history(), s.history());
+    assert_eq!(t.handle("GET", "/api/zsg", b"").body, saved.as_bytes());
+    let (_, r) = call(&mut t, "POST", "/api/undo?all", "");
+    assert_eq!(r["state"]["board"], json!([]));
+    // Refused, leaving the session as it was: not a save, another game, an illegal record.
+    let bad_record = saved.replace("X man middle-middle", "X man nowhere");
+    let other = saved.replace("VariantName=Tic-Tac-Toe", "VariantName=Chess");
+    for (text, says) in [
+        ("hello", "not a saved game"),
+        (other.as_str(), "this server plays"),
+        (bad_record.as_str(), "record 1"),
+    ] {
+        let (status, r) = call(&mut t, "POST", "/api/zsg", text);
+        assert_eq!(status, 422, "{r}");
+        assert!(r["error"].as_str().unwrap().contains(says), "{r}");
+    }
+    assert_eq!(t.state_json()["redo"], 4);
+}

@@ -1,7 +1,8 @@
 //! `zogkit play`: a sample of the shared corpus through the session's API (every game the
 //! engine runs loads and round-trips a random legal move), the real server over TCP (loopback
-//! checks, bounds, a saved game that `replay` reads, Ctrl-C), and headless Chromium driving the
-//! page through the DevTools protocol (`#[ignore]`d, run by `.ci/run`).
+//! checks, bounds, a saved game that `replay` reads, a corpus save loaded and stepped, Ctrl-C),
+//! and headless Chromium driving the page through the DevTools protocol (`#[ignore]`d, run by
+//! `.ci/run`).
 
 use crate::common;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -70,10 +71,20 @@ struct Server {
 
 impl Server {
     fn start(file: &Path) -> Server {
+        Server::start_with(file, &[])
+    }
+
+    /// The server of one game of `file`, by title.
+    fn start_game(file: &Path, title: &str) -> Server {
+        Server::start_with(file, &["--game", title])
+    }
+
+    fn start_with(file: &Path, more: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
             .arg("play")
             .arg(file)
             .arg("--no-browser")
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -258,6 +269,60 @@ fn the_server_answers_on_loopback_refuses_other_hosts_and_saves_a_game_replay_re
     );
     assert!(out.starts_with("replayed 4 moves of "), "{out}");
     assert_eq!(server.interrupt(), Some(130));
+}
+
+/// The Duke save of the shared corpus (253 records) and its rules.
+fn duke() -> Option<(PathBuf, PathBuf)> {
+    let zrf = common::shared_zrf()?;
+    Some((
+        zrf.join("dagazproject/Duke/Duke.zrf"),
+        zrf.join("../zsg/dagazproject/Duke/Duke.zsg"),
+    ))
+}
+
+#[test]
+fn a_shared_corpus_save_loads_steps_to_its_end_and_saves_again() {
+    let Some((rules, save)) = duke() else { return };
+    let server = Server::start_game(&rules, "Duke");
+    let text = std::fs::read_to_string(&save).unwrap();
+    let (status, r) = server.call("POST", "/api/zsg", &text);
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["records"], 253);
+    assert_eq!(
+        (r["state"]["undo"].as_u64(), r["state"]["redo"].as_u64()),
+        (Some(0), Some(253))
+    );
+    let (_, r) = server.call("POST", "/api/redo", "");
+    assert_eq!(r["state"]["history"][0]["notation"], "South DukeA a1");
+    let (_, r) = server.call("POST", "/api/redo?all", "");
+    assert_eq!(
+        (r["state"]["undo"].as_u64(), r["state"]["redo"].as_u64()),
+        (Some(253), Some(0))
+    );
+    // Saved again, it replays to the same end.
+    let (status, again) = server.raw(
+        format!(
+            "GET /api/zsg?players=CCC HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            server.port
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let dir = common::scratch_dir("play-duke");
+    let out = dir.join("Duke.zsg");
+    std::fs::write(&out, &again).unwrap();
+    let o = common::zogkit(&[
+        "replay",
+        out.to_str().unwrap(),
+        "--rules",
+        rules.to_str().unwrap(),
+    ]);
+    let printed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        printed.starts_with("replayed 253 moves of "),
+        "{printed}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn common_prefix(req: &str) -> &str {
@@ -524,7 +589,7 @@ fn chromium_available() -> bool {
 
 #[test]
 #[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
-fn chromium_plays_e2_e4_by_clicks_and_a_random_tic_tac_toe_to_its_end() {
+fn chromium_plays_e2_e4_by_clicks_a_random_tic_tac_toe_to_its_end_and_steps_a_save() {
     let Some(chess) = chess() else { return };
     if !chromium_available() {
         return;
@@ -594,4 +659,35 @@ fn chromium_plays_e2_e4_by_clicks_and_a_random_tic_tac_toe_to_its_end() {
         b.screenshot().encode_png().unwrap(),
     )
     .unwrap();
+
+    // A shared-corpus save, loaded through the page's file input and stepped to its end.
+    let (rules, save) = duke().expect("the shared corpus");
+    let server = Server::start_game(&rules, "Duke");
+    b.send("Page.navigate", serde_json::json!({"url": server.url()}));
+    b.wait_for("document.querySelectorAll('.cell').length > 0 && document.getElementById('status').textContent.endsWith('to move')");
+    let doc = b.send("DOM.getDocument", serde_json::json!({}));
+    let input = b.send(
+        "DOM.querySelector",
+        serde_json::json!({"nodeId": doc["root"]["nodeId"], "selector": "#load"}),
+    );
+    b.send(
+        "DOM.setFileInputFiles",
+        serde_json::json!({"nodeId": input["nodeId"], "files": [save.canonicalize().unwrap()]}),
+    );
+    b.wait_for("document.querySelectorAll('#history li.redo').length === 253");
+    b.eval("document.getElementById('last').click(); true");
+    b.wait_for("document.querySelectorAll('#history li:not(.redo)').length === 253");
+    let (_, st) = server.call("GET", "/api/state", "");
+    assert_eq!(
+        (st["undo"].as_u64(), st["redo"].as_u64()),
+        (Some(253), Some(0))
+    );
+    let last = b.eval("[...document.querySelectorAll('#history li')].pop().textContent");
+    let want = format!(
+        "{}. {}",
+        st["history"][252]["number"],
+        st["history"][252]["notation"].as_str().unwrap()
+    );
+    assert_eq!(last, serde_json::json!(want));
+    std::fs::write(shots.join("duke.png"), b.screenshot().encode_png().unwrap()).unwrap();
 }
