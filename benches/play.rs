@@ -49,6 +49,17 @@ fn main() {
         let t = Instant::now();
         let mut s = Session::new(&doc, index, rules, "bench.zrf", DEFAULT_BUDGET);
         let load = t.elapsed().as_secs_f64() * 1e3;
+        // The computer's choice at the start within one second: how deep it gets.
+        let t = Instant::now();
+        let r = s.handle("POST", "/api/think", br#"{"ms": 1000}"#);
+        let thought: serde_json::Value = serde_json::from_slice(&r.body).unwrap_or_default();
+        println!(
+            "{title:<10} computer, 1 s at the start: {} in {:.0} ms, depth {}, {} positions",
+            thought["notation"],
+            t.elapsed().as_secs_f64() * 1e3,
+            thought["depth"],
+            thought["nodes"]
+        );
         let mut times = Vec::new();
         let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
         for _ in 0..plies {

@@ -10,12 +10,14 @@
 //! - `GET /api/state`: the position, the moves played, the end;
 //! - `GET /api/moves`: the legal moves with ZoG notation, origin and destination;
 //! - `POST /api/move` `{"notation": "Pawn e2 - e4"}` or `{"index": N}`;
+//! - `POST /api/think` `{"ms": 1000}`: the computer's choice (alpha-beta), not played;
 //! - `POST /api/undo`, `POST /api/redo` (`?all`: every move), `POST /api/new`;
 //! - `GET /api/zsg[?players=HC]`: the game so far as a ZoG saved game; `POST /api/zsg` loads
 //!   one, its moves ready to be stepped through with redo.
 
 pub mod http;
 mod pictures;
+pub mod search;
 mod session;
 #[cfg(test)]
 mod tests;
@@ -56,6 +58,25 @@ impl Session {
                     Err((status, msg)) => Response::error(status, msg),
                 },
             },
+            "/api/think" if post => match serde_json::from_slice::<serde_json::Value>(body) {
+                Err(e) => Response::error(400, format!("the body is not JSON: {e}")),
+                Ok(v) => {
+                    let ms = v.get("ms").map_or(Some(1000), serde_json::Value::as_u64);
+                    let depth = v.get("depth").map_or(Some(64), serde_json::Value::as_u64);
+                    match (ms, depth) {
+                        (Some(ms @ 1..=10_000), Some(d @ 1..=64)) => {
+                            match self.think(ms, d as u32) {
+                                Ok(t) => Response::json(200, &t),
+                                Err((status, msg)) => Response::error(status, msg),
+                            }
+                        }
+                        _ => Response::error(
+                            422,
+                            "`ms` must be 1 to 10000 (default 1000), `depth` 1 to 64 (default 64)",
+                        ),
+                    }
+                }
+            },
             "/api/undo" if post && query == "all" => self.acted(|s| {
                 s.step_all(true);
                 Ok(())
@@ -93,7 +114,7 @@ impl Session {
                 405,
                 format!("{method} is not allowed here; use GET or POST"),
             ),
-            "/api/move" | "/api/undo" | "/api/redo" | "/api/new" => {
+            "/api/move" | "/api/undo" | "/api/redo" | "/api/new" | "/api/think" => {
                 Response::error(405, format!("{method} is not allowed here; use POST"))
             }
             _ => Response::error(404, "no such page"),

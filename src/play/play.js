@@ -65,7 +65,9 @@ async function load() {
     l.textContent = pl + ': ';
     const s = document.createElement('select');
     s.dataset.player = pl;
-    for (const [v, t] of [['person', 'person'], ['random', 'random player']]) {
+    const choices = [['person', 'person'], ['random', 'random player']];
+    if (game.players.length === 2) choices.push(['computer', 'computer (alpha-beta, 1 s a move)']);
+    for (const [v, t] of choices) {
       const o = document.createElement('option');
       o.value = v;
       o.textContent = t;
@@ -212,16 +214,30 @@ async function act(method, path, body, then) {
 
 function play(body) { return act('POST', '/api/move', body, auto); }
 
-// A random player moves after a short pause; undo and redo never trigger one.
+// A random player moves after a short pause, the computer after thinking (POST /api/think);
+// undo and redo never trigger either.
 let autoTimer = null;
 function auto() {
   clearTimeout(autoTimer);
   if (!state || state.end || state.stopped || moves.length === 0) return;
-  if (sides[state.to_move] !== 'random') return;
+  const side = sides[state.to_move];
+  if (side !== 'random' && side !== 'computer') return;
   const at = state.undo;
-  autoTimer = setTimeout(() => {
-    if (state.undo !== at || busy || sides[state.to_move] !== 'random' || moves.length === 0) return;
-    play({ index: moves[Math.floor(Math.random() * moves.length)].index });
+  const still = () => state.undo === at && sides[state.to_move] === side && moves.length > 0;
+  autoTimer = setTimeout(async () => {
+    if (busy || !still()) return;
+    if (side === 'random') return play({ index: moves[Math.floor(Math.random() * moves.length)].index });
+    busy = true;
+    $('status').textContent = state.to_move + ' (computer) is thinking…';
+    let choice = null;
+    try {
+      choice = await api('POST', '/api/think', { ms: 1000 });
+    } catch (e) {
+      $('error').textContent = e.message;
+    } finally {
+      busy = false;
+    }
+    if (choice && still()) play({ index: choice.index });
   }, 250);
 }
 

@@ -246,6 +246,29 @@ impl Session {
         }
     }
 
+    /// The computer's choice among the legal moves: alpha-beta within `ms` milliseconds
+    /// (at least one ply, at most `max_depth`), not played. `409` when there is no move to
+    /// choose or the game has more than two players.
+    pub fn think(&mut self, ms: u64, max_depth: u32) -> Result<Value, (u16, String)> {
+        if self.moves.is_empty() {
+            return Err((409, "there is no legal move to choose".into()));
+        }
+        self.rules.work_limit = self.rules.work_done().saturating_add(self.budget);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+        let t = super::search::think(&self.rules, &self.state, &self.moves, deadline, max_depth)
+            .ok_or((
+                409,
+                "the computer plays only games of two players".to_string(),
+            ))?;
+        Ok(json!({
+            "index": t.index,
+            "notation": self.notations[t.index],
+            "depth": t.depth,
+            "score": t.score,
+            "nodes": t.nodes,
+        }))
+    }
+
     /// Takes the last move back (it can be redone).
     pub fn undo(&mut self) -> Result<(), (u16, String)> {
         let p = self

@@ -438,3 +438,54 @@ fn a_loaded_save_steps_through_its_moves_and_a_wrong_one_changes_nothing() {
     }
     assert_eq!(t.state_json()["redo"], 4);
 }
+
+#[test]
+fn the_computer_takes_a_win_in_one_and_the_api_bounds_its_time() {
+    // Mini: taking Black's last piece wins at once.
+    let mut s = session(MINI);
+    let (status, t) = call(&mut s, "POST", "/api/think", r#"{"ms": 10000, "depth": 2}"#);
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(t["notation"], "Pawn b2 x c3", "{t}");
+    assert!(t["score"].as_i64().unwrap() > 900_000, "{t}");
+    // Tic-tac-toe: X completes the top row rather than anything else; O, to move instead,
+    // blocks it.
+    let mut s = session(TTT);
+    for to in ["X man top-left", "O man middle-middle", "X man top-middle"] {
+        call(
+            &mut s,
+            "POST",
+            "/api/move",
+            &json!({"notation": to}).to_string(),
+        );
+    }
+    let (_, t) = call(&mut s, "POST", "/api/think", r#"{"ms": 10000, "depth": 3}"#);
+    assert_eq!(t["notation"], "O man top-right", "{t}");
+    call(
+        &mut s,
+        "POST",
+        "/api/move",
+        r#"{"notation": "O man bottom-left"}"#,
+    );
+    let (_, t) = call(&mut s, "POST", "/api/think", r#"{"ms": 10000, "depth": 1}"#);
+    assert_eq!(t["notation"], "X man top-right", "{t}");
+    assert_eq!(t["depth"], 1);
+    // Thinking plays nothing.
+    assert_eq!(s.history().len(), 4);
+    for body in [
+        r#"{"ms": 0}"#,
+        r#"{"ms": 20000}"#,
+        r#"{"depth": 0}"#,
+        r#"{"ms": "x"}"#,
+    ] {
+        assert_eq!(call(&mut s, "POST", "/api/think", body).0, 422, "{body}");
+    }
+    assert_eq!(call(&mut s, "POST", "/api/think", "x").0, 400);
+    call(
+        &mut s,
+        "POST",
+        "/api/move",
+        r#"{"notation": "X man top-right"}"#,
+    );
+    let (status, r) = call(&mut s, "POST", "/api/think", "{}");
+    assert_eq!(status, 409, "{r}");
+}

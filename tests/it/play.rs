@@ -184,8 +184,8 @@ fn the_server_answers_on_loopback_refuses_other_hosts_and_saves_a_game_replay_re
         server.raw(format!("GET / HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n").as_bytes());
     assert_eq!(status, 200);
     assert!(page.contains("<script src=\"/play.js\">"));
-    // Fool's mate, by FROM-TO and by notation.
-    for m in ["f2-f3", "Pawn e7 - e5", "g2g4", "d8-h4"] {
+    // Fool's mate, by FROM-TO and by notation; the computer finds the mate in one.
+    for m in ["f2-f3", "Pawn e7 - e5", "g2g4"] {
         let (status, r) = server.call(
             "POST",
             "/api/move",
@@ -193,6 +193,11 @@ fn the_server_answers_on_loopback_refuses_other_hosts_and_saves_a_game_replay_re
         );
         assert_eq!(status, 200, "{m}: {r}");
     }
+    let (status, t) = server.call("POST", "/api/think", r#"{"ms": 10000, "depth": 1}"#);
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(t["notation"], "Queen d8 - h4", "{t}");
+    let (status, r) = server.call("POST", "/api/move", r#"{"notation": "d8-h4"}"#);
+    assert_eq!(status, 200, "{r}");
     let (_, st) = server.call("GET", "/api/state", "");
     assert_eq!(st["end"]["kind"], "loss", "{st}");
     assert_eq!(st["end"]["players"], serde_json::json!(["White"]));
@@ -632,6 +637,14 @@ fn chromium_plays_e2_e4_by_clicks_a_random_tic_tac_toe_to_its_end_and_steps_a_sa
     let (_, st) = server.call("GET", "/api/state", "");
     assert_eq!(st["history"][0]["notation"], "Pawn e2 - e4");
     assert_eq!(st["to_move"], "Black");
+    // Black's side to the computer: it answers.
+    b.eval("const s = document.querySelector('#sides select[data-player=\"Black\"]'); s.value = 'computer'; s.dispatchEvent(new Event('change')); true");
+    b.wait_for("document.querySelectorAll('#history li').length === 2");
+    let (_, st) = server.call("GET", "/api/state", "");
+    assert_eq!(
+        (st["history"][1]["player"].as_str(), st["to_move"].as_str()),
+        (Some("Black"), Some("White"))
+    );
     let shots = common::scratch_dir("play-shots");
     std::fs::write(shots.join("chess.png"), after.encode_png().unwrap()).unwrap();
 
