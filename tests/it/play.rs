@@ -511,9 +511,15 @@ impl Browser {
 
     /// A real mouse click at the centre of the board cell of position `pos`.
     fn click(&mut self, pos: &str) {
+        self.click_on(&format!(".cell[data-pos=\"{pos}\"]"));
+    }
+
+    /// A real mouse click at the centre of the first element `selector` finds.
+    fn click_on(&mut self, selector: &str) {
         let r = self.eval(&format!(
-            "(() => {{ const r = document.querySelector('.cell[data-pos=\"{pos}\"]').getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+            "(() => {{ const r = document.querySelector({}).getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()",
+            serde_json::Value::from(selector)
         ));
         let (x, y) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap());
         for kind in ["mousePressed", "mouseReleased"] {
@@ -703,4 +709,55 @@ fn chromium_plays_e2_e4_by_clicks_a_random_tic_tac_toe_to_its_end_and_steps_a_sa
     );
     assert_eq!(last, serde_json::json!(want));
     std::fs::write(shots.join("duke.png"), b.screenshot().encode_png().unwrap()).unwrap();
+
+    // A promotion: two moves from b2 to b3, so the page asks which.
+    let mini = shots.join("mini.zrf");
+    std::fs::write(&mini, MINI).unwrap();
+    let server = Server::start(&mini);
+    b.send("Page.navigate", serde_json::json!({"url": server.url()}));
+    b.wait_for("document.querySelectorAll('.cell').length === 9 && document.getElementById('status').textContent === 'White to move'");
+    b.click("b2");
+    b.wait_for("document.querySelector('.cell[data-pos=\"b3\"]').classList.contains('target')");
+    b.click("b3");
+    b.wait_for("document.getElementById('picker').classList.contains('open')");
+    let offered = b.eval("[...document.querySelectorAll('#choices button')].map(b => b.textContent).sort().join(' | ')");
+    assert_eq!(offered, "Pawn b2 - b3 = Queen | Pawn b2 - b3 = Rook");
+    b.click_on("#choices button:nth-child(2)");
+    b.wait_for("document.querySelectorAll('#history li').length === 1");
+    let (_, st) = server.call("GET", "/api/state", "");
+    let chosen = b.eval("document.querySelector('#history li').textContent");
+    assert_eq!(
+        chosen,
+        serde_json::json!(format!(
+            "1. {}",
+            st["history"][0]["notation"].as_str().unwrap()
+        ))
+    );
+    assert_eq!(
+        st["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["at"] == "b3")
+            .count(),
+        1
+    );
 }
+
+/// A small pawn game whose pawns promote to a Queen or a Rook (two moves between the same
+/// positions).
+const MINI: &str = r#"
+(game (title "Mini") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 40 40)
+    (dimensions ("a/b/c" (40 0)) ("3/2/1" (0 40)))
+    (directions (n 0 -1) (s 0 1) (ne 1 -1) (nw -1 -1)))
+    (symmetry Black (n s) (s n) (ne se) (nw sw))
+    (zone (name last) (players White) (positions a3 b3 c3))
+    (zone (name last) (players Black) (positions a1 b1 c1)))
+  (piece (name Pawn) (moves
+    (n (verify empty?) (if (in-zone? last) (add Queen Rook) else add))
+    (ne (verify enemy?) add) (nw (verify enemy?) add)))
+  (piece (name Queen)) (piece (name Rook))
+  (board-setup (White (Pawn a1 b2)) (Black (Pawn c3)))
+  (loss-condition (White Black) (pieces-remaining 0)))
+"#;
