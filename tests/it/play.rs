@@ -144,8 +144,9 @@ impl Server {
 
     /// Stops the server with SIGINT (Ctrl-C); its exit code.
     fn interrupt(&mut self) -> Option<i32> {
-        let pid = self.child.id().to_string();
-        Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
+        // SAFETY: a signal to the child this test started and has not waited for.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
         let start = Instant::now();
         loop {
             if let Some(s) = self.child.try_wait().unwrap() {
@@ -600,7 +601,7 @@ fn chromium_available() -> bool {
 
 #[test]
 #[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
-fn chromium_plays_e2_e4_by_clicks_a_random_tic_tac_toe_to_its_end_and_steps_a_save() {
+fn chromium_plays_chess_by_clicks_tic_tac_toe_to_its_end_a_save_and_a_promotion() {
     let Some(chess) = chess() else { return };
     if !chromium_available() {
         return;
