@@ -56,6 +56,7 @@ fn a_sample_of_the_shared_corpus_loads_in_the_api_and_round_trips_a_random_move(
         failed.len(),
         failed.join("\n")
     );
+    eprintln!("sample: {run} games the engine runs, {round_trips} round-tripped a random move");
     // The sample holds many games; nearly all have a move at the start.
     assert!(
         run >= 40 && round_trips * 10 >= run * 9,
