@@ -54,6 +54,7 @@ pub mod format;
 pub mod fsf;
 pub mod limits;
 pub mod ludii;
+pub mod play;
 pub mod render;
 pub mod sexpr;
 pub mod spec;

@@ -89,6 +89,9 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Replay a ZoG saved game (.zsg) against the engine: every record must be a legal move.
     Replay(cli::replay::ReplayArgs),
+    /// Play a game in the browser: serve it on 127.0.0.1 (a board to click, moves in ZoG
+    /// notation, undo and redo, a random player, saved games) and open the page.
+    Play(cli::play_server::PlayArgs),
     /// Print the resource limits and their defaults (also `zogkit help limits`).
     #[command(after_help = limits_table())]
     Limits,
@@ -183,6 +186,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => exit_code(cli::moves::run(&a)),
         Command::Perft(a) => cli::perft::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
+        Command::Play(a) => cli::play_server::run(&a),
         Command::Limits => match cli::print_stdout(&(limits_table() + "\n")) {
             Ok(()) => cli::EXIT_OK,
             Err(c) => c,

@@ -35,6 +35,7 @@ pub mod output;
 pub mod output_dir;
 pub mod perft;
 pub mod play;
+pub mod play_server;
 pub mod position;
 pub mod render;
 pub mod replay;

@@ -12,6 +12,7 @@
 //!   ([`Cut`]: the answer is then an error, never a count);
 //! - no board mutation during generation: every test sees the position before the move.
 
+mod end;
 mod fidelity;
 mod generate;
 mod loops;
@@ -23,12 +24,13 @@ mod rules;
 mod state;
 pub mod zsg;
 
+pub use end::{End, end};
 pub use fidelity::{Difference, Fidelity, compare};
 pub use generate::{Cut, Overrun};
 pub use notation::{Segment, attr_index, notation, segments, write};
 pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
 pub use reach::ReachIndex;
-pub use replay::{ReplayError, Replayed, Replayer, read_segments, replay, set_up};
+pub use replay::{ReplayError, Replayed, Replayer, match_record, read_segments, replay, set_up};
 pub use rules::{
     DEFAULT_BLOCK_RUN_LIMIT, DEFAULT_MOVE_LIMIT, DEFAULT_STEP_LIMIT, DEFAULT_WORK_LIMIT, Kind,
     Rules, RulesError,

@@ -45,7 +45,7 @@ pub fn outcome(rules: &Rules, st: &State) -> Option<Outcome> {
     None
 }
 
-fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
+pub(super) fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
     let count = |player: Option<u32>, kind: Option<u32>| -> i64 {
         let on_board = st
             .board

@@ -165,8 +165,9 @@ fn unknown(what: &str, name: &str, rules: &Rules) -> String {
     )
 }
 
-/// The legal move `rec` stands for, or an error listing the alternatives.
-fn match_record(rules: &Rules, st: &mut State, rec: &Record) -> Result<Move, ReplayError> {
+/// The legal move `rec` stands for in `st`, or an error listing the alternatives (`played` is
+/// left 0 for the caller to fill).
+pub fn match_record(rules: &Rules, st: &mut State, rec: &Record) -> Result<Move, ReplayError> {
     let want = match &rec.body {
         Body::Pass => None,
         Body::Move { tokens, .. } => Some(canonical(read_segments(rules, tokens)?)),

@@ -28,6 +28,7 @@ mod ludii_play;
 mod ludii_writer;
 mod movement;
 mod outcomes;
+mod play;
 mod render_cli;
 mod render_corpus;
 mod render_golden;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library's top-level modules.
-const MODULES: [&str; 15] = [
+const MODULES: [&str; 16] = [
     "catalogue",
     "chessembly",
     "fsf",
@@ -18,6 +18,7 @@ const MODULES: [&str; 15] = [
     "format",
     "limits",
     "ludii",
+    "play",
     "render",
     "sexpr",
     "spec",
@@ -141,6 +142,9 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         // pure string helper (moving it would put a text utility into the spec).
         "render" => &["spec", "text"],
         "engine" => &["spec", "diag", "text"],
+        // `play`'s session answers the page's API over the engine and draws the board with the
+        // renderer; the CLI owns its socket (`cli::play_server`).
+        "play" => &["engine", "spec", "render", "text"],
         // The registry of formats dispatches to every reader and writer.
         "format" => &[
             "spec",
