@@ -483,13 +483,8 @@ impl Lower<'_> {
         match (n.head()?, args.as_slice()) {
             ("not", [c]) => Some(not(self.cond(c)?)),
             ("and", parts) | ("or", parts) => {
-                let parts: Vec<&Node> = if let [Node::Array(items, _)] = parts {
-                    items.iter().collect()
-                } else {
-                    parts.to_vec()
-                };
                 let mut v = Vec::new();
-                for p in parts {
+                for p in items_or_args(parts) {
                     v.push(self.cond(p)?);
                 }
                 Some(if n.head() == Some("and") {
@@ -1099,6 +1094,15 @@ fn region_name(n: &Node) -> Option<String> {
 /// The move type of captures that a piece goes on making in the same turn (ZRF's partial
 /// moves).
 pub const CAPTURE: &str = "capture";
+
+/// A ludeme's positional arguments, or the items of its one array argument (`(or {a b})` and
+/// `(or a b)` alike).
+fn items_or_args<'a>(parts: &[&'a Node]) -> Vec<&'a Node> {
+    match parts {
+        [Node::Array(items, _)] => items.iter().collect(),
+        _ => parts.to_vec(),
+    }
+}
 
 fn is_loc(n: &Node) -> bool {
     matches!(n.head(), Some("to" | "from" | "between")) && n.args().is_empty()

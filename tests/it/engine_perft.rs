@@ -22,44 +22,39 @@ fn listed(rules: &Rules, st: &mut State, depth: u32) -> u64 {
 /// setup phase (Seega), custodian captures (Hasami Shogi) and long moves (Gate).
 #[test]
 fn the_counted_last_ply_equals_the_listed_moves() {
-    let Some(base) = common::shared_zrf() else {
-        return;
-    };
-    for (file, want) in [
+    counted_equals_listed(&[
         ("dagaz/breakthrough/breakthrough.zrf", 11_132),
         ("dagaz/breakthrough/gate.zrf", 7_096),
         ("dagaz/custodian/hasami-shogi.zrf", 7_974),
         ("dagaz/custodian/seega.zrf", 6_840),
-    ] {
-        let bytes = std::fs::read(base.join(file)).unwrap();
-        let doc = common::read_doc(zogkit::format::Format::Zrf, file, &bytes);
-        let rules = Rules::compile(&doc, 0).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let mut st = State::start(&rules);
-        let counted = engine::perft(&rules, &mut st, 3, &Control::default()).unwrap();
-        assert_eq!(counted, listed(&rules, &mut st, 3), "{file}");
-        assert_eq!(counted, want, "{file}");
-    }
+    ]);
 }
 
 /// Games with royal pieces: the last ply counts, as they are generated, the moves the legality
 /// filter passes without making them, and must count what `legal_moves` lists.
 #[test]
 fn the_counted_last_ply_with_royal_pieces_equals_the_listed_moves() {
-    let Some(base) = common::shared_zrf() else {
-        return;
-    };
-    for (file, want) in [
+    counted_equals_listed(&[
         ("dagaz/chess/chess.zrf", 8_902),
         ("dagaz/chess/shatranj.zrf", 4_176),
         ("dagaz/shogi-family/mini-shogi.zrf", 2_881),
-    ] {
+    ]);
+}
+
+/// perft(3) of each shared file, counted at the last ply, equals the moves listed there and
+/// the expected count.
+fn counted_equals_listed(files: &[(&str, usize)]) {
+    let Some(base) = common::shared_zrf() else {
+        return;
+    };
+    for &(file, want) in files {
         let bytes = std::fs::read(base.join(file)).unwrap();
         let doc = common::read_doc(zogkit::format::Format::Zrf, file, &bytes);
         let rules = Rules::compile(&doc, 0).unwrap_or_else(|e| panic!("{file}: {e}"));
         let mut st = State::start(&rules);
         let counted = engine::perft(&rules, &mut st, 3, &Control::default()).unwrap();
         assert_eq!(counted, listed(&rules, &mut st, 3), "{file}");
-        assert_eq!(counted, want, "{file}");
+        assert_eq!(counted, want as u64, "{file}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! A piece's Ludii move ludemes (`Step`, `Slide`, `Hop`, `Leap`, the two-step `forEach Direction`) lowered through the movement table (`spec::movement`).
 
-use super::{CAPTURE, Lower, cond_test, int, is_loc, not, region_name};
+use super::{CAPTURE, Lower, cond_test, int, is_loc, items_or_args, not, region_name};
 use crate::ludii::board::{self, COMPASS};
 use crate::ludii::syntax::{Node, print};
 use crate::spec::movement::{self, Continuation, Hurdle, Movement, Promotion, Travel};
@@ -34,13 +34,8 @@ impl Lower<'_> {
         let args: Vec<&Node> = n.positional().collect();
         match (n.head()?, args.as_slice()) {
             ("or", parts) => {
-                let parts: Vec<&Node> = if let [Node::Array(items, _)] = parts {
-                    items.iter().collect()
-                } else {
-                    parts.to_vec()
-                };
                 let mut v = Vec::new();
-                for p in parts {
+                for p in items_or_args(parts) {
                     v.extend(self.moves(p)?);
                 }
                 Some(v)
@@ -613,9 +608,5 @@ fn conjunct_nodes(c: &Node) -> Vec<&Node> {
     if c.head() != Some("and") {
         return vec![c];
     }
-    let parts: Vec<&Node> = c.positional().collect();
-    match parts[..] {
-        [Node::Array(items, _)] => items.iter().collect(),
-        _ => parts,
-    }
+    items_or_args(&c.positional().collect::<Vec<_>>())
 }
