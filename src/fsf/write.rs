@@ -918,7 +918,11 @@ fn goals(cx: &mut Cx, letters: &BTreeMap<String, char>) -> (Option<String>, Vec<
     let mut extinction: Option<(String, String, &str)> = None;
     for g in &cx.game.goals.clone() {
         let both = cx.game.players.iter().all(|p| g.players.contains(p));
-        let what = format!("{:?} goal {:?}", g.kind, g.condition);
+        let what = format!(
+            "{} goal {}",
+            format!("{:?}", g.kind).to_lowercase(),
+            g.condition
+        );
         let Some(v) = value(g.kind).filter(|_| both) else {
             cx.not_expressible(format!(
                 "the {what} (only goals that hold for both players, and no counting)"

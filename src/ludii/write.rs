@@ -859,7 +859,7 @@ fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut
         b.sort();
         if a != b {
             cx.rep
-                .lose(format!("goal {:?} for only some players", goal.condition));
+                .lose(format!("goal {} for only some players", goal.condition));
             continue;
         }
         stalemate |= goal.condition == GoalCond::Stalemated;
@@ -876,7 +876,7 @@ fn write_end(g: &Game, ext: Vec<String>, from_zrf: bool, cx: &mut Ctx, out: &mut
         }
         match goal_ludeme(goal.kind, &goal.condition, cx) {
             Some(t) => ends.push(t),
-            None => cx.rep.lose(format!("goal {:?}", goal.condition)),
+            None => cx.rep.lose(format!("goal {}", goal.condition)),
         }
     }
     ends.extend(ext);

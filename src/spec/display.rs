@@ -1,11 +1,11 @@
-//! Move programs as text for messages: instructions and conditions shown as ZRF-like
-//! S-expressions (`(while empty? (add) e)`), never as the spec's JSON.
+//! Move programs and goals as text for messages: instructions, conditions and goal conditions
+//! shown as ZRF-like S-expressions (`(while empty? (add) e)`), never as the spec's JSON.
 //!
 //! This is a display for people, not a writer: names are printed as they are (quoted when they
 //! would not read as one atom), Chessembly's state instructions keep their own names, and raw
 //! content is shown as its source wrote it. `zrf::emit` writes programs that ZRF reads back.
 
-use super::types::{Cond, Instr, Test};
+use super::types::{Cond, GoalCond, Instr, Test};
 use std::fmt;
 
 fn name(s: &str) -> String {
@@ -106,6 +106,77 @@ impl fmt::Display for Cond {
     }
 }
 
+/// Names as one list: a lone name bare, several in parentheses.
+fn names(v: &[String]) -> String {
+    match v {
+        [one] => name(one),
+        v => format!(
+            "({})",
+            v.iter().map(|x| name(x)).collect::<Vec<_>>().join(" ")
+        ),
+    }
+}
+
+impl fmt::Display for GoalCond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counted = |word: &str, count: &str, piece: &Option<String>| match piece {
+            Some(p) => format!("({word} {} {})", name(count), name(p)),
+            None => format!("({word} {})", name(count)),
+        };
+        match self {
+            GoalCond::Stalemated => f.write_str("stalemated"),
+            GoalCond::Repetition => f.write_str("repetition"),
+            GoalCond::Checkmated { pieces } => write!(f, "(checkmated {})", names(pieces)),
+            GoalCond::Captured { pieces } => write!(f, "(captured {})", names(pieces)),
+            GoalCond::PiecesRemaining { count, piece } => {
+                f.write_str(&counted("pieces-remaining", count, piece))
+            }
+            GoalCond::TotalPieceCount { count, piece } => {
+                f.write_str(&counted("total-piece-count", count, piece))
+            }
+            GoalCond::AbsoluteConfig {
+                pieces,
+                positions,
+                opponent,
+                negated,
+                ..
+            } => {
+                let mut who = names(pieces);
+                if *opponent {
+                    who = format!("(opponent {who})");
+                }
+                if *negated {
+                    who = format!("(not {who})");
+                }
+                write!(f, "(absolute-config {who} {})", names(positions))
+            }
+            GoalCond::RelativeConfig { args } => write!(f, "(relative-config {})", args.join(" ")),
+            GoalCond::Line { length, directions } if directions.is_empty() => {
+                write!(f, "(line {length})")
+            }
+            GoalCond::Line { length, directions } => {
+                write!(f, "(line {length} {})", names(directions))
+            }
+            GoalCond::Connected { zones } => write!(f, "(connected{})", {
+                let z: Vec<String> = zones.iter().map(|x| name(x)).collect();
+                z.iter().map(|x| format!(" {x}")).collect::<String>()
+            }),
+            GoalCond::And(v) => {
+                f.write_str("(and")?;
+                list(f, v)?;
+                f.write_str(")")
+            }
+            GoalCond::Or(v) => {
+                f.write_str("(or")?;
+                list(f, v)?;
+                f.write_str(")")
+            }
+            GoalCond::Not(x) => write!(f, "(not {x})"),
+            GoalCond::Raw { text, .. } => f.write_str(text),
+        }
+    }
+}
+
 impl fmt::Display for Instr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -185,6 +256,28 @@ pub fn program(p: &[Instr]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn goals_read_as_zrf_not_debug() {
+        let g = GoalCond::And(vec![
+            GoalCond::AbsoluteConfig {
+                pieces: vec!["King".into()],
+                grouped: false,
+                positions: vec!["d4".into(), "e5".into()],
+                opponent: true,
+                negated: false,
+            },
+            GoalCond::Not(Box::new(GoalCond::Repetition)),
+            GoalCond::PiecesRemaining {
+                count: "0".into(),
+                piece: Some("Pawn Man".into()),
+            },
+        ]);
+        assert_eq!(
+            g.to_string(),
+            r#"(and (absolute-config (opponent King) (d4 e5)) (not repetition) (pieces-remaining 0 "Pawn Man"))"#
+        );
+    }
 
     #[test]
     fn a_slide_reads_as_zrf_not_json() {
