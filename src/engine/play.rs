@@ -164,11 +164,7 @@ pub fn legal_moves(rules: &Rules, st: &mut State) -> Moves {
     if rules.options.maximal_captures > 0 {
         maximal(rules, st, &mut out.moves);
     }
-    let partial = st.partial.is_some();
-    if (partial && rules.options.pass_partial)
-        || (!partial && rules.options.pass_turn == 1)
-        || (!partial && rules.options.pass_turn == 2 && out.moves.is_empty())
-    {
+    if may_pass(rules, st, out.moves.is_empty()) {
         out.moves.push(Move::pass(player));
     }
     out
@@ -239,11 +235,7 @@ fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
     let (Sink::Count(mut n), None) = (sink, cut) else {
         return None;
     };
-    let partial = st.partial.is_some();
-    if (partial && rules.options.pass_partial)
-        || (!partial && rules.options.pass_turn == 1)
-        || (!partial && rules.options.pass_turn == 2 && n == 0)
-    {
+    if may_pass(rules, st, n == 0) {
         n += 1;
     }
     Some((n, overrun))
@@ -437,11 +429,7 @@ fn count_legal(rules: &Rules, st: &mut State) -> Option<(u64, Option<Overrun>)> 
         n += u64::from(f.legal(rules, st, m, same, &mut after));
     }
     recycle(moves);
-    let partial = st.partial.is_some();
-    if (partial && rules.options.pass_partial)
-        || (!partial && rules.options.pass_turn == 1)
-        || (!partial && rules.options.pass_turn == 2 && n == 0)
-    {
+    if may_pass(rules, st, n == 0) {
         n += 1;
     }
     Some((n, overrun))
@@ -634,4 +622,14 @@ pub fn divide(
         out.push((m, sub?));
     }
     Some(out)
+}
+
+/// Whether the player may (or must) pass: ZoG's `pass partial` during a partial move, `pass
+/// turn` (1: always, 2: only when there is no other move, `none_else`) otherwise.
+fn may_pass(rules: &Rules, st: &State, none_else: bool) -> bool {
+    let o = &rules.options;
+    match st.partial {
+        Some(_) => o.pass_partial,
+        None => o.pass_turn == 1 || (o.pass_turn == 2 && none_else),
+    }
 }
