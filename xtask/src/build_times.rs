@@ -76,7 +76,9 @@ fn timed(repo: &Path, name: &str, args: &[&str], step: Step) -> bool {
     let before = children_cpu();
     let start = Instant::now();
     let mut cmd = Command::new(super::cargo());
-    cmd.args(args).current_dir(repo).env_remove("CARGO_TARGET_DIR");
+    cmd.args(args)
+        .current_dir(repo)
+        .env_remove("CARGO_TARGET_DIR");
     if step == Step::MainJob {
         // Its report of the bundled examples (warnings and the deliberate errors), not ours.
         cmd.stderr(std::process::Stdio::null());
