@@ -10,10 +10,12 @@
 //! - [`Verdict::Partial`]: the writer reported constructs it could not express (listed), or the
 //!   format holds fewer games than the source;
 //! - [`Verdict::Failed`]: the port plays differently (a playout position or a perft count)
-//!   although the writer reported no loss; or the writer reported an error, which fails the
+//!   although the writer reported no loss, or cannot be read back or played after the writer
+//!   reported a loss; or the writer reported an error, which fails the
 //!   file in `convert` too (a Chessembly script that keeps fewer than half of the pieces);
 //! - [`Verdict::Unverified`]: the engine cannot run the source game; or zogkit cannot read back
-//!   or play what it wrote, which is a writer bug and proves nothing about the port; or the
+//!   or play what it wrote although the writer reported no loss, which is a writer bug and
+//!   proves nothing about the port; or the
 //!   engine's step limit stopped a move block of either game (its move list may be incomplete).
 
 use crate::diag::Span;
@@ -78,6 +80,9 @@ pub struct GameVerdict {
     /// Both games ran and their moves differ (rather than: the port did not read or run).
     #[serde(skip)]
     differs: bool,
+    /// Why zogkit could not read back or play what it wrote (the reader's or engine's message).
+    #[serde(skip)]
+    unreadable: Option<String>,
     /// Where the verdict's cause stands in the source (the block the step limit stopped), when
     /// known; the diagnostic points there.
     #[serde(skip)]
@@ -165,21 +170,24 @@ pub fn verify_at(
                 let twin = counterpart(source, i, doc, &mut taken);
                 one_game(source, origins, i, doc, twin, opts)
             }
-            _ => GameVerdict {
-                game: g.title.clone(),
-                verdict: Verdict::Unverified,
-                positions: 0,
-                perft: Vec::new(),
-                lost: Vec::new(),
-                detail: Some(format!(
-                    "zogkit cannot read back the {} it wrote (a writer bug; the port is not \
-                     proved either way): {}",
-                    to.name(),
-                    back_errors.first().map_or("no document", |s| s.as_str())
-                )),
-                differs: false,
-                at: None,
-            },
+            _ => {
+                let why = back_errors.first().map_or("no document", |s| s.as_str());
+                GameVerdict {
+                    game: g.title.clone(),
+                    verdict: Verdict::Unverified,
+                    positions: 0,
+                    perft: Vec::new(),
+                    lost: Vec::new(),
+                    detail: Some(format!(
+                        "zogkit cannot read back the {} it wrote (a writer bug; the port is not \
+                         proved either way): {why}",
+                        to.name()
+                    )),
+                    differs: false,
+                    unreadable: Some(why.to_string()),
+                    at: None,
+                }
+            }
         };
         // A verdict with no move to point at stands at the game in the source.
         let mut v = v;
@@ -198,6 +206,12 @@ pub fn verify_at(
                 "plays the same on {} positions{perft}, but the writer reported losses",
                 v.positions
             ));
+        }
+        if let Some(why) = v.unreadable.as_ref().filter(|_| !lost.is_empty()) {
+            // Not a writer bug: the writer said what it could not write, and what it wrote
+            // cannot be played.
+            v.verdict = Verdict::Failed;
+            v.detail = Some(format!("the written game cannot be played: {why}"));
         }
         if matches!(v.verdict, Verdict::Partial | Verdict::Failed) && !lost.is_empty() {
             v.lost = lost.clone();
@@ -274,6 +288,7 @@ fn one_game(
         lost: Vec::new(),
         detail: Some(detail),
         differs: false,
+        unreadable: None,
         at: None,
     };
     let mut a = match Rules::compile(source, i) {
@@ -296,7 +311,7 @@ fn one_game(
     let mut b = match Rules::compile(back, j) {
         Ok(r) => r,
         Err(e) => {
-            return verdict(
+            let v = verdict(
                 Verdict::Unverified,
                 0,
                 format!(
@@ -304,6 +319,10 @@ fn one_game(
                      either way): {e}"
                 ),
             );
+            return GameVerdict {
+                unreadable: Some(e.to_string()),
+                ..v
+            };
         }
     };
     a.step_limit = opts.engine_steps;
@@ -346,6 +365,7 @@ fn one_game(
                 lost: Vec::new(),
                 detail: None,
                 differs: false,
+                unreadable: None,
                 at: None,
             };
             if let Some(p) = differ {
