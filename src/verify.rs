@@ -11,12 +11,12 @@
 //!   format holds fewer games than the source;
 //! - [`Verdict::Failed`]: the port plays differently (a playout position or a perft count)
 //!   although the writer reported no loss, or cannot be read back or played after the writer
-//!   reported a loss; or the writer reported an error, which fails the
-//!   file in `convert` too (a Chessembly script that keeps fewer than half of the pieces);
+//!   reported a loss; or the writer reported an error, which fails the file in `convert` too (a
+//!   Chessembly script that keeps fewer than half of the pieces);
 //! - [`Verdict::Unverified`]: the engine cannot run the source game; or zogkit cannot read back
 //!   or play what it wrote although the writer reported no loss, which is a writer bug and
-//!   proves nothing about the port; or the
-//!   engine's step limit stopped a move block of either game (its move list may be incomplete).
+//!   proves nothing about the port; or the engine's step limit stopped a move block of either
+//!   game (its move list may be incomplete).
 
 use crate::diag::Span;
 use crate::diag::{Diagnostic, Severity};
