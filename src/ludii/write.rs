@@ -1523,11 +1523,36 @@ fn one_dir(d: &str, cx: &Ctx) -> Option<String> {
     n.into_iter().next()
 }
 
+/// A path of steps with tests on the way, as `(if (and {…}) (move (from) (to (ahead …))))`.
+/// Ludii's `ahead` takes a relative direction (`Forward`) as the first player's, whoever
+/// moves (checked with the oracle: chess's double step then fails for Black), so a path whose
+/// directions differ per player is one `(if (is Mover Pk) …)` per player, in absolute
+/// directions; the `.lud` reader reads those back as one path.
+fn path_ludemes(
+    from: &Option<Cond>,
+    conds: &[Vec<Cond>],
+    dirs: &[String],
+    then: &str,
+    cx: &Ctx,
+) -> Option<Vec<String>> {
+    let (_, relative) = dir_names(dirs, cx)?;
+    if !relative {
+        return Some(vec![path_ludeme(from, conds, dirs, then, None, cx)?]);
+    }
+    (0..cx.players())
+        .map(|k| {
+            let one = path_ludeme(from, conds, dirs, then, Some(k), cx)?;
+            Some(format!("(if (is Mover P{}) {one})", k + 1))
+        })
+        .collect()
+}
+
 fn path_ludeme(
     from: &Option<Cond>,
     conds: &[Vec<Cond>],
     dirs: &[String],
     then: &str,
+    player: Option<usize>,
     cx: &Ctx,
 ) -> Option<String> {
     let mut tests = Vec::new();
@@ -1536,7 +1561,11 @@ fn path_ludeme(
     }
     let mut at = "from".to_string();
     for (d, cs) in dirs.iter().zip(conds) {
-        at = format!("ahead ({at}) {}", one_dir(d, cx)?);
+        let dir = match player {
+            Some(k) => COMPASS[cx.compass(k, d)?].to_string(),
+            None => one_dir(d, cx)?,
+        };
+        at = format!("ahead ({at}) {dir}");
         // The step must exist: Ludii's `ahead` stays in place at the edge.
         tests.push(format!("(!= ({at}) (from))"));
         for c in cs {
@@ -1684,10 +1713,11 @@ fn ludeme(
             _ => return None,
         },
         Shape::Path { from, conds } => {
-            return group
-                .iter()
-                .map(|d| path_ludeme(from, conds, d, &then, cx))
-                .collect();
+            let mut all = Vec::new();
+            for d in group {
+                all.extend(path_ludemes(from, conds, d, &then, cx)?);
+            }
+            return Some(all);
         }
     }])
 }

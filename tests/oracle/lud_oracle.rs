@@ -203,7 +203,12 @@ pub fn batch_perft(
         .args(["batch", "perft"])
         .arg(root)
         .arg(out)
-        .args(["--depth", &depth.to_string(), "--timeout", &timeout_s.to_string()])
+        .args([
+            "--depth",
+            &depth.to_string(),
+            "--timeout",
+            &timeout_s.to_string(),
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -129,7 +129,10 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
         r.same = compare(&yaml, v, &mut r.counts, &mut r.diff);
         r.ours = read_yaml(&yaml).and_then(|d| lud_oracle::engine_perft(&d, PERFT_DEPTH));
     }
-    eprintln!("lud-writer: Ludii's perft({PERFT_DEPTH}) of {} files", luds.len());
+    eprintln!(
+        "lud-writer: Ludii's perft({PERFT_DEPTH}) of {} files",
+        luds.len()
+    );
     let lud_root = work.join("lud");
     let theirs = lud_oracle::batch_perft(
         root,
@@ -232,12 +235,7 @@ fn per_folder(rows: &[Row]) -> String {
 
 /// A file's perft cell: `equal (20, 400)`, or both sides' counts.
 fn perft_cell(r: &Row) -> String {
-    let show = |v: &[u64]| {
-        v.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let show = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     match &r.ours {
         _ if !r.accepted => "–".into(),
         Ok(o) if r.perft_equal(PERFT_DEPTH as usize) => format!("equal ({})", show(o)),
