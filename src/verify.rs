@@ -48,6 +48,18 @@ pub enum Verdict {
     Unverified,
 }
 
+impl GameVerdict {
+    /// What was found the same: "plays the same on N positions and to perft(D) = n".
+    pub fn same(&self) -> String {
+        let perft = self
+            .perft
+            .last()
+            .map(|p| format!(" and to perft({}) = {}", p.depth, p.source))
+            .unwrap_or_default();
+        format!("plays the same on {} positions{perft}", self.positions)
+    }
+}
+
 /// Perft (the number of move sequences `depth` plies deep) of the source and of the port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PerftPair {
@@ -197,15 +209,7 @@ pub fn verify_at(
     for v in &mut verdicts {
         if !lost.is_empty() && v.verdict == Verdict::Equal {
             v.verdict = Verdict::Partial;
-            let perft = v
-                .perft
-                .last()
-                .map(|p| format!(" and to perft({}) = {}", p.depth, p.source))
-                .unwrap_or_default();
-            v.detail = Some(format!(
-                "plays the same on {} positions{perft}, but the writer reported losses",
-                v.positions
-            ));
+            v.detail = Some(format!("{}, but the writer reported losses", v.same()));
         }
         if let Some(why) = v.unreadable.as_ref().filter(|_| !lost.is_empty()) {
             // Not a writer bug: the writer said what it could not write, and what it wrote
