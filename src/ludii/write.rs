@@ -505,15 +505,22 @@ fn other_sections(g: &Game, cx: &mut Ctx) {
     if !g.turn_order.is_empty() && !alternating {
         cx.rep.lose("the turn order".into());
     }
+    // Display settings (ZoG's, its 1.x keywords' hyphenated spellings, Dagaz's hints) change
+    // nothing in play; every other option may, and is reported when not written.
     let plays = |o: &crate::spec::GameOption| {
         !matches!(
-            o.name.as_str(),
+            o.name.replace('-', " ").as_str(),
             "animate captures"
                 | "animate drops"
                 | "show moves list"
                 | "prevent flipping"
+                | "allow flipping"
                 | "highlight goals"
                 | "smart moves"
+                | "progressive levels"
+                | "show hints"
+                | "show captures"
+                | "show blink"
                 | "recycle captures"
         )
     };
@@ -1815,6 +1822,19 @@ fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     Some((s, d, Some(p), cut))
 }
 
+/// Why [`classify`] found no ludeme for a block: the movement table's reason, or that its
+/// movement has none.
+fn untyped_why(b: &MoveBlock, cx: &Ctx) -> String {
+    let inlined = MoveBlock {
+        move_type: b.move_type.clone(),
+        program: inline(&b.program, cx.procs, &mut cx.inliner.borrow_mut()),
+    };
+    match movement::recognise(&inlined) {
+        Err(why) => why.to_string(),
+        Ok(_) => "its movement has no Ludii ludeme in the writer".into(),
+    }
+}
+
 /// The ludeme shape of a movement: the conditions it tests at the origin and destination as
 /// the shapes hold them, its promotion (forced ones: the only kind a `(then …)` writes), and
 /// whether a continuation is cut.
@@ -1925,9 +1945,10 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
         let at = |cx: &Ctx, i: usize| cx.rep.origin.block(piece, false, i);
         let Some((s, d, p, cut)) = shapes[i].clone() else {
             let at = at(cx, i);
+            let why = untyped_why(&blocks[i], cx);
             cx.rep.lose_at(
                 format!(
-                    "move block {} of piece `{piece}` (no Ludii form here)",
+                    "move block {} of piece `{piece}` (no Ludii form here: {why})",
                     i + 1
                 ),
                 at,
