@@ -66,9 +66,8 @@ fn a_faithful_port_is_equal_on_every_position() {
     }
 }
 
-/// With no playout to compare, perft alone finds a port that lost a move block.
-#[test]
-fn a_port_whose_perft_differs_fails_with_both_counts() {
+/// The test game, and a port of it that lost the first move block of a piece that has several.
+fn game_and_port_without_a_move() -> (Document, Document) {
     let doc = read(Format::Zrf, GAME);
     let mut broken = doc.clone();
     let piece = broken.games[0]
@@ -77,6 +76,13 @@ fn a_port_whose_perft_differs_fails_with_both_counts() {
         .find(|p| p.moves.len() > 1)
         .unwrap();
     piece.moves.remove(0);
+    (doc, broken)
+}
+
+/// With no playout to compare, perft alone finds a port that lost a move block.
+#[test]
+fn a_port_whose_perft_differs_fails_with_both_counts() {
+    let (doc, broken) = game_and_port_without_a_move();
     let no_playouts = verify::Options {
         positions: 0,
         ..Default::default()
@@ -91,14 +97,7 @@ fn a_port_whose_perft_differs_fails_with_both_counts() {
 
 #[test]
 fn a_port_that_loses_a_move_fails_and_names_the_missing_moves() {
-    let doc = read(Format::Zrf, GAME);
-    let mut broken = doc.clone();
-    let piece = broken.games[0]
-        .pieces
-        .iter_mut()
-        .find(|p| p.moves.len() > 1)
-        .unwrap();
-    piece.moves.remove(0);
+    let (doc, broken) = game_and_port_without_a_move();
     let (verdicts, diags) = verify::verify(&doc, Format::Yaml, &yaml(&broken), &[], &opts());
     let v = &verdicts[0];
     assert_eq!(v.verdict, Verdict::Failed, "{v:?}");
@@ -134,14 +133,7 @@ fn a_different_start_position_fails_before_any_move() {
 
 #[test]
 fn a_declared_loss_makes_the_port_partial_and_lists_it() {
-    let doc = read(Format::Zrf, GAME);
-    let mut broken = doc.clone();
-    let piece = broken.games[0]
-        .pieces
-        .iter_mut()
-        .find(|p| p.moves.len() > 1)
-        .unwrap();
-    piece.moves.remove(0);
+    let (doc, broken) = game_and_port_without_a_move();
     let lost = Diagnostic::new(
         Severity::Warning,
         "test::not-expressible",
