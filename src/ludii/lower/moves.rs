@@ -245,12 +245,17 @@ impl Lower<'_> {
         }
     }
 
-    /// `(to [if:c] [(apply (remove (to)))])` → landing condition (default: empty).
+    /// `(to [if:c] [(apply (remove (to)))])` → landing condition (default: empty). Ludii's
+    /// `StepToNotFriend` form `(apply (if (is Enemy (who at:(to))) (remove (to))))` is the same
+    /// capture when no piece is neutral or shared (an occupied site is then a friend's or an
+    /// enemy's).
     fn to_cond(&self, to: Option<&Node>, default: Cond) -> Option<Cond> {
         let Some(to) = to else {
             return Some(default);
         };
-        if to.positional().any(|a| !is_remove_to(a)) {
+        let capture =
+            |a: &Node| is_remove_to(a) || self.piece_owners.is_empty() && is_remove_enemy_to(a);
+        if to.positional().any(|a| !capture(a)) {
             return None;
         }
         match to.named("if") {
@@ -562,6 +567,14 @@ fn is_remove_to(n: &Node) -> bool {
         n
     };
     a.head() == Some("remove") && a.args().len() == 1 && is_loc(&a.args()[0])
+}
+
+/// `(apply (if (is Enemy (who at:(to))) (remove (to))))`.
+fn is_remove_enemy_to(n: &Node) -> bool {
+    let [a] = n.args() else { return false };
+    n.head() == Some("apply")
+        && a.head() == Some("if")
+        && matches!(a.args(), [c, r] if print(c) == "(is Enemy (who at:(to)))" && print(r) == "(remove (to))")
 }
 
 fn prefix(blocks: Vec<MoveBlock>, c: Cond) -> Vec<MoveBlock> {
