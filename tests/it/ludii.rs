@@ -948,3 +948,25 @@ fn removing_only_an_enemy_is_a_typed_capture_unless_a_piece_is_neutral() {
     let p = &doc.unwrap().games[0].pieces[0];
     assert_eq!(p.extensions.count(RawFormat::Ludii), 1);
 }
+
+/// In a game of two, `(forEach NonMover if:c (result Player …))` is the goal `(if c' (result
+/// Next …))` with `Player` read as `Next`; with three players it is not typed.
+#[test]
+fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
+    let game = |players: usize, end: &str| {
+        format!(
+            "(game \"T\" (players {players}) (equipment {{(board (square 3)) (piece \"P\" Each)}}) \
+             (rules (play (move Add (to (sites Empty)))) (end {end})))"
+        )
+    };
+    let goals = |text: &str| {
+        let (doc, _) = read_lud("t.lud", text, FileId(0));
+        doc.unwrap().games[0].goals.clone()
+    };
+    let each = "(forEach NonMover if:(no Pieces Player) (result Player Loss))";
+    let next = "(if (no Pieces Next) (result Next Loss))";
+    let typed = goals(&game(2, each));
+    assert_eq!(typed.len(), 1, "{typed:?}");
+    assert_eq!(typed, goals(&game(2, next)));
+    assert!(goals(&game(3, each)).is_empty());
+}
