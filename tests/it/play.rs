@@ -185,7 +185,7 @@ fn the_server_answers_on_loopback_refuses_other_hosts_and_saves_a_game_replay_re
     let (status, page) =
         server.raw(format!("GET / HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n").as_bytes());
     assert_eq!(status, 200);
-    assert!(page.contains("<script src=\"/play.js\">"));
+    assert!(page.contains("<script src=\"play.js\">"));
     // Fool's mate, by FROM-TO and by notation; the computer finds the mate in one.
     for m in ["f2-f3", "Pawn e7 - e5", "g2g4"] {
         let (status, r) = server.call(

@@ -1,0 +1,156 @@
+//! The author's own pictures of a rule file, found as ZoG finds them — relative to the rule file's folder, `\` or `/`, any letter case, `..` allowed — but only inside the collection the user named; the one resolver of `render --start`, `catalogue` and `play`.
+
+use super::{MAX_AUX_BYTES, display_path, read_bounded};
+use std::path::{Path, PathBuf};
+use zogkit::render::own::{AuthorFiles, image_names};
+use zogkit::spec::Document;
+
+/// The folder the author's pictures must be in: the collection the user named (a folder
+/// walked, or `--collection`), else the rule file's own folder. Nothing outside it is read,
+/// listed or opened, whatever `..` or a symbolic link says.
+#[derive(Debug, Clone)]
+pub struct Collection {
+    /// Canonical (links and `..` resolved).
+    real: PathBuf,
+    /// As the user named it.
+    shown: String,
+}
+
+impl Collection {
+    /// The collection at `dir`, which must exist.
+    pub fn new(dir: &Path) -> Result<Collection, String> {
+        let real = std::fs::canonicalize(dir)
+            .map_err(|e| format!("collection {}: {e}", display_path(dir)))?;
+        if !real.is_dir() {
+            return Err(format!("collection {}: not a folder", display_path(dir)));
+        }
+        Ok(Collection {
+            real,
+            shown: display_path(dir),
+        })
+    }
+
+    /// The collection of a rule file: `root` when given (the folder walked or named), which
+    /// must hold the file, else the file's own folder.
+    pub fn of(file: &Path, root: Option<&Path>) -> Result<Collection, String> {
+        let folder = folder_of(file);
+        let Some(root) = root else {
+            return Collection::new(&folder);
+        };
+        let c = Collection::new(root)?;
+        let inside = std::fs::canonicalize(&folder).is_ok_and(|f| f.starts_with(&c.real));
+        if !inside {
+            return Err(format!(
+                "{} is not inside the collection {}",
+                display_path(file),
+                c.shown
+            ));
+        }
+        Ok(c)
+    }
+
+    /// `name`, as a rule file in `folder` gives it, resolved as ZoG resolves it: relative to
+    /// `folder`, components separated by `\` or `/`, each matched exactly or else ignoring
+    /// letter case, `..` going up — never out of the collection (checked at every step, links
+    /// resolved, so no folder outside is even listed).
+    pub fn resolve(&self, folder: &Path, name: &str) -> Result<PathBuf, String> {
+        let outside = || {
+            format!(
+                "leads out of {}, the collection the pictures must be in (name a larger one \
+                 with --collection, or catalogue the folder above)",
+                self.shown
+            )
+        };
+        if name.is_empty() {
+            return Err("an empty path".into());
+        }
+        let drive = name.as_bytes().get(1) == Some(&b':');
+        if name.starts_with(['/', '\\']) || drive {
+            return Err("an absolute path; ZoG's image paths are relative to the rule file".into());
+        }
+        let mut cur = std::fs::canonicalize(folder)
+            .map_err(|e| format!("the rule file's folder {}: {e}", display_path(folder)))?;
+        if !cur.starts_with(&self.real) {
+            return Err(format!(
+                "the rule file is outside {}, the collection",
+                self.shown
+            ));
+        }
+        for comp in name
+            .split(['/', '\\'])
+            .filter(|c| !c.is_empty() && *c != ".")
+        {
+            if comp == ".." {
+                if cur == self.real {
+                    return Err(outside());
+                }
+                cur.pop();
+                continue;
+            }
+            let next = entry(&cur, comp).ok_or_else(|| {
+                format!(
+                    "not found: {} has no {comp:?} in any letter case",
+                    display_path(&cur)
+                )
+            })?;
+            // A link may point anywhere: follow it, then check where it leads.
+            cur = std::fs::canonicalize(&next)
+                .map_err(|e| format!("{}: {e}", display_path(&next)))?;
+            if !cur.starts_with(&self.real) {
+                return Err(outside());
+            }
+        }
+        Ok(cur)
+    }
+
+    /// Reads every picture that game `games` of `doc` (read from `file`) names, each once:
+    /// resolved by [`Collection::resolve`], regular files only, at most [`MAX_AUX_BYTES`]
+    /// each. What cannot be read is kept as the reason.
+    pub fn read(
+        &self,
+        file: &Path,
+        doc: &Document,
+        games: impl IntoIterator<Item = usize>,
+    ) -> AuthorFiles {
+        let folder = folder_of(file);
+        let mut files = AuthorFiles::new();
+        for g in games {
+            for name in image_names(doc, g) {
+                if files.contains_key(name) {
+                    continue;
+                }
+                let read = self
+                    .resolve(&folder, name)
+                    .and_then(|p| read_bounded(&p, MAX_AUX_BYTES));
+                files.insert(name.to_string(), read);
+            }
+        }
+        files
+    }
+}
+
+/// The folder of `file` (`.` for a bare file name).
+fn folder_of(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The entry `comp` of folder `dir`: the exact name when it exists, else the first (by name)
+/// that matches ignoring letter case, as Windows finds it.
+fn entry(dir: &Path, comp: &str) -> Option<PathBuf> {
+    let exact = dir.join(comp);
+    if std::fs::symlink_metadata(&exact).is_ok() {
+        return Some(exact);
+    }
+    let want = comp.to_lowercase();
+    let mut found: Vec<std::ffi::OsString> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_str().is_some_and(|n| n.to_lowercase() == want))
+        .collect();
+    found.sort();
+    found.first().map(|n| dir.join(n))
+}
