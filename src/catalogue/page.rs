@@ -181,7 +181,7 @@ impl Context<'_> {
         let _ = writeln!(
             p,
             "<h2 id=\"play\">Play</h2>\n<p><a href=\"../../{dir}/index.html\">Play {}</a> \
-             against a person, a random player or the computer, in the browser. The link needs \
+             in the browser, each side a person, a random player or the computer. The link needs \
              the site served by <strong>zogkit catalogue … --serve</strong>; opened as a file, \
              it says how.</p>",
             span(title, lang)

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use zogkit::render::own::{AuthorFiles, image_names};
 use zogkit::spec::Document;
 
+/// The most bytes the author's pictures of one rule file may have in all.
+pub const MAX_PICTURE_BYTES: u64 = 256 << 20;
+
 /// The folder the author's pictures must be in: the collection the user named (a folder
 /// walked, or `--collection`), else the rule file's own folder. Nothing outside it is read,
 /// listed or opened, whatever `..` or a symbolic link says.
@@ -103,9 +106,10 @@ impl Collection {
         Ok(cur)
     }
 
-    /// Reads every picture that game `games` of `doc` (read from `file`) names, each once:
-    /// resolved by [`Collection::resolve`], regular files only, at most [`MAX_AUX_BYTES`]
-    /// each. What cannot be read is kept as the reason.
+    /// Reads every picture that the games `games` of `doc` (read from `file`) name, each name
+    /// once: resolved by [`Collection::resolve`], regular files only, at most
+    /// [`MAX_AUX_BYTES`] each and [`MAX_PICTURE_BYTES`] in all. What cannot be read is kept
+    /// as the reason.
     pub fn read(
         &self,
         file: &Path,
@@ -114,14 +118,24 @@ impl Collection {
     ) -> AuthorFiles {
         let folder = folder_of(file);
         let mut files = AuthorFiles::new();
+        let mut left = MAX_PICTURE_BYTES;
         for g in games {
             for name in image_names(doc, g) {
                 if files.contains_key(name) {
                     continue;
                 }
-                let read = self
-                    .resolve(&folder, name)
-                    .and_then(|p| read_bounded(&p, MAX_AUX_BYTES));
+                let read = match left {
+                    0 => Err(format!(
+                        "not read: the pictures named before it fill the {MAX_PICTURE_BYTES} \
+                         bytes the pictures of one rule file may have"
+                    )),
+                    _ => self
+                        .resolve(&folder, name)
+                        .and_then(|p| read_bounded(&p, MAX_AUX_BYTES.min(left))),
+                };
+                if let Ok(b) = &read {
+                    left -= b.len() as u64;
+                }
                 files.insert(name.to_string(), read);
             }
         }

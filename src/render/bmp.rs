@@ -407,6 +407,13 @@ fn palette(
         .collect())
 }
 
+/// The width and height of a BMP, read from its headers (checked as [`decode_bmp`] checks them)
+/// without decoding its pixels.
+pub fn size(bytes: &[u8]) -> Result<(u32, u32), BmpError> {
+    let l = layout(bytes)?;
+    Ok((l.width as u32, l.height as u32))
+}
+
 /// Decodes a BMP as Windows stores them — 1-, 4- and 8-bit paletted, 8-bit RLE, 4-bit RLE,
 /// 16-, 24- and 32-bit (BI_RGB or BI_BITFIELDS), either row order, the 40-byte info header or
 /// its larger versions, and OS/2's 12-byte one — into an opaque pixmap (a 32-bit file's fourth

@@ -1,10 +1,14 @@
 //! The author's own pictures of a game — the files its `image` forms name, read by the caller — decoded as ZoG shows them (BMP of every flavour, or PNG; ZoG's `#00FF00` key transparent in piece images) and matched to a render plan's board and tiles.
 
 use super::RenderPlan;
-use super::bmp::decode_bmp;
+use super::bmp::{self, decode_bmp};
 use crate::spec::Document;
 use std::collections::BTreeMap;
 use tiny_skia::{Pixmap, PremultipliedColorU8};
+
+/// The most pixels the author's pictures of one game may have in all (128 MiB as RGBA): a
+/// picture past it is drawn by the renderer instead, found from its header before decoding.
+pub const MAX_OWN_PIXELS: u64 = 1 << 25;
 
 /// The author's image files of a document, as the caller read them: by the name the rule file
 /// gives (exactly as written, `..\Images\…` included), the bytes or why they could not be read.
@@ -34,6 +38,7 @@ impl OwnImages {
     ) -> (OwnImages, Vec<String>) {
         let mut own = OwnImages::default();
         let mut notes = Vec::new();
+        let mut budget = MAX_OWN_PIXELS;
         let Some(g) = doc.games.get(game) else {
             return (own, notes);
         };
@@ -45,7 +50,7 @@ impl OwnImages {
                 ));
             } else {
                 let before = notes.len();
-                own.board = load(files, name, false, &mut notes);
+                own.board = load(files, name, false, (&mut notes, &mut budget));
                 if own.board.is_some() {
                     own.used.push(name.clone());
                 }
@@ -70,7 +75,7 @@ impl OwnImages {
                     continue;
                 };
                 let before = notes.len();
-                let found = load(files, &im.file, true, &mut notes);
+                let found = load(files, &im.file, true, (&mut notes, &mut budget));
                 if let Some(n) = notes.get_mut(before) {
                     *n = format!("the image of {} {} {n}", t.player, p.piece);
                 }
@@ -90,9 +95,15 @@ impl OwnImages {
     }
 }
 
-/// The picture `name` of `files` decoded (with ZoG's key transparent when `keyed`); `None`, and
-/// a note `"NAME": why`, when it was read but cannot be used or could not be read.
-fn load(files: &AuthorFiles, name: &str, keyed: bool, notes: &mut Vec<String>) -> Option<Pixmap> {
+/// The picture `name` of `files` decoded (with ZoG's key transparent when `keyed`), its pixels
+/// taken from `budget`; `None`, and a note `"NAME": why`, when it was read but cannot be used
+/// or could not be read.
+fn load(
+    files: &AuthorFiles,
+    name: &str,
+    keyed: bool,
+    (notes, budget): (&mut Vec<String>, &mut u64),
+) -> Option<Pixmap> {
     let bytes = match files.get(name)? {
         Ok(b) => b,
         Err(e) => {
@@ -100,8 +111,17 @@ fn load(files: &AuthorFiles, name: &str, keyed: bool, notes: &mut Vec<String>) -
             return None;
         }
     };
+    let pixels = picture_size(bytes).map_or(0, |(w, h)| u64::from(w) * u64::from(h));
+    if pixels > *budget {
+        notes.push(format!(
+            "{name:?}: {pixels} pixels, more than the author's pictures of one game may have \
+             left ({MAX_OWN_PIXELS} in all)"
+        ));
+        return None;
+    }
     match decode_image(bytes) {
         Ok(mut p) => {
+            *budget = budget.saturating_sub(u64::from(p.width()) * u64::from(p.height()));
             if keyed {
                 key_transparent(&mut p);
             }
@@ -145,6 +165,15 @@ pub fn decode_image(bytes: &[u8]) -> Result<Pixmap, String> {
         return Err("neither a BMP (\"BM\") nor a PNG file".into());
     }
     decode_bmp(bytes).map_err(|e| format!("not a readable BMP: {e}"))
+}
+
+/// The width and height a BMP or PNG file declares, when its header can be read.
+fn picture_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.starts_with(b"\x89PNG") {
+        let be = |o: usize| Some(u32::from_be_bytes(bytes.get(o..o + 4)?.try_into().ok()?));
+        return Some((be(16)?, be(20)?));
+    }
+    bmp::size(bytes).ok()
 }
 
 /// Makes ZoG's key colour (`#00FF00`) transparent in `p`, as ZoG shows piece images.
