@@ -1,6 +1,6 @@
 //! The author's own pictures of a rule file, found as ZoG finds them — relative to the rule file's folder, `\` or `/`, any letter case, `..` allowed — but only inside the collection the user named; the one resolver of `render --start`, `catalogue` and `play`.
 
-use super::{MAX_AUX_BYTES, display_path, read_bounded};
+use super::{MAX_AUX_BYTES, display_path, read_regular};
 use std::path::{Path, PathBuf};
 use zogkit::render::own::{AuthorFiles, image_names};
 use zogkit::spec::Document;
@@ -55,8 +55,8 @@ impl Collection {
     /// `name`, as a rule file in `folder` gives it, resolved as ZoG resolves it: relative to
     /// `folder`, components separated by `\` or `/`, each matched exactly or else ignoring
     /// letter case, `..` going up — never out of the collection (checked at every step, links
-    /// resolved, so no folder outside is even listed).
-    pub fn resolve(&self, folder: &Path, name: &str) -> Result<PathBuf, String> {
+    /// resolved, so no folder outside is even listed). `Ok(None)` when there is no such file.
+    pub fn resolve(&self, folder: &Path, name: &str) -> Result<Option<PathBuf>, String> {
         let outside = || {
             format!(
                 "leads out of {}, the collection the pictures must be in (name a larger one \
@@ -90,38 +90,40 @@ impl Collection {
                 cur.pop();
                 continue;
             }
-            let next = entry(&cur, comp).ok_or_else(|| {
-                format!(
-                    "not found: {} has no {comp:?} in any letter case",
-                    display_path(&cur)
-                )
-            })?;
-            // A link may point anywhere: follow it, then check where it leads.
-            cur = std::fs::canonicalize(&next)
-                .map_err(|e| format!("{}: {e}", display_path(&next)))?;
+            let Some(next) = entry(&cur, comp) else {
+                return Ok(None);
+            };
+            // A link may point anywhere: follow it, then check where it leads (a dangling
+            // link is no file).
+            let Ok(real) = std::fs::canonicalize(&next) else {
+                return Ok(None);
+            };
+            cur = real;
             if !cur.starts_with(&self.real) {
                 return Err(outside());
             }
         }
-        Ok(cur)
+        Ok(Some(cur))
     }
 
     /// Reads every picture that the games `games` of `doc` (read from `file`) name, each name
     /// once: resolved by [`Collection::resolve`], regular files only, at most
     /// [`MAX_AUX_BYTES`] each and [`MAX_PICTURE_BYTES`] in all. What cannot be read is kept
-    /// as the reason.
+    /// as the reason; the names of files that are not there are listed apart (most
+    /// collections ship without their bitmaps, so these are one note, not one each).
     pub fn read(
         &self,
         file: &Path,
         doc: &Document,
         games: impl IntoIterator<Item = usize>,
-    ) -> AuthorFiles {
+    ) -> (AuthorFiles, Vec<String>) {
         let folder = folder_of(file);
         let mut files = AuthorFiles::new();
+        let mut missing: Vec<String> = Vec::new();
         let mut left = MAX_PICTURE_BYTES;
         for g in games {
             for name in image_names(doc, g) {
-                if files.contains_key(name) {
+                if files.contains_key(name) || missing.iter().any(|m| m == name) {
                     continue;
                 }
                 let read = match left {
@@ -129,9 +131,14 @@ impl Collection {
                         "not read: the pictures named before it fill the {MAX_PICTURE_BYTES} \
                          bytes the pictures of one rule file may have"
                     )),
-                    _ => self
-                        .resolve(&folder, name)
-                        .and_then(|p| read_bounded(&p, MAX_AUX_BYTES.min(left))),
+                    _ => match self.resolve(&folder, name) {
+                        Ok(None) => {
+                            missing.push(name.to_string());
+                            continue;
+                        }
+                        Ok(Some(p)) => read_at_most(&p, MAX_AUX_BYTES.min(left)),
+                        Err(e) => Err(e),
+                    },
                 };
                 if let Ok(b) = &read {
                     left -= b.len() as u64;
@@ -139,8 +146,35 @@ impl Collection {
                 files.insert(name.to_string(), read);
             }
         }
-        files
+        (files, missing)
     }
+
+    /// One note for the pictures named but not found in the collection (`None` when all were).
+    pub fn missing_note(&self, missing: &[String]) -> Option<String> {
+        if missing.is_empty() {
+            return None;
+        }
+        let shown: Vec<&str> = missing.iter().take(5).map(String::as_str).collect();
+        Some(format!(
+            "{} of the author's picture{} the rule file names {} not in {} ({}{}); drawn instead",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            if missing.len() == 1 { "is" } else { "are" },
+            self.shown,
+            shown.join(", "),
+            if missing.len() > 5 { ", …" } else { "" }
+        ))
+    }
+}
+
+/// At most `cap` bytes of the regular file `path`; a larger file is an error naming the cap
+/// (the caller names the file).
+fn read_at_most(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+    let bytes = read_regular(path, cap.saturating_add(1)).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > cap {
+        return Err(format!("larger than {cap} bytes"));
+    }
+    Ok(bytes)
 }
 
 /// The folder of `file` (`.` for a bare file name).

@@ -383,7 +383,8 @@ fn one(
         (Some(doc), 0, Some(path)) => {
             let entries = 0..doc.games.len();
             let author = match Collection::of(path, input.root.as_deref()) {
-                Ok(c) => c.read(path, doc, entries),
+                // Pictures not there are not listed: most collections ship without them.
+                Ok(c) => c.read(path, doc, entries).0,
                 Err(_) => Default::default(),
             };
             (author, playable_games(doc))

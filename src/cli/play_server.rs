@@ -153,7 +153,11 @@ pub(super) fn own_pictures(
         return Ok(AuthorFiles::new());
     }
     let c = Collection::of(file, collection)?;
-    Ok(c.read(file, doc, [index]))
+    let (files, missing) = c.read(file, doc, [index]);
+    if let Some(n) = c.missing_note(&missing) {
+        eprintln!("note: {n}");
+    }
+    Ok(files)
 }
 
 /// Accepts connections until Ctrl-C. `accept` blocks (no polling delay on a request); a

@@ -377,16 +377,24 @@ fn start_png(
     plan: &zogkit::render::RenderPlan,
     set: &zogkit::render::set::RenderedSet,
 ) -> Result<Vec<u8>, (u8, String)> {
-    let (own, notes) = if output::is_stdout(&args.file) {
+    let (own, mut notes) = if output::is_stdout(&args.file) {
         (OwnImages::default(), Vec::new())
     } else {
         let collection =
             Collection::of(&args.file, args.collection.as_deref()).map_err(|e| (EXIT_USAGE, e))?;
-        let files = collection.read(&args.file, doc, [game]);
-        OwnImages::of(doc, game, plan, &files)
+        let (files, missing) = collection.read(&args.file, doc, [game]);
+        let (own, mut notes) = OwnImages::of(doc, game, plan, &files);
+        for n in &mut notes {
+            n.push_str("; drawn instead");
+        }
+        notes.extend(collection.missing_note(&missing));
+        (own, notes)
     };
+    if args.quiet {
+        notes.clear();
+    }
     for n in notes {
-        eprintln!("note: start.png: {n}; drawn instead");
+        eprintln!("note: start.png: {n}");
     }
     if !args.quiet && !own.is_empty() {
         let pieces = own.tiles.iter().flatten().flatten().count();

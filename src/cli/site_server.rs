@@ -160,7 +160,11 @@ fn start(source: &Playable, index: usize) -> Result<Session, String> {
         .map_err(|e| format!("{:?} cannot be played: {e}", game.title))?;
     super::engine_settings(&mut rules);
     let own = match &input.path {
-        Some(p) => Collection::of(p, input.root.as_deref())?.read(p, &doc, [index]),
+        Some(p) => {
+            Collection::of(p, input.root.as_deref())?
+                .read(p, &doc, [index])
+                .0
+        }
         None => Default::default(),
     };
     let name = input

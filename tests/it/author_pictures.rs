@@ -140,6 +140,7 @@ fn pictures_outside_the_collection_are_not_read() {
                    (directions (n 0 -1))))
            (piece (name Man) (image White \"..\\images\\LINK.bmp\" Black \"..\\IMAGES\\In.BMP\")
              (moves (n add)))
+           (piece (name Ghost) (image White \"..\\images\\none.bmp\") (moves (n add)))
            (board-setup (White (Man a1)) (Black (Man b2))))\n",
     )
     .unwrap();
@@ -163,6 +164,12 @@ fn pictures_outside_the_collection_are_not_read() {
         "{err}"
     );
     assert!(err.contains("with the author's 1 piece picture"), "{err}");
+    // A picture that is not there is one note for all such.
+    assert!(
+        err.contains("1 of the author's picture the rule file names is not in"),
+        "{err}"
+    );
+    assert!(err.contains("(..\\images\\none.bmp); drawn instead"), "{err}");
     let start = Pixmap::load_png(dir.join("out/start.png")).unwrap();
     let seen = start
         .pixels()
