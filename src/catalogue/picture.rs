@@ -59,11 +59,15 @@ pub(crate) struct Drawn {
     pub(crate) own_notes: Vec<String>,
 }
 
+/// A plan with its title and index cleared, and the author's pictures it uses: what makes two
+/// entries' pictures the same.
+type PlanKey = (RenderPlan, Vec<String>);
+
 /// The pictures of one file so far.
 pub(crate) struct Pictures<'a> {
     /// Plans drawn (title and index cleared), with the author's pictures they use, and what
     /// came of them.
-    plans: Vec<((RenderPlan, Vec<String>), Result<Drawn, String>)>,
+    plans: Vec<(PlanKey, Result<Drawn, String>)>,
     store: &'a ImageStore,
     /// The author's picture files the file names.
     author: &'a AuthorFiles,

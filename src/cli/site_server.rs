@@ -26,8 +26,11 @@ pub(super) struct Site {
     /// The site folder, canonical.
     dir: PathBuf,
     inputs: BTreeMap<String, Playable>,
-    sessions: Mutex<Vec<((String, usize), Arc<Mutex<Session>>)>>,
+    sessions: Mutex<Vec<Started>>,
 }
+
+/// A session started: its input's slug and entry, and the session.
+type Started = ((String, usize), Arc<Mutex<Session>>);
 
 impl Site {
     /// The site in `dir` with the playable inputs by slug.

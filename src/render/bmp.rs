@@ -662,7 +662,10 @@ mod tests {
 
     /// The package fixture's pictures (`tests/data/package/make.py`): one per flavour, each a
     /// 16×16 Γ of its colour on ZoG's key green.
-    const FLAVOURS: [(&str, &[u8], (u8, u8, u8)); 8] = [
+    /// A flavour's name, its file, and the colour of its Γ.
+    type Flavour = (&'static str, &'static [u8], (u8, u8, u8));
+
+    const FLAVOURS: [Flavour; 8] = [
         (
             "1-bit",
             include_bytes!("../../tests/data/package/Images/Flavours/One-Bit.bmp"),

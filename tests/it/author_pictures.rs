@@ -169,7 +169,10 @@ fn pictures_outside_the_collection_are_not_read() {
         err.contains("1 of the author's picture the rule file names is not in"),
         "{err}"
     );
-    assert!(err.contains("(..\\images\\none.bmp); drawn instead"), "{err}");
+    assert!(
+        err.contains("(..\\images\\none.bmp); drawn instead"),
+        "{err}"
+    );
     let start = Pixmap::load_png(dir.join("out/start.png")).unwrap();
     let seen = start
         .pixels()
