@@ -469,3 +469,49 @@ fn the_served_catalogue_plays_a_game_behind_its_play_link() {
     #[cfg(unix)]
     assert_eq!(server.interrupt(), Some(130));
 }
+
+#[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
+fn chromium_follows_the_play_link_of_the_served_catalogue_and_plays() {
+    if !crate::play::chromium_available() {
+        return;
+    }
+    let dir = common::scratch_dir("author-chromium");
+    let site = dir.join("site");
+    let server = Server::start(&[
+        "catalogue",
+        "-q",
+        PKG,
+        "-o",
+        site.to_str().unwrap(),
+        "--serve",
+    ]);
+    let (_, href) = game_page(&site);
+    let mut b = crate::play::Browser::start();
+    let url = format!("http://127.0.0.1:{}/{href}", server.port);
+    b.send("Page.navigate", serde_json::json!({ "url": url }));
+    b.wait_for("!!document.querySelector('a[href*=\"/play/\"]')");
+    b.eval("document.querySelector('a[href*=\"/play/\"]').click(); true");
+    // The game's page: twelve cells, the eight pieces the author drew (16×16, not the
+    // renderer's 19×19 tiles), on the author's board.
+    b.wait_for(
+        "document.querySelectorAll('.cell').length === 12 && \
+         [...document.querySelectorAll('.cell img.piece')].filter(i => i.complete && i.naturalWidth === 16).length === 8",
+    );
+    let board = b.eval("document.querySelector('#board img.bg').getAttribute('src')");
+    assert!(
+        board.as_str().unwrap().ends_with("/1/img/board.png"),
+        "{board}"
+    );
+    b.click("a1");
+    b.wait_for("document.querySelectorAll('.cell.target').length === 1");
+    b.click("a2");
+    b.wait_for("document.querySelectorAll('#history li').length === 1");
+    let base = format!(
+        "/play/{}/1/",
+        href.trim_start_matches("games/")
+            .trim_end_matches("/1.html")
+    );
+    let state = server.json("GET", &format!("{base}api/state"), "");
+    assert_eq!(state["history"][0]["notation"], "One a1 - a2", "{state}");
+}
