@@ -1,12 +1,15 @@
 //! The pictures `play` serves: the board drawn by the renderer (positions at their own
 //! rectangles, or a grid laid out anew when those cannot be drawn) and one tile per piece type
-//! and player, as PNG; the cells' rectangles on that picture for the page to click.
+//! and player, as PNG — the author's own board and piece pictures where the rule file names
+//! them and the caller read them —; the cells' rectangles on that picture for the page to
+//! click.
 
 use crate::engine::Rules;
 use crate::render::game::PlanOptions;
-use crate::render::set::{SetOptions, render_set};
+use crate::render::own::{AuthorFiles, OwnImages, key_transparent};
+use crate::render::set::{SetOptions, overlay, render_set};
 use crate::render::sheet::{SheetStyle, draw_sheet};
-use crate::render::{BoardColours, FontSet, ImageFormat, Rgb, from_spec};
+use crate::render::{BoardColours, FontSet, ImageFormat, from_spec};
 use crate::spec::Document;
 use std::collections::BTreeMap;
 
@@ -35,23 +38,26 @@ pub(super) struct Pictures {
     pub tiles: Vec<Vec<Option<String>>>,
     /// Why the board is not drawn, when it is not.
     pub note: Option<String>,
+    /// The author's pictures named but not used, and why.
+    pub own_notes: Vec<String>,
 }
 
 impl Pictures {
-    /// The pictures of game `index` of `doc`, whose compiled rules are `rules`.
-    pub(super) fn draw(doc: &Document, index: usize, rules: &Rules) -> Pictures {
+    /// The pictures of game `index` of `doc`, whose compiled rules are `rules`, with the
+    /// author's pictures in `own` where they are.
+    pub(super) fn draw(doc: &Document, index: usize, rules: &Rules, own: &AuthorFiles) -> Pictures {
         let fonts = FontSet::bundled();
-        match attempt(doc, index, rules, None, &fonts) {
+        let game = (doc, index, own);
+        match attempt(game, rules, None, &fonts) {
             Ok(p) => p,
-            Err(first) => attempt(doc, index, rules, Some(FALLBACK_UNIT), &fonts)
+            Err(first) => attempt(game, rules, Some(FALLBACK_UNIT), &fonts)
                 .unwrap_or_else(|_| plain(doc, index, rules, first)),
         }
     }
 }
 
 fn attempt(
-    doc: &Document,
-    index: usize,
+    (doc, index, author): (&Document, usize, &AuthorFiles),
     rules: &Rules,
     unit: Option<u32>,
     fonts: &FontSet,
@@ -68,14 +74,19 @@ fn attempt(
         ..Default::default()
     };
     let set = render_set(&plan, &set_opts, fonts).map_err(|e| e.to_string())?;
+    let (own, own_notes) = OwnImages::of(doc, index, &plan, author);
     let sheet = &set.sheet;
     let mut files = BTreeMap::new();
     let png = |p: &tiny_skia::Pixmap| p.encode_png().map_err(|e| format!("PNG: {e}"));
     // The checkered twin (a preview set draws none), as ZoG players see boards.
-    let board = match sheet.style {
+    let drawn = match sheet.style {
         SheetStyle::Points => set.boards[0].clone(),
         _ => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
             .unwrap_or_else(|_| set.boards[0].clone()),
+    };
+    let board = match &own.board {
+        Some(b) => overlay(&drawn, b),
+        None => drawn,
     };
     files.insert("board.png".to_string(), png(&board)?);
     let e = 1 - sheet.inset;
@@ -102,31 +113,29 @@ fn attempt(
             ) else {
                 continue;
             };
+            let mine = own.tiles.get(pi).and_then(|v| v.get(ti)?.as_ref());
+            let tile = match mine {
+                Some(p) => p.clone(),
+                None => {
+                    let mut p = pix.clone();
+                    key_transparent(&mut p);
+                    p
+                }
+            };
             let name = format!("tile-{k}-{}.png", t.index);
-            files.insert(name.clone(), png(&keyed(pix))?);
+            files.insert(name.clone(), png(&tile)?);
             *slot = Some(name);
         }
     }
     Ok(Pictures {
-        width: set.boards[0].width(),
-        height: set.boards[0].height(),
+        width: board.width(),
+        height: board.height(),
         cells,
         files,
         tiles,
         note: None,
+        own_notes,
     })
-}
-
-/// `tile` with ZoG's key colour (`#00FF00`) made transparent, as ZoG shows it.
-fn keyed(tile: &tiny_skia::Pixmap) -> tiny_skia::Pixmap {
-    let mut out = tile.clone();
-    for p in out.pixels_mut() {
-        let c = p.demultiply();
-        if (c.red(), c.green(), c.blue()) == (Rgb::KEY.0, Rgb::KEY.1, Rgb::KEY.2) {
-            *p = tiny_skia::PremultipliedColorU8::TRANSPARENT;
-        }
-    }
-    out
 }
 
 /// No picture: the spec's own rectangles (or a row of cells for positions without one), for
@@ -176,5 +185,6 @@ fn plain(doc: &Document, index: usize, rules: &Rules, why: String) -> Pictures {
         files: BTreeMap::new(),
         tiles: vec![vec![None; rules.players.len()]; rules.kinds.len()],
         note: Some(format!("the board could not be drawn: {why}")),
+        own_notes: Vec::new(),
     }
 }
