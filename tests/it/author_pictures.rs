@@ -5,11 +5,10 @@
 //! collection refused; and `catalogue --serve`: the site, a Play link followed, the game's API.
 
 use crate::common;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tiny_skia::Pixmap;
 
 const PKG: &str = "tests/data/package";
@@ -268,7 +267,7 @@ fn the_catalogue_draws_the_package_with_the_authors_pictures_and_links_play() {
 /// A running server of the real binary (`play` or `catalogue --serve`) and its port; stopped
 /// when dropped.
 struct Server {
-    child: Child,
+    child: common::Spawned,
     port: u16,
     /// The line it printed: `… serving WHAT at URL (Ctrl-C stops)`.
     line: String,
@@ -276,24 +275,8 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
-            .args(args)
-            .arg("--no-browser")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start zogkit");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no URL in {line:?}"));
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        let (child, port, line) = common::serve(&args);
         Server { child, port, line }
     }
 
@@ -341,27 +324,7 @@ impl Server {
     /// Stops the server with SIGINT (Ctrl-C); its exit code.
     #[cfg(unix)]
     fn interrupt(&mut self) -> Option<i32> {
-        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
-        // SAFETY: a signal to the child this test started and has not waited for.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-        let start = Instant::now();
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the server did not stop"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.interrupt("the server")
     }
 }
 

@@ -5,7 +5,7 @@
 //! `.ci/run`).
 
 use crate::common;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -66,7 +66,7 @@ fn a_sample_of_the_shared_corpus_loads_in_the_api_and_round_trips_a_random_move(
 
 /// A running `zogkit play` and its port; stopped with SIGINT when dropped.
 struct Server {
-    child: Child,
+    child: common::Spawned,
     port: u16,
 }
 
@@ -81,25 +81,9 @@ impl Server {
     }
 
     fn start_with(file: &Path, more: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
-            .arg("play")
-            .arg(file)
-            .arg("--no-browser")
-            .args(more)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start zogkit play");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no URL in {line:?}"));
+        let mut args = vec![std::ffi::OsStr::new("play"), file.as_os_str()];
+        args.extend(more.iter().map(std::ffi::OsStr::new));
+        let (child, port, _) = common::serve(&args);
         Server { child, port }
     }
 
@@ -144,28 +128,9 @@ impl Server {
     }
 
     /// Stops the server with SIGINT (Ctrl-C); its exit code.
+    #[cfg(unix)]
     fn interrupt(&mut self) -> Option<i32> {
-        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
-        // SAFETY: a signal to the child this test started and has not waited for.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-        let start = Instant::now();
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "play did not stop"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.interrupt("play")
     }
 }
 

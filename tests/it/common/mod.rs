@@ -344,3 +344,61 @@ pub fn perft3_first(doc: &zogkit::spec::Document) -> Result<u64, String> {
     let mut st = State::start(&rules);
     Ok(engine::perft(&rules, &mut st, 3, &Control::default()).unwrap())
 }
+
+/// A child process the test started (a server, a browser): killed and waited for when
+/// dropped, so a failing test leaves nothing running.
+pub struct Spawned(pub std::process::Child);
+
+impl Spawned {
+    /// Stops it with SIGINT (Ctrl-C) and waits; its exit code. `what` names it in the
+    /// assertion that catches a hang (a minute, far beyond any stop under load).
+    #[cfg(unix)]
+    pub fn interrupt(&mut self, what: &str) -> Option<i32> {
+        let pid = libc::pid_t::try_from(self.0.id()).unwrap();
+        // SAFETY: a signal to the child this test started and has not waited for.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+        let start = Instant::now();
+        loop {
+            if let Some(s) = self.0.try_wait().unwrap() {
+                return s.code();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{what} did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the real binary serving on loopback (`play`, `catalogue --serve`: `args`, then
+/// `--no-browser`): the process, its port, and the line it printed (`… at URL …`).
+pub fn serve(args: &[&std::ffi::OsStr]) -> (Spawned, u16, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zogkit"))
+        .args(args)
+        .arg("--no-browser")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start zogkit");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    (Spawned(child), port, line)
+}
