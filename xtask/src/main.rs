@@ -1,4 +1,4 @@
-//! Project chores: `cargo xtask bench | build-times | corpus | dist | lud-writer | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
+//! Project chores: `cargo xtask bench | build-times | corpus | dist | lud-writer | play | truncate | docs | fuzz | ludii | golden | fonts` (std-only apart from zogkit itself).
 
 mod build_times;
 mod docs;
@@ -41,6 +41,9 @@ tasks:
                              seeded mutation fuzzing (N seconds per target, default 20);
                              findings are minimised into target/fuzz-findings/
   fuzz --replay FILE...      time each stage (read, every writer, render) on saved inputs
+  play                       every game of the shared corpus the engine runs, through `zogkit play`'s
+                             JSON API (the release CLI's `play --probe`): loads, and a random legal
+                             move round-trips through POST /api/move; fails when one fails
   ludii --play [--depth D] [--zogkit BIN] [--ludii JAR] [--check]
                              play every game of Ludii's library with the engine (perft to depth D,
                              default 2) against real Ludii's perft; write golden/ludii-play-report.md
@@ -98,6 +101,12 @@ fn main() -> ExitCode {
             }
         }
         Some("bench") => bench(&root, flag("--runs", 10)),
+        Some("play") => {
+            build_release(&root)
+                && run(Command::new(release_bin(&root))
+                    .args(["play", "--probe"])
+                    .arg(shared_corpus(&root)))
+        }
         Some("build-times") => build_times::build_times(&root),
         Some("lud-writer") => {
             let bin = args
