@@ -1,10 +1,11 @@
 //! The catalogue's pictures: a start position, its thumbnail and the piece tiles of each entry,
-//! as PNG. Drawn through the renderer's set (`from_spec` → `render_set` → `compose_start`, with
-//! every validator), once per distinct plan of a file (variants often share their game's), and
-//! each distinct image is stored once in the whole site (`img/<hash>.png`: many games share
-//! their pieces' tiles).
+//! as PNG (tiles transparent where ZoG's key colour would show the board). Drawn through the
+//! renderer's set (`from_spec` → `render_set` → `compose_start`, with every validator), once
+//! per distinct plan of a file (variants often share their game's), and each distinct image is
+//! stored once in the whole site (`img/<hash>.png`: many games share their pieces' tiles).
 
 use super::SiteFile;
+use crate::render::compose::transparent_key;
 use crate::render::game::PlanOptions;
 use crate::render::set::{SetOptions, compose_start, render_set};
 use crate::render::{FontSet, ImageFormat, RenderPlan, from_spec};
@@ -132,7 +133,7 @@ impl<'a> Pictures<'a> {
         for sides in &set.tiles {
             let names = sides
                 .iter()
-                .map(|pix| self.store(pix, files))
+                .map(|pix| self.store(&transparent_key(pix), files))
                 .collect::<Result<Vec<_>, _>>()?;
             tiles.push(names);
         }

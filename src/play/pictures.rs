@@ -3,10 +3,11 @@
 //! and player, as PNG; the cells' rectangles on that picture for the page to click.
 
 use crate::engine::Rules;
+use crate::render::compose::transparent_key;
 use crate::render::game::PlanOptions;
 use crate::render::set::{SetOptions, render_set};
-use crate::render::sheet::{SheetStyle, draw_sheet};
-use crate::render::{BoardColours, FontSet, ImageFormat, Rgb, from_spec};
+use crate::render::sheet::draw_sheet;
+use crate::render::{BoardColours, FontSet, ImageFormat, from_spec};
 use crate::spec::Document;
 use std::collections::BTreeMap;
 
@@ -72,9 +73,9 @@ fn attempt(
     let mut files = BTreeMap::new();
     let png = |p: &tiny_skia::Pixmap| p.encode_png().map_err(|e| format!("PNG: {e}"));
     // The checkered twin (a preview set draws none), as ZoG players see boards.
-    let board = match sheet.style {
-        SheetStyle::Points => set.boards[0].clone(),
-        _ => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
+    let board = match sheet.style.has_twin() {
+        false => set.boards[0].clone(),
+        true => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
             .unwrap_or_else(|_| set.boards[0].clone()),
     };
     files.insert("board.png".to_string(), png(&board)?);
@@ -103,7 +104,7 @@ fn attempt(
                 continue;
             };
             let name = format!("tile-{k}-{}.png", t.index);
-            files.insert(name.clone(), png(&keyed(pix))?);
+            files.insert(name.clone(), png(&transparent_key(pix))?);
             *slot = Some(name);
         }
     }
@@ -115,18 +116,6 @@ fn attempt(
         tiles,
         note: None,
     })
-}
-
-/// `tile` with ZoG's key colour (`#00FF00`) made transparent, as ZoG shows it.
-fn keyed(tile: &tiny_skia::Pixmap) -> tiny_skia::Pixmap {
-    let mut out = tile.clone();
-    for p in out.pixels_mut() {
-        let c = p.demultiply();
-        if (c.red(), c.green(), c.blue()) == (Rgb::KEY.0, Rgb::KEY.1, Rgb::KEY.2) {
-            *p = tiny_skia::PremultipliedColorU8::TRANSPARENT;
-        }
-    }
-    out
 }
 
 /// No picture: the spec's own rectangles (or a row of cells for positions without one), for

@@ -24,6 +24,7 @@ pub mod compose;
 pub mod fonts;
 pub mod game;
 pub mod images;
+pub mod lines;
 pub mod set;
 pub mod sheet;
 pub mod text;

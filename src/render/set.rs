@@ -10,7 +10,7 @@ use super::fonts::FontSet;
 use super::game::PiecePlan;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
-use super::sheet::{Sheet, SheetStyle, draw_sheet, validate_sheet};
+use super::sheet::{Sheet, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
 use super::token::{self, PieceStyle, render_token};
 use super::validate::{
@@ -234,8 +234,8 @@ pub fn render_set(
         }
     };
     let b = &plan.board;
-    // A points board has no checkered twin: both pictures would be the same.
-    let twin = boards.sheet.style != SheetStyle::Points && !opts.preview;
+    // A points or lines board has no checkered twin: both pictures would be the same.
+    let twin = boards.sheet.style.has_twin() && !opts.preview;
     let mut files = vec![OutputFile {
         path: b.file.clone(),
         bytes: encode(&boards.plain)?,

@@ -137,6 +137,22 @@ fn the_hand_written_corpus_makes_a_site() {
         "{game}"
     );
     assert_eq!(game.matches("<img src=\"../../img/").count(), 5, "{game}");
+    // The tiles are transparent where ZoG would show the board: their corners (ZoG's key) have
+    // alpha 0, their middles are opaque.
+    let mut tiles = 0;
+    for (i, _) in game.match_indices("<img src=\"../../") {
+        let rest = &game[i + "<img src=\"../../".len()..];
+        let rel = &rest[..rest.find('"').unwrap()];
+        let img = tiny_skia::Pixmap::load_png(out.join(rel)).unwrap();
+        if img.width() > 100 {
+            continue;
+        }
+        tiles += 1;
+        let (w, h) = (img.width(), img.height());
+        assert_eq!(img.pixel(0, 0).unwrap().alpha(), 0, "{rel}");
+        assert_eq!(img.pixel(w / 2, h / 2).unwrap().alpha(), 255, "{rel}");
+    }
+    assert_eq!(tiles, 4, "{game}");
     // The reader's warning, located; the converted files; the round trip.
     assert!(
         game.contains("corpus/zrf/catalogue_texts_001.zrf:2:1: warning[zrf::unknown-top-level]"),
