@@ -751,6 +751,10 @@ fn xiangqi_tile(
     token_tile(&text, colours, size, fonts, subject, true)
 }
 
+/// The circle a token's label fits in, as a share of the disc's radius: a margin that keeps
+/// wide labels (a sliding puzzle's `B00`) clear of the rim.
+const LABEL_RADIUS: f64 = 0.8;
+
 /// How far inside the outline a ring is drawn, and its width, in pixels.
 const RING: (f64, f64) = (2.0, 1.0);
 
@@ -792,13 +796,14 @@ fn token_tile(
             warnings,
         });
     }
-    // Inside the ring, if any: the label's ink may only cover pixels this far from the centre.
-    let limit = if ring {
+    // The label's ink box has its corners on a circle of `LABEL_RADIUS` of the disc's radius
+    // (inside the ring, if any); no pixel it inks lies over a pixel further out, nor on the rim
+    // (the pixel and its four neighbours are inside the outline).
+    let r = ((c + 0.5) * LABEL_RADIUS).min(if ring {
         outer - RING.1 - 1.0
     } else {
         f64::INFINITY
-    };
-    // Never on the rim: the pixel and its four neighbours are inside the outline.
+    });
     let inside = |x: u32, y: u32| {
         let interior = |x: i64, y: i64| {
             x >= 0 && y >= 0 && disc_cell(size, x as u32, y as u32) == Cell::Interior
@@ -807,11 +812,18 @@ fn token_tile(
         [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
             .iter()
             .all(|(dx, dy)| interior(xi + dx, yi + dy))
-            && ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt() <= limit
+            && ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt() <= r + 1.0
     };
     let missing = Mutex::new(Vec::new());
-    let r = limit.min(c - 1.5) as f32;
-    match label_layer(&label, colours.ink, size, r, fonts, &missing, &inside)? {
+    match label_layer(
+        &label,
+        colours.ink,
+        size,
+        r as f32,
+        fonts,
+        &missing,
+        &inside,
+    )? {
         Some(ink) => {
             composite_inside(&mut tile, &ink, inside);
         }
@@ -1212,7 +1224,7 @@ mod tests {
     }
 
     #[test]
-    fn token_labels_never_reach_the_rim_of_their_disc() {
+    fn token_labels_keep_clear_of_the_rim_of_their_disc() {
         let fonts = FontSet::bundled();
         for size in [24, 30, 42, 60, 99] {
             for label in ["B00", "R10", "WWW", "MMMM", "Kn", "10", "W"] {
@@ -1237,6 +1249,14 @@ mod tests {
                         assert!(
                             !(rim && inked),
                             "{label} at {size} px: ink on the rim at ({x},{y})"
+                        );
+                        // Within four fifths of the radius (and a pixel and a half).
+                        let c = (size as f64 - 1.0) / 2.0;
+                        let d = ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt();
+                        let most = (c + 0.5) * LABEL_RADIUS + 1.5;
+                        assert!(
+                            !inked || d <= most,
+                            "{label} at {size} px: ink {d:.1} px out"
                         );
                         ink += inked as usize;
                     }
