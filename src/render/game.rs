@@ -222,7 +222,7 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         .games
         .get(game)
         .ok_or_else(|| PlanError(format!("the document has no game {}", game + 1)))?;
-    let board = board_plan(g, opts)?;
+    let board = board_plan(g, &doc.procedures, opts)?;
     let mut notes = board.sheet.notes.clone();
     // Pentagons tell two players apart by rotation; tokens and chess men by colour, so a
     // game without pentagons draws every player.
@@ -334,7 +334,11 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
     })
 }
 
-fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
+fn board_plan(
+    g: &Game,
+    procedures: &[Vec<Instr>],
+    opts: &PlanOptions,
+) -> Result<BoardPlan, PlanError> {
     let title = &g.title;
     let b = g
         .boards
@@ -345,14 +349,8 @@ fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
         .iter()
         .all(|p| p.dummy || p.killed || p.rect.is_some());
     let (sheet, grid) = if drawable && !opts.redraw {
-        let placed: Vec<&crate::spec::Piece> = g.pieces.iter().filter(|p| !p.dummy).collect();
-        let facts = GameFacts {
-            drops_only: !placed.is_empty()
-                && placed
-                    .iter()
-                    .all(|p| p.moves.is_empty() && !p.drops.is_empty()),
-        };
-        let sheet = Sheet::of_board(b, opts.style, facts)
+        let facts = GameFacts::of(g, procedures);
+        let sheet = Sheet::of_board(b, opts.style, &facts)
             .map_err(|e| PlanError(format!("game {title:?}: {e}")))?;
         (sheet, None)
     } else {

@@ -3,18 +3,20 @@
 //! The rules look at the board (and, for go, at how pieces enter), never at the game's name.
 //! [`detect`] tries them in order; the first that applies decides the style and the lines:
 //!
-//! 1. **Palace** ([`SheetStyle::Lines`]): one rectangular grid of an odd number of files (at
-//!    least 5) and at least 6 ranks, with a zone of exactly the 3×3 positions around the middle
-//!    file at the first or last rank (xiangqi's and janggi's palace). Lines join orthogonal
+//! 1. **Palace** ([`SheetStyle::Lines`]): one whole rectangular grid (no killed position) of an
+//!    odd number of files (at least 5) and at least 6 ranks, with a zone of exactly the 3×3
+//!    positions around the middle file at the first or last rank that confines a piece's moves
+//!    (a typed move block must start or end in it: xiangqi's and janggi's palace; a goal area
+//!    of the same shape, as Pyon-Pyon Shogi's, is no palace). Lines join orthogonal
 //!    neighbours that are linked; inside each palace, the diagonal links through its centre are
 //!    drawn (the palace's cross). With an even number of ranks and a zone that is exactly one
 //!    half of the board (all files, the ranks on one side of the middle), the board has a
 //!    river: no vertical line crosses between the two middle ranks except on the edge files.
 //! 2. **Small rectangles** ([`SheetStyle::Points`], the sheet's own rule, `Sheet`'s module
 //!    docs): the author drew points or holes.
-//! 3. **Links over left-out positions** ([`SheetStyle::Points`]): a link runs straight across
-//!    the centre of a killed position (morris: `a1`–`d1` passes over the killed `b1` and `c1`).
-//!    Cells never link across a hole; lines do.
+//! 3. **Links over left-out positions** ([`SheetStyle::Points`]): a link of a geometric
+//!    direction (below) runs straight across the centre of a killed position (morris: `a1`–`d1`
+//!    passes over the killed `b1` and `c1`). Cells never link across a hole; lines do.
 //! 4. **Placement on an orthogonal grid** ([`SheetStyle::Lines`]): one rectangular grid whose
 //!    every link is an orthogonal step, in a game where every piece enters by a drop and none
 //!    moves (go and its family).
@@ -24,15 +26,42 @@
 //! the board in play order, are not lines of the picture). Lines boards draw no dots.
 
 use super::sheet::{SheetCell, SheetStyle};
-use crate::spec::Board;
 use crate::spec::geometry::frame;
+use crate::spec::movement::recognise_in;
+use crate::spec::moves::Inliner;
+use crate::spec::{Board, Game, Instr};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What the game says about its board beyond the board itself.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GameFacts {
     /// Every piece enters by a drop and none moves (go, gomoku, placement games).
     pub drops_only: bool,
+    /// Zones that confine a piece's moves: a typed move block (`spec::movement`) must start
+    /// or end in them (xiangqi's general in its palace).
+    pub confining: BTreeSet<String>,
+}
+
+impl GameFacts {
+    /// The facts of game `g`, whose document's procedures are `procedures`.
+    pub fn of(g: &Game, procedures: &[Vec<Instr>]) -> GameFacts {
+        let placed: Vec<&crate::spec::Piece> = g.pieces.iter().filter(|p| !p.dummy).collect();
+        let drops_only = !placed.is_empty()
+            && placed
+                .iter()
+                .all(|p| p.moves.is_empty() && !p.drops.is_empty());
+        let mut inl = Inliner::new(procedures.len());
+        let mut confining = BTreeSet::new();
+        for b in placed.iter().flat_map(|p| &p.moves) {
+            if let Ok(m) = recognise_in(b, procedures, &mut inl) {
+                confining.extend(m.zone.into_iter().chain(m.from_zone));
+            }
+        }
+        GameFacts {
+            drops_only,
+            confining,
+        }
+    }
 }
 
 /// A link between two drawn cells: indexes into the cells, and the direction's name.
@@ -66,12 +95,12 @@ pub fn detect(
     links: &[NamedLink<'_>],
     killed: &[[i64; 4]],
     points: bool,
-    facts: GameFacts,
+    facts: &GameFacts,
 ) -> Option<LineBoard> {
     let names: Vec<&str> = cells.iter().map(|c| c.name.as_str()).collect();
     let grid = GridCells::of(b, &names);
     if let Some(g) = &grid
-        && let Some(palace) = g.palace(b)
+        && let Some(palace) = g.palace(b, facts)
     {
         return Some(LineBoard {
             style: SheetStyle::Lines,
@@ -104,15 +133,15 @@ pub struct Palace {
     pub river: bool,
 }
 
-/// The palaces of `b`, when it has any (rule 1 of the module docs).
-pub fn palace(b: &Board) -> Option<Palace> {
+/// The palaces of `b`, when it has any (rule 1 of the module docs), in a game of `facts`.
+pub fn palace(b: &Board, facts: &GameFacts) -> Option<Palace> {
     let names: Vec<&str> = b
         .positions
         .iter()
         .filter(|p| !p.dummy && !p.killed)
         .map(|p| p.name.as_str())
         .collect();
-    GridCells::of(b, &names)?.palace(b)
+    GridCells::of(b, &names)?.palace(b, facts)
 }
 
 /// The lines of a board drawn in `style` whatever the rules say (`--style`): every link of a
@@ -131,6 +160,18 @@ fn pairs(it: impl Iterator<Item = (usize, usize)>) -> Vec<(usize, usize)> {
 
 /// The links of directions whose links all point the same way (within 2°).
 fn geometric_segments(cells: &[SheetCell], links: &[NamedLink<'_>]) -> Vec<(usize, usize)> {
+    let dirs = geometric_directions(cells, links);
+    pairs(
+        links
+            .iter()
+            .filter(|l| dirs.contains(l.dir))
+            .map(|l| (l.a, l.b)),
+    )
+}
+
+/// The directions whose links all point the same way (within 2°): lines of the picture, not
+/// links that walk the board in an order of the rules' own (shogi files' `nx`, `sr`).
+fn geometric_directions<'a>(cells: &[SheetCell], links: &[NamedLink<'a>]) -> BTreeSet<&'a str> {
     // Per direction: its first link's bearing, and whether every other link agrees.
     let mut bearings: BTreeMap<&str, (f64, bool)> = BTreeMap::new();
     for l in links {
@@ -142,12 +183,11 @@ fn geometric_segments(cells: &[SheetCell], links: &[NamedLink<'_>]) -> Vec<(usiz
             e.1 = false;
         }
     }
-    pairs(
-        links
-            .iter()
-            .filter(|l| bearings.get(l.dir).is_some_and(|e| e.1))
-            .map(|l| (l.a, l.b)),
-    )
+    bearings
+        .into_iter()
+        .filter(|(_, (_, same))| *same)
+        .map(|(d, _)| d)
+        .collect()
 }
 
 /// The direction from `a`'s centre to `b`'s in degrees, `None` when they coincide.
@@ -168,12 +208,14 @@ fn angle_between(a: f64, b: f64) -> f64 {
     d.min(360.0 - d)
 }
 
-/// Rule 3: some link passes straight over the centre of a killed position.
+/// Rule 3: some link of a geometric direction passes straight over the centre of a killed
+/// position.
 fn crosses_killed(cells: &[SheetCell], links: &[NamedLink<'_>], killed: &[[i64; 4]]) -> bool {
     if killed.is_empty() || links.len().saturating_mul(killed.len()) > MAX_PAIRS {
         return false;
     }
-    links.iter().any(|l| {
+    let dirs = geometric_directions(cells, links);
+    links.iter().filter(|l| dirs.contains(l.dir)).any(|l| {
         let ((ax, ay), (bx, by)) = (centre(&cells[l.a]), centre(&cells[l.b]));
         let (dx, dy) = (bx - ax, by - ay);
         let len2 = dx * dx + dy * dy;
@@ -252,9 +294,10 @@ impl<'n> GridCells<'n> {
     }
 
     /// Rule 1: the board's palaces, or `None` when it has none.
-    fn palace(&self, b: &Board) -> Option<Palace> {
+    fn palace(&self, b: &Board, facts: &GameFacts) -> Option<Palace> {
         let (files, ranks) = (self.files, self.ranks);
-        if files % 2 == 0 || files < 5 || ranks < 6 {
+        let whole = !b.positions.iter().any(|p| p.killed);
+        if files % 2 == 0 || files < 5 || ranks < 6 || !whole {
             return None;
         }
         let mid = files / 2;
@@ -266,10 +309,15 @@ impl<'n> GridCells<'n> {
         let shapes = [palace_at(0), palace_at(ranks - 3)];
         let zones: Vec<BTreeSet<(usize, usize)>> =
             b.zones.iter().map(|z| self.places(&z.positions)).collect();
-        // Each palace once, by its centre.
+        // Each palace once, by its centre: a zone of its shape that confines a piece's moves.
         let centres: BTreeSet<(usize, usize)> = shapes
             .iter()
-            .filter(|s| zones.iter().any(|z| z == *s))
+            .filter(|s| {
+                zones
+                    .iter()
+                    .zip(&b.zones)
+                    .any(|(z, zone)| z == *s && facts.confining.contains(&zone.name))
+            })
             .map(|s| (mid, s.iter().map(|p| p.1).min().unwrap_or(0) + 1))
             .collect();
         if centres.is_empty() {
@@ -373,7 +421,9 @@ mod tests {
                              (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
                  (zone (name palace) (players Red) (positions b1 c1 d1 b2 c2 d2 b3 c3 d3))
                  {more})
-               (piece (name Man) (moves (n add))))"
+               (piece (name Man) (moves (n add)))
+               (piece (name Guard)
+                 (moves (n (verify not-friend?) (verify (in-zone? palace)) add))))"
         )
     }
 
@@ -409,14 +459,18 @@ mod tests {
         let s = sheet(&palace_game(""));
         assert_eq!(s.style, SheetStyle::Lines);
         assert!(named(&s).contains(&pair("c3", "c4")));
-        let b = &doc(&palace_game("")).games[0].boards[0];
-        let p = palace(b).unwrap();
+        let d = doc(&palace_game(""));
+        let (g, b) = (&d.games[0], &d.games[0].boards[0]);
+        let p = palace(b, &GameFacts::of(g, &d.procedures)).unwrap();
         assert!(!p.river);
         assert_eq!(p.centres.iter().copied().collect::<Vec<_>>(), [(2, 4)]);
         // A 3×3 zone off the middle file is no palace.
         let off =
             palace_game("").replace("b1 c1 d1 b2 c2 d2 b3 c3 d3", "a1 b1 c1 a2 b2 c2 a3 b3 c3");
         assert_eq!(sheet(&off).style, SheetStyle::Checkered);
+        // A zone of the palace's shape that confines no piece (a goal area) is no palace.
+        let goal = palace_game("").replace("(verify (in-zone? palace))", "");
+        assert_eq!(sheet(&goal).style, SheetStyle::Checkered);
     }
 
     #[test]
@@ -448,13 +502,15 @@ mod tests {
         let mut want: Vec<_> = ring.iter().map(|(a, b)| pair(a, b)).collect();
         want.sort();
         assert_eq!(named(&s), want, "no line a1–c3");
-        // Without the link over the hole, the same board is cells.
+        // Without the line over the hole, the same board is cells, even with `x` links over it
+        // (they walk the board, as shogi files' links to the hands do).
         let s = sheet(
             "(game (title \"t\") (players White Black)
                (board (grid (start-rectangle 0 0 40 40)
                  (dimensions (\"a/b/c\" (40 0)) (\"3/2/1\" (0 40)))
                  (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)))
-                 (kill-positions b2))
+                 (kill-positions b2)
+                 (links x (a1 c3) (c3 a1)))
                (piece (name Man) (moves (n add))))",
         );
         assert_eq!(s.style, SheetStyle::Checkered);

@@ -152,7 +152,7 @@ impl Sheet {
     pub fn of_board(
         b: &Board,
         style: Option<SheetStyle>,
-        facts: GameFacts,
+        facts: &GameFacts,
     ) -> Result<Sheet, String> {
         let mut cells = Vec::new();
         let mut killed = Vec::new();

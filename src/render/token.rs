@@ -395,7 +395,7 @@ pub fn is_shogi_like(g: &Game) -> bool {
 /// The style of each piece of `g`, in `g.pieces` order (module docs); `procedures` are its
 /// document's (move blocks call them).
 pub fn piece_styles(g: &Game, procedures: &[Vec<Instr>]) -> Vec<PieceStyle> {
-    if let Some(styles) = xiangqi_styles(g) {
+    if let Some(styles) = xiangqi_styles(g, procedures) {
         return styles;
     }
     if is_shogi_like(g) {
@@ -443,8 +443,7 @@ pub fn piece_styles(g: &Game, procedures: &[Vec<Instr>]) -> Vec<PieceStyle> {
 /// Xiangqi and janggi men ([`PieceStyle::Xiangqi`]) when the game's first board has a palace
 /// (`lines::palace`) and its pieces' names name at least four different men; janggi's
 /// characters when the board has no river. Pieces that name no man get tokens.
-fn xiangqi_styles(g: &Game) -> Option<Vec<PieceStyle>> {
-    let palace = g.boards.first().and_then(lines::palace)?;
+fn xiangqi_styles(g: &Game, procedures: &[Vec<Instr>]) -> Option<Vec<PieceStyle>> {
     let men: Vec<Option<XiangqiMan>> = g
         .pieces
         .iter()
@@ -456,7 +455,12 @@ fn xiangqi_styles(g: &Game) -> Option<Vec<PieceStyle>> {
             distinct.push(*m);
         }
     }
-    (distinct.len() >= 4).then(|| {
+    if distinct.len() < 4 {
+        return None;
+    }
+    let board = g.boards.first()?;
+    let palace = lines::palace(board, &lines::GameFacts::of(g, procedures))?;
+    Some({
         men.into_iter()
             .map(|m| match m {
                 Some(man) => PieceStyle::Xiangqi {

@@ -603,6 +603,7 @@ fn palace_zrf(home: bool) -> String {
     };
     format!(
         "(define step ($1 (verify not-friend?) add))
+         (define step-in ($1 (verify not-friend?) (verify (in-zone? fortress)) add))
          (game (title \"Palace\") (players Red Black) (turn-order Red Black)
            (board (image \"images/palace.bmp\")
              (grid (start-rectangle 4 5 46 47)
@@ -619,7 +620,7 @@ fn palace_zrf(home: bool) -> String {
            (piece (name Chariot) (moves (step n)))
            (piece (name Cannon) (moves (step n)))
            (piece (name Mandarin) (moves (step ne)))
-           (piece (name General) (moves (step n)))
+           (piece (name General) (moves (step-in n) (step-in s) (step-in e) (step-in w)))
            (board-setup
              (Red (Soldier a4 c4 e4 g4 i4) (Horse b1 h1) (Elephant c1 g1) (Chariot a1 i1)
                   (Cannon b3 h3) (Mandarin d1 f1) (General e1))
