@@ -311,7 +311,7 @@ fn man_of_ways(ways: &BTreeSet<Way>) -> Option<ChessMan> {
         Way::Step(v, _) => Some(*v),
         _ => None,
     });
-    let only = |f: fn(&Way) -> bool| ways.iter().all(|w| f(w));
+    let only = |f: fn(&Way) -> bool| ways.iter().all(f);
     let ortho: BTreeSet<_> = ORTHO.into_iter().collect();
     let diag: BTreeSet<_> = DIAG.into_iter().collect();
     let all: BTreeSet<_> = ORTHO.into_iter().chain(DIAG).collect();

@@ -528,6 +528,13 @@ fn piece_styles_over_the_shared_corpus() {
             "Breakthrough (8x8)",
             "token",
         ),
+        // Its rook, knight, pawn and king move as chess's do (the ferz and alfil get tokens).
+        ("dagaz/chess/shatranj.zrf", "Shatranj", "chess"),
+        (
+            "dagazproject/CirceAndAndernach/CirceAndAndernach.zrf",
+            "Circe (variant)",
+            "chess",
+        ),
         ("dagaz/xiangqi/xiangqi.zrf", "XiangQi", "xiangqi"),
         ("dagaz/xiangqi/janggi.zrf", "Janggi", "xiangqi"),
     ] {
