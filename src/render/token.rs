@@ -16,7 +16,7 @@
 //!   and Breakthrough's lone pawn get tokens).
 //! - **Xiangqi** first, for a game whose board has a palace (`lines.rs`) and whose pieces name
 //!   at least four of xiangqi's seven men ([`XiangqiMan::of_name`]): each man's own character
-//!   (帥/將 仕/士 相/象 傌/馬 俥/車 炮/砲 兵/卒, the red side's first; janggi's 漢/楚 and 包
+//!   (帥/將 仕/士 相/象 傌/馬 俥/車 炮/砲 兵/卒, the red side's first; janggi's 漢/楚, 包 and 士
 //!   when the board has no river), the first form the fonts have, in red for the first player
 //!   or a player named Red, black (janggi: blue) for the other, on a light ringed disc.
 //! - **Token** for the rest.
@@ -62,7 +62,7 @@ pub enum PieceStyle {
 pub enum XiangqiMan {
     /// 帥 / 將 (janggi 漢 / 楚).
     General,
-    /// 仕 / 士.
+    /// 仕 / 士 (janggi 士 for both).
     Advisor,
     /// 相 / 象.
     Elephant,
@@ -97,8 +97,8 @@ impl XiangqiMan {
             (General, false, false) => &['將', '将'],
             (General, true, true) => &['漢', '汉'],
             (General, true, false) => &['楚'],
-            (Advisor, _, true) => &['仕', '士'],
-            (Advisor, _, false) => &['士'],
+            (Advisor, false, true) => &['仕', '士'],
+            (Advisor, _, _) => &['士'],
             (Elephant, false, true) => &['相', '象'],
             (Elephant, _, _) => &['象'],
             (Horse, false, true) => &['傌', '馬', '马'],
@@ -1287,6 +1287,7 @@ mod tests {
         assert_eq!(General.characters(false, false)[0], '將');
         assert_eq!(General.characters(true, false)[0], '楚');
         assert_eq!(Cannon.characters(true, true)[0], '包');
+        assert_eq!(Advisor.characters(true, true)[0], '士');
         // The bundled fonts have every man's own character (`cargo xtask fonts` lists them).
         for man in XiangqiMan::ALL {
             for (janggi, red) in [(false, false), (false, true), (true, false), (true, true)] {
