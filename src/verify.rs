@@ -2,17 +2,21 @@
 //!
 //! [`verify`] takes the source document, the bytes a writer produced and the writer's own
 //! diagnostics. It reads the bytes back with the target format's reader, compiles each source
-//! game and its counterpart with the engine, and compares their legal moves on seeded random
-//! playouts ([`crate::engine::compare`]). The verdict is:
-//! - [`Verdict::Equal`]: same moves on every compared position and nothing reported lost;
+//! game and its counterpart with the engine, compares their legal moves on seeded random
+//! playouts ([`crate::engine::compare`]), then their perft from the start: depth 2, and depth 3
+//! when depth 2 is under 20,000 ([`GameVerdict::perft`]). The verdict is:
+//! - [`Verdict::Equal`]: same moves on every compared position, same perft, and nothing
+//!   reported lost;
 //! - [`Verdict::Partial`]: the writer reported constructs it could not express (listed), or the
 //!   format holds fewer games than the source;
-//! - [`Verdict::Failed`]: the output does not read back, cannot be played, or plays differently
-//!   although the writer reported no loss; or the writer reported an error, which fails the file
-//!   in `convert` too (a Chessembly script that keeps fewer than half of the pieces);
-//! - [`Verdict::Unverified`]: the engine cannot run the source game, or the engine's step limit
-//!   stopped a move block of either game (its move list may be incomplete), so nothing can be
-//!   proved.
+//! - [`Verdict::Failed`]: the port plays differently (a playout position or a perft count)
+//!   although the writer reported no loss, or cannot be read back or played after the writer
+//!   reported a loss; or the writer reported an error, which fails the file in `convert` too (a
+//!   Chessembly script that keeps fewer than half of the pieces);
+//! - [`Verdict::Unverified`]: the engine cannot run the source game; or zogkit cannot read back
+//!   or play what it wrote although the writer reported no loss, which is a writer bug and
+//!   proves nothing about the port; or the engine's step limit stopped a move block of either
+//!   game (its move list may be incomplete).
 
 use crate::diag::Span;
 use crate::diag::{Diagnostic, Severity};
@@ -44,6 +48,29 @@ pub enum Verdict {
     Unverified,
 }
 
+impl GameVerdict {
+    /// What was found the same: "plays the same on N positions and to perft(D) = n".
+    pub fn same(&self) -> String {
+        let perft = self
+            .perft
+            .last()
+            .map(|p| format!(" and to perft({}) = {}", p.depth, p.source))
+            .unwrap_or_default();
+        format!("plays the same on {} positions{perft}", self.positions)
+    }
+}
+
+/// Perft (the number of move sequences `depth` plies deep) of the source and of the port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PerftPair {
+    /// Plies.
+    pub depth: u32,
+    /// The source's count.
+    pub source: u64,
+    /// The port's count.
+    pub port: u64,
+}
+
 /// The verdict for one game of the source.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameVerdict {
@@ -53,6 +80,9 @@ pub struct GameVerdict {
     pub verdict: Verdict,
     /// Positions compared and found equal.
     pub positions: usize,
+    /// Perft of the source and of the port read back, from depth 1 to the deepest compared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub perft: Vec<PerftPair>,
     /// What the writer reported lost (`code: message`), for a partial port.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<String>,
@@ -62,6 +92,9 @@ pub struct GameVerdict {
     /// Both games ran and their moves differ (rather than: the port did not read or run).
     #[serde(skip)]
     differs: bool,
+    /// Why zogkit could not read back or play what it wrote (the reader's or engine's message).
+    #[serde(skip)]
+    unreadable: Option<String>,
     /// Where the verdict's cause stands in the source (the block the step limit stopped), when
     /// known; the diagnostic points there.
     #[serde(skip)]
@@ -149,19 +182,24 @@ pub fn verify_at(
                 let twin = counterpart(source, i, doc, &mut taken);
                 one_game(source, origins, i, doc, twin, opts)
             }
-            _ => GameVerdict {
-                game: g.title.clone(),
-                verdict: Verdict::Failed,
-                positions: 0,
-                lost: Vec::new(),
-                detail: Some(format!(
-                    "the written {} does not read back: {}",
-                    to.name(),
-                    back_errors.first().map_or("no document", |s| s.as_str())
-                )),
-                differs: false,
-                at: None,
-            },
+            _ => {
+                let why = back_errors.first().map_or("no document", |s| s.as_str());
+                GameVerdict {
+                    game: g.title.clone(),
+                    verdict: Verdict::Unverified,
+                    positions: 0,
+                    perft: Vec::new(),
+                    lost: Vec::new(),
+                    detail: Some(format!(
+                        "zogkit cannot read back the {} it wrote (a writer bug; the port is not \
+                         proved either way): {why}",
+                        to.name()
+                    )),
+                    differs: false,
+                    unreadable: Some(why.to_string()),
+                    at: None,
+                }
+            }
         };
         // A verdict with no move to point at stands at the game in the source.
         let mut v = v;
@@ -171,10 +209,13 @@ pub fn verify_at(
     for v in &mut verdicts {
         if !lost.is_empty() && v.verdict == Verdict::Equal {
             v.verdict = Verdict::Partial;
-            v.detail = Some(format!(
-                "plays the same on {} positions, but the writer reported losses",
-                v.positions
-            ));
+            v.detail = Some(format!("{}, but the writer reported losses", v.same()));
+        }
+        if let Some(why) = v.unreadable.as_ref().filter(|_| !lost.is_empty()) {
+            // Not a writer bug: the writer said what it could not write, and what it wrote
+            // cannot be played.
+            v.verdict = Verdict::Failed;
+            v.detail = Some(format!("the written game cannot be played: {why}"));
         }
         if matches!(v.verdict, Verdict::Partial | Verdict::Failed) && !lost.is_empty() {
             v.lost = lost.clone();
@@ -247,9 +288,11 @@ fn one_game(
         game: title.clone(),
         verdict,
         positions,
+        perft: Vec::new(),
         lost: Vec::new(),
         detail: Some(detail),
         differs: false,
+        unreadable: None,
         at: None,
     };
     let mut a = match Rules::compile(source, i) {
@@ -272,11 +315,18 @@ fn one_game(
     let mut b = match Rules::compile(back, j) {
         Ok(r) => r,
         Err(e) => {
-            return verdict(
-                Verdict::Failed,
+            let v = verdict(
+                Verdict::Unverified,
                 0,
-                format!("the written game cannot be played: {e}"),
+                format!(
+                    "zogkit cannot play the game it wrote (a writer bug; the port is not proved \
+                     either way): {e}"
+                ),
             );
+            return GameVerdict {
+                unreadable: Some(e.to_string()),
+                ..v
+            };
         }
     };
     a.step_limit = opts.engine_steps;
@@ -309,15 +359,30 @@ fn one_game(
         return GameVerdict { at, ..v };
     }
     match f.difference {
-        None => GameVerdict {
-            game: title,
-            verdict: Verdict::Equal,
-            positions: f.positions,
-            lost: Vec::new(),
-            detail: None,
-            differs: false,
-            at: None,
-        },
+        None => {
+            let (perft, differ) = perft_pairs(&a, &b, opts);
+            let mut v = GameVerdict {
+                game: title,
+                verdict: Verdict::Equal,
+                positions: f.positions,
+                perft,
+                lost: Vec::new(),
+                detail: None,
+                differs: false,
+                unreadable: None,
+                at: None,
+            };
+            if let Some(p) = differ {
+                v.verdict = Verdict::Failed;
+                v.differs = true;
+                v.detail = Some(format!(
+                    "perft({}) differs: {} in the source, {} in the port (the playouts found \
+                     the same moves on {} positions)",
+                    p.depth, p.source, p.port, f.positions
+                ));
+            }
+            v
+        }
         Some(d) => {
             let mut text = format!(
                 "plays differently after {} equal positions: {}",
@@ -336,6 +401,47 @@ fn one_game(
             }
         }
     }
+}
+
+/// Deepest perft [`verify`] compares, and the count below which it goes one ply deeper.
+const PERFT_DEPTH: u32 = 3;
+const PERFT_DEEPER_BELOW: u64 = 20_000;
+
+/// Perft of both games from depth 1 down, while cheap: depth 2 always, depth 3 when depth 2
+/// counted fewer than 20,000. Stops at the first depth that differs (returned second), or
+/// when a budget or the step limit stopped either count (nothing is claimed for that depth).
+fn perft_pairs(a: &Rules, b: &Rules, opts: &Options) -> (Vec<PerftPair>, Option<PerftPair>) {
+    let count = |r: &Rules, depth| {
+        let ctl = engine::Control {
+            stop: opts.interrupt.clone().unwrap_or_default(),
+            ..engine::Control::default()
+        };
+        let n = engine::perft(r, &mut engine::State::start(r), depth, &ctl)?;
+        ctl.overrun.get().is_none().then_some(n)
+    };
+    let mut pairs = Vec::new();
+    for depth in 1..=PERFT_DEPTH {
+        if depth > 2
+            && pairs
+                .last()
+                .is_some_and(|p: &PerftPair| p.source >= PERFT_DEEPER_BELOW)
+        {
+            break;
+        }
+        let (Some(source), Some(port)) = (count(a, depth), count(b, depth)) else {
+            break;
+        };
+        let pair = PerftPair {
+            depth,
+            source,
+            port,
+        };
+        if source != port {
+            return (pairs, Some(pair));
+        }
+        pairs.push(pair);
+    }
+    (pairs, None)
 }
 
 fn diagnostic(v: &GameVerdict) -> Option<Diagnostic> {

@@ -5,9 +5,12 @@
 //! per input file: file_pages(FileInput) → FilePages { files, rows, pictures, placeholders }
 //!   games/<slug>/<n>.html         one page per game and variant (n: 1-based menu index)
 //!   img/<hash>.png                start positions (render::from_spec → render_set →
-//!                                 compose_start), thumbnails and piece tiles, each image once
+//!                                 compose_start_with, the author's pictures where named),
+//!                                 thumbnails and piece tiles, each image once
 //!   games/<slug>/<stem>.yaml|zrf|lud   the file converted by format::write
 //!   games/<slug>/file.html        files without a game (unreadable, definitions only)
+//!   play/<slug>/<n>/index.html    behind the Play link of a game the engine runs: how to play
+//!                                 it (a served site answers this address with the game)
 //! at the end: index_pages(rows) → index.html (by title), index-by-<key>.html, style.css
 //! ```
 //!
@@ -25,6 +28,7 @@ pub use picture::ImageStore;
 use crate::diag::{Diagnostic, Severity, SourceMap};
 use crate::format::{self, Format, ReadOptions};
 use crate::render::FontSet;
+use crate::render::own::AuthorFiles;
 use crate::spec::{Document, EntryKind};
 use std::collections::BTreeSet;
 
@@ -87,6 +91,11 @@ pub struct FileInput<'a> {
     pub fonts: &'a FontSet,
     /// The site's images so far (shared by the files catalogued in parallel).
     pub images: &'a ImageStore,
+    /// The author's own picture files the document names, as the caller read them.
+    pub author: &'a AuthorFiles,
+    /// The entries the engine runs (indexes into the document's games): their pages get a
+    /// Play link to `play/<slug>/<n>/`, which `zogkit catalogue --serve` answers.
+    pub playable: &'a [usize],
 }
 
 /// Everything one input file contributes to the site.
@@ -174,7 +183,7 @@ pub fn file_pages(input: &FileInput<'_>, mut prewritten: Prewritten) -> FilePage
         diags: &diags,
         converted: &converted,
     };
-    let mut pictures = picture::Pictures::new(input.images);
+    let mut pictures = picture::Pictures::new(input.images, input.author);
     for &i in &entries {
         ctx.game_page(i, &mut pictures, &mut out);
     }

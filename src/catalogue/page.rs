@@ -137,6 +137,7 @@ impl Context<'_> {
                 for v in &d.validator {
                     let _ = writeln!(p, "<p class=\"small error\">validator: {}</p>", escape(v));
                 }
+                own_pictures(&mut p, d);
             }
             Err(reason) => {
                 let _ = writeln!(
@@ -145,6 +146,9 @@ impl Context<'_> {
                     escape(reason)
                 );
             }
+        }
+        if self.input.playable.contains(&i) {
+            self.play_link(&mut p, n, &g.title, lang, &mut out.files);
         }
         texts(&mut p, &g.texts);
         self.pieces(&mut p, g, drawn.as_ref().ok(), lang);
@@ -160,6 +164,51 @@ impl Context<'_> {
             let thumb = drawn.ok().map(|d| (d.thumb, d.thumb_size));
             out.rows.push(self.row(i, thumb));
         }
+    }
+
+    /// The Play section of entry `n` (1-based), and the page its link opens in a site read
+    /// from files: a served site (`zogkit catalogue --serve`) answers that address with the
+    /// game itself.
+    fn play_link(
+        &self,
+        p: &mut String,
+        n: usize,
+        title: &str,
+        lang: &str,
+        files: &mut Vec<SiteFile>,
+    ) {
+        let dir = format!("play/{}/{n}", self.input.slug);
+        let _ = writeln!(
+            p,
+            "<h2 id=\"play\">Play</h2>\n<p><a href=\"../../{dir}/index.html\">Play {}</a> \
+             in the browser, each side a person, a random player or the computer. The link needs \
+             the site served by <strong>zogkit catalogue … --serve</strong>; opened as a file, \
+             it says how.</p>",
+            span(title, lang)
+        );
+        let mut e = html::head(
+            lang,
+            &format!("Play {title} — zogkit catalogue"),
+            "../../../style.css",
+        );
+        let _ = writeln!(
+            e,
+            "<nav><a href=\"../../../index.html\">Catalogue</a> › <a href=\"../../../games/{}/{n}.html\">{}</a></nav>\n\
+             <h1>Play {}</h1>\n<p lang=\"en\">This game is played in the browser through \
+             zogkit's server, and this copy of the catalogue is read from files. Serve it with \
+             <strong>zogkit catalogue INPUTS… -o SITE --force --serve</strong>, or play the \
+             file alone with <strong>zogkit play {}</strong>, and follow the Play link on the \
+             page the server shows.</p>",
+            self.input.slug,
+            span(title, lang),
+            span(title, lang),
+            escape(self.input.name)
+        );
+        e.push_str(html::TAIL);
+        files.push(SiteFile {
+            path: format!("{dir}/index.html"),
+            bytes: e.into_bytes(),
+        });
     }
 
     fn row(&self, i: usize, thumb: Option<(String, (u32, u32))>) -> Row {
@@ -321,6 +370,30 @@ impl Context<'_> {
         }
         p.push_str("</ul>\n");
     }
+}
+
+/// How many of the author's own pictures the start position uses, and those named but not used
+/// (folded: a collection without its bitmaps names many).
+fn own_pictures(p: &mut String, d: &Drawn) {
+    if d.own_used > 0 {
+        let _ = writeln!(
+            p,
+            "<p class=\"small\">Drawn with {} of the author's own pictures.</p>",
+            d.own_used
+        );
+    }
+    if d.own_notes.is_empty() {
+        return;
+    }
+    let _ = write!(
+        p,
+        "<details><summary>{} of the author's pictures not used (drawn instead)</summary><ul class=\"diag\" lang=\"en\">",
+        d.own_notes.len()
+    );
+    for n in d.own_notes.iter().take(MAX_LISTED) {
+        let _ = write!(p, "<li>{}</li>", escape(n));
+    }
+    p.push_str("</ul></details>\n");
 }
 
 /// The game's texts, each a section of paragraphs.

@@ -1,13 +1,14 @@
 //! The catalogue's pictures: a start position, its thumbnail and the piece tiles of each entry,
-//! as PNG (tiles transparent where ZoG's key colour would show the board). Drawn through the
-//! renderer's set (`from_spec` → `render_set` → `compose_start`, with every validator), once
-//! per distinct plan of a file (variants often share their game's), and each distinct image is
-//! stored once in the whole site (`img/<hash>.png`: many games share their pieces' tiles).
+//! as PNG. Drawn through the renderer's set (`from_spec` → `render_set` → `compose_start_with`,
+//! with every validator; the author's own board and piece pictures where the file names them,
+//! ZoG's key colour transparent in tiles, where ZoG would show the board), once per distinct
+//! plan of a file (variants often share their game's), and each distinct image is stored once
+//! in the whole site (`img/<hash>.png`: many games share their pieces' tiles).
 
 use super::SiteFile;
-use crate::render::compose::transparent_key;
 use crate::render::game::PlanOptions;
-use crate::render::set::{SetOptions, compose_start, render_set};
+use crate::render::own::{AuthorFiles, OwnImages, key_transparent};
+use crate::render::set::{SetOptions, compose_start_with, render_set};
 use crate::render::{FontSet, ImageFormat, RenderPlan, from_spec};
 use crate::spec::Document;
 use sha2::{Digest, Sha256};
@@ -51,21 +52,33 @@ pub(crate) struct Drawn {
     pub(crate) tiles: Vec<Vec<String>>,
     /// Validator failures of the set (shown on the page).
     pub(crate) validator: Vec<String>,
+    /// How many of the author's own pictures the start position and the tiles use.
+    pub(crate) own_used: usize,
+    /// The author's pictures named but not used, and why.
+    pub(crate) own_notes: Vec<String>,
 }
+
+/// A plan with its title and index cleared, and the author's pictures it uses: what makes two
+/// entries' pictures the same.
+type PlanKey = (RenderPlan, Vec<String>);
 
 /// The pictures of one file so far.
 pub(crate) struct Pictures<'a> {
-    /// Plans drawn (title and index cleared) and what came of them.
-    plans: Vec<(RenderPlan, Result<Drawn, String>)>,
+    /// Plans drawn (title and index cleared), with the author's pictures they use, and what
+    /// came of them.
+    plans: Vec<(PlanKey, Result<Drawn, String>)>,
     store: &'a ImageStore,
+    /// The author's picture files the file names.
+    author: &'a AuthorFiles,
 }
 
 impl<'a> Pictures<'a> {
-    /// No pictures yet; images go to `store`.
-    pub(crate) fn new(store: &'a ImageStore) -> Self {
+    /// No pictures yet; images go to `store`; the author's are taken from `author`.
+    pub(crate) fn new(store: &'a ImageStore, author: &'a AuthorFiles) -> Self {
         Pictures {
             plans: Vec::new(),
             store,
+            author,
         }
     }
 
@@ -102,13 +115,18 @@ impl<'a> Pictures<'a> {
             ..Default::default()
         };
         let plan = from_spec(doc, i, &opts).map_err(|e| e.to_string())?;
+        let (own, notes) = OwnImages::of(doc, i, &plan, self.author);
         let mut key = plan.clone();
         key.title.clear();
         key.game = 0;
+        let key = (key, own.used.clone());
         if let Some((_, d)) = self.plans.iter().find(|(p, _)| *p == key) {
             return d.clone();
         }
-        let r = self.render(&plan, fonts, files);
+        let r = self.render(&plan, &own, fonts, files).map(|mut d| {
+            d.own_notes = notes;
+            d
+        });
         self.plans.push((key, r.clone()));
         r
     }
@@ -116,6 +134,7 @@ impl<'a> Pictures<'a> {
     fn render(
         &mut self,
         plan: &RenderPlan,
+        own: &OwnImages,
         fonts: &FontSet,
         files: &mut Vec<SiteFile>,
     ) -> Result<Drawn, String> {
@@ -127,13 +146,20 @@ impl<'a> Pictures<'a> {
             ..Default::default()
         };
         let set = render_set(plan, &set_opts, fonts).map_err(|e| e.to_string())?;
-        let start = compose_start(plan, &set);
+        let start = compose_start_with(plan, &set, own);
         let thumb = thumbnail(&start).ok_or("the thumbnail could not be drawn")?;
         let mut tiles = Vec::with_capacity(set.tiles.len());
-        for sides in &set.tiles {
+        for (k, sides) in set.tiles.iter().enumerate() {
             let names = sides
                 .iter()
-                .map(|pix| self.store(&transparent_key(pix), files))
+                .enumerate()
+                .map(|(s, pix)| {
+                    // The author's picture, else the drawn tile; ZoG's key transparent in both.
+                    let mine = own.tiles.get(k).and_then(|t| t.get(s)?.as_ref());
+                    let mut tile = mine.unwrap_or(pix).clone();
+                    key_transparent(&mut tile);
+                    self.store(&tile, files)
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             tiles.push(names);
         }
@@ -145,6 +171,8 @@ impl<'a> Pictures<'a> {
             thumb_size: (thumb.width(), thumb.height()),
             tiles,
             validator: set.errors.iter().map(|e| e.to_string()).collect(),
+            own_used: own.used.len(),
+            own_notes: Vec::new(),
         })
     }
 

@@ -2,12 +2,15 @@
 //! `check` reads it, judged as `roundtrip` judges it, its pages built by [`zogkit::catalogue`]
 //! and written as soon as it is done, then the index pages.
 
+use super::author_images::Collection;
 use super::output::{self, Existing};
 use super::output_dir::OutputDir;
+use super::site_server::{Playable, Site, playable_games};
 use super::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, outcome, read_input};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use zogkit::catalogue::{self, FileInput, RoundTrip, Row, SiteFile, Totals};
 use zogkit::format::{self, Format};
 use zogkit::render::FontSet;
@@ -32,6 +35,16 @@ pub struct CatalogueArgs {
     /// Print nothing but errors.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Once the site is written, serve it on 127.0.0.1 until Ctrl-C, each game the engine runs
+    /// playable behind its page's Play link (as `zogkit play` serves one game).
+    #[arg(long)]
+    pub serve: bool,
+    /// With --serve: the port on 127.0.0.1 (default: a free one).
+    #[arg(long, default_value_t = 0, requires = "serve")]
+    pub port: u16,
+    /// With --serve: do not open a browser (it is not opened either when there is no display).
+    #[arg(long, requires = "serve")]
+    pub no_browser: bool,
 }
 
 /// What one input gave, kept until the index is written.
@@ -47,6 +60,8 @@ struct Done {
     /// Error diagnostics of reading the input (an unreadable file counts one): the file is
     /// catalogued, and the run fails with exit 1, as `check` would.
     input_errors: usize,
+    /// The entries the engine runs.
+    playable: Vec<usize>,
 }
 
 /// Runs `zogkit catalogue`.
@@ -138,11 +153,45 @@ pub fn run(args: CatalogueArgs) -> u8 {
             if broken == 1 { "has" } else { "have" }
         );
     }
-    match (failed, broken) {
+    let code = match (failed, broken) {
         (true, _) => EXIT_USAGE,
         (false, 0) => EXIT_OK,
         (false, _) => super::EXIT_ERRORS,
+    };
+    if !args.serve || failed {
+        return code;
     }
+    // The lock stays while the site is served: no other run rewrites it meanwhile.
+    let served = serve(&args, inputs, &slugs, done);
+    drop(lock);
+    served
+}
+
+/// `--serve`: the site written into `args.output`, with the playable entries of each input.
+fn serve(args: &CatalogueArgs, inputs: Vec<InputFile>, slugs: &[String], done: Vec<Done>) -> u8 {
+    let mut playable = BTreeMap::new();
+    for ((input, slug), d) in inputs.into_iter().zip(slugs).zip(done) {
+        if !d.playable.is_empty() {
+            let from = outcome::format_of(args.from, &input);
+            let games = d.playable;
+            playable.insert(slug.clone(), Playable { input, from, games });
+        }
+    }
+    let games: usize = playable.values().map(|p| p.games.len()).sum();
+    let site = match Site::new(&args.output, playable) {
+        Ok(s) => s,
+        Err(e) => {
+            super::error_line!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    let what = format!(
+        "zogkit catalogue: serving {} ({games} game{} to play)",
+        display_path(&args.output),
+        if games == 1 { "" } else { "s" }
+    );
+    let handler = move |method: &str, target: &str, body: &[u8]| site.handle(method, target, body);
+    super::play_server::run_server(args.port, &what, args.no_browser, Arc::new(handler))
 }
 
 /// The summary on standard error: pages, pictures, placeholders by reason.
@@ -330,6 +379,18 @@ fn one(
         )),
     };
     let stem = catalogue::stem(name);
+    let (author, playable) = match (&r.document, r.errors(), &input.path) {
+        (Some(doc), 0, Some(path)) => {
+            let entries = 0..doc.games.len();
+            let author = match Collection::of(path, input.root.as_deref()) {
+                // Pictures not there are not listed: most collections ship without them.
+                Ok(c) => c.read(path, doc, entries).0,
+                Err(_) => Default::default(),
+            };
+            (author, playable_games(doc))
+        }
+        _ => Default::default(),
+    };
     let fi = FileInput {
         display: &input.display,
         name,
@@ -344,6 +405,8 @@ fn one(
         options: &opts,
         fonts,
         images,
+        author: &author,
+        playable: &playable,
     };
     let prewritten = catalogue::Prewritten {
         zrf: written.zrf,
@@ -363,10 +426,11 @@ fn one(
         }
     }
     Done {
+        // The game and file pages (not the pages behind Play links, which only say how to play).
         pages: pages
             .files
             .iter()
-            .filter(|f| f.path.ends_with(".html"))
+            .filter(|f| f.path.starts_with("games/") && f.path.ends_with(".html"))
             .count(),
         rows: pages.rows,
         pictures: pages.pictures,
@@ -379,6 +443,7 @@ fn one(
         },
         error,
         input_errors: r.errors() + usize::from(io_error.is_some()),
+        playable,
     }
 }
 

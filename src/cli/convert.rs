@@ -782,8 +782,10 @@ fn convert_one(
         for v in verdicts.iter().filter(|v| v.verdict == Verdict::Equal) {
             if !args.quiet {
                 text.push_str(&format!(
-                    "verified: {}: {:?} plays the same on {} positions\n",
-                    input.display, v.game, v.positions
+                    "verified: {}: {:?} {}\n",
+                    input.display,
+                    v.game,
+                    v.same()
                 ));
             }
         }

@@ -19,6 +19,7 @@ macro_rules! warning_line {
 }
 pub(crate) use warning_line;
 
+pub mod author_images;
 pub mod catalogue;
 pub mod check;
 pub mod color;
@@ -40,6 +41,7 @@ pub mod position;
 pub mod render;
 pub mod replay;
 pub mod roundtrip;
+pub mod site_server;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
@@ -838,6 +840,17 @@ pub fn pick_game(doc: &zogkit::spec::Document, sel: Option<&str>) -> Result<usiz
     })
 }
 
+/// Gives compiled rules the command's engine limits (`--limit engine-*`) and the interrupt
+/// flag: generation stops at once on Ctrl-C or SIGTERM (when the command catches them).
+pub fn engine_settings(r: &mut zogkit::engine::Rules) {
+    let read = &settings().read;
+    r.step_limit = read.engine_steps;
+    r.block_run_limit = read.engine_block_runs;
+    r.move_limit = usize::try_from(read.engine_moves).unwrap_or(usize::MAX);
+    r.work_limit = read.engine_work;
+    r.interrupt = Some(interrupt_flag());
+}
+
 /// Reads a rules file and compiles one of its games for the engine; errors are printed and
 /// returned as the exit code (1 for rules the engine cannot run, 2 for usage).
 pub fn load_rules(
@@ -857,13 +870,7 @@ pub fn load_rules(
     })?;
     match zogkit::engine::Rules::compile(&doc, index) {
         Ok(mut r) => {
-            let read = &settings().read;
-            r.step_limit = read.engine_steps;
-            r.block_run_limit = read.engine_block_runs;
-            r.move_limit = usize::try_from(read.engine_moves).unwrap_or(usize::MAX);
-            r.work_limit = read.engine_work;
-            // Generation stops at once on Ctrl-C or SIGTERM (when the command catches them).
-            r.interrupt = Some(interrupt_flag());
+            engine_settings(&mut r);
             Ok((r, doc))
         }
         Err(e) => {

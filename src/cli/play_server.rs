@@ -6,14 +6,16 @@
 //! size bounds of `zogkit::play::http`, checks its `Host` and `Origin`, answers under the
 //! session's lock, and closes.
 
+use super::author_images::Collection;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use zogkit::play::http::{self, Parsed, Response};
 use zogkit::play::{DEFAULT_BUDGET, Session};
+use zogkit::render::own::AuthorFiles;
 
 /// Connections served at once; more are answered 503 at once.
 const MAX_CONNECTIONS: usize = 16;
@@ -47,6 +49,11 @@ pub struct PlayArgs {
     /// The seed of `--probe`'s random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The collection the rule file belongs to: the author's pictures may be anywhere inside
+    /// it (`..\Images\…` from a `Rules` folder), nothing outside is read (default: the rule
+    /// file's folder).
+    #[arg(long, value_name = "DIR")]
+    pub collection: Option<PathBuf>,
 }
 
 /// Runs `zogkit play`; returns the exit code (130 once Ctrl-C stopped the server).
@@ -71,17 +78,47 @@ pub fn run(args: &PlayArgs) -> u8 {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // One command's work limit becomes each request's budget.
-    let budget = match super::settings().read.engine_work {
+    let budget = request_budget();
+    let own = match own_pictures(file, args.collection.as_deref(), &doc, index) {
+        Ok(own) => own,
+        Err(e) => {
+            super::error_line!("{e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let session = Session::with_images(&doc, index, rules, &name, budget, &own);
+    drop(doc);
+    for n in session.picture_notes() {
+        eprintln!("note: {n}; drawn instead");
+    }
+    let what = format!("zogkit play: serving {:?}", session.rules().title);
+    let session = Mutex::new(session);
+    let handler = move |method: &str, target: &str, body: &[u8]| {
+        let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+        s.handle(method, target, body)
+    };
+    run_server(args.port, &what, args.no_browser, Arc::new(handler))
+}
+
+/// The engine steps one request may run: one command's work limit (`--limit engine-work`).
+pub(super) fn request_budget() -> u64 {
+    match super::settings().read.engine_work {
         0 => DEFAULT_BUDGET,
         n => n,
-    };
-    let session = Session::new(&doc, index, rules, &name, budget);
-    drop(doc);
-    let listener = match TcpListener::bind(("127.0.0.1", args.port)) {
+    }
+}
+
+/// What answers one request — method, target (with its query), body — on any connection's
+/// thread.
+pub(super) type Handler = dyn Fn(&str, &str, &[u8]) -> Response + Send + Sync;
+
+/// Binds 127.0.0.1 (`port`, or a free one when 0), prints `WHAT at URL`, opens the
+/// browser unless `no_browser`, and answers requests with `handler` until Ctrl-C (exit 130).
+pub(super) fn run_server(port: u16, what: &str, no_browser: bool, handler: Arc<Handler>) -> u8 {
+    let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {
-            super::error_line!("cannot listen on 127.0.0.1:{}: {e}", args.port);
+            super::error_line!("cannot listen on 127.0.0.1:{port}: {e}");
             return super::EXIT_USAGE;
         }
     };
@@ -93,23 +130,39 @@ pub fn run(args: &PlayArgs) -> u8 {
         }
     };
     let url = format!("http://127.0.0.1:{port}/");
-    let line = format!(
-        "zogkit play: serving {:?} at {url} (Ctrl-C stops)\n",
-        session.rules().title
-    );
+    let line = format!("{what} at {url} (Ctrl-C stops)\n");
     if let Err(code) = super::print_stdout(&line) {
         return code;
     }
     let _ = std::io::stdout().flush();
-    if !args.no_browser {
+    if !no_browser {
         open_browser(&url);
     }
-    serve(listener, port, Arc::new(Mutex::new(session)))
+    serve(listener, port, handler)
+}
+
+/// The author's pictures of game `index` of `doc`, read from `file`'s collection (none for
+/// standard input).
+pub(super) fn own_pictures(
+    file: &Path,
+    collection: Option<&Path>,
+    doc: &zogkit::spec::Document,
+    index: usize,
+) -> Result<AuthorFiles, String> {
+    if super::output::is_stdout(file) {
+        return Ok(AuthorFiles::new());
+    }
+    let c = Collection::of(file, collection)?;
+    let (files, missing) = c.read(file, doc, [index]);
+    if let Some(n) = c.missing_note(&missing) {
+        eprintln!("note: {n}");
+    }
+    Ok(files)
 }
 
 /// Accepts connections until Ctrl-C. `accept` blocks (no polling delay on a request); a
 /// watcher thread wakes it with a connection of its own once the interrupt flag is raised.
-fn serve(listener: TcpListener, port: u16, session: Arc<Mutex<Session>>) -> u8 {
+fn serve(listener: TcpListener, port: u16, handler: Arc<Handler>) -> u8 {
     let watcher = std::thread::Builder::new()
         .name("play-interrupt".into())
         .spawn(move || {
@@ -138,11 +191,11 @@ fn serve(listener: TcpListener, port: u16, session: Arc<Mutex<Session>>) -> u8 {
             continue;
         }
         open.fetch_add(1, Ordering::SeqCst);
-        let (session, mine) = (Arc::clone(&session), Arc::clone(&open));
+        let (handler, mine) = (Arc::clone(&handler), Arc::clone(&open));
         let spawned = std::thread::Builder::new()
             .name("play-connection".into())
             .spawn(move || {
-                connection(stream, port, &session);
+                connection(stream, port, &*handler);
                 mine.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
@@ -154,12 +207,9 @@ fn serve(listener: TcpListener, port: u16, session: Arc<Mutex<Session>>) -> u8 {
 }
 
 /// Reads one request, answers it and closes the connection.
-fn connection(mut stream: TcpStream, port: u16, session: &Mutex<Session>) {
+fn connection(mut stream: TcpStream, port: u16, handler: &Handler) {
     let response = match read_request(&mut stream, port) {
-        Ok((method, target, body)) => {
-            let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
-            s.handle(&method, &target, &body)
-        }
+        Ok((method, target, body)) => handler(&method, &target, &body),
         Err(Some(r)) => r,
         Err(None) => return,
     };
@@ -347,7 +397,7 @@ fn probe_all(args: &PlayArgs) -> u8 {
 }
 
 /// Opens `url` in the user's browser when there is a display; a failure is only a note.
-fn open_browser(url: &str) {
+pub(super) fn open_browser(url: &str) {
     let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
         ("open", vec![url])
     } else if cfg!(windows) {

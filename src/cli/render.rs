@@ -2,6 +2,7 @@
 //! and side, validate everything, then write the images, `images.zrf` and `images.json`
 //! atomically into the output directory.
 
+use super::author_images::Collection;
 use super::output::{self, Existing, Plan};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, progress};
 use clap::{Args, ValueEnum};
@@ -104,9 +105,16 @@ pub struct RenderArgs {
     /// Input format (default: from the extension).
     #[arg(long, value_parser = super::convert::readable_format())]
     pub from: Option<Format>,
-    /// Also write the start position, composed from the board and tiles, as `start.png`.
+    /// Also write the start position, composed from the board and tiles, as `start.png`: with
+    /// the author's own board and piece pictures where the rule file names them (found as ZoG
+    /// finds them: relative to its folder, `\` or `/`, any letter case).
     #[arg(long)]
     pub start: bool,
+    /// The collection the rule file belongs to: the author's pictures may be anywhere inside
+    /// it (`..\Images\…` from a `Rules` folder), nothing outside is read (default: the rule
+    /// file's folder).
+    #[arg(long, value_name = "DIR")]
+    pub collection: Option<PathBuf>,
     /// Print only problems.
     #[arg(short, long)]
     pub quiet: bool,
@@ -227,11 +235,10 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
         .map_err(|e| (EXIT_ERRORS, format!("manifest: {e}")))?;
     files.push((dir.join(MANIFEST_FILE), manifest));
     if args.start {
-        let own = own_images(&args.file, &doc, game, &plan);
-        let png = compose_start_with(&plan, &set, &own)
-            .encode_png()
-            .map_err(|e| (EXIT_ERRORS, format!("start.png: {e}")))?;
-        files.push((dir.join("start.png"), png));
+        files.push((
+            dir.join("start.png"),
+            start_png(args, &doc, game, &plan, &set)?,
+        ));
     }
     if !write_set(args, &files)? {
         if !args.quiet {
@@ -369,45 +376,48 @@ pub fn with_images(doc: &mut Document, dir: &Path) -> Result<Vec<String>, String
     zogkit::render::images::apply(doc, &manifest).map(|a| a.notes)
 }
 
-/// The author's own board and piece images beside the rule file (the paths its `image` forms
-/// name, relative to its folder), for the start picture; missing or unreadable ones are left to
-/// the drawn tiles.
-pub fn own_images(
-    file: &Path,
+/// `start.png`: the start position with the author's own pictures where the rule file names
+/// them, found in the collection (`--collection`, else the rule file's folder); a note for each
+/// one named but not used.
+fn start_png(
+    args: &RenderArgs,
     doc: &Document,
     game: usize,
     plan: &zogkit::render::RenderPlan,
-) -> OwnImages {
-    let Some(dir) = file.parent().filter(|_| !output::is_stdout(file)) else {
-        return OwnImages::default();
+    set: &zogkit::render::set::RenderedSet,
+) -> Result<Vec<u8>, (u8, String)> {
+    let (own, mut notes) = if output::is_stdout(&args.file) {
+        (OwnImages::default(), Vec::new())
+    } else {
+        let collection =
+            Collection::of(&args.file, args.collection.as_deref()).map_err(|e| (EXIT_USAGE, e))?;
+        let (files, missing) = collection.read(&args.file, doc, [game]);
+        let (own, mut notes) = OwnImages::of(doc, game, plan, &files);
+        for n in &mut notes {
+            n.push_str("; drawn instead");
+        }
+        notes.extend(collection.missing_note(&missing));
+        (own, notes)
     };
-    let load = |rel: &str| -> Option<tiny_skia::Pixmap> {
-        let rel = zogkit::render::game::safe_relative(rel)?;
-        let path = join(dir, &rel)?;
-        let bytes = super::read_bounded(&path, super::MAX_AUX_BYTES).ok()?;
-        zogkit::render::bmp::decode_bmp(&bytes)
-            .ok()
-            .or_else(|| tiny_skia::Pixmap::decode_png(&bytes).ok())
-    };
-    let g = &doc.games[game];
-    let board = g
-        .boards
-        .first()
-        .and_then(|b| b.images.first())
-        .and_then(|f| load(f));
-    let tiles = plan
-        .pieces
-        .iter()
-        .map(|p| {
-            let spec = g.pieces.iter().find(|s| s.name == p.piece);
-            p.tiles
-                .iter()
-                .map(|t| {
-                    let im = spec?.images.iter().find(|im| im.player == t.player)?;
-                    load(&im.file)
-                })
-                .collect()
-        })
-        .collect();
-    OwnImages { board, tiles }
+    if args.quiet {
+        notes.clear();
+    }
+    for n in notes {
+        eprintln!("note: start.png: {n}");
+    }
+    if !args.quiet && !own.is_empty() {
+        let pieces = own.tiles.iter().flatten().flatten().count();
+        eprintln!(
+            "start.png: with the author's {}{pieces} piece picture{}",
+            if own.board.is_some() {
+                "board and "
+            } else {
+                ""
+            },
+            if pieces == 1 { "" } else { "s" }
+        );
+    }
+    compose_start_with(plan, set, &own)
+        .encode_png()
+        .map_err(|e| (EXIT_ERRORS, format!("start.png: {e}")))
 }

@@ -758,8 +758,30 @@ impl Lower<'_> {
         Some(out)
     }
 
-    /// `(if <cond> (result …))` → a goal.
+    /// `(forEach NonMover if:c r)` of a two-player game, as `(if c r)` with the atom `Player`
+    /// (the player iterated) read as `Next`.
+    fn non_mover_goal(&self, n: &Node) -> Option<Node> {
+        let args: Vec<&Node> = n.positional().collect();
+        let (Some("forEach"), [Node::Atom(who, _), r]) = (n.head(), args.as_slice()) else {
+            return None;
+        };
+        if who != "NonMover" || self.players.len() != 2 {
+            return None;
+        }
+        let c = n.named("if")?;
+        let next = |x: &Node| replace_atom(&print(x), "Player", "Next");
+        let text = format!("(if {} {})", next(c), next(r));
+        let (nodes, _) = super::syntax::parse(&text, crate::diag::FileId(u32::MAX));
+        nodes.into_iter().next()
+    }
+
+    /// `(if <cond> (result …))` → a goal. In a game of two, `(forEach NonMover if:<cond>
+    /// <result>)` is the same goal about `Next` (the one player who is not the mover), its
+    /// `Player` read as `Next`.
     pub fn goal(&self, n: &Node, pieces: &[Piece]) -> Option<Goal> {
+        if let Some(g) = self.non_mover_goal(n) {
+            return self.goal(&g, pieces);
+        }
         let args: Vec<&Node> = n.positional().collect();
         let (c, r) = match (n.head()?, args.as_slice()) {
             ("if", [c, r]) => (*c, *r),
@@ -1290,6 +1312,23 @@ impl<'n> Declared<'n> {
             }
         }
     }
+}
+
+/// `text` with every whole word `from` (letters and digits around it) made `to`.
+fn replace_atom(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for ch in text.chars().chain(std::iter::once(' ')) {
+        if ch.is_alphanumeric() {
+            word.push(ch);
+            continue;
+        }
+        out.push_str(if word == from { to } else { &word });
+        word.clear();
+        out.push(ch);
+    }
+    out.pop();
+    out
 }
 
 /// Lowers an expanded `(game …)`.

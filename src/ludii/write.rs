@@ -505,15 +505,22 @@ fn other_sections(g: &Game, cx: &mut Ctx) {
     if !g.turn_order.is_empty() && !alternating {
         cx.rep.lose("the turn order".into());
     }
+    // Display settings (ZoG's, its 1.x keywords' hyphenated spellings, Dagaz's hints) change
+    // nothing in play; every other option may, and is reported when not written.
     let plays = |o: &crate::spec::GameOption| {
         !matches!(
-            o.name.as_str(),
+            o.name.replace('-', " ").as_str(),
             "animate captures"
                 | "animate drops"
                 | "show moves list"
                 | "prevent flipping"
+                | "allow flipping"
                 | "highlight goals"
                 | "smart moves"
+                | "progressive levels"
+                | "show hints"
+                | "show captures"
+                | "show blink"
                 | "recycle captures"
         )
     };
@@ -1523,11 +1530,36 @@ fn one_dir(d: &str, cx: &Ctx) -> Option<String> {
     n.into_iter().next()
 }
 
+/// A path of steps with tests on the way, as `(if (and {…}) (move (from) (to (ahead …))))`.
+/// Ludii's `ahead` takes a relative direction (`Forward`) as the first player's, whoever
+/// moves (checked with the oracle: chess's double step then fails for Black), so a path whose
+/// directions differ per player is one `(if (is Mover Pk) …)` per player, in absolute
+/// directions; the `.lud` reader reads those back as one path.
+fn path_ludemes(
+    from: &Option<Cond>,
+    conds: &[Vec<Cond>],
+    dirs: &[String],
+    then: &str,
+    cx: &Ctx,
+) -> Option<Vec<String>> {
+    let (_, relative) = dir_names(dirs, cx)?;
+    if !relative {
+        return Some(vec![path_ludeme(from, conds, dirs, then, None, cx)?]);
+    }
+    (0..cx.players())
+        .map(|k| {
+            let one = path_ludeme(from, conds, dirs, then, Some(k), cx)?;
+            Some(format!("(if (is Mover P{}) {one})", k + 1))
+        })
+        .collect()
+}
+
 fn path_ludeme(
     from: &Option<Cond>,
     conds: &[Vec<Cond>],
     dirs: &[String],
     then: &str,
+    player: Option<usize>,
     cx: &Ctx,
 ) -> Option<String> {
     let mut tests = Vec::new();
@@ -1536,7 +1568,11 @@ fn path_ludeme(
     }
     let mut at = "from".to_string();
     for (d, cs) in dirs.iter().zip(conds) {
-        at = format!("ahead ({at}) {}", one_dir(d, cx)?);
+        let dir = match player {
+            Some(k) => COMPASS[cx.compass(k, d)?].to_string(),
+            None => one_dir(d, cx)?,
+        };
+        at = format!("ahead ({at}) {dir}");
         // The step must exist: Ludii's `ahead` stays in place at the edge.
         tests.push(format!("(!= ({at}) (from))"));
         for c in cs {
@@ -1684,10 +1720,11 @@ fn ludeme(
             _ => return None,
         },
         Shape::Path { from, conds } => {
-            return group
-                .iter()
-                .map(|d| path_ludeme(from, conds, d, &then, cx))
-                .collect();
+            let mut all = Vec::new();
+            for d in group {
+                all.extend(path_ludemes(from, conds, d, &then, cx)?);
+            }
+            return Some(all);
         }
     }])
 }
@@ -1783,6 +1820,19 @@ fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     let (plain, p) = split_promotion(&block)?;
     let (s, d) = shape(&plain)?;
     Some((s, d, Some(p), cut))
+}
+
+/// Why [`classify`] found no ludeme for a block: the movement table's reason, or that its
+/// movement has none.
+fn untyped_why(b: &MoveBlock, cx: &Ctx) -> String {
+    let inlined = MoveBlock {
+        move_type: b.move_type.clone(),
+        program: inline(&b.program, cx.procs, &mut cx.inliner.borrow_mut()),
+    };
+    match movement::recognise(&inlined) {
+        Err(why) => why.to_string(),
+        Ok(_) => "its movement has no Ludii ludeme in the writer".into(),
+    }
 }
 
 /// The ludeme shape of a movement: the conditions it tests at the origin and destination as
@@ -1895,9 +1945,10 @@ fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String>
         let at = |cx: &Ctx, i: usize| cx.rep.origin.block(piece, false, i);
         let Some((s, d, p, cut)) = shapes[i].clone() else {
             let at = at(cx, i);
+            let why = untyped_why(&blocks[i], cx);
             cx.rep.lose_at(
                 format!(
-                    "move block {} of piece `{piece}` (no Ludii form here)",
+                    "move block {} of piece `{piece}` (no Ludii form here: {why})",
                     i + 1
                 ),
                 at,

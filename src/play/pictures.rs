@@ -1,11 +1,13 @@
 //! The pictures `play` serves: the board drawn by the renderer (positions at their own
 //! rectangles, or a grid laid out anew when those cannot be drawn) and one tile per piece type
-//! and player, as PNG; the cells' rectangles on that picture for the page to click.
+//! and player, as PNG — the author's own board and piece pictures where the rule file names
+//! them and the caller read them —; the cells' rectangles on that picture for the page to
+//! click.
 
 use crate::engine::Rules;
-use crate::render::compose::transparent_key;
 use crate::render::game::PlanOptions;
-use crate::render::set::{SetOptions, render_set};
+use crate::render::own::{AuthorFiles, OwnImages, key_transparent};
+use crate::render::set::{SetOptions, overlay, render_set};
 use crate::render::sheet::draw_sheet;
 use crate::render::{BoardColours, FontSet, ImageFormat, from_spec};
 use crate::spec::Document;
@@ -36,23 +38,26 @@ pub(super) struct Pictures {
     pub tiles: Vec<Vec<Option<String>>>,
     /// Why the board is not drawn, when it is not.
     pub note: Option<String>,
+    /// The author's pictures named but not used, and why.
+    pub own_notes: Vec<String>,
 }
 
 impl Pictures {
-    /// The pictures of game `index` of `doc`, whose compiled rules are `rules`.
-    pub(super) fn draw(doc: &Document, index: usize, rules: &Rules) -> Pictures {
+    /// The pictures of game `index` of `doc`, whose compiled rules are `rules`, with the
+    /// author's pictures in `own` where they are.
+    pub(super) fn draw(doc: &Document, index: usize, rules: &Rules, own: &AuthorFiles) -> Pictures {
         let fonts = FontSet::bundled();
-        match attempt(doc, index, rules, None, &fonts) {
+        let game = (doc, index, own);
+        match attempt(game, rules, None, &fonts) {
             Ok(p) => p,
-            Err(first) => attempt(doc, index, rules, Some(FALLBACK_UNIT), &fonts)
+            Err(first) => attempt(game, rules, Some(FALLBACK_UNIT), &fonts)
                 .unwrap_or_else(|_| plain(doc, index, rules, first)),
         }
     }
 }
 
 fn attempt(
-    doc: &Document,
-    index: usize,
+    (doc, index, author): (&Document, usize, &AuthorFiles),
     rules: &Rules,
     unit: Option<u32>,
     fonts: &FontSet,
@@ -69,14 +74,19 @@ fn attempt(
         ..Default::default()
     };
     let set = render_set(&plan, &set_opts, fonts).map_err(|e| e.to_string())?;
+    let (own, own_notes) = OwnImages::of(doc, index, &plan, author);
     let sheet = &set.sheet;
     let mut files = BTreeMap::new();
     let png = |p: &tiny_skia::Pixmap| p.encode_png().map_err(|e| format!("PNG: {e}"));
     // The checkered twin (a preview set draws none), as ZoG players see boards.
-    let board = match sheet.style.has_twin() {
+    let drawn = match sheet.style.has_twin() {
         false => set.boards[0].clone(),
         true => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
             .unwrap_or_else(|_| set.boards[0].clone()),
+    };
+    let board = match &own.board {
+        Some(b) => overlay(&drawn, b),
+        None => drawn,
     };
     files.insert("board.png".to_string(), png(&board)?);
     let e = 1 - sheet.inset;
@@ -103,18 +113,28 @@ fn attempt(
             ) else {
                 continue;
             };
+            let mine = own.tiles.get(pi).and_then(|v| v.get(ti)?.as_ref());
+            let tile = match mine {
+                Some(p) => p.clone(),
+                None => {
+                    let mut p = pix.clone();
+                    key_transparent(&mut p);
+                    p
+                }
+            };
             let name = format!("tile-{k}-{}.png", t.index);
-            files.insert(name.clone(), png(&transparent_key(pix))?);
+            files.insert(name.clone(), png(&tile)?);
             *slot = Some(name);
         }
     }
     Ok(Pictures {
-        width: set.boards[0].width(),
-        height: set.boards[0].height(),
+        width: board.width(),
+        height: board.height(),
         cells,
         files,
         tiles,
         note: None,
+        own_notes,
     })
 }
 
@@ -165,5 +185,6 @@ fn plain(doc: &Document, index: usize, rules: &Rules, why: String) -> Pictures {
         files: BTreeMap::new(),
         tiles: vec![vec![None; rules.players.len()]; rules.kinds.len()],
         note: Some(format!("the board could not be drawn: {why}")),
+        own_notes: Vec::new(),
     }
 }

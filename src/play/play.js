@@ -28,7 +28,7 @@ function cellOf(name) {
 }
 
 async function load() {
-  game = await api('GET', '/api/game');
+  game = await api('GET', 'api/game');
   document.title = game.title + ' — zogkit play';
   $('title').textContent = game.title;
   $('file').textContent = game.file;
@@ -44,7 +44,11 @@ async function load() {
   } else {
     board.classList.add('plain');
   }
-  $('note').textContent = game.board.note || '';
+  const unused = game.board.pictures || [];
+  $('note').textContent = [game.board.note,
+    unused.length ? unused.length + " of the author's pictures not used (hover to see why); drawn instead." : '']
+    .filter(Boolean).join(' ');
+  $('note').title = unused.join('\n');
   for (const p of game.positions) {
     const [x1, y1, x2, y2] = p.rect;
     const d = document.createElement('div');
@@ -82,8 +86,8 @@ async function load() {
 }
 
 async function refresh(newState) {
-  state = newState || (await api('GET', '/api/state'));
-  moves = (await api('GET', '/api/moves')).moves;
+  state = newState || (await api('GET', 'api/state'));
+  moves = (await api('GET', 'api/moves')).moves;
   selected = null;
   render();
 }
@@ -163,7 +167,7 @@ function render() {
 function saveLink() {
   if (!game) return;
   const kinds = game.players.map((p) => (sides[p] === 'person' ? 'H' : 'C')).join('');
-  $('save').href = '/api/zsg?players=' + kinds;
+  $('save').href = 'api/zsg?players=' + kinds;
 }
 
 function clicked(pos) {
@@ -212,7 +216,7 @@ async function act(method, path, body, then) {
   }
 }
 
-function play(body) { return act('POST', '/api/move', body, auto); }
+function play(body) { return act('POST', 'api/move', body, auto); }
 
 // A random player moves after a short pause, the computer after thinking (POST /api/think);
 // undo and redo never trigger either.
@@ -231,7 +235,7 @@ function auto() {
     $('status').textContent = state.to_move + ' (computer) is thinking…';
     let choice = null;
     try {
-      choice = await api('POST', '/api/think', { ms: 1000 });
+      choice = await api('POST', 'api/think', { ms: 1000 });
     } catch (e) {
       $('error').textContent = e.message;
     } finally {
@@ -241,16 +245,16 @@ function auto() {
   }, 250);
 }
 
-$('undo').addEventListener('click', () => act('POST', '/api/undo'));
-$('redo').addEventListener('click', () => act('POST', '/api/redo'));
-$('first').addEventListener('click', () => act('POST', '/api/undo?all'));
-$('last').addEventListener('click', () => act('POST', '/api/redo?all'));
+$('undo').addEventListener('click', () => act('POST', 'api/undo'));
+$('redo').addEventListener('click', () => act('POST', 'api/redo'));
+$('first').addEventListener('click', () => act('POST', 'api/undo?all'));
+$('last').addEventListener('click', () => act('POST', 'api/redo?all'));
 $('load').addEventListener('change', async () => {
   const f = $('load').files[0];
   if (!f || busy) return;
   busy = true;
   try {
-    const r = await fetch('/api/zsg', { method: 'POST', body: await f.text() });
+    const r = await fetch('api/zsg', { method: 'POST', body: await f.text() });
     const j = await r.json();
     if (!r.ok) throw new Error(j.error || r.statusText);
     await refresh(j.state);
@@ -263,7 +267,7 @@ $('load').addEventListener('change', async () => {
     $('load').value = '';
   }
 });
-$('new').addEventListener('click', () => act('POST', '/api/new', undefined, auto));
+$('new').addEventListener('click', () => act('POST', 'api/new', undefined, auto));
 $('flip').addEventListener('click', () => $('board').classList.toggle('flipped'));
 $('pass').addEventListener('click', () => { const p = moves.find((m) => m.pass); if (p) play({ index: p.index }); });
 $('playall').addEventListener('click', () => { const v = $('all').value; if (v !== '') play({ index: Number(v) }); });

@@ -3,6 +3,7 @@
 
 use super::pictures::Pictures;
 use crate::engine::{self, End, Move, Rules, State};
+use crate::render::own::AuthorFiles;
 use crate::spec::{Document, GoalCond, GoalKind};
 use serde_json::{Value, json};
 
@@ -42,6 +43,9 @@ pub struct Session {
     /// The set-up lines of a loaded saved game (`(x pos)`, `(Player Piece pos)`), written back
     /// into saves: the history starts from the position they make.
     setup: Vec<String>,
+    /// The path the page is served under (`/`, or `/play/<game>/` in a catalogue), which the
+    /// pictures' addresses start with.
+    base: String,
 }
 
 /// The engine steps one request may run unless told otherwise.
@@ -58,7 +62,20 @@ impl Session {
         file_name: &str,
         budget: u64,
     ) -> Session {
-        let pictures = Pictures::draw(doc, index, &rules);
+        Session::with_images(doc, index, rules, file_name, budget, &AuthorFiles::new())
+    }
+
+    /// [`Session::new`] with the author's own pictures, read by the caller from the files the
+    /// rule file names (`render::own`), used where they decode.
+    pub fn with_images(
+        doc: &Document,
+        index: usize,
+        rules: Rules,
+        file_name: &str,
+        budget: u64,
+        own: &AuthorFiles,
+    ) -> Session {
+        let pictures = Pictures::draw(doc, index, &rules, own);
         let goals = doc.games[index].goals.iter().map(describe_goal).collect();
         let conditions = doc.games[index]
             .goals
@@ -84,9 +101,21 @@ impl Session {
             budget,
             first,
             setup: Vec::new(),
+            base: "/".into(),
         };
         s.refresh();
         s
+    }
+
+    /// Serves the page under `base` (a path ending in `/`): the pictures' addresses in
+    /// `GET /api/game` start with it. The caller strips it from the requests it hands over.
+    pub fn set_base(&mut self, base: &str) {
+        self.base = base.to_string();
+    }
+
+    /// The author's pictures named but not used, and why.
+    pub fn picture_notes(&self) -> &[String] {
+        &self.pictures.own_notes
     }
 
     /// The compiled rules.
@@ -434,7 +463,7 @@ impl Session {
                     .iter()
                     .map(|t| {
                         t.as_ref()
-                            .map_or(Value::Null, |f| json!(format!("/img/{f}")))
+                            .map_or(Value::Null, |f| json!(format!("{}img/{f}", self.base)))
                     })
                     .collect();
                 json!({"name": kind.name, "notation": kind.notation, "images": images})
@@ -447,8 +476,12 @@ impl Session {
             "board": {
                 "width": pic.width,
                 "height": pic.height,
-                "image": pic.files.contains_key("board.png").then_some("/img/board.png"),
+                "image": pic
+                    .files
+                    .contains_key("board.png")
+                    .then(|| format!("{}img/board.png", self.base)),
                 "note": pic.note,
+                "pictures": pic.own_notes,
             },
             "positions": positions,
             "pieces": pieces,

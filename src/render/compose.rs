@@ -37,19 +37,6 @@ pub fn compose_position(board: &Pixmap, placements: &[Placement<'_>]) -> Pixmap 
     out
 }
 
-/// `tile` with ZoG's key colour (`#00FF00`) made transparent, as ZoG shows it: what a PNG
-/// tile for a page or a viewer other than ZoG should be.
-pub fn transparent_key(tile: &Pixmap) -> Pixmap {
-    let mut out = tile.clone();
-    for p in out.pixels_mut() {
-        let c = p.demultiply();
-        if (c.red(), c.green(), c.blue()) == (Rgb::KEY.0, Rgb::KEY.1, Rgb::KEY.2) {
-            *p = tiny_skia::PremultipliedColorU8::TRANSPARENT;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,9 +86,5 @@ mod tests {
             (edge.width(), edge.height()),
             (board.width(), board.height())
         );
-        // Made transparent, the key pixels have alpha 0 and the piece stays opaque.
-        let clear = transparent_key(&t);
-        assert_eq!(px(&clear, 0, 0).1, 0);
-        assert_eq!(px(&clear, 14, 0), px(&t, 14, 0));
     }
 }

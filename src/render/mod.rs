@@ -16,6 +16,8 @@
 //! spec::Document ─ from_spec ─→ RenderPlan ─ set::render_set ─→ RenderedSet (files, manifest,
 //!                                                               ZRF fragment, validator errors)
 //! images::apply(Document, ImageManifest): rewrite a spec's image paths to the rendered files
+//! own::OwnImages::of(Document, RenderPlan, AuthorFiles): the author's own bitmaps (any BMP
+//!   flavour, bmp::decode_bmp), matched to the plan → set::compose_start_with
 //! ```
 
 pub mod bmp;
@@ -25,6 +27,7 @@ pub mod fonts;
 pub mod game;
 pub mod images;
 pub mod lines;
+pub mod own;
 pub mod set;
 pub mod sheet;
 pub mod text;

@@ -10,6 +10,7 @@ use super::fonts::FontSet;
 use super::game::PiecePlan;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
+pub use super::own::OwnImages;
 use super::sheet::{Sheet, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
 use super::token::{self, PieceStyle, render_token};
@@ -464,16 +465,6 @@ fn decode(bytes: &[u8], format: ImageFormat) -> Result<Pixmap, String> {
     }
 }
 
-/// The author's own pictures found beside a rule file: the board and, per piece of the plan,
-/// per tile, the piece image (ZoG's `#00FF00` key is transparent).
-#[derive(Debug, Clone, Default)]
-pub struct OwnImages {
-    /// The board image, used as the background when it is at least the drawn board's size.
-    pub board: Option<Pixmap>,
-    /// Per plan piece, per tile: the author's image, if found.
-    pub tiles: Vec<Vec<Option<Pixmap>>>,
-}
-
 /// The start position of `plan`: the plain board with every setup piece placed, each centred on
 /// its cell (pentagons of the first player point up, the second player's down; tokens and
 /// chess men stand upright in their player's colour).
@@ -482,7 +473,8 @@ pub fn compose_start(plan: &RenderPlan, set: &RenderedSet) -> Pixmap {
 }
 
 /// [`compose_start`] with the author's own pictures where they exist: their board as the
-/// background and their piece images in place of the drawn tiles.
+/// background (over the drawn one where it is smaller) and their piece images in place of the
+/// drawn tiles.
 pub fn compose_start_with(plan: &RenderPlan, set: &RenderedSet, own: &OwnImages) -> Pixmap {
     let placements: Vec<Placement<'_>> = plan
         .setup
@@ -499,10 +491,27 @@ pub fn compose_start_with(plan: &RenderPlan, set: &RenderedSet, own: &OwnImages)
             Some(Placement { x, y, tile })
         })
         .collect();
-    let drawn = &set.boards[0];
-    let board = match &own.board {
-        Some(b) if b.width() >= drawn.width() && b.height() >= drawn.height() => b,
-        _ => drawn,
+    match &own.board {
+        Some(b) => compose_position(&overlay(&set.boards[0], b), &placements),
+        None => compose_position(&set.boards[0], &placements),
+    }
+}
+
+/// `top` drawn over `drawn` from the top left corner, on a picture as large as either.
+pub fn overlay(drawn: &Pixmap, top: &Pixmap) -> Pixmap {
+    if top.width() >= drawn.width() && top.height() >= drawn.height() {
+        return top.clone();
+    }
+    let (w, h) = (
+        drawn.width().max(top.width()),
+        drawn.height().max(top.height()),
+    );
+    let Some(mut out) = Pixmap::new(w, h) else {
+        return drawn.clone();
     };
-    compose_position(board, &placements)
+    let paint = tiny_skia::PixmapPaint::default();
+    let id = tiny_skia::Transform::identity();
+    out.draw_pixmap(0, 0, drawn.as_ref(), &paint, id, None);
+    out.draw_pixmap(0, 0, top.as_ref(), &paint, id, None);
+    out
 }

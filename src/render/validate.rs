@@ -99,7 +99,8 @@ pub fn validate_bmp(bytes: &[u8], subject: &str) -> Result<BmpInfo, Vec<Validati
         Ok(i) => i,
         Err(e) => {
             let loc = match &e {
-                bmp::BmpError::Unsupported { offset, .. } => Location::Byte(*offset),
+                bmp::BmpError::Unsupported { offset, .. }
+                | bmp::BmpError::Malformed { offset, .. } => Location::Byte(*offset),
                 bmp::BmpError::Truncated { got, .. } => Location::Byte(*got),
             };
             c.push(loc, e.to_string());

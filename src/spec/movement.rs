@@ -286,6 +286,46 @@ impl Movement {
         m.is_normal().then_some(m)
     }
 
+    /// The same movement along other directions: each direction of its travel renamed by `f`
+    /// (a player's symmetry). `None` when `f` has no name for one. Conditions are kept as
+    /// they are, so a caller comparing turned movements sees directions named there as a
+    /// difference.
+    pub fn turned(&self, f: impl Fn(&str) -> Option<String>) -> Option<Movement> {
+        let path = |p: &[String]| p.iter().map(|d| f(d)).collect::<Option<Vec<String>>>();
+        let travel = match &self.travel {
+            Travel::Step(d) => Travel::Step(f(d)?),
+            Travel::Slide { dir, max } => Travel::Slide {
+                dir: f(dir)?,
+                max: *max,
+            },
+            Travel::Leap(p) => Travel::Leap(path(p)?),
+            Travel::Lame(p) => Travel::Lame(path(p)?),
+            Travel::Hop { dir, over, capture } => Travel::Hop {
+                dir: f(dir)?,
+                over: *over,
+                capture: *capture,
+            },
+            Travel::Cannon { dir, quiet } => Travel::Cannon {
+                dir: f(dir)?,
+                quiet: *quiet,
+            },
+            Travel::EnPassant {
+                side,
+                forward,
+                piece,
+            } => Travel::EnPassant {
+                side: f(side)?,
+                forward: f(forward)?,
+                piece: piece.clone(),
+            },
+            Travel::Drop => Travel::Drop,
+        };
+        Some(Movement {
+            travel,
+            ..self.clone()
+        })
+    }
+
     /// The directions it names, in order.
     pub fn directions(&self) -> Vec<&str> {
         match &self.travel {

@@ -919,3 +919,54 @@ fn a_refused_game_points_at_its_first_untyped_part() {
         "{shown}"
     );
 }
+
+/// A step onto any site but a friend's that removes only an enemy there (`(apply (if (is Enemy
+/// (who at:(to))) (remove (to))))`, as 22 library games write it) is a typed capture. With a
+/// neutral piece in the game, "remove only an enemy" is not the engine's capture by
+/// replacement, so the move stays verbatim.
+#[test]
+fn removing_only_an_enemy_is_a_typed_capture_unless_a_piece_is_neutral() {
+    use zogkit::spec::movement::{Land, Travel};
+    let game = |extra: &str| {
+        format!(
+            "(game \"T\" (players 2) (equipment {{(board (square 3)) (piece \"P\" Each \
+             (move Step Orthogonal (to if:(not (is Friend (who at:(to)))) \
+             (apply (if (is Enemy (who at:(to))) (remove (to)))))))){extra}}}) \
+             (rules (play (forEach Piece))))"
+        )
+    };
+    let (doc, _) = read_lud("t.lud", &game(""), FileId(0));
+    let p = doc.unwrap().games[0].pieces[0].clone();
+    assert_eq!(p.extensions.count(RawFormat::Ludii), 0);
+    assert!(!p.moves.is_empty());
+    for b in &p.moves {
+        let m = movement::recognise(b).expect("a typed step");
+        assert!(matches!(m.travel, Travel::Step(_)), "{m:?}");
+        assert_eq!(m.land, Land::NotFriend);
+    }
+    let (doc, _) = read_lud("t.lud", &game(" (piece \"Ball\" Neutral)"), FileId(0));
+    let p = &doc.unwrap().games[0].pieces[0];
+    assert_eq!(p.extensions.count(RawFormat::Ludii), 1);
+}
+
+/// In a game of two, `(forEach NonMover if:c (result Player …))` is the goal `(if c' (result
+/// Next …))` with `Player` read as `Next`; with three players it is not typed.
+#[test]
+fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
+    let game = |players: usize, end: &str| {
+        format!(
+            "(game \"T\" (players {players}) (equipment {{(board (square 3)) (piece \"P\" Each)}}) \
+             (rules (play (move Add (to (sites Empty)))) (end {end})))"
+        )
+    };
+    let goals = |text: &str| {
+        let (doc, _) = read_lud("t.lud", text, FileId(0));
+        doc.unwrap().games[0].goals.clone()
+    };
+    let each = "(forEach NonMover if:(no Pieces Player) (result Player Loss))";
+    let next = "(if (no Pieces Next) (result Next Loss))";
+    let typed = goals(&game(2, each));
+    assert_eq!(typed.len(), 1, "{typed:?}");
+    assert_eq!(typed, goals(&game(2, next)));
+    assert!(goals(&game(3, each)).is_empty());
+}

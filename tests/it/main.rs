@@ -3,6 +3,7 @@
 
 mod common;
 
+mod author_pictures;
 mod batch;
 mod catalogue;
 mod chessembly_cli;

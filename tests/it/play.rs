@@ -185,7 +185,7 @@ fn the_server_answers_on_loopback_refuses_other_hosts_and_saves_a_game_replay_re
     let (status, page) =
         server.raw(format!("GET / HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n").as_bytes());
     assert_eq!(status, 200);
-    assert!(page.contains("<script src=\"/play.js\">"));
+    assert!(page.contains("<script src=\"play.js\">"));
     // Fool's mate, by FROM-TO and by notation; the computer finds the mate in one.
     for m in ["f2-f3", "Pawn e7 - e5", "g2g4"] {
         let (status, r) = server.call(
@@ -361,7 +361,7 @@ fn probe_reports_the_figures_of_the_files_it_is_given() {
 
 /// Chromium driven through the DevTools protocol over `--remote-debugging-pipe` (file
 /// descriptors 3 and 4, NUL-separated JSON messages): no WebSocket client needed.
-struct Browser {
+pub(crate) struct Browser {
     child: Child,
     to: std::fs::File,
     from: std::sync::mpsc::Receiver<serde_json::Value>,
@@ -370,7 +370,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start() -> Browser {
+    pub(crate) fn start() -> Browser {
         use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
         use std::os::unix::process::CommandExt;
         // Two pipes, their ends kept above 10 so that the child's dup2 onto 3 and 4 never
@@ -466,7 +466,7 @@ impl Browser {
     }
 
     /// Sends a command (to the page once attached) and waits for its result (hang guard 60 s).
-    fn send(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+    pub(crate) fn send(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         self.next += 1;
         let mut msg = serde_json::json!({"id": self.next, "method": method, "params": params});
         if let Some(s) = &self.session {
@@ -490,7 +490,7 @@ impl Browser {
     }
 
     /// Evaluates a JavaScript expression in the page; its value.
-    fn eval(&mut self, expr: &str) -> serde_json::Value {
+    pub(crate) fn eval(&mut self, expr: &str) -> serde_json::Value {
         let r = self.send(
             "Runtime.evaluate",
             serde_json::json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
@@ -500,7 +500,7 @@ impl Browser {
     }
 
     /// Waits until `expr` is true (hang guard 60 s).
-    fn wait_for(&mut self, expr: &str) {
+    pub(crate) fn wait_for(&mut self, expr: &str) {
         let start = Instant::now();
         while self.eval(expr) != serde_json::Value::Bool(true) {
             assert!(
@@ -512,7 +512,7 @@ impl Browser {
     }
 
     /// A real mouse click at the centre of the board cell of position `pos`.
-    fn click(&mut self, pos: &str) {
+    pub(crate) fn click(&mut self, pos: &str) {
         self.click_on(&format!(".cell[data-pos=\"{pos}\"]"));
     }
 
@@ -586,7 +586,7 @@ fn variety(p: &tiny_skia::Pixmap) -> (usize, f64) {
 }
 
 /// Whether `chromium` runs; `false` with a note when it is absent (a failure under CI).
-fn chromium_available() -> bool {
+pub(crate) fn chromium_available() -> bool {
     let ok = Command::new("chromium")
         .arg("--version")
         .stdout(Stdio::null())

@@ -3,7 +3,7 @@
 //! that every module says what it is in a `//!` line, and that every diagnostic code has a
 //! corpus case. Exceptions are listed here, each with its reason.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
@@ -744,4 +744,46 @@ fn no_function_grows_past_150_lines() {
     let sample = "fn a() {\n    let s = \"}\";\n    let c = '{';\n    x();\n}\n";
     assert!(long_functions(sample, 5).is_empty());
     assert_eq!(long_functions(sample, 4), [("a".to_string(), 5)]);
+}
+
+/// `cargo tree`'s packages with their features (`name vX.Y.Z feat,feat`), over the given edges.
+fn features_over(edges: &str) -> BTreeMap<String, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--offline", "-p", "zogkit", "--prefix", "none"])
+        .args(["-e", edges, "-f", "{p}|{f}"])
+        .current_dir(REPO)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim_end_matches(" (*)").split_once('|'))
+        .map(|(p, f)| (p.trim().to_string(), f.trim().to_string()))
+        .collect()
+}
+
+/// The tests and the main job share one build (docs/cli.md, "Build times") only while the
+/// dev-dependencies turn on no feature of a normal dependency: otherwise `cargo run` after
+/// `cargo test` rebuilds zogkit and every crate between, as `jsonschema` once made it do.
+#[test]
+fn dev_dependencies_turn_on_no_feature_of_a_normal_dependency() {
+    let build = features_over("normal,build");
+    let test = features_over("normal,build,dev");
+    assert!(
+        build.len() > 50,
+        "cargo tree listed {} packages",
+        build.len()
+    );
+    let changed: Vec<String> = build
+        .iter()
+        .filter(|(p, f)| test.get(*p).is_some_and(|t| t != *f))
+        .map(|(p, f)| format!("{p}: [{f}] in a build, [{}] in the tests", test[p]))
+        .collect();
+    assert!(changed.is_empty(), "{changed:#?}");
 }

@@ -184,3 +184,75 @@ pub fn engine_moves(doc: &Document) -> Result<(BTreeSet<Key>, usize), String> {
     }
     Ok((out, sites.len()))
 }
+
+/// Ludii's own perft of `files` (all under `root`) to `depth`, through the shared oracle's
+/// `ludii batch perft` in one JVM, its JSON files written under `out`: per file, the counts
+/// Ludii finished within `timeout_s` seconds (depth 1 first; depths cut by the timeout are left
+/// out, and a file Ludii could not run has none).
+pub fn batch_perft(
+    repo: &Path,
+    root: &Path,
+    files: &[PathBuf],
+    depth: u32,
+    timeout_s: u32,
+    out: &Path,
+) -> Result<BTreeMap<PathBuf, Vec<u64>>, String> {
+    let script = repo.join("../shared/tools/ludii/ludii");
+    let _ = std::fs::remove_dir_all(out);
+    let mut child = Command::new(&script)
+        .args(["batch", "perft"])
+        .arg(root)
+        .arg(out)
+        .args([
+            "--depth",
+            &depth.to_string(),
+            "--timeout",
+            &timeout_s.to_string(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", script.display()))?;
+    let list: String = files.iter().map(|f| format!("{}\n", f.display())).collect();
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let writer = std::thread::spawn(move || stdin.write_all(list.as_bytes()));
+    child.wait().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    let mut counts = BTreeMap::new();
+    for f in files {
+        let Ok(rel) = f.strip_prefix(root) else {
+            continue;
+        };
+        let json = out.join(rel).with_extension("perft.json");
+        let Ok(text) = std::fs::read_to_string(&json) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let n: Vec<u64> = v["perft"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+            .unwrap_or_default();
+        counts.insert(f.clone(), n);
+    }
+    Ok(counts)
+}
+
+/// The engine's perft of the first game of `doc` for depths 1 to `depth` (the step limit or a
+/// budget stopping a count ends the list there).
+pub fn engine_perft(doc: &Document, depth: u32) -> Result<Vec<u64>, String> {
+    use zogkit::engine;
+    let rules = engine::Rules::compile(doc, 0).map_err(|e| format!("engine: {e}"))?;
+    let mut counts = Vec::new();
+    for d in 1..=depth {
+        let ctl = engine::Control::default();
+        let n = engine::perft(&rules, &mut engine::State::start(&rules), d, &ctl);
+        match n {
+            Some(n) if ctl.overrun.get().is_none() => counts.push(n),
+            _ => break,
+        }
+    }
+    Ok(counts)
+}

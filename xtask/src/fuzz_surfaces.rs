@@ -395,6 +395,9 @@ fn exercise_catalogue(bytes: &[u8]) -> Result<(), String> {
     let stem = catalogue::stem(&name);
     thread_local!(static FONTS: zogkit::render::FontSet = zogkit::render::FontSet::bundled());
     let images = ImageStore::default();
+    let author = zogkit::render::own::AuthorFiles::new();
+    // Every entry with a Play link, so the link and the page behind it carry the markup too.
+    let playable: Vec<usize> = (0..r.document.as_ref().map_or(0, |d| d.games.len())).collect();
     let pages = FONTS.with(|fonts| {
         let fi = FileInput {
             display: &name,
@@ -410,6 +413,8 @@ fn exercise_catalogue(bytes: &[u8]) -> Result<(), String> {
             options: &opts,
             fonts,
             images: &images,
+            author: &author,
+            playable: &playable,
         };
         catalogue::file_pages(&fi, Prewritten::default())
     });

@@ -1,6 +1,7 @@
 //! `cargo xtask lud-writer`: converts every shared-corpus ZRF file to `.lud` with the CLI, runs
 //! the Ludii oracle over the written files in one JVM, compares Ludii's start moves with the
-//! engine's, and writes the summary to `golden/lud-writer-report.md`.
+//! engine's and Ludii's perft(2) of the written file with the engine's of the source, and writes
+//! the summary, per folder and per file, to `golden/lud-writer-report.md`.
 
 #[path = "../../tests/oracle/lud_oracle.rs"]
 mod lud_oracle;
@@ -22,7 +23,28 @@ struct Row {
     counts: (usize, usize),
     /// Up to three moves only the engine has, and up to three only Ludii has (site indexes).
     diff: String,
+    /// The engine's perft of the source (depth 1, 2), or why it has none.
+    ours: Result<Vec<u64>, String>,
+    /// Ludii's perft of the written file (depths it finished).
+    theirs: Vec<u64>,
 }
+
+impl Row {
+    /// Both counted `depth` plies and agree there and at every depth before.
+    fn perft_equal(&self, depth: usize) -> bool {
+        let Ok(ours) = &self.ours else { return false };
+        ours.len() >= depth && self.theirs.len() >= depth && ours[..depth] == self.theirs[..depth]
+    }
+
+    /// Both counted `depth` plies.
+    fn perft_compared(&self, depth: usize) -> bool {
+        self.ours.as_ref().is_ok_and(|o| o.len() >= depth) && self.theirs.len() >= depth
+    }
+}
+
+/// Depth of the perft comparison, and Ludii's time budget per file (seconds).
+const PERFT_DEPTH: u32 = 2;
+const PERFT_TIMEOUT: u32 = 10;
 
 /// Runs the measurement with the CLI at `zogkit` (built in release mode when `None`).
 pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
@@ -88,6 +110,8 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
             same: Err("not run".into()),
             counts: (0, 0),
             diff: String::new(),
+            ours: Err("not run".into()),
+            theirs: Vec::new(),
         });
     }
     let oracle = lud_oracle::find(root, &work.join("java"))?;
@@ -103,6 +127,24 @@ pub fn run(root: &Path, zogkit: Option<PathBuf>) -> Result<(), String> {
         r.error = v.error.clone();
         let yaml = work.join("yaml").join(&r.rel).with_extension("yaml");
         r.same = compare(&yaml, v, &mut r.counts, &mut r.diff);
+        r.ours = read_yaml(&yaml).and_then(|d| lud_oracle::engine_perft(&d, PERFT_DEPTH));
+    }
+    eprintln!(
+        "lud-writer: Ludii's perft({PERFT_DEPTH}) of {} files",
+        luds.len()
+    );
+    let lud_root = work.join("lud");
+    let theirs = lud_oracle::batch_perft(
+        root,
+        &lud_root,
+        &luds,
+        PERFT_DEPTH,
+        PERFT_TIMEOUT,
+        &work.join("perft"),
+    )?;
+    for r in rows.iter_mut().filter(|r| r.accepted) {
+        let lud = lud_root.join(&r.rel).with_extension("lud");
+        r.theirs = theirs.get(&lud).cloned().unwrap_or_default();
     }
     let md = markdown(&rows);
     std::fs::write(root.join("golden/lud-writer-report.md"), &md).map_err(|e| e.to_string())?;
@@ -118,9 +160,7 @@ fn compare(
     diff: &mut String,
 ) -> Result<bool, String> {
     let ludii = v.moves.as_ref().ok_or("Ludii did not start the game")?;
-    let text = std::fs::read_to_string(yaml).map_err(|e| e.to_string())?;
-    let doc = zogkit::spec::yaml::from_str(&text, zogkit::diag::FileId(0))
-        .map_err(|d| format!("the YAML spec does not read: {}", d.message))?;
+    let doc = read_yaml(yaml)?;
     let (engine, sites) = lud_oracle::engine_moves(&doc)?;
     let ludii = lud_oracle::normalise(ludii, sites);
     *counts = (engine.len(), ludii.len());
@@ -140,11 +180,67 @@ fn compare(
     Ok(engine == ludii)
 }
 
+/// The source's spec, as `convert --to yaml` wrote it.
+fn read_yaml(yaml: &Path) -> Result<zogkit::spec::Document, String> {
+    let text = std::fs::read_to_string(yaml).map_err(|e| e.to_string())?;
+    zogkit::spec::yaml::from_str(&text, zogkit::diag::FileId(0))
+        .map_err(|d| format!("the YAML spec does not read: {}", d.message))
+}
+
 fn pct(a: usize, b: usize) -> String {
     if b == 0 {
         "–".into()
     } else {
         format!("{:.1} %", 100.0 * a as f64 / b as f64)
+    }
+}
+
+/// The report's folder of a corpus file: `dagaz/<family>`, else its top folder.
+fn folder(rel: &str) -> String {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let n = if parts[0] == "dagaz" { 2 } else { 1 };
+    parts[..n.min(parts.len().saturating_sub(1)).max(1)].join("/")
+}
+
+/// Per folder: files, written, written in full, compiled, perft(1) and perft(2) equal.
+fn per_folder(rows: &[Row]) -> String {
+    let mut by: BTreeMap<String, [usize; 6]> = BTreeMap::new();
+    for r in rows {
+        let c = by.entry(folder(&r.rel)).or_default();
+        let compiled = r.accepted && r.compile == Some(true) && r.error.is_none();
+        let flags = [
+            true,
+            r.accepted,
+            r.accepted && !r.partial,
+            compiled,
+            r.accepted && r.perft_equal(1),
+            r.accepted && r.perft_equal(2),
+        ];
+        for (n, f) in c.iter_mut().zip(flags) {
+            *n += usize::from(f);
+        }
+    }
+    let mut md = String::from(
+        "\n## Per folder\n\n| folder | files | written | in full | compile | perft(1) equal | perft(2) equal |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for (f, c) in &by {
+        let _ = writeln!(
+            md,
+            "| {f} | {} | {} | {} | {} | {} | {} |",
+            c[0], c[1], c[2], c[3], c[4], c[5]
+        );
+    }
+    md
+}
+
+/// A file's perft cell: `equal (20, 400)`, or both sides' counts.
+fn perft_cell(r: &Row) -> String {
+    let show = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match &r.ours {
+        _ if !r.accepted => "–".into(),
+        Ok(o) if r.perft_equal(PERFT_DEPTH as usize) => format!("equal ({})", show(o)),
+        Ok(o) => format!("{} / {}", show(o), show(&r.theirs)),
+        Err(e) => format!("– / {} ({})", show(&r.theirs), error_kind(e)),
     }
 }
 
@@ -177,7 +273,7 @@ fn markdown(rows: &[Row]) -> String {
     let _ = writeln!(md, "# `.lud` writer against the Ludii oracle\n");
     let _ = writeln!(
         md,
-        "Written by `cargo xtask lud-writer` (every shared-corpus ZRF file converted with `zogkit convert --to lud`, the first game of each compiled and started by Ludii 1.3.12, its start moves compared as a set of (from, to) site pairs with the engine's). Do not edit.\n"
+        "Written by `cargo xtask lud-writer` (every shared-corpus ZRF file converted with `zogkit convert --to lud`, the first game of each compiled and started by Ludii 1.3.12, its start moves compared as a set of (from, to) site pairs with the engine's, and its perft to depth 2 from `ludii batch perft` with the engine's perft of the source; Ludii gets 10 s per file). Do not edit.\n"
     );
     let _ = writeln!(md, "| measure | value |\n| --- | --- |");
     let _ = writeln!(md, "| corpus files | {all} |");
@@ -209,6 +305,18 @@ fn markdown(rows: &[Row]) -> String {
         pct(same, acc.len())
     );
     let _ = writeln!(md, "| not partial and start moves equal | {clean_same} |");
+    for depth in 1..=PERFT_DEPTH as usize {
+        let compared = acc.iter().filter(|r| r.perft_compared(depth)).count();
+        let equal = acc.iter().filter(|r| r.perft_equal(depth)).count();
+        let _ = writeln!(
+            md,
+            "| perft({depth}) compared (engine on the source, Ludii on the written file) | {compared} |\n\
+             | perft({depth}) equal | {equal} ({} of compared, {} of accepted) |",
+            pct(equal, compared),
+            pct(equal, acc.len())
+        );
+    }
+    md.push_str(&per_folder(rows));
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     for r in &acc {
         if let Some(e) = &r.error {
@@ -245,7 +353,7 @@ fn markdown(rows: &[Row]) -> String {
     }
     let _ = writeln!(
         md,
-        "\n## Per file\n\n| file | accepted | partial | compiles | start moves (engine / Ludii) |\n| --- | --- | --- | --- | --- |"
+        "\n## Per file\n\n| file | accepted | partial | compiles | start moves (engine / Ludii) | perft 1, 2 (engine / Ludii) |\n| --- | --- | --- | --- | --- | --- |"
     );
     for r in rows {
         let yes = |b: bool| if b { "yes" } else { "no" };
@@ -263,11 +371,12 @@ fn markdown(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {compiles} | {} |",
+            "| {} | {} | {} | {compiles} | {} | {} |",
             r.rel,
             yes(r.accepted),
             yes(r.partial),
-            moves.replace('|', "\\|")
+            moves.replace('|', "\\|"),
+            perft_cell(r).replace('|', "\\|")
         );
     }
     md

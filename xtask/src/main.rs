@@ -24,7 +24,7 @@ tasks:
                              (../shared/tools/fsf), ratios of compute time, and slow real games
                              (--engine: the engine part alone, of BIN when given)
   build-times                issue 18's figures from a fresh copy of HEAD in target/build-times:
-                             cold test build, test run, one-file edit + test, cold release build
+                             cold test build, test run, README main job, one-file edit + test, cold release build
   corpus [--check]           convert the shared corpus with a JSON report and write the summary
                              golden/corpus-report.md (--check: fail if it would change)
   lud-writer [--zogkit BIN]  convert the shared corpus to .lud, run the Ludii oracle over it (compile,

@@ -19,6 +19,13 @@ impl Lower<'_> {
         } else {
             vec![n]
         };
+        let (per, alts) = mover_branches(&alts);
+        if !per.is_empty() && !self.per_player(&per, &mut piece.moves) {
+            for (_, a) in &per {
+                self.unmapped(&format!("a move of piece `{}`", piece.name), a);
+                piece.extensions.push(RawFormat::Ludii, print(a));
+            }
+        }
         for a in alts {
             match self.moves(a) {
                 Some(blocks) => piece.moves.extend(blocks),
@@ -35,7 +42,11 @@ impl Lower<'_> {
         match (n.head()?, args.as_slice()) {
             ("or", parts) => {
                 let mut v = Vec::new();
-                for p in items_or_args(parts) {
+                let (per, rest) = mover_branches(&items_or_args(parts));
+                if !per.is_empty() && !self.per_player(&per, &mut v) {
+                    return None;
+                }
+                for p in rest {
                     v.extend(self.moves(p)?);
                 }
                 Some(v)
@@ -62,6 +73,47 @@ impl Lower<'_> {
             ("forEach", [Node::Atom(k, _), d1, to]) if k == "Direction" => self.two_step(d1, to),
             _ => None,
         }
+    }
+
+    /// The writer's per-player branches `(if (is Mover Pk) Xk)`, one per player in turn for
+    /// each move whose absolute Ludii form differs between players (a leap's walks, a path of
+    /// `ahead` steps): the spec says such a move once, in the first player's directions, and
+    /// the board's symmetries turn it for the others. So they read as the first player's
+    /// moves when every other player's are exactly those turned by that player's facing;
+    /// appended to `out`. False (nothing appended) otherwise.
+    fn per_player(&mut self, per: &[(usize, &Node)], out: &mut Vec<MoveBlock>) -> bool {
+        let players = self.players.len();
+        let mut blocks: Vec<Vec<MoveBlock>> = vec![Vec::new(); players];
+        for &(k, x) in per {
+            match (blocks.get_mut(k), self.moves(x)) {
+                (Some(b), Some(v)) => b.extend(v),
+                _ => return false,
+            }
+        }
+        let facing = |k: usize| -> Option<i32> {
+            let f = self.facings.get(k)?.as_deref()?;
+            Some(board::compass_index(f)? as i32)
+        };
+        let Some(first) = facing(0) else {
+            return false;
+        };
+        for (k, theirs) in blocks.iter().enumerate().skip(1) {
+            let Some(turn) = facing(k).map(|f| f - first) else {
+                return false;
+            };
+            let same = blocks[0].len() == theirs.len()
+                && blocks[0].iter().zip(theirs).all(|(a, b)| {
+                    let a = movement::recognise(a)
+                        .ok()
+                        .and_then(|m| m.turned(|d| board::rotate(d, turn).map(str::to_string)));
+                    a.is_some() && a == movement::recognise(b).ok()
+                });
+            if !same {
+                return false;
+            }
+        }
+        out.append(&mut blocks[0]);
+        true
     }
 
     /// The consequences after a move: none, or a promotion on arrival, `(then (if (is In
@@ -193,12 +245,17 @@ impl Lower<'_> {
         }
     }
 
-    /// `(to [if:c] [(apply (remove (to)))])` → landing condition (default: empty).
+    /// `(to [if:c] [(apply (remove (to)))])` → landing condition (default: empty). Ludii's
+    /// `StepToNotFriend` form `(apply (if (is Enemy (who at:(to))) (remove (to))))` is the same
+    /// capture when no piece is neutral or shared (an occupied site is then a friend's or an
+    /// enemy's).
     fn to_cond(&self, to: Option<&Node>, default: Cond) -> Option<Cond> {
         let Some(to) = to else {
             return Some(default);
         };
-        if to.positional().any(|a| !is_remove_to(a)) {
+        let capture =
+            |a: &Node| is_remove_to(a) || self.piece_owners.is_empty() && is_remove_enemy_to(a);
+        if to.positional().any(|a| !capture(a)) {
             return None;
         }
         match to.named("if") {
@@ -512,6 +569,14 @@ fn is_remove_to(n: &Node) -> bool {
     a.head() == Some("remove") && a.args().len() == 1 && is_loc(&a.args()[0])
 }
 
+/// `(apply (if (is Enemy (who at:(to))) (remove (to))))`.
+fn is_remove_enemy_to(n: &Node) -> bool {
+    let [a] = n.args() else { return false };
+    n.head() == Some("apply")
+        && a.head() == Some("if")
+        && matches!(a.args(), [c, r] if print(c) == "(is Enemy (who at:(to)))" && print(r) == "(remove (to))")
+}
+
 fn prefix(blocks: Vec<MoveBlock>, c: Cond) -> Vec<MoveBlock> {
     blocks
         .into_iter()
@@ -609,4 +674,33 @@ fn conjunct_nodes(c: &Node) -> Vec<&Node> {
         return vec![c];
     }
     items_or_args(&c.positional().collect::<Vec<_>>())
+}
+
+/// Alternatives split into the writer's per-player branches `(if (is Mover Pk) X)` (player
+/// index, `X`) and the others.
+fn mover_branches<'n>(alts: &[&'n Node]) -> (Vec<(usize, &'n Node)>, Vec<&'n Node>) {
+    let mut per = Vec::new();
+    let mut rest = Vec::new();
+    for &a in alts {
+        let args: Vec<&Node> = a.positional().collect();
+        match (a.head(), args.as_slice()) {
+            (Some("if"), [c, x]) => match mover_is(c) {
+                Some(k) => per.push((k, *x)),
+                None => rest.push(a),
+            },
+            _ => rest.push(a),
+        }
+    }
+    (per, rest)
+}
+
+/// `(is Mover Pk)`: the player index `k - 1`.
+fn mover_is(c: &Node) -> Option<usize> {
+    let args: Vec<&Node> = c.positional().collect();
+    match (c.head()?, args.as_slice()) {
+        ("is", [Node::Atom(m, _), Node::Atom(p, _)]) if m == "Mover" => {
+            p.strip_prefix('P')?.parse::<usize>().ok()?.checked_sub(1)
+        }
+        _ => None,
+    }
 }

@@ -1,0 +1,202 @@
+//! `zogkit catalogue … --serve`: the site just built, served on 127.0.0.1 with `play`'s safety (`play::http`'s bounds and `Host`/`Origin` checks), and behind each Play link (`/play/<slug>/<n>/`) the game itself, in a `play` session made on first use.
+
+use super::author_images::Collection;
+use super::{InputFile, display_path, read_input, read_regular};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use zogkit::format::{self, Format};
+use zogkit::play::{Response, Session};
+
+/// Sessions kept at once; the oldest is dropped for a new one (its moves are lost).
+const MAX_SESSIONS: usize = 32;
+/// Largest site file served (a start picture of a large board is a few MiB).
+const MAX_FILE: u64 = 64 << 20;
+
+/// One catalogued input whose games can be played: where to read it again, and which entries
+/// (indexes into its document's games) the engine runs.
+pub(super) struct Playable {
+    pub(super) input: InputFile,
+    pub(super) from: Format,
+    pub(super) games: Vec<usize>,
+}
+
+/// A served site: its folder, its playable inputs by slug, and the sessions started.
+pub(super) struct Site {
+    /// The site folder, canonical.
+    dir: PathBuf,
+    inputs: BTreeMap<String, Playable>,
+    sessions: Mutex<Vec<Started>>,
+}
+
+/// A session started: its input's slug and entry, and the session.
+type Started = ((String, usize), Arc<Mutex<Session>>);
+
+impl Site {
+    /// The site in `dir` with the playable inputs by slug.
+    pub(super) fn new(dir: &Path, inputs: BTreeMap<String, Playable>) -> Result<Site, String> {
+        let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", display_path(dir)))?;
+        Ok(Site {
+            dir,
+            inputs,
+            sessions: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Answers one request: a game's page and API under `/play/<slug>/<n>/`, else a file of
+    /// the site (`GET` only; a folder's `index.html`).
+    pub(super) fn handle(&self, method: &str, target: &str, body: &[u8]) -> Response {
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        if let Some(rest) = path.strip_prefix("/play/") {
+            return self.play(rest, method, query, body);
+        }
+        if method != "GET" {
+            return Response::error(405, format!("{method} is not allowed here; use GET"));
+        }
+        let mut rel = path.trim_start_matches('/').to_string();
+        if rel.is_empty() || rel.ends_with('/') {
+            rel.push_str("index.html");
+        }
+        // The site's own names are plain: `..`, `\`, `%`-escapes and the like never are.
+        let plain = zogkit::render::game::safe_relative(&rel).as_deref() == Some(rel.as_str())
+            && !rel.contains(['%', '\\'])
+            && !rel.split('/').any(|c| c.starts_with('.'));
+        if !path.starts_with('/') || !plain {
+            return Response::error(404, "no such page");
+        }
+        let file = self.dir.join(&rel);
+        // Written by this run through its held folder; a link swapped in later is not followed out.
+        match std::fs::canonicalize(&file) {
+            Ok(real) if real.starts_with(&self.dir) => {}
+            _ => return Response::error(404, "no such page"),
+        }
+        match read_regular(&file, MAX_FILE + 1) {
+            Ok(bytes) if bytes.len() as u64 <= MAX_FILE => {
+                Response::bytes(content_type(&rel), bytes)
+            }
+            Ok(_) => Response::error(500, "the file is too large to serve"),
+            Err(_) => Response::error(404, "no such page"),
+        }
+    }
+
+    /// `/play/<slug>/<n>/<rest>`: the session of entry `n` (1-based) of input `slug`, made on
+    /// first use, answering `/<rest>`.
+    fn play(&self, rest: &str, method: &str, query: &str, body: &[u8]) -> Response {
+        let mut parts = rest.splitn(3, '/');
+        let (slug, n) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        let Some((source, index)) = self.find(slug, n) else {
+            return Response::error(404, "no such game to play");
+        };
+        let Some(inner) = parts.next() else {
+            // `/play/<slug>/<n>`: the page's own addresses are relative to its folder (the
+            // slug is one of the site's, plain ASCII).
+            let mut r = Response::error(308, "the game's page is its folder");
+            r.headers
+                .push(("Location", format!("/play/{slug}/{}/", index + 1)));
+            return r;
+        };
+        let session = match self.session(slug, index, source) {
+            Ok(s) => s,
+            Err(e) => return Response::error(500, e),
+        };
+        let target = match query {
+            "" => format!("/{inner}"),
+            q => format!("/{inner}?{q}"),
+        };
+        let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+        s.handle(method, &target, body)
+    }
+
+    /// The input `slug` and the index of its entry `n` (1-based), when the engine runs it.
+    fn find(&self, slug: &str, n: &str) -> Option<(&Playable, usize)> {
+        let source = self.inputs.get(slug)?;
+        let index = n.parse::<usize>().ok()?.checked_sub(1)?;
+        source.games.contains(&index).then_some((source, index))
+    }
+
+    /// The session of entry `index` of `slug`, made (outside the lock: reading a file and
+    /// drawing its pictures takes a while) when there is none.
+    fn session(
+        &self,
+        slug: &str,
+        index: usize,
+        source: &Playable,
+    ) -> Result<Arc<Mutex<Session>>, String> {
+        let key = (slug.to_string(), index);
+        let lock = || self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, s)) = lock().iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(s));
+        }
+        let mut session = start(source, index)?;
+        session.set_base(&format!("/play/{slug}/{}/", index + 1));
+        let session = Arc::new(Mutex::new(session));
+        let mut all = lock();
+        if let Some((_, s)) = all.iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(s));
+        }
+        if all.len() >= MAX_SESSIONS {
+            all.remove(0);
+        }
+        all.push((key, Arc::clone(&session)));
+        Ok(session)
+    }
+}
+
+/// A `play` session of entry `index` of `source`, read again as the catalogue read it, with
+/// the author's pictures from its collection (the folder walked).
+fn start(source: &Playable, index: usize) -> Result<Session, String> {
+    let input = &source.input;
+    let bytes = read_input(input).map_err(|e| format!("{}: {e}", input.display))?;
+    let r = format::read(
+        source.from,
+        &input.display,
+        &bytes,
+        &super::read_options(None),
+        &mut *super::loader(input),
+    );
+    let doc = match r.document {
+        Some(d) if r.errors() == 0 => d,
+        _ => return Err(format!("{}: cannot be read any more", input.display)),
+    };
+    let game = doc.games.get(index).ok_or("no such game")?;
+    let mut rules = zogkit::engine::Rules::compile(&doc, index)
+        .map_err(|e| format!("{:?} cannot be played: {e}", game.title))?;
+    super::engine_settings(&mut rules);
+    let own = match &input.path {
+        Some(p) => {
+            Collection::of(p, input.root.as_deref())?
+                .read(p, &doc, [index])
+                .0
+        }
+        None => Default::default(),
+    };
+    let name = input
+        .path
+        .as_deref()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let budget = super::play_server::request_budget();
+    Ok(Session::with_images(
+        &doc, index, rules, &name, budget, &own,
+    ))
+}
+
+/// The content type of a site file, by its extension.
+fn content_type(rel: &str) -> &'static str {
+    match rel.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "png" => "image/png",
+        "json" => "application/json",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// The entries of `doc` the engine runs (compiled without a refusal).
+pub(super) fn playable_games(doc: &zogkit::spec::Document) -> Vec<usize> {
+    (0..doc.games.len())
+        .filter(|&i| doc.games[i].kind != zogkit::spec::EntryKind::Separator)
+        .filter(|&i| zogkit::engine::Rules::compile(doc, i).is_ok())
+        .collect()
+}
