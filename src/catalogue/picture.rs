@@ -1,10 +1,9 @@
 //! The catalogue's pictures: a start position, its thumbnail and the piece tiles of each entry,
 //! as PNG. Drawn through the renderer's set (`from_spec` → `render_set` → `compose_start_with`,
 //! with every validator; the author's own board and piece pictures where the file names them,
-//! ZoG's key colour transparent in tiles), once per distinct plan of a file (variants often
-//! share their game's), and
-//! each distinct image is stored once in the whole site (`img/<hash>.png`: many games share
-//! their pieces' tiles).
+//! ZoG's key colour transparent in tiles, where ZoG would show the board), once per distinct
+//! plan of a file (variants often share their game's), and each distinct image is stored once
+//! in the whole site (`img/<hash>.png`: many games share their pieces' tiles).
 
 use super::SiteFile;
 use crate::render::game::PlanOptions;

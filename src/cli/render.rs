@@ -30,10 +30,23 @@ pub enum OutFormat {
 pub enum StyleArg {
     /// Rectangular cells; the checkered twin alternates two fills.
     Checkered,
-    /// Dots joined by lines along the links (alquerque, morris, go-like boards).
+    /// Dots joined by lines along the links (alquerque, morris).
     Points,
     /// Hexagonal cells.
     Hex,
+    /// Lines between linked points, pieces on the points (xiangqi, go).
+    Lines,
+}
+
+impl StyleArg {
+    fn sheet_style(self) -> SheetStyle {
+        match self {
+            StyleArg::Checkered => SheetStyle::Checkered,
+            StyleArg::Points => SheetStyle::Points,
+            StyleArg::Hex => SheetStyle::Hex,
+            StyleArg::Lines => SheetStyle::Lines,
+        }
+    }
 }
 
 /// Arguments of `zogkit render`.
@@ -68,8 +81,8 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PX")]
     pub unit: Option<u32>,
     /// How cells are drawn: checkered (rectangular cells), points (dots joined by lines along
-    /// the links) or hex (hexagonal cells). Default: chosen per board from its rectangles and
-    /// links.
+    /// the links), hex (hexagonal cells) or lines (lines between linked points, pieces on the
+    /// points). Default: chosen per board from its rectangles, links and zones.
     #[arg(long, value_enum)]
     pub style: Option<StyleArg>,
     /// Draw names with this font (TTF/OTF); the bundled fonts stay as fallbacks.
@@ -123,11 +136,7 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let mut opts = PlanOptions {
         unit: args.unit,
         redraw: args.unit.is_some() || args.labels,
-        style: args.style.map(|s| match s {
-            StyleArg::Checkered => SheetStyle::Checkered,
-            StyleArg::Points => SheetStyle::Points,
-            StyleArg::Hex => SheetStyle::Hex,
-        }),
+        style: args.style.map(StyleArg::sheet_style),
         format: match args.format {
             OutFormat::Bmp => ImageFormat::Bmp,
             OutFormat::Png => ImageFormat::Png,

@@ -8,7 +8,7 @@ use crate::engine::Rules;
 use crate::render::game::PlanOptions;
 use crate::render::own::{AuthorFiles, OwnImages, key_transparent};
 use crate::render::set::{SetOptions, overlay, render_set};
-use crate::render::sheet::{SheetStyle, draw_sheet};
+use crate::render::sheet::draw_sheet;
 use crate::render::{BoardColours, FontSet, ImageFormat, from_spec};
 use crate::spec::Document;
 use std::collections::BTreeMap;
@@ -79,9 +79,9 @@ fn attempt(
     let mut files = BTreeMap::new();
     let png = |p: &tiny_skia::Pixmap| p.encode_png().map_err(|e| format!("PNG: {e}"));
     // The checkered twin (a preview set draws none), as ZoG players see boards.
-    let drawn = match sheet.style {
-        SheetStyle::Points => set.boards[0].clone(),
-        _ => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
+    let drawn = match sheet.style.has_twin() {
+        false => set.boards[0].clone(),
+        true => draw_sheet(sheet, &BoardColours::default(), true, &BTreeMap::new())
             .unwrap_or_else(|_| set.boards[0].clone()),
     };
     let board = match &own.board {

@@ -9,7 +9,8 @@ use resvg::usvg::{self, fontdb};
 use std::sync::{Arc, Mutex};
 use tiny_skia::PixmapMut;
 
-/// Noto Sans CJK JP Bold, subset (ASCII, JIS X 0208 rows 1–8 and level 1, all Tai Shogi kanji); OFL.
+/// Noto Sans CJK JP Bold, subset (ASCII, JIS X 0208 rows 1–8 and level 1, all Tai Shogi kanji,
+/// the xiangqi and janggi men's characters); OFL.
 pub const BUNDLED_MAIN: &[u8] = include_bytes!("../../assets/fonts/ZogkitKanji-Bold.otf");
 /// HanaMinB subset holding the rare characters Noto lacks (U+29E44); Hanazono Font License.
 pub const BUNDLED_RARE: &[u8] = include_bytes!("../../assets/fonts/ZogkitRare-Regular.ttf");

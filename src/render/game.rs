@@ -42,6 +42,7 @@
 
 use super::ColourClass;
 use super::Side;
+use super::lines::GameFacts;
 use super::sheet::{Sheet, SheetStyle};
 use super::token::{self, PieceStyle};
 use crate::spec::{Cond, Document, Game, GoalCond, GoalKind, Instr, moves};
@@ -221,11 +222,11 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
         .games
         .get(game)
         .ok_or_else(|| PlanError(format!("the document has no game {}", game + 1)))?;
-    let board = board_plan(g, opts)?;
+    let board = board_plan(g, &doc.procedures, opts)?;
     let mut notes = board.sheet.notes.clone();
     // Pentagons tell two players apart by rotation; tokens and chess men by colour, so a
     // game without pentagons draws every player.
-    let styles = token::piece_styles(g);
+    let styles = token::piece_styles(g, &doc.procedures);
     let pentagons = styles.contains(&PieceStyle::Pentagon);
     let drawn = if pentagons { 2 } else { token::PALETTE.len() };
     let players: Vec<String> = g.players.iter().take(drawn).cloned().collect();
@@ -262,20 +263,21 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
             None => (derived, false),
         };
         let style = styles[pi];
-        let text =
-            opts.names
-                .get(&p.name)
-                .cloned()
-                .unwrap_or_else(|| match p.name.strip_prefix('成') {
-                    _ if style != PieceStyle::Pentagon => labels[pi].clone(),
-                    Some(rest)
-                        if facts.promoted_faces.contains(p.name.as_str())
-                            && piece_names.contains(rest) =>
-                    {
-                        rest.to_string()
-                    }
-                    _ => p.name.clone(),
-                });
+        let text = opts.names.get(&p.name).cloned().unwrap_or_else(|| {
+            match (style, p.name.strip_prefix('成')) {
+                (PieceStyle::Xiangqi { man, janggi }, _) => {
+                    man.characters(janggi, true)[0].to_string()
+                }
+                (s, _) if s != PieceStyle::Pentagon => labels[pi].clone(),
+                (_, Some(rest))
+                    if facts.promoted_faces.contains(p.name.as_str())
+                        && piece_names.contains(rest) =>
+                {
+                    rest.to_string()
+                }
+                _ => p.name.clone(),
+            }
+        });
         let stem = format!("{folder}{}", sanitise(&p.name, pi));
         let mut tiles = Vec::new();
         for (i, player) in players.iter().enumerate() {
@@ -332,7 +334,11 @@ pub fn from_spec(doc: &Document, game: usize, opts: &PlanOptions) -> Result<Rend
     })
 }
 
-fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
+fn board_plan(
+    g: &Game,
+    procedures: &[Vec<Instr>],
+    opts: &PlanOptions,
+) -> Result<BoardPlan, PlanError> {
     let title = &g.title;
     let b = g
         .boards
@@ -343,7 +349,8 @@ fn board_plan(g: &Game, opts: &PlanOptions) -> Result<BoardPlan, PlanError> {
         .iter()
         .all(|p| p.dummy || p.killed || p.rect.is_some());
     let (sheet, grid) = if drawable && !opts.redraw {
-        let sheet = Sheet::of_board(b, opts.style)
+        let facts = GameFacts::of(g, procedures);
+        let sheet = Sheet::of_board(b, opts.style, &facts)
             .map_err(|e| PlanError(format!("game {title:?}: {e}")))?;
         (sheet, None)
     } else {

@@ -26,6 +26,7 @@ pub mod compose;
 pub mod fonts;
 pub mod game;
 pub mod images;
+pub mod lines;
 pub mod own;
 pub mod set;
 pub mod sheet;

@@ -11,7 +11,7 @@ use super::game::PiecePlan;
 use super::game::{ImageFormat, RenderPlan};
 use super::images::{ImageManifest, zrf_fragment};
 pub use super::own::OwnImages;
-use super::sheet::{Sheet, SheetStyle, draw_sheet, validate_sheet};
+use super::sheet::{Sheet, draw_sheet, validate_sheet};
 use super::tile::{TileStyle, render_tile_pair};
 use super::token::{self, PieceStyle, render_token};
 use super::validate::{
@@ -235,8 +235,8 @@ pub fn render_set(
         }
     };
     let b = &plan.board;
-    // A points board has no checkered twin: both pictures would be the same.
-    let twin = boards.sheet.style != SheetStyle::Points && !opts.preview;
+    // A points or lines board has no checkered twin: both pictures would be the same.
+    let twin = boards.sheet.style.has_twin() && !opts.preview;
     let mut files = vec![OutputFile {
         path: b.file.clone(),
         bytes: encode(&boards.plain)?,

@@ -15,16 +15,21 @@
 //! second; a cell's outline is drawn at `x1 − inset` and `x2` (and likewise in y), its interior
 //! fills the pixels between, so that neighbouring cells share one line in both conventions.
 //!
-//! ## Style, chosen per board ([`SheetStyle::detect`])
+//! ## Style, chosen per board ([`SheetStyle::detect`], then `lines::detect`)
+//! - **lines**: a line board by one of `lines.rs`'s rules (a palace, as xiangqi and janggi
+//!   have; an orthogonal grid of a placement game, as go): lines between linked points, pieces
+//!   centred on the points, no cells;
 //! - **points**: the rectangles are clearly smaller than the distance between linked
 //!   neighbours (median side < 0.75 × median nearest-link distance): the author drew points or
-//!   holes, so zogkit draws a dot per position and a line along every link (alquerque, morris,
-//!   Chinese checkers, mancala pits);
+//!   holes, so zogkit draws a dot per position and a line along every link of a geometric
+//!   direction (alquerque, Chinese checkers, mancala pits); also when a link crosses a killed
+//!   position (morris);
 //! - **hex**: otherwise, when at least a quarter of the linked positions have five or more
 //!   links of (nearly) their shortest length: hexagonal cells inscribed in the rectangles;
 //! - **checkered**: otherwise, rectangular cells, as many shapes and sizes as the rectangles have.
 
 use super::board::BoardColours;
+use super::lines::{self, GameFacts, NamedLink};
 use super::validate::{Location, ValidationError};
 use super::{RenderError, Rgb, filled, px};
 use crate::spec::Board;
@@ -50,11 +55,18 @@ pub enum SheetStyle {
     Points,
     /// Hexagonal cells inscribed in the rectangles; the checkered twin uses three fills.
     Hex,
+    /// Lines between linked points, pieces on the points, no dots (xiangqi, go).
+    Lines,
 }
 
 impl SheetStyle {
     /// Every style, in documentation order.
-    pub const ALL: [SheetStyle; 3] = [SheetStyle::Checkered, SheetStyle::Points, SheetStyle::Hex];
+    pub const ALL: [SheetStyle; 4] = [
+        SheetStyle::Checkered,
+        SheetStyle::Points,
+        SheetStyle::Hex,
+        SheetStyle::Lines,
+    ];
 
     /// The name used by `--style` and reports.
     pub fn slug(self) -> &'static str {
@@ -62,7 +74,13 @@ impl SheetStyle {
             SheetStyle::Checkered => "checkered",
             SheetStyle::Points => "points",
             SheetStyle::Hex => "hex",
+            SheetStyle::Lines => "lines",
         }
+    }
+
+    /// Whether a checkered twin differs from the plain board (not for points and lines).
+    pub fn has_twin(self) -> bool {
+        matches!(self, SheetStyle::Checkered | SheetStyle::Hex)
     }
 }
 
@@ -105,6 +123,8 @@ pub struct Sheet {
     pub cells: Vec<SheetCell>,
     /// Links between drawn cells, each pair once (indexes into `cells`, smaller first).
     pub links: Vec<(usize, usize)>,
+    /// The lines drawn (points and lines styles), pairs of cells as in `links`.
+    pub segments: Vec<(usize, usize)>,
     /// Rectangles of killed positions: not drawn.
     pub killed: Vec<[i64; 4]>,
     /// 1 when a rectangle's left/top edge is its first interior pixel (`1 1 31 31`), 0 when
@@ -126,9 +146,14 @@ impl Sheet {
             .collect()
     }
 
-    /// The sheet of a spec board at its own coordinates, in `style` or the detected one.
+    /// The sheet of a spec board at its own coordinates, in `style` or the detected one
+    /// (`facts`: what the game says beyond its board, for `lines::detect`).
     /// Errors name the position whose rectangle cannot be drawn.
-    pub fn of_board(b: &Board, style: Option<SheetStyle>) -> Result<Sheet, String> {
+    pub fn of_board(
+        b: &Board,
+        style: Option<SheetStyle>,
+        facts: &GameFacts,
+    ) -> Result<Sheet, String> {
         let mut cells = Vec::new();
         let mut killed = Vec::new();
         let mut grid_parity = Vec::new();
@@ -175,6 +200,7 @@ impl Sheet {
             .map(|(i, c)| (c.name.as_str(), i))
             .collect();
         let mut links = BTreeSet::new();
+        let mut named = Vec::new();
         for p in &b.positions {
             let Some(&a) = index.get(p.name.as_str()) else {
                 continue;
@@ -184,6 +210,11 @@ impl Sheet {
                     && t != a
                 {
                     links.insert((a.min(t), a.max(t)));
+                    named.push(NamedLink {
+                        a,
+                        b: t,
+                        dir: l.direction.as_str(),
+                    });
                 }
             }
         }
@@ -196,7 +227,20 @@ impl Sheet {
                 [a, c, ..] => hex_angle(a.offset, c.offset),
                 _ => false,
             });
-        let style = style.unwrap_or_else(|| SheetStyle::detect(&cells, &links, hex_grid));
+        let (style, segments) = match style {
+            Some(s @ (SheetStyle::Points | SheetStyle::Lines)) => {
+                (s, lines::forced(&cells, &named))
+            }
+            Some(s) => (s, Vec::new()),
+            None => {
+                let base = SheetStyle::detect(&cells, &links, hex_grid);
+                let points = base == SheetStyle::Points;
+                match lines::detect(b, &cells, &named, &killed, points, facts) {
+                    Some(l) => (l.style, l.segments),
+                    None => (base, Vec::new()),
+                }
+            }
+        };
         let mut notes = Vec::new();
         if let Some(first) = off.first() {
             notes.push(format!(
@@ -211,6 +255,7 @@ impl Sheet {
             style,
             cells,
             links,
+            segments,
             killed,
             inset: 1,
             tile: 0,
@@ -242,6 +287,7 @@ impl Sheet {
             style: SheetStyle::Checkered,
             cells,
             links: Vec::new(),
+            segments: Vec::new(),
             killed: Vec::new(),
             inset: 1,
             tile: unit - 1,
@@ -428,7 +474,9 @@ impl Sheet {
             (SheetStyle::Checkered, _) | (_, None) => interior,
             // The hexagon's inscribed circle has the pitch as diameter.
             (SheetStyle::Hex, Some(d)) => (d * 0.85).floor(),
-            (SheetStyle::Points, Some(d)) => interior.max((d * 0.6).floor()).min(d - 2.0),
+            (SheetStyle::Points | SheetStyle::Lines, Some(d)) => {
+                interior.max((d * 0.6).floor()).min(d - 2.0)
+            }
         };
         let tile = tile.clamp(0.0, 512.0) as u32;
         if tile < 12 {
@@ -498,6 +546,7 @@ impl SheetStyle {
             style: SheetStyle::Checkered,
             cells: cells.to_vec(),
             links: links.to_vec(),
+            segments: Vec::new(),
             killed: Vec::new(),
             inset: 1,
             tile: 0,
@@ -624,7 +673,8 @@ pub fn draw_sheet(
     match sheet.style {
         SheetStyle::Checkered => draw_rects(&mut img, sheet, colours, checkered, zones),
         SheetStyle::Hex => draw_hexes(&mut img, sheet, colours, checkered, zones),
-        SheetStyle::Points => draw_points(&mut img, sheet, colours, zones),
+        SheetStyle::Points => draw_points(&mut img, sheet, colours, zones, true),
+        SheetStyle::Lines => draw_points(&mut img, sheet, colours, zones, false),
     }
     Ok(img)
 }
@@ -725,11 +775,15 @@ fn draw_hexes(
     }
 }
 
+/// Points and lines boards: the fill, zone shading, a line along every segment and, for
+/// points (`dots`), a dot per position. Lines boards shade a zone's cells as squares under the
+/// lines and draw crisp odd-width lines whose square caps cover the end points' centres.
 fn draw_points(
     img: &mut Pixmap,
     sheet: &Sheet,
     colours: &BoardColours,
     zones: &BTreeMap<usize, Rgb>,
+    dots: bool,
 ) {
     fill(
         img,
@@ -740,12 +794,29 @@ fn draw_points(
         colours.fill,
     );
     let d = sheet.pitch().map_or(sheet.tile as f32, |d| d as f32);
-    let stroke = Stroke {
-        width: (d / 24.0).clamp(1.0, 3.0),
-        ..Stroke::default()
+    let stroke = if dots {
+        Stroke {
+            width: (d / 24.0).clamp(1.0, 3.0),
+            ..Stroke::default()
+        }
+    } else {
+        Stroke {
+            width: if d >= 60.0 { 3.0 } else { 1.0 },
+            line_cap: tiny_skia::LineCap::Square,
+            ..Stroke::default()
+        }
     };
+    if !dots {
+        let e = 1 - sheet.inset;
+        for (&i, &z) in zones {
+            if let Some(c) = sheet.cells.get(i) {
+                let [x1, y1, x2, y2] = c.rect;
+                fill(img, x1 + e, y1 + e, x2 - 1, y2 - 1, z);
+            }
+        }
+    }
     let mut pb = PathBuilder::new();
-    for &(a, b) in &sheet.links {
+    for &(a, b) in &sheet.segments {
         let ((ax, ay), (bx, by)) = (sheet.cells[a].centre(), sheet.cells[b].centre());
         pb.move_to(ax as f32 + 0.5, ay as f32 + 0.5);
         pb.line_to(bx as f32 + 0.5, by as f32 + 0.5);
@@ -758,6 +829,9 @@ fn draw_points(
             Transform::identity(),
             None,
         );
+    }
+    if !dots {
+        return;
     }
     let r = sheet.dot_radius();
     for (i, c) in sheet.cells.iter().enumerate() {
@@ -784,6 +858,34 @@ fn draw_points(
             );
         }
     }
+}
+
+/// Lines boards: the middle pixel of every horizontal or vertical line is in the line colour
+/// (so a line joins each pair of linked points it should).
+fn validate_lines(img: &Pixmap, sheet: &Sheet, lines: Rgb, subject: &str) -> Vec<ValidationError> {
+    let mut out = Vec::new();
+    for &(a, b) in &sheet.segments {
+        let ((ax, ay), (bx, by)) = (sheet.cells[a].centre(), sheet.cells[b].centre());
+        let (mx, my) = ((ax + bx).div_euclid(2), (ay + by).div_euclid(2));
+        let straight = ax == bx || ay == by;
+        if !straight || mx < 0 || my < 0 || mx >= img.width() as i64 || my >= img.height() as i64 {
+            continue;
+        }
+        let got = px(img, mx as u32, my as u32).0;
+        if got != lines {
+            out.push(ValidationError {
+                check: "position-on-cell",
+                subject: subject.to_string(),
+                location: Location::Pixel(mx as u32, my as u32),
+                message: format!(
+                    "no line between {} and {}: {got} where the line is {lines}",
+                    sheet.cells[a].name, sheet.cells[b].name
+                ),
+            });
+            break;
+        }
+    }
+    out
 }
 
 /// Checks a drawn sheet from its pixels: its size; opaque and free of the transparency key;
@@ -840,10 +942,21 @@ pub fn validate_sheet(
     };
     let r = sheet.dot_radius() as i64 - 1;
     let pointy = sheet.style == SheetStyle::Hex && sheet.pointy();
+    let mut on_line = vec![false; sheet.cells.len()];
+    for &(a, b) in &sheet.segments {
+        on_line[a] = true;
+        on_line[b] = true;
+    }
+    if sheet.style == SheetStyle::Lines {
+        out.extend(validate_lines(img, sheet, colours.lines, subject));
+    }
     for (i, c) in sheet.cells.iter().enumerate() {
         let (cx, cy) = c.centre();
         let want = match sheet.style {
             SheetStyle::Points => colours.lines,
+            SheetStyle::Lines if on_line[i] => colours.lines,
+            // A point no line reaches shows the fill or its zone: nothing to probe.
+            SheetStyle::Lines => continue,
             _ => cell_fill(sheet, i, colours, checkered, zones),
         };
         let [x1, y1, x2, y2] = c.rect;
@@ -909,7 +1022,7 @@ pub fn validate_sheet(
             (x1 - 1..=x2).contains(&cx) && (y1 - 1..=y2).contains(&cy)
         };
         let surround = match sheet.style {
-            SheetStyle::Points => continue,
+            SheetStyle::Points | SheetStyle::Lines => continue,
             _ => colours.surround,
         };
         if inside(cx, cy) && !sheet.cells.iter().any(covers) && at(cx, cy) != surround {

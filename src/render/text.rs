@@ -146,8 +146,8 @@ pub fn vertical(
     }
 }
 
-/// Horizontal layout for Latin names: one line, or two for multi-word names that would otherwise
-/// be smaller than 8 px. Sizes are fitted to the pentagon with the font's measured widths; below
+/// Horizontal layout for Latin names: one line, or two for multi-word names (words separated
+/// by spaces, `-` or `_`) that would otherwise be smaller than 8 px. Sizes are fitted to the pentagon with the font's measured widths; below
 /// 8 px a line is condensed horizontally (down to 60 %) before it is made smaller.
 /// Returns a note when the result is smaller than 6 px (scaled), i.e. hard to read.
 pub fn horizontal(name: &str, size: u32, fonts: &FontSet) -> (Vec<TextItem>, Option<String>) {
@@ -188,7 +188,12 @@ fn horizontal_items(name: &str, size: u32, fonts: &FontSet) -> Vec<TextItem> {
             (n / MIN_CONDENSE, MIN_CONDENSE)
         }
     };
-    let words: Vec<&str> = name.split_whitespace().collect();
+    // Words end at spaces, `-` and `_` (Chu Shogi's `Ferocious-Leopard`); a line break
+    // replaces the separator.
+    let words: Vec<&str> = name
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .filter(|w| !w.is_empty())
+        .collect();
     let one = natural(name, 21.0 * k);
     if one >= min || words.len() < 2 {
         let (size, x_scale) = fit(one);
@@ -364,6 +369,20 @@ mod tests {
         assert_eq!(horizontal("Queen", 30, &f).0.len(), 1);
         let k = &horizontal("K", 30, &f).0[0];
         assert_eq!((k.size, k.x_scale), (15.0, 1.0));
+        // Hyphenated names break like spaced ones, at a legible size (Chu Shogi's names).
+        for name in ["Copper-General", "Ferocious-Leopard", "Reverse_Chariot"] {
+            let (items, note) = horizontal(name, 48, &f);
+            assert_eq!(note, None, "{name}");
+            assert_eq!(items.len(), 2, "{name}");
+            assert!(
+                items.iter().all(|i| !i.text.contains(['-', '_'])),
+                "{items:?}"
+            );
+            assert!(
+                items.iter().all(|i| i.size >= 6.0 * 48.0 / 30.0),
+                "{items:?}"
+            );
+        }
         let (long, note) = horizontal("Free Demonic King", 30, &f);
         assert_eq!(long.len(), 2);
         assert!(note.unwrap().contains("abbreviation"));

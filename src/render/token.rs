@@ -6,11 +6,19 @@
 //!   shogi (`shogi`, any case, or 将棋), or more than half of its (non-dummy) piece names hold a
 //!   CJK ideograph or kana, or it has one of shogi's own men, which chess lacks: a piece named
 //!   Gold, Silver (General), Lance or Tokin.
-//! - Otherwise **Chess** for each piece that [`chess_man`] recognises (its name, ignoring case,
-//!   spaces, `-`, `_` and a `White`/`Black` prefix, is King, Queen, Rook, Bishop, Knight or
-//!   Pawn; or its notation is K, Q, R, B, N or P), provided the game is a chess game: it has at
+//! - Otherwise **Chess** for each piece that moves as a chess man ([`chess_man_by_movement`]:
+//!   its move blocks typed by `spec::movement`, on a grid's direction frame), when its name
+//!   names the same man or no other piece of the game moves that way; else for each piece
+//!   that [`chess_man`] recognises by name (its name, ignoring case, spaces, `-`, `_` and a
+//!   `White`/`Black` prefix, or its first word, is King, Queen, Rook, Bishop, Knight or Pawn;
+//!   or its notation is K, Q, R, B, N or P); provided the game is a chess game: it has at
 //!   least two different men among queen, rook, bishop, knight and pawn (so draughts' Man/King
 //!   and Breakthrough's lone pawn get tokens).
+//! - **Xiangqi** first, for a game whose board has a palace (`lines.rs`) and whose pieces name
+//!   at least four of xiangqi's seven men ([`XiangqiMan::of_name`]): each man's own character
+//!   (帥/將 仕/士 相/象 傌/馬 俥/車 炮/砲 兵/卒, the red side's first; janggi's 漢/楚, 包 and 士
+//!   when the board has no river), the first form the fonts have, in red for the first player
+//!   or a player named Red, black (janggi: blue) for the other, on a light ringed disc.
 //! - **Token** for the rest.
 //!
 //! ## Tiles
@@ -20,9 +28,14 @@
 //! upright for every player: players differ by colour ([`PALETTE`]), not by rotation.
 
 use super::fonts::{CHESS_FAMILY, FontSet, ink_box};
+use super::lines;
 use super::tile::{Cell, composite_inside, missing_glyphs};
 use super::{RenderError, RenderWarning, Rendered, Rgb, filled, put};
-use crate::spec::{Game, Piece};
+use crate::spec::geometry::frame;
+use crate::spec::movement::{Land, Travel, recognise_in};
+use crate::spec::moves::Inliner;
+use crate::spec::{Game, Instr, Piece};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use tiny_skia::Pixmap;
 
@@ -35,6 +48,99 @@ pub enum PieceStyle {
     Token,
     /// A chess glyph filled with the player's colour.
     Chess(ChessMan),
+    /// A xiangqi or janggi man: a light disc with the man's character in the side's colour.
+    Xiangqi {
+        /// Which man.
+        man: XiangqiMan,
+        /// Janggi's characters (漢/楚 generals, 包 cannons) instead of xiangqi's.
+        janggi: bool,
+    },
+}
+
+/// The seven men of xiangqi and janggi.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum XiangqiMan {
+    /// 帥 / 將 (janggi 漢 / 楚).
+    General,
+    /// 仕 / 士 (janggi 士 for both).
+    Advisor,
+    /// 相 / 象.
+    Elephant,
+    /// 傌 / 馬.
+    Horse,
+    /// 俥 / 車.
+    Chariot,
+    /// 炮 / 砲 (janggi 包).
+    Cannon,
+    /// 兵 / 卒.
+    Soldier,
+}
+
+impl XiangqiMan {
+    /// Every man.
+    pub const ALL: [XiangqiMan; 7] = [
+        XiangqiMan::General,
+        XiangqiMan::Advisor,
+        XiangqiMan::Elephant,
+        XiangqiMan::Horse,
+        XiangqiMan::Chariot,
+        XiangqiMan::Cannon,
+        XiangqiMan::Soldier,
+    ];
+
+    /// The characters of the man for the red side (`red`) or the other, best first: the
+    /// traditional one, then the forms a font is likelier to have (車 for 俥, 将 for 將).
+    pub fn characters(self, janggi: bool, red: bool) -> &'static [char] {
+        use XiangqiMan::*;
+        match (self, janggi, red) {
+            (General, false, true) => &['帥', '帅'],
+            (General, false, false) => &['將', '将'],
+            (General, true, true) => &['漢', '汉'],
+            (General, true, false) => &['楚'],
+            (Advisor, false, true) => &['仕', '士'],
+            (Advisor, _, _) => &['士'],
+            (Elephant, false, true) => &['相', '象'],
+            (Elephant, _, _) => &['象'],
+            (Horse, false, true) => &['傌', '馬', '马'],
+            (Horse, _, _) => &['馬', '马'],
+            (Chariot, false, true) => &['俥', '車', '车'],
+            (Chariot, _, _) => &['車', '车'],
+            (Cannon, false, true) => &['炮', '砲'],
+            (Cannon, false, false) => &['砲', '炮'],
+            (Cannon, true, _) => &['包', '砲'],
+            (Soldier, _, true) => &['兵'],
+            (Soldier, _, false) => &['卒'],
+        }
+    }
+
+    /// The man a piece's name names: its first word in English (General, King, Advisor,
+    /// Mandarin, Guard, Elephant, Minister, Bishop, Horse, Knight, Chariot, Rook, Car, Cannon,
+    /// Catapult, Soldier, Pawn, …) or a character of the man in it (車, 馬, 象, …).
+    pub fn of_name(name: &str) -> Option<XiangqiMan> {
+        use XiangqiMan::*;
+        let words = name_words(name);
+        let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+        let by_word = match first.as_str() {
+            "general" | "king" | "marshal" | "governor" => Some(General),
+            "advisor" | "adviser" | "mandarin" | "guard" | "assistant" | "counsellor"
+            | "counselor" | "official" | "scholar" => Some(Advisor),
+            "elephant" | "minister" | "bishop" => Some(Elephant),
+            "horse" | "knight" => Some(Horse),
+            "chariot" | "rook" | "car" | "cart" => Some(Chariot),
+            "cannon" | "catapult" | "gun" => Some(Cannon),
+            "soldier" | "pawn" | "private" => Some(Soldier),
+            _ => None,
+        };
+        by_word.or_else(|| {
+            XiangqiMan::ALL.into_iter().find(|m| {
+                [false, true].iter().any(|&j| {
+                    [false, true]
+                        .iter()
+                        .any(|&r| m.characters(j, r).iter().any(|c| name.contains(*c)))
+                })
+            })
+        })
+    }
 }
 
 /// The six chess men with a Unicode symbol.
@@ -104,7 +210,9 @@ impl ChessMan {
     }
 }
 
-/// The chess man a piece is recognisable as, by name or notation (module docs).
+/// The chess man a piece is recognisable as by name or notation (module docs): its name
+/// (ignoring case, spaces, `-`, `_` and a `White`/`Black` prefix), else the first word of its
+/// name (Circe's `Rook-a1`), else its notation.
 pub fn chess_man(p: &Piece) -> Option<ChessMan> {
     let n: String = p
         .name
@@ -116,7 +224,143 @@ pub fn chess_man(p: &Piece) -> Option<ChessMan> {
         .iter()
         .find_map(|c| n.strip_prefix(c))
         .unwrap_or(&n);
-    ChessMan::from_word(bare).or_else(|| p.notation.as_deref().and_then(ChessMan::from_notation))
+    let first = p
+        .name
+        .split([' ', '-', '_'])
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    ChessMan::from_word(bare)
+        .or_else(|| ChessMan::from_word(&first))
+        .or_else(|| p.notation.as_deref().and_then(ChessMan::from_notation))
+}
+
+/// How one typed move block travels, as vectors (`+x` right, `+y` up the board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Way {
+    /// One step, and what it may land on.
+    Step((i64, i64), Land),
+    /// An unlimited slide.
+    Slide((i64, i64)),
+    /// A leap to this offset.
+    Leap((i64, i64)),
+    /// A lame path of one direction repeated (the pawn's double step).
+    Run((i64, i64)),
+    /// En passant.
+    EnPassant,
+    /// Anything else.
+    Other,
+}
+
+/// The chess man a piece moves as, from its move blocks typed by `spec::movement` on a grid
+/// whose directions are `frame`: unlimited slides along exactly the four orthogonals (rook),
+/// the four diagonals (bishop) or all eight (queen); leaps to exactly the eight knight offsets
+/// (knight); steps to all eight neighbours (king); a quiet orthogonal step with captures on
+/// both diagonals beside it, and at most a double step and en passant besides (pawn). Blocks
+/// the vocabulary does not type (castling, Circe's rebirths) are left out; `None` when no
+/// block is typed or the ways match no man.
+pub fn chess_man_by_movement(
+    p: &Piece,
+    procedures: &[Vec<Instr>],
+    frame: &BTreeMap<String, (i64, i64)>,
+) -> Option<ChessMan> {
+    let mut inl = Inliner::new(procedures.len());
+    let vector = |d: &str| frame.get(d).copied();
+    let mut ways = BTreeSet::new();
+    for b in &p.moves {
+        let Ok(m) = recognise_in(b, procedures, &mut inl) else {
+            continue;
+        };
+        let path =
+            |ds: &[String]| -> Option<Vec<(i64, i64)>> { ds.iter().map(|d| vector(d)).collect() };
+        let way =
+            match &m.travel {
+                Travel::Step(d) => vector(d).map(|v| Way::Step(v, m.land)),
+                Travel::Slide { dir, max: None } => vector(dir).map(Way::Slide),
+                Travel::Leap(ds) => path(ds)
+                    .map(|v| Way::Leap(v.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)))),
+                Travel::Lame(ds) => path(ds)
+                    .and_then(|v| v.windows(2).all(|w| w[0] == w[1]).then(|| Way::Run(v[0]))),
+                Travel::EnPassant { .. } => Some(Way::EnPassant),
+                _ => None,
+            };
+        ways.insert(way.unwrap_or(Way::Other));
+    }
+    man_of_ways(&ways)
+}
+
+fn man_of_ways(ways: &BTreeSet<Way>) -> Option<ChessMan> {
+    const ORTHO: [(i64, i64); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    const DIAG: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+    let knight: BTreeSet<(i64, i64)> = [(1, 2), (2, 1)]
+        .into_iter()
+        .flat_map(|(a, b)| [(a, b), (-a, b), (a, -b), (-a, -b)])
+        .collect();
+    let set = |f: fn(&Way) -> Option<(i64, i64)>| -> BTreeSet<(i64, i64)> {
+        ways.iter().filter_map(f).collect()
+    };
+    let slides = set(|w| match w {
+        Way::Slide(v) => Some(*v),
+        _ => None,
+    });
+    let leaps = set(|w| match w {
+        Way::Leap(v) => Some(*v),
+        _ => None,
+    });
+    let steps = set(|w| match w {
+        Way::Step(v, _) => Some(*v),
+        _ => None,
+    });
+    let only = |f: fn(&Way) -> bool| ways.iter().all(f);
+    let ortho: BTreeSet<_> = ORTHO.into_iter().collect();
+    let diag: BTreeSet<_> = DIAG.into_iter().collect();
+    let all: BTreeSet<_> = ORTHO.into_iter().chain(DIAG).collect();
+    if only(|w| matches!(w, Way::Slide(_))) && !slides.is_empty() {
+        return [
+            (&ortho, ChessMan::Rook),
+            (&diag, ChessMan::Bishop),
+            (&all, ChessMan::Queen),
+        ]
+        .into_iter()
+        .find(|(s, _)| **s == slides)
+        .map(|(_, m)| m);
+    }
+    if only(|w| matches!(w, Way::Leap(_))) && leaps == knight {
+        return Some(ChessMan::Knight);
+    }
+    if only(|w| matches!(w, Way::Step(..))) && steps == all {
+        return Some(ChessMan::King);
+    }
+    // The pawn: one quiet orthogonal step forward, captures on the two diagonals beside it.
+    let quiet: Vec<(i64, i64)> = ways
+        .iter()
+        .filter_map(|w| match w {
+            Way::Step(v, Land::Empty) if ortho.contains(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    if let [f] = quiet.as_slice() {
+        let beside: BTreeSet<(i64, i64)> = if f.0 == 0 {
+            [(1, f.1), (-1, f.1)].into()
+        } else {
+            [(f.0, 1), (f.0, -1)].into()
+        };
+        let captures = set(|w| match w {
+            Way::Step(v, Land::Enemy) => Some(*v),
+            _ => None,
+        });
+        let rest_ok = ways.iter().all(|w| match w {
+            Way::Step(v, Land::Empty) => v == f,
+            Way::Step(v, Land::Enemy) => beside.contains(v),
+            Way::Run(v) => v == f,
+            Way::EnPassant => true,
+            _ => false,
+        });
+        if captures == beside && rest_ok {
+            return Some(ChessMan::Pawn);
+        }
+    }
+    None
 }
 
 fn is_cjk(c: char) -> bool {
@@ -148,12 +392,37 @@ pub fn is_shogi_like(g: &Game) -> bool {
     })
 }
 
-/// The style of each piece of `g`, in `g.pieces` order (module docs).
-pub fn piece_styles(g: &Game) -> Vec<PieceStyle> {
+/// The style of each piece of `g`, in `g.pieces` order (module docs); `procedures` are its
+/// document's (move blocks call them).
+pub fn piece_styles(g: &Game, procedures: &[Vec<Instr>]) -> Vec<PieceStyle> {
+    if let Some(styles) = xiangqi_styles(g, procedures) {
+        return styles;
+    }
     if is_shogi_like(g) {
         return vec![PieceStyle::Pentagon; g.pieces.len()];
     }
-    let men: Vec<Option<ChessMan>> = g.pieces.iter().map(chess_man).collect();
+    let frame = g.boards.first().and_then(|b| frame::frame(b).ok());
+    let moving: Vec<Option<ChessMan>> = g
+        .pieces
+        .iter()
+        .map(|p| {
+            let f = frame.as_ref().filter(|_| !p.dummy)?;
+            chess_man_by_movement(p, procedures, f)
+        })
+        .collect();
+    let named: Vec<Option<ChessMan>> = g.pieces.iter().map(chess_man).collect();
+    // A man by movement counts when the name agrees or no other piece moves the same way
+    // (Ultima's pieces all move as queens: none of them is one).
+    let men: Vec<Option<ChessMan>> = moving
+        .iter()
+        .zip(&named)
+        .map(|(m, n)| match m {
+            Some(m) if *n == Some(*m) || moving.iter().filter(|o| **o == Some(*m)).count() == 1 => {
+                Some(*m)
+            }
+            _ => *n,
+        })
+        .collect();
     let mut army: Vec<ChessMan> = men
         .iter()
         .zip(&g.pieces)
@@ -169,6 +438,39 @@ pub fn piece_styles(g: &Game) -> Vec<PieceStyle> {
             _ => PieceStyle::Token,
         })
         .collect()
+}
+
+/// Xiangqi and janggi men ([`PieceStyle::Xiangqi`]) when the game's first board has a palace
+/// (`lines::palace`) and its pieces' names name at least four different men; janggi's
+/// characters when the board has no river. Pieces that name no man get tokens.
+fn xiangqi_styles(g: &Game, procedures: &[Vec<Instr>]) -> Option<Vec<PieceStyle>> {
+    let men: Vec<Option<XiangqiMan>> = g
+        .pieces
+        .iter()
+        .map(|p| XiangqiMan::of_name(&p.name).filter(|_| !p.dummy))
+        .collect();
+    let mut distinct: Vec<XiangqiMan> = Vec::new();
+    for m in men.iter().flatten() {
+        if !distinct.contains(m) {
+            distinct.push(*m);
+        }
+    }
+    if distinct.len() < 4 {
+        return None;
+    }
+    let board = g.boards.first()?;
+    let palace = lines::palace(board, &lines::GameFacts::of(g, procedures))?;
+    Some({
+        men.into_iter()
+            .map(|m| match m {
+                Some(man) => PieceStyle::Xiangqi {
+                    man,
+                    janggi: !palace.river,
+                },
+                None => PieceStyle::Token,
+            })
+            .collect()
+    })
 }
 
 /// Most characters of a token label made from a name; a notation may have one more.
@@ -371,12 +673,15 @@ pub fn render_token(
         if missing.is_empty() {
             return chess_tile(man, colours, size, fonts, &subject);
         }
-        let mut r = token_tile(label, colours, size, fonts, &subject)?;
+        let mut r = token_tile(label, colours, size, fonts, &subject, false)?;
         r.warnings
             .extend(missing_glyphs(Mutex::new(missing), &subject));
         return Ok(r);
     }
-    token_tile(label, colours, size, fonts, &subject)
+    if let PieceStyle::Xiangqi { man, janggi } = style {
+        return xiangqi_tile(man, janggi, label, player, size, fonts, &subject);
+    }
+    token_tile(label, colours, size, fonts, &subject, false)
 }
 
 /// Both players' tiles of a piece (first, second) in palette colours `colours` (see
@@ -397,19 +702,87 @@ pub fn render_token_pair(
 /// Where text is set (x, baseline) at 100 px to measure its ink on `ink_box`'s canvas.
 const MEASURE: (f32, f32) = (100.0, 300.0);
 
+/// A xiangqi man's disc: light, with a ring and the character in the side's ink.
+const XIANGQI_DISC: Rgb = Rgb(0xF2, 0xE2, 0xB8);
+/// The red side's ink.
+const XIANGQI_RED: Rgb = Rgb(0xC0, 0x18, 0x18);
+/// The black side's ink (xiangqi).
+const XIANGQI_BLACK: Rgb = Rgb(0x1A, 0x1A, 0x1A);
+/// The other side's ink in janggi (楚, traditionally blue or green).
+const JANGGI_BLUE: Rgb = Rgb(0x12, 0x4C, 0xA0);
+
+/// Whether palette colour `player` plays the red side of xiangqi: the first player (ivory by
+/// default) or a player named Red.
+fn red_side(player: usize) -> bool {
+    matches!(player % PALETTE.len(), 0 | 2)
+}
+
+/// A xiangqi or janggi man's tile for palette colour `player` (module docs): the first of the
+/// man's characters for that side the fonts have (or `label`, when it is not one of the man's
+/// characters: a `--name` override), on a light disc with a ring, both in the side's ink.
+fn xiangqi_tile(
+    man: XiangqiMan,
+    janggi: bool,
+    label: &str,
+    player: usize,
+    size: u32,
+    fonts: &FontSet,
+    subject: &str,
+) -> Result<Rendered, RenderError> {
+    let red = red_side(player);
+    let chars = man.characters(janggi, red);
+    let own = [false, true]
+        .iter()
+        .flat_map(|&r| man.characters(janggi, r))
+        .any(|c| label.trim() == c.to_string());
+    let text = match chars
+        .iter()
+        .find(|c| fonts.missing_chars(&c.to_string()).is_empty())
+    {
+        _ if !own && !label.trim().is_empty() => label.to_string(),
+        Some(c) => c.to_string(),
+        None => chars[0].to_string(),
+    };
+    let ink = match (red, janggi) {
+        (true, _) => XIANGQI_RED,
+        (false, false) => XIANGQI_BLACK,
+        (false, true) => JANGGI_BLUE,
+    };
+    let colours = PlayerColours {
+        fill: XIANGQI_DISC,
+        ink,
+    };
+    token_tile(&text, colours, size, fonts, subject, true)
+}
+
+/// The circle a token's label fits in, as a share of the disc's radius: a margin that keeps
+/// wide labels (a sliding puzzle's `B00`) clear of the rim.
+const LABEL_RADIUS: f64 = 0.8;
+
+/// How far inside the outline a ring is drawn, and its width, in pixels.
+const RING: (f64, f64) = (2.0, 1.0);
+
 fn token_tile(
     label: &str,
     colours: PlayerColours,
     size: u32,
     fonts: &FontSet,
     subject: &str,
+    ring: bool,
 ) -> Result<Rendered, RenderError> {
     let mut tile = filled(size, size, Rgb::KEY)?;
+    let c = (size as f64 - 1.0) / 2.0;
+    let outer = c + 0.5 - 1.0 - RING.0;
+    let on_ring = |x: u32, y: u32| {
+        let d = ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt();
+        ring && d <= outer && d > outer - RING.1
+    };
     for y in 0..size {
         for x in 0..size {
             match disc_cell(size, x, y) {
                 Cell::Outside => {}
                 Cell::Outline => put(&mut tile, x, y, OUTLINE),
+                Cell::Interior if on_ring(x, y) => put(&mut tile, x, y, colours.ink),
                 Cell::Interior => put(&mut tile, x, y, colours.fill),
             }
         }
@@ -427,46 +800,96 @@ fn token_tile(
             warnings,
         });
     }
-    let s = size as f32;
-    let element = |x: f32, baseline: f32, px: f32| {
-        fonts.text_element(x, baseline, px, colours.ink, "start", &label)
-    };
-    // Measure at 100 px, then fit the ink box inside the disc (corners on a circle 2 px inside
-    // the outline; at most 55 % of the tile high) and centre it.
-    // Measured in black: the ink box does not depend on the colour, so one measure serves
-    // every player.
-    let measured = fonts.text_element(MEASURE.0, MEASURE.1, 100.0, Rgb::BLACK, "start", &label);
-    let layer = match ink_box(fonts, &measured) {
-        Some((bx, by, bw, bh)) => {
-            let (bx, by) = (bx - MEASURE.0, by - MEASURE.1 + 500.0);
-            let r = s / 2.0 - 2.0;
-            let k = (2.0 * r / (bw * bw + bh * bh).sqrt()).min(0.55 * s / bh);
-            let x = (s - k * bw) / 2.0 - k * bx;
-            let baseline = (s - k * bh) / 2.0 - k * (by - 500.0);
-            Some(element(x, baseline, 100.0 * k))
-        }
-        None => None,
+    // The label's ink box has its corners on a circle of `LABEL_RADIUS` of the disc's radius
+    // (inside the ring, if any); no pixel it inks lies over a pixel further out, nor on the rim
+    // (the pixel and its four neighbours are inside the outline).
+    let r = ((c + 0.5) * LABEL_RADIUS).min(if ring {
+        outer - RING.1 - 1.0
+    } else {
+        f64::INFINITY
+    });
+    let inside = |x: u32, y: u32| {
+        let interior = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && disc_cell(size, x as u32, y as u32) == Cell::Interior
+        };
+        let (xi, yi) = (x as i64, y as i64);
+        [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
+            .iter()
+            .all(|(dx, dy)| interior(xi + dx, yi + dy))
+            && ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt() <= r + 1.0
     };
     let missing = Mutex::new(Vec::new());
-    if let Some(el) = layer {
-        let svg = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}">{el}</svg>"#
-        );
-        let mut ink = Pixmap::new(size, size).ok_or_else(|| RenderError::Size("tile".into()))?;
-        fonts.draw(&svg, &mut ink.as_mut(), &missing)?;
-        composite_inside(&mut tile, &ink, |x, y| {
-            disc_cell(size, x, y) == Cell::Interior
-        });
-    } else {
-        fonts.missing_chars(&label).into_iter().for_each(|c| {
+    match label_layer(
+        &label,
+        colours.ink,
+        size,
+        r as f32,
+        fonts,
+        &missing,
+        &inside,
+    )? {
+        Some(ink) => {
+            composite_inside(&mut tile, &ink, inside);
+        }
+        None => fonts.missing_chars(&label).into_iter().for_each(|c| {
             missing.lock().unwrap_or_else(|e| e.into_inner()).push(c);
-        });
+        }),
     }
     warnings.extend(missing_glyphs(missing, subject));
     Ok(Rendered {
         pixmap: tile,
         warnings,
     })
+}
+
+/// Attempts at shrinking a label that does not fit, each 8 % smaller.
+const FIT_TRIES: usize = 12;
+
+/// `label` in `ink` on a transparent tile-sized layer, centred, as large as fits: its ink box's
+/// corners on a circle of radius `r` around the centre and at most 55 % of the tile high, then
+/// shrunk until every pixel it inks lies `inside` (the measured box and the drawn ink can
+/// differ by a pixel or two, which a disc's rim would clip). `None` when nothing is drawn.
+fn label_layer(
+    label: &str,
+    ink: Rgb,
+    size: u32,
+    r: f32,
+    fonts: &FontSet,
+    missing: &Mutex<Vec<char>>,
+    inside: &dyn Fn(u32, u32) -> bool,
+) -> Result<Option<Pixmap>, RenderError> {
+    let s = size as f32;
+    // Measured in black at 100 px: the ink box does not depend on the colour, so one measure
+    // serves every player.
+    let measured = fonts.text_element(MEASURE.0, MEASURE.1, 100.0, Rgb::BLACK, "start", label);
+    let Some((bx, by, bw, bh)) = ink_box(fonts, &measured) else {
+        return Ok(None);
+    };
+    let (bx, by) = (bx - MEASURE.0, by - MEASURE.1 + 500.0);
+    let mut k = (2.0 * r.max(1.0) / (bw * bw + bh * bh).sqrt()).min(0.55 * s / bh);
+    let mut layer = Pixmap::new(size, size).ok_or_else(|| RenderError::Size("tile".into()))?;
+    for attempt in 0..FIT_TRIES {
+        let x = (s - k * bw) / 2.0 - k * bx;
+        let baseline = (s - k * bh) / 2.0 - k * (by - 500.0);
+        let el = fonts.text_element(x, baseline, 100.0 * k, ink, "start", label);
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}">{el}</svg>"#
+        );
+        layer.fill(tiny_skia::Color::TRANSPARENT);
+        let scratch = Mutex::new(Vec::new());
+        let sink = if attempt == 0 { missing } else { &scratch };
+        fonts.draw(&svg, &mut layer.as_mut(), sink)?;
+        let fits = layer
+            .data()
+            .chunks_exact(4)
+            .enumerate()
+            .all(|(i, p)| p[3] == 0 || inside(i as u32 % size, i as u32 / size));
+        if fits {
+            break;
+        }
+        k *= 0.92;
+    }
+    Ok(Some(layer))
 }
 
 /// Draws `man`'s `glyph` (solid or outline) in `fill` on a transparent layer, placed by the
@@ -648,10 +1071,10 @@ mod tests {
         // By title, whatever the names (shogi's men have chess names in English).
         let g = game("Mini Shogi", &chessish);
         assert!(is_shogi_like(&g));
-        assert_eq!(piece_styles(&g), vec![PieceStyle::Pentagon; 4]);
+        assert_eq!(piece_styles(&g, &[]), vec![PieceStyle::Pentagon; 4]);
         // By a man chess lacks.
         let g = game("Kantorai", &pieces(&["King", "Gold", "Rook", "Pawn"]));
-        assert_eq!(piece_styles(&g)[0], PieceStyle::Pentagon);
+        assert_eq!(piece_styles(&g, &[])[0], PieceStyle::Pentagon);
         // By CJK names (most of them).
         let g = game("X", &pieces(&["玉将", "金将", "Pawn"]));
         assert!(is_shogi_like(&g));
@@ -669,7 +1092,7 @@ mod tests {
         );
         use ChessMan::*;
         assert_eq!(
-            piece_styles(&g),
+            piece_styles(&g, &[]),
             [
                 PieceStyle::Chess(King),
                 PieceStyle::Chess(Queen),
@@ -687,16 +1110,217 @@ mod tests {
         ] {
             let g = game("G", &pieces(names));
             assert!(
-                piece_styles(&g).iter().all(|s| *s == PieceStyle::Token),
+                piece_styles(&g, &[])
+                    .iter()
+                    .all(|s| *s == PieceStyle::Token),
                 "{names:?}"
             );
         }
         // Two different men besides the king make a chess game (Pawn Wars).
         let g = game("Pawn Wars", &pieces(&["Pawn", "Queen"]));
         assert_eq!(
-            piece_styles(&g),
+            piece_styles(&g, &[]),
             [PieceStyle::Chess(Pawn), PieceStyle::Chess(Queen)]
         );
+    }
+
+    /// A document of one game on an 8×8 grid with all eight directions and `pieces`.
+    fn chess_doc(pieces: &str) -> crate::spec::Document {
+        let zrf = format!(
+            "(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+             (define step ($1 (verify not-friend?) add))
+             (define leap ($1 $2 (verify not-friend?) add))
+             (game (title \"G\") (players White Black)
+               (board (grid (start-rectangle 0 0 10 10)
+                 (dimensions (\"a/b/c/d/e/f/g/h\" (10 0)) (\"8/7/6/5/4/3/2/1\" (0 10)))
+                 (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)
+                             (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+               {pieces})"
+        );
+        let r = format::read(
+            Format::Zrf,
+            "t.zrf",
+            zrf.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+        r.document.unwrap()
+    }
+
+    const ROOK: &str = "(slide n) (slide e) (slide s) (slide w)";
+    const BISHOP: &str = "(slide ne) (slide nw) (slide se) (slide sw)";
+    const KNIGHT: &str = "(leap n ne) (leap n nw) (leap s se) (leap s sw)
+        (leap e ne) (leap e se) (leap w nw) (leap w sw)";
+    const KING: &str =
+        "(step n) (step e) (step s) (step w) (step ne) (step nw) (step se) (step sw)";
+    const PAWN: &str = "(n (verify empty?) add) (ne (verify enemy?) add) (nw (verify enemy?) add)";
+
+    #[test]
+    fn chess_men_are_chosen_by_how_they_move() {
+        use ChessMan::*;
+        let doc = chess_doc(&format!(
+            "(piece (name Tower) (moves {ROOK})) (piece (name Runner) (moves {BISHOP}))
+             (piece (name Jumper) (moves {KNIGHT})) (piece (name Sovereign) (moves {KING}))
+             (piece (name Footman) (moves {PAWN}))
+             (piece (name Amazon) (moves {ROOK} {BISHOP} {KNIGHT}))
+             (piece (name Knight) (moves {ROOK} {BISHOP}))"
+        ));
+        let g = &doc.games[0];
+        let frame = frame::frame(&g.boards[0]).unwrap();
+        let by_moves: Vec<Option<ChessMan>> = g
+            .pieces
+            .iter()
+            .map(|p| chess_man_by_movement(p, &doc.procedures, &frame))
+            .collect();
+        assert_eq!(
+            by_moves,
+            [
+                Some(Rook),
+                Some(Bishop),
+                Some(Knight),
+                Some(King),
+                Some(Pawn),
+                None,
+                Some(Queen)
+            ]
+        );
+        // The movement wins over the name: this "Knight" moves as a queen.
+        assert_eq!(
+            piece_styles(g, &doc.procedures),
+            [
+                PieceStyle::Chess(Rook),
+                PieceStyle::Chess(Bishop),
+                PieceStyle::Chess(Knight),
+                PieceStyle::Chess(King),
+                PieceStyle::Chess(Pawn),
+                PieceStyle::Token,
+                PieceStyle::Chess(Queen),
+            ]
+        );
+        // Pieces that all move as queens (Ultima's) are none of them a queen; a rook-mover
+        // with a rook's name still is one.
+        let doc = chess_doc(&format!(
+            "(piece (name Withdrawer) (moves {ROOK} {BISHOP}))
+             (piece (name Coordinator) (moves {ROOK} {BISHOP}))
+             (piece (name Pincer) (moves {ROOK})) (piece (name Bishop) (moves {BISHOP}))"
+        ));
+        assert_eq!(
+            piece_styles(&doc.games[0], &doc.procedures),
+            [
+                PieceStyle::Token,
+                PieceStyle::Token,
+                PieceStyle::Chess(Rook),
+                PieceStyle::Chess(Bishop),
+            ]
+        );
+        // Circe's pieces named after their squares, whose moves are not typed: by the name's
+        // first word.
+        let doc = chess_doc("(piece (name Rook-a1)) (piece (name Knight-b1)) (piece (name King))");
+        assert_eq!(
+            piece_styles(&doc.games[0], &doc.procedures),
+            [
+                PieceStyle::Chess(Rook),
+                PieceStyle::Chess(Knight),
+                PieceStyle::Chess(King),
+            ]
+        );
+    }
+
+    #[test]
+    fn token_labels_keep_clear_of_the_rim_of_their_disc() {
+        let fonts = FontSet::bundled();
+        for size in [24, 30, 42, 60, 99] {
+            for label in ["B00", "R10", "WWW", "MMMM", "Kn", "10", "W"] {
+                let r = render_token(label, PieceStyle::Token, 0, size, &fonts).unwrap();
+                let fill = player_colours(0).fill;
+                let mut ink = 0;
+                for y in 0..size {
+                    for x in 0..size {
+                        if disc_cell(size, x, y) != Cell::Interior {
+                            continue;
+                        }
+                        let rim =
+                            [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)]
+                                .iter()
+                                .any(|(dx, dy)| {
+                                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                                    nx < 0
+                                        || ny < 0
+                                        || disc_cell(size, nx as u32, ny as u32) != Cell::Interior
+                                });
+                        let inked = px(&r.pixmap, x, y).0 != fill;
+                        assert!(
+                            !(rim && inked),
+                            "{label} at {size} px: ink on the rim at ({x},{y})"
+                        );
+                        // Within four fifths of the radius (and a pixel and a half).
+                        let c = (size as f64 - 1.0) / 2.0;
+                        let d = ((x as f64 - c).powi(2) + (y as f64 - c).powi(2)).sqrt();
+                        let most = (c + 0.5) * LABEL_RADIUS + 1.5;
+                        assert!(
+                            !inked || d <= most,
+                            "{label} at {size} px: ink {d:.1} px out"
+                        );
+                        ink += inked as usize;
+                    }
+                }
+                // Still legible: a fair share of the disc is ink.
+                assert!(
+                    ink * 25 > (size * size) as usize,
+                    "{label} at {size} px: {ink}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn xiangqi_men_get_their_characters_in_the_sides_colours() {
+        let fonts = FontSet::bundled();
+        use XiangqiMan::*;
+        assert_eq!(XiangqiMan::of_name("Chariot"), Some(Chariot));
+        assert_eq!(XiangqiMan::of_name("Mandarin"), Some(Advisor));
+        assert_eq!(XiangqiMan::of_name("black-horse"), None);
+        assert_eq!(XiangqiMan::of_name("車"), Some(Chariot));
+        assert_eq!(XiangqiMan::of_name("Cannon-2"), Some(Cannon));
+        assert_eq!(General.characters(false, true)[0], '帥');
+        assert_eq!(General.characters(false, false)[0], '將');
+        assert_eq!(General.characters(true, false)[0], '楚');
+        assert_eq!(Cannon.characters(true, true)[0], '包');
+        assert_eq!(Advisor.characters(true, true)[0], '士');
+        // The bundled fonts have every man's own character (`cargo xtask fonts` lists them).
+        for man in XiangqiMan::ALL {
+            for (janggi, red) in [(false, false), (false, true), (true, false), (true, true)] {
+                let c = man.characters(janggi, red)[0];
+                assert!(fonts.missing_chars(&c.to_string()).is_empty(), "{c}");
+            }
+        }
+        for man in XiangqiMan::ALL {
+            for janggi in [false, true] {
+                // Red (palette 2, a player named Red) and black (palette 1).
+                let style = PieceStyle::Xiangqi { man, janggi };
+                let red = render_token("", style, 2, 42, &fonts).unwrap();
+                let black = render_token("", style, 1, 42, &fonts).unwrap();
+                assert!(red.warnings.is_empty(), "{man:?}: {:?}", red.warnings);
+                assert!(black.warnings.is_empty(), "{man:?}: {:?}", black.warnings);
+                for (r, ink) in [
+                    (&red.pixmap, XIANGQI_RED),
+                    (
+                        &black.pixmap,
+                        if janggi { JANGGI_BLUE } else { XIANGQI_BLACK },
+                    ),
+                ] {
+                    assert!(validate_token(r, 42, "t").is_empty(), "{man:?}");
+                    let n = (0..42 * 42)
+                        .filter(|i| px(r, i % 42, i / 42).0 == ink)
+                        .count();
+                    // The ring and a character's strokes.
+                    assert!(n > 120, "{man:?} {janggi}: {n} ink pixels");
+                    assert_eq!(px(r, 21, 1).0, XIANGQI_DISC, "{man:?}: the disc");
+                }
+                assert_ne!(red.pixmap.data(), black.pixmap.data());
+            }
+        }
     }
 
     #[test]

@@ -137,6 +137,34 @@ fn the_hand_written_corpus_makes_a_site() {
         "{game}"
     );
     assert_eq!(game.matches("<img src=\"../../img/").count(), 5, "{game}");
+    // The tiles are transparent where ZoG would show the board: a corner (ZoG's key; which one
+    // depends on the side) has alpha 0, no pixel is the key, the middle is opaque.
+    let mut tiles = 0;
+    for (i, _) in game.match_indices("<img src=\"../../") {
+        let rest = &game[i + "<img src=\"../../".len()..];
+        let rel = &rest[..rest.find('"').unwrap()];
+        let img = tiny_skia::Pixmap::load_png(out.join(rel)).unwrap();
+        if img.width() > 100 {
+            continue;
+        }
+        tiles += 1;
+        let (w, h) = (img.width(), img.height());
+        let corners = [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)];
+        assert!(
+            corners
+                .iter()
+                .any(|&(x, y)| img.pixel(x, y).unwrap().alpha() == 0),
+            "{rel}"
+        );
+        assert!(
+            img.pixels()
+                .iter()
+                .all(|p| (p.red(), p.green(), p.blue(), p.alpha()) != (0, 255, 0, 255)),
+            "{rel}"
+        );
+        assert_eq!(img.pixel(w / 2, h / 2).unwrap().alpha(), 255, "{rel}");
+    }
+    assert_eq!(tiles, 4, "{game}");
     // The reader's warning, located; the converted files; the round trip.
     assert!(
         game.contains("corpus/zrf/catalogue_texts_001.zrf:2:1: warning[zrf::unknown-top-level]"),

@@ -85,4 +85,6 @@ fn every_shared_game_renders_at_its_own_rectangles_and_validates() {
     for style in ["checkered", "points", "hex"] {
         assert!(styles.get(style).copied().unwrap_or(0) >= 10, "{styles:?}");
     }
+    // Go's family and the xiangqi boards (8 when written).
+    assert!(styles.get("lines").copied().unwrap_or(0) >= 6, "{styles:?}");
 }

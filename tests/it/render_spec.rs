@@ -487,11 +487,16 @@ fn piece_styles_over_the_shared_corpus() {
         );
         let Some(doc) = r.document else { continue };
         for g in doc.games.iter().filter(|g| !g.pieces.is_empty()) {
-            let styles = piece_styles(g);
+            let styles = piece_styles(g, &doc.procedures);
             let kind = if is_shogi_like(g) {
                 "pentagon"
             } else if styles.iter().any(|s| matches!(s, PieceStyle::Chess(_))) {
                 "chess"
+            } else if styles
+                .iter()
+                .any(|s| matches!(s, PieceStyle::Xiangqi { .. }))
+            {
+                "xiangqi"
             } else {
                 "token"
             };
@@ -500,6 +505,7 @@ fn piece_styles_over_the_shared_corpus() {
                 let k = match s {
                     PieceStyle::Pentagon => "pentagon",
                     PieceStyle::Chess(_) => "chess",
+                    PieceStyle::Xiangqi { .. } => "xiangqi",
                     PieceStyle::Token => "token",
                 };
                 *pieces.entry(k).or_default() += 1;
@@ -522,7 +528,15 @@ fn piece_styles_over_the_shared_corpus() {
             "Breakthrough (8x8)",
             "token",
         ),
-        ("dagaz/chess/shatranj.zrf", "Shatranj", "token"),
+        // Its rook, knight, pawn and king move as chess's do (the ferz and alfil get tokens).
+        ("dagaz/chess/shatranj.zrf", "Shatranj", "chess"),
+        (
+            "dagazproject/CirceAndAndernach/CirceAndAndernach.zrf",
+            "Circe (variant)",
+            "chess",
+        ),
+        ("dagaz/xiangqi/xiangqi.zrf", "XiangQi", "xiangqi"),
+        ("dagaz/xiangqi/janggi.zrf", "Janggi", "xiangqi"),
     ] {
         assert_eq!(
             by_title
@@ -533,7 +547,7 @@ fn piece_styles_over_the_shared_corpus() {
         );
     }
     assert!(
-        games.values().all(|&n| n > 0) && games.len() == 3,
+        games.values().all(|&n| n > 0) && games.len() == 4,
         "{games:?}"
     );
 }
@@ -574,4 +588,140 @@ fn every_player_of_a_token_game_gets_its_own_colour() {
     };
     let (a, b, c) = (centre(20), centre(60), centre(100));
     assert!(a != b && b != c && a != c, "{a:?} {b:?} {c:?}");
+}
+
+/// A xiangqi board as Dagaz writes it (a 9×10 grid of 42-px rectangles 45 px apart, all eight
+/// directions everywhere, a 3×3 fortress per player and a home half per player), with
+/// `zones` instead of the home halves when given.
+fn palace_zrf(home: bool) -> String {
+    let half = |player: &str, ranks: std::ops::RangeInclusive<u32>| {
+        let cells: Vec<String> = ranks
+            .flat_map(|r| "abcdefghi".chars().map(move |f| format!("{f}{r}")))
+            .collect();
+        format!(
+            "(zone (name home) (players {player}) (positions {}))",
+            cells.join(" ")
+        )
+    };
+    let homes = if home {
+        half("Red", 1..=5) + &half("Black", 6..=10)
+    } else {
+        String::new()
+    };
+    format!(
+        "(define step ($1 (verify not-friend?) add))
+         (define step-in ($1 (verify not-friend?) (verify (in-zone? fortress)) add))
+         (game (title \"Palace\") (players Red Black) (turn-order Red Black)
+           (board (image \"images/palace.bmp\")
+             (grid (start-rectangle 4 5 46 47)
+               (dimensions (\"a/b/c/d/e/f/g/h/i\" (45 0)) (\"10/9/8/7/6/5/4/3/2/1\" (0 45)))
+               (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)
+                           (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+             (symmetry Black (n s) (s n) (w e) (e w) (nw se) (se nw) (ne sw) (sw ne))
+             (zone (name fortress) (players Red) (positions d1 e1 f1 d2 e2 f2 d3 e3 f3))
+             (zone (name fortress) (players Black) (positions d10 e10 f10 d9 e9 f9 d8 e8 f8))
+             {homes})
+           (piece (name Soldier) (moves (step n)))
+           (piece (name Horse) (moves (step n)))
+           (piece (name Elephant) (moves (step ne)))
+           (piece (name Chariot) (moves (step n)))
+           (piece (name Cannon) (moves (step n)))
+           (piece (name Mandarin) (moves (step ne)))
+           (piece (name General) (moves (step-in n) (step-in s) (step-in e) (step-in w)))
+           (board-setup
+             (Red (Soldier a4 c4 e4 g4 i4) (Horse b1 h1) (Elephant c1 g1) (Chariot a1 i1)
+                  (Cannon b3 h3) (Mandarin d1 f1) (General e1))
+             (Black (Soldier a7 c7 e7 g7 i7) (Horse b10 h10) (Elephant c10 g10)
+                    (Chariot a10 i10) (Cannon b8 h8) (Mandarin d10 f10) (General e10))))"
+    )
+}
+
+/// Xiangqi drawn as lines: the pieces' centres on the points where the lines cross, a line
+/// between linked points, none across the river but on the edge files, the palace's cross;
+/// the men as their characters in red and black. Janggi's board (no home halves) has no river.
+#[test]
+fn palace_boards_draw_lines_a_river_and_the_palace_cross_with_pieces_on_the_points() {
+    use zogkit::render::sheet::SheetStyle;
+    use zogkit::render::token::{PieceStyle, XiangqiMan};
+    let fonts = FontSet::bundled();
+    let parse = |zrf: &str| {
+        let r = format::read(
+            Format::Zrf,
+            "palace.zrf",
+            zrf.as_bytes(),
+            &format::ReadOptions::default(),
+            &mut NoIncludes,
+        );
+        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
+        r.document.unwrap()
+    };
+    let doc = parse(&palace_zrf(true));
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    assert_eq!(plan.board.sheet.style, SheetStyle::Lines);
+    let set = render_set(&plan, &SetOptions::default(), &fonts).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    assert_eq!(set.count(FileKind::Board), 1, "no checkered twin");
+    let board = &set.boards[0];
+    let (black, fill) = (
+        zogkit::render::Rgb::BLACK,
+        zogkit::render::BoardColours::default().fill,
+    );
+    let at = |x: u32, y: u32| board.pixel(x, y).map(|p| (p.red(), p.green(), p.blue()));
+    let rgb = |c: zogkit::render::Rgb| Some((c.0, c.1, c.2));
+    // Point (file f, rank r) is the centre of its rectangle: x = 25 + 45 f, y = 26 + 45 (10 − r).
+    let point = |f: u32, r: u32| (25 + 45 * f, 26 + 45 * (10 - r));
+    let mid = |a: (u32, u32), b: (u32, u32)| ((a.0 + b.0) / 2, (a.1 + b.1) / 2);
+    // a10–b10 and e1–e2 are joined; e5–e6 is not (the river), a5–a6 and i5–i6 are.
+    for (a, b, want) in [
+        (point(0, 10), point(1, 10), black),
+        (point(4, 1), point(4, 2), black),
+        (point(4, 5), point(4, 6), fill),
+        (point(2, 5), point(2, 6), fill),
+        (point(0, 5), point(0, 6), black),
+        (point(8, 5), point(8, 6), black),
+    ] {
+        let (x, y) = mid(a, b);
+        assert_eq!(at(x, y), rgb(want), "({x},{y})");
+    }
+    // The palace's cross (d1–e2) is drawn; the diagonal d3–e4 outside it is not.
+    let dark_near = |(x, y): (u32, u32)| {
+        (x - 1..=x + 1)
+            .flat_map(|x| (y - 1..=y + 1).map(move |y| (x, y)))
+            .any(|(x, y)| at(x, y).is_some_and(|(r, g, b)| (r as u32 + g as u32 + b as u32) < 300))
+    };
+    assert!(dark_near(mid(point(3, 1), point(4, 2))));
+    assert!(dark_near(mid(point(5, 10), point(4, 9))));
+    assert!(!dark_near(mid(point(3, 3), point(4, 4))));
+    // Every piece is centred on its point.
+    for c in &plan.setup {
+        let t = &set.tiles[c.piece][0];
+        let (x, y) = set.sheet.tile_origin(c.cell, t.width(), t.height());
+        let (cx, cy) = set.sheet.cells[c.cell].centre();
+        assert!((x + t.width() as i64 / 2 - cx).abs() <= 1, "{:?}", c);
+        assert!((y + t.height() as i64 / 2 - cy).abs() <= 1, "{:?}", c);
+    }
+    // The men are xiangqi's, drawn with their characters.
+    let general = plan.pieces.iter().find(|p| p.piece == "General").unwrap();
+    assert_eq!(
+        general.style,
+        PieceStyle::Xiangqi {
+            man: XiangqiMan::General,
+            janggi: false
+        }
+    );
+    assert_eq!(general.text, "帥");
+    check_asset(
+        "golden/render/style_board_lines_xiangqi.png",
+        &compose_start(&plan, &set),
+    );
+    // Janggi: no home halves, so no river and janggi's characters.
+    let doc = parse(&palace_zrf(false));
+    let plan = from_spec(&doc, 0, &PlanOptions::default()).unwrap();
+    let set = render_set(&plan, &SetOptions::default(), &fonts).unwrap();
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    let (x, y) = mid(point(4, 5), point(4, 6));
+    let p = set.boards[0].pixel(x, y).unwrap();
+    assert_eq!((p.red(), p.green(), p.blue()), (0, 0, 0), "no river");
+    let general = plan.pieces.iter().find(|p| p.piece == "General").unwrap();
+    assert_eq!(general.text, "漢");
 }

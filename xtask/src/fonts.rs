@@ -31,6 +31,10 @@ const CHESS_UNICODES: &str = "U+2654-265F";
 /// Rare characters named in rendering.md §4.3 that must render even though Shift_JIS lacks them.
 const RARE: &[char] = &['\u{20D47}', '\u{29E44}'];
 
+/// The characters of xiangqi's and janggi's men (`render::token::XiangqiMan`), both sides:
+/// 將, 炮, 俥 and 傌 are not in JIS X 0208 level 1.
+const XIANGQI: &str = "帥將仕士相象傌馬俥車炮砲包兵卒漢楚";
+
 /// pyftsubset options from rendering.md §4.2 (minus `--font-number`, added per font).
 const SUBSET_OPTS: &[&str] = &[
     "--layout-features=",
@@ -188,13 +192,39 @@ pub fn fonts(args: &[String]) -> Result<(), String> {
     let jis = run(Command::new("python3").args(["-c", PY_JIS]), &mut log)?;
     let jis_count = jis.chars().count();
     chars.extend(jis.chars());
-    let tai_text =
-        fs::read_to_string(&tai).map_err(|e| format!("cannot read {}: {e}", tai.display()))?;
-    let tai_chars: BTreeSet<char> = tai_text.chars().filter(|&c| c >= '\u{2E80}').collect();
+    let dir = root.join("assets/fonts");
+    // The Tai Shogi data set when it is there; else the CJK characters of the committed list,
+    // which holds them (with the JIS kanji, which are listed anyway).
+    let (tai_text, tai_source) = match fs::read_to_string(&tai) {
+        Ok(t) => (t, TAI_JSON.to_string()),
+        Err(e) => {
+            let committed = dir.join(OUT_CHARS);
+            let t = fs::read_to_string(&committed).map_err(|e2| {
+                format!(
+                    "cannot read {} ({e}) nor {} ({e2})",
+                    tai.display(),
+                    committed.display()
+                )
+            })?;
+            eprintln!(
+                "{} not found: taking its characters from the committed {OUT_CHARS}",
+                tai.display()
+            );
+            (
+                t,
+                format!("the committed {OUT_CHARS} ({TAI_JSON} not found)"),
+            )
+        }
+    };
+    let tai_chars: BTreeSet<char> = tai_text
+        .chars()
+        .filter(|&c| c >= '\u{2E80}' && !chars.contains(&c))
+        .collect();
     chars.extend(tai_chars.iter().copied());
     chars.extend(RARE.iter().copied());
+    let xiangqi_new = XIANGQI.chars().filter(|c| !chars.contains(c)).count();
+    chars.extend(XIANGQI.chars());
 
-    let dir = root.join("assets/fonts");
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let chars_path = dir.join(OUT_CHARS);
     let mut text = String::new();
@@ -293,11 +323,12 @@ pub fn fonts(args: &[String]) -> Result<(), String> {
         sha256(HANAMIN_B, &mut Vec::new())?
     ));
     rec.push_str(&format!(
-        "characters: {} ({} from JIS X 0208 rows 1-8 and level 1, {} CJK from {})\n",
+        "characters: {} ({} from JIS X 0208 rows 1-8 and level 1, {} more CJK from {}, {} more for xiangqi and janggi: {XIANGQI})\n",
         chars.len(),
         jis_count,
         tai_chars.len(),
-        TAI_JSON
+        tai_source,
+        xiangqi_new,
     ));
     rec.push_str(&format!(
         "missing from Noto, taken from HanaMinB: {}\n",
