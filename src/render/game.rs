@@ -746,19 +746,9 @@ fn unique(file: &str, used: &BTreeSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{self, Format};
-    use crate::zrf::NoIncludes;
 
     fn doc(zrf: &str) -> Document {
-        let r = format::read(
-            Format::Zrf,
-            "t.zrf",
-            zrf.as_bytes(),
-            &format::ReadOptions::default(),
-            &mut NoIncludes,
-        );
-        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
-        r.document.unwrap()
+        crate::tests::zrf_doc(zrf)
     }
 
     fn game(board: &str, rest: &str) -> String {

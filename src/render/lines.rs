@@ -368,21 +368,11 @@ impl<'n> GridCells<'n> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{self, Format};
     use crate::render::game::{PlanOptions, from_spec};
     use crate::render::sheet::Sheet;
-    use crate::zrf::NoIncludes;
 
     fn doc(zrf: &str) -> crate::spec::Document {
-        let r = format::read(
-            Format::Zrf,
-            "t.zrf",
-            zrf.as_bytes(),
-            &format::ReadOptions::default(),
-            &mut NoIncludes,
-        );
-        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
-        r.document.unwrap()
+        crate::tests::zrf_doc(zrf)
     }
 
     fn sheet(zrf: &str) -> Sheet {

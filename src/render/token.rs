@@ -1035,11 +1035,9 @@ fn fill_holes(mask: &[bool], n: usize) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{self, Format};
     use crate::render::px;
     use crate::render::tile::rotate180;
     use crate::render::validate::validate_token;
-    use crate::zrf::NoIncludes;
 
     fn game(title: &str, pieces: &str) -> Game {
         let zrf = format!(
@@ -1047,15 +1045,7 @@ mod tests {
                (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1/2\" (0 10)))))
                {pieces})"
         );
-        let r = format::read(
-            Format::Zrf,
-            "t.zrf",
-            zrf.as_bytes(),
-            &format::ReadOptions::default(),
-            &mut NoIncludes,
-        );
-        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
-        r.document.unwrap().games.remove(0)
+        crate::tests::zrf_doc(&zrf).games.remove(0)
     }
 
     fn pieces(names: &[&str]) -> String {
@@ -1137,15 +1127,7 @@ mod tests {
                              (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
                {pieces})"
         );
-        let r = format::read(
-            Format::Zrf,
-            "t.zrf",
-            zrf.as_bytes(),
-            &format::ReadOptions::default(),
-            &mut NoIncludes,
-        );
-        assert_eq!(r.errors(), 0, "{:?}", r.diagnostics);
-        r.document.unwrap()
+        crate::tests::zrf_doc(&zrf)
     }
 
     const ROOK: &str = "(slide n) (slide e) (slide s) (slide w)";
