@@ -411,14 +411,7 @@ const PERFT_DEEPER_BELOW: u64 = 20_000;
 /// counted fewer than 20,000. Stops at the first depth that differs (returned second), or
 /// when a budget or the step limit stopped either count (nothing is claimed for that depth).
 fn perft_pairs(a: &Rules, b: &Rules, opts: &Options) -> (Vec<PerftPair>, Option<PerftPair>) {
-    let count = |r: &Rules, depth| {
-        let ctl = engine::Control {
-            stop: opts.interrupt.clone().unwrap_or_default(),
-            ..engine::Control::default()
-        };
-        let n = engine::perft(r, &mut engine::State::start(r), depth, &ctl)?;
-        ctl.overrun.get().is_none().then_some(n)
-    };
+    let count = |r: &Rules, depth| engine::start_perft(r, depth, opts.interrupt.clone());
     let mut pairs = Vec::new();
     for depth in 1..=PERFT_DEPTH {
         if depth > 2

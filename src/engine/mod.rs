@@ -28,7 +28,9 @@ pub use end::{End, end};
 pub use fidelity::{Difference, Fidelity, compare};
 pub use generate::{Cut, Overrun};
 pub use notation::{Segment, attr_index, notation, segments, write};
-pub use play::{Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play};
+pub use play::{
+    Control, Moves, Outcome, divide, legal_moves, outcome, perft, piece_moves, play, start_perft,
+};
 pub use reach::ReachIndex;
 pub use replay::{ReplayError, Replayed, Replayer, match_record, read_segments, replay, set_up};
 pub use rules::{

@@ -558,6 +558,21 @@ pub struct Control {
     pub cut: std::sync::OnceLock<Cut>,
 }
 
+/// Perft of the start position, claimed only when whole: `None` when `stop` was raised, a
+/// budget cut a generation, or the step limit stopped a move block (the count may be low).
+pub fn start_perft(
+    rules: &Rules,
+    depth: u32,
+    stop: Option<std::sync::Arc<AtomicBool>>,
+) -> Option<u64> {
+    let ctl = Control {
+        stop: stop.unwrap_or_default(),
+        ..Control::default()
+    };
+    let n = perft(rules, &mut State::start(rules), depth, &ctl)?;
+    ctl.overrun.get().is_none().then_some(n)
+}
+
 /// Counts the leaf positions `depth` moves deep (perft). `None` when `ctl.stop` was raised or a
 /// budget stopped a position's generation (`ctl.cut` says which).
 pub fn perft(rules: &Rules, st: &mut State, depth: u32, ctl: &Control) -> Option<u64> {

@@ -769,10 +769,13 @@ impl Lower<'_> {
             return None;
         }
         let c = n.named("if")?;
-        let next = |x: &Node| replace_atom(&print(x), "Player", "Next");
-        let text = format!("(if {} {})", next(c), next(r));
-        let (nodes, _) = super::syntax::parse(&text, crate::diag::FileId(u32::MAX));
-        nodes.into_iter().next()
+        let head = Node::Atom("if".into(), n.span());
+        let parts = vec![
+            head,
+            renamed(c, "Player", "Next"),
+            renamed(r, "Player", "Next"),
+        ];
+        Some(Node::List(parts, n.span()))
     }
 
     /// `(if <cond> (result …))` → a goal. In a game of two, `(forEach NonMover if:<cond>
@@ -1314,21 +1317,17 @@ impl<'n> Declared<'n> {
     }
 }
 
-/// `text` with every whole word `from` (letters and digits around it) made `to`.
-fn replace_atom(text: &str, from: &str, to: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    for ch in text.chars().chain(std::iter::once(' ')) {
-        if ch.is_alphanumeric() {
-            word.push(ch);
-            continue;
-        }
-        out.push_str(if word == from { to } else { &word });
-        word.clear();
-        out.push(ch);
+/// `n` with every atom `from` made `to` (spans kept).
+fn renamed(n: &Node, from: &str, to: &str) -> Node {
+    let all = |v: &[Node]| v.iter().map(|x| renamed(x, from, to)).collect();
+    match n {
+        Node::Atom(a, sp) if a == from => Node::Atom(to.into(), *sp),
+        Node::List(v, sp) => Node::List(all(v), *sp),
+        Node::Array(v, sp) => Node::Array(all(v), *sp),
+        Node::Angle(v, sp) => Node::Angle(all(v), *sp),
+        Node::Named(k, v, sp) => Node::Named(k.clone(), Box::new(renamed(v, from, to)), *sp),
+        other => other.clone(),
     }
-    out.pop();
-    out
 }
 
 /// Lowers an expanded `(game …)`.

@@ -247,11 +247,9 @@ pub fn engine_perft(doc: &Document, depth: u32) -> Result<Vec<u64>, String> {
     let rules = engine::Rules::compile(doc, 0).map_err(|e| format!("engine: {e}"))?;
     let mut counts = Vec::new();
     for d in 1..=depth {
-        let ctl = engine::Control::default();
-        let n = engine::perft(&rules, &mut engine::State::start(&rules), d, &ctl);
-        match n {
-            Some(n) if ctl.overrun.get().is_none() => counts.push(n),
-            _ => break,
+        match engine::start_perft(&rules, d, None) {
+            Some(n) => counts.push(n),
+            None => break,
         }
     }
     Ok(counts)
