@@ -6,6 +6,7 @@
 //! current position; captures, creations and changes are recorded in order and applied when the
 //! move is made. Directions are read through the mover's symmetry, zones are the mover's.
 
+use super::guard::{Check, Guard};
 use super::loops::Region;
 use super::reach::block_bit;
 use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
@@ -145,6 +146,23 @@ struct Run {
     states: Vec<(u32, i64)>,
 }
 
+impl Run {
+    /// A run at `start`, with origin `from` and piece type `kind`, before its first operation.
+    fn new(start: u32, from: u32, kind: u32) -> Run {
+        Run {
+            cur: start,
+            from,
+            to: NONE,
+            mark: NONE,
+            kind,
+            flags: 0,
+            pos_flags: Vec::new(),
+            actions: Vec::new(),
+            states: Vec::new(),
+        }
+    }
+}
+
 impl<'a> Gen<'a> {
     pub fn new(rules: &'a Rules, st: &'a State, player: u32, sink: Sink) -> Gen<'a> {
         Gen {
@@ -255,19 +273,47 @@ impl<'a> Gen<'a> {
         if !self.within_budget() {
             return;
         }
-        // A block whose first step leaves the board ends there, after one step: nothing to set
-        // up (a piece on an edge, a slider toward it).
-        if let Some(Op::Step(d)) = b.ops.first()
-            && self.rules.step_limit > 0
-            && self.rules.link(self.player, start, *d) == NONE
+        // A block whose guard fails cannot add a move: its set-up is not run (a piece on an
+        // edge, a slider toward it, a step onto a friend).
+        if let Some(g) = &b.guard
+            && g.setup + 1 + g.rest.len() as u32 <= self.rules.step_limit
         {
-            self.steps += 1;
-            return;
+            let to = self.rules.link(self.player, start, g.first);
+            let failed = if to == NONE {
+                Some(g.setup + 1)
+            } else if g.rest.is_empty() {
+                None
+            } else {
+                self.guard_fails(g, to, from, kind)
+            };
+            if let Some(charged) = failed {
+                self.steps += u64::from(charged);
+                return;
+            }
         }
         // The steps are counted in the run and added to the generation's when it ends.
         let mut steps = 0u32;
         self.exec(b, (start, from, kind), at, &mut steps);
         self.steps += u64::from(steps);
+    }
+
+    /// The steps to charge when the tests of guard `g` after its first step (to `to`) fail:
+    /// the set-up and the tests up to the failing one. `None` when they hold.
+    fn guard_fails(&mut self, g: &Guard, to: u32, from: u32, kind: u32) -> Option<u32> {
+        let mut r = Run::new(to, from, kind);
+        for (i, c) in g.rest.iter().enumerate() {
+            let holds = match c {
+                Check::Step(d) => {
+                    r.cur = self.rules.link(self.player, r.cur, *d);
+                    r.cur != NONE
+                }
+                Check::Holds(c) => self.eval(c, &r),
+            };
+            if !holds {
+                return Some(g.setup + i as u32 + 2);
+            }
+        }
+        None
     }
 
     /// Runs block `b` from `start` (origin `from`, piece type `kind`), counting its steps.
@@ -278,17 +324,7 @@ impl<'a> Gen<'a> {
         (block, drop): (usize, bool),
         steps: &mut u32,
     ) {
-        let mut r = Run {
-            cur: start,
-            from,
-            to: NONE,
-            mark: NONE,
-            kind,
-            flags: 0,
-            pos_flags: Vec::new(),
-            actions: Vec::new(),
-            states: Vec::new(),
-        };
+        let mut r = Run::new(start, from, kind);
         let ops = &b.ops;
         let mut pc = 0usize;
         while pc < ops.len() {

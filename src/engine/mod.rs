@@ -15,6 +15,7 @@
 mod end;
 mod fidelity;
 mod generate;
+mod guard;
 mod loops;
 mod notation;
 mod play;

@@ -132,6 +132,8 @@ pub(crate) struct Block {
     pub ops: Vec<Op>,
     /// The block's pure loops, whose heads are [`Op::Loop`].
     pub regions: Vec<super::loops::Region>,
+    /// The tests every run passes before it can add a move (see [`super::guard`]).
+    pub guard: Option<super::guard::Guard>,
 }
 
 /// A compiled piece type.
@@ -589,10 +591,12 @@ impl<'a> Builder<'a> {
                 ));
             }
             let regions = super::loops::find(&mut ops);
+            let guard = super::guard::find(&ops);
             out.push(Block {
                 move_type,
                 ops,
                 regions,
+                guard,
             });
         }
         Ok(out)

@@ -1,0 +1,155 @@
+//! Guards: the first board tests that every run of a block passes, found when the block is
+//! compiled, so the interpreter can skip a block that cannot move before running its set-up.
+//!
+//! KoShogi's step moves (`step-1` … `step-5`) open with `(check-pass)` and `(common-start)`:
+//! a `verify` of a named position and a few `if`s that set flags, all before the first step
+//! `$1 (verify not-friend?)`. In a crowded start most of those first steps land on a friend, so
+//! most runs set flags only to stop at the first `verify`. What ends a run there depends only
+//! on the board: the set-up before the step neither moves nor adds, and every path through it
+//! reaches the step (it jumps only forward, and not past the step). So the step and the
+//! board-only `verify`s right after it are a guard: when it fails, the block's run cannot add a
+//! move, and the interpreter skips it. A block with no set-up keeps only its first step as a
+//! guard (a piece on an edge, a slider toward it).
+
+use super::rules::{C, Op, TestKind};
+
+/// One test of a guard: a step from the current position, or a board-only condition there.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Check {
+    Step(u32),
+    Holds(C),
+}
+
+/// The guard of a block: the tests every run passes before it can add a move.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Guard {
+    /// The operations before the first step (charged as steps when the guard fails).
+    pub setup: u32,
+    /// The direction of the first step.
+    pub first: u32,
+    /// The tests after the first step. None when there is no set-up: the run itself makes
+    /// them as soon, and testing them twice costs more than it saves.
+    pub rest: Vec<Check>,
+}
+
+/// Whether a condition reads only the board and the position it names: no flag, mark, state or
+/// attack test, so it gives the same answer before the block's set-up as after it.
+fn board_only(c: &C) -> bool {
+    match c {
+        C::Const(_)
+        | C::Piece(..)
+        | C::AnyPiece(..)
+        | C::InZone(..)
+        | C::OnBoard(_)
+        | C::Position(_)
+        | C::Attr(..) => true,
+        C::Test(t, _) => matches!(
+            t,
+            TestKind::Empty | TestKind::Friend | TestKind::Enemy | TestKind::Neutral
+        ),
+        C::Not(c) => board_only(c),
+        C::And(v) | C::Or(v) => v.iter().all(board_only),
+        C::Flag(_) | C::PosFlag(..) | C::State(..) => false,
+    }
+}
+
+/// Whether `op` at index `i` may stand in the set-up before the first step `k`: it stays on
+/// the start position, adds nothing, and jumps only forward to `k` at most.
+fn setup_op(op: &Op, i: usize, k: usize) -> bool {
+    match op {
+        Op::Verify(_)
+        | Op::SetFlag(..)
+        | Op::SetPosFlag(..)
+        | Op::Mark
+        | Op::SetState(..)
+        | Op::ClearState
+        | Op::Fail => true,
+        Op::IfNot(_, t) | Op::Goto(t) => *t > i && *t <= k,
+        _ => false,
+    }
+}
+
+/// The guard of a block's ops, when its first step is reached by every run.
+pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
+    let k = ops.iter().position(|op| matches!(op, Op::Step(_)))?;
+    if !ops[..k].iter().enumerate().all(|(i, op)| setup_op(op, i, k)) {
+        return None;
+    }
+    // The tests run in a straight line from the step (a later jump into them does not change
+    // the first pass, which every run makes).
+    let Op::Step(first) = ops[k] else {
+        return None;
+    };
+    let mut rest = Vec::new();
+    for op in ops[k + 1..].iter().take_while(|_| k > 0) {
+        match op {
+            Op::Step(d) => rest.push(Check::Step(*d)),
+            Op::Verify(c) if board_only(c) => rest.push(Check::Holds(c.clone())),
+            _ => break,
+        }
+    }
+    Some(Guard {
+        setup: k as u32,
+        first,
+        rest,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Loc;
+
+    fn friend() -> C {
+        C::Not(Box::new(C::Test(TestKind::Friend, Loc::Cur)))
+    }
+
+    #[test]
+    fn a_flag_setting_setup_before_the_first_step_is_skipped_over() {
+        // (verify (not-enemy? 7)) (if (in-zone? 0) (set-flag 0 true) else (set-flag 0 false))
+        // n (verify not-friend?) n (verify (flag? 0)) add
+        let ops = vec![
+            Op::Verify(C::Not(Box::new(C::Test(TestKind::Enemy, Loc::Pos(7))))),
+            Op::IfNot(C::InZone(0, Loc::Cur), 4),
+            Op::SetFlag(0, C::Const(true)),
+            Op::Goto(5),
+            Op::SetFlag(0, C::Const(false)),
+            Op::Step(2),
+            Op::Verify(friend()),
+            Op::Step(2),
+            Op::Verify(C::Flag(0)),
+        ];
+        let g = find(&ops).expect("a guard");
+        assert_eq!((g.setup, g.first), (5, 2));
+        // The flag test ends the guard: it depends on the set-up.
+        assert_eq!(g.rest, vec![Check::Holds(friend()), Check::Step(2)]);
+    }
+
+    #[test]
+    fn without_a_setup_the_guard_is_the_first_step() {
+        let ops = vec![Op::Step(1), Op::Verify(friend()), Op::Step(1)];
+        let g = find(&ops).expect("a guard");
+        assert_eq!((g.setup, g.first, g.rest.len()), (0, 1, 0));
+    }
+
+    #[test]
+    fn a_setup_that_moves_jumps_back_or_past_the_step_has_no_guard() {
+        let moves = vec![Op::Mark, Op::Jump(3), Op::Step(0)];
+        assert_eq!(find(&moves), None);
+        let back = vec![Op::SetFlag(0, C::Const(true)), Op::Goto(0), Op::Step(0)];
+        assert_eq!(find(&back), None);
+        let past = vec![Op::IfNot(C::Const(false), 3), Op::Step(0), Op::Verify(friend())];
+        assert_eq!(find(&past), None);
+    }
+
+    #[test]
+    fn an_adding_setup_has_no_guard() {
+        let add = Op::Add {
+            promote: Vec::new(),
+            partial: false,
+            copy: false,
+            move_type: None,
+        };
+        assert_eq!(find(&[add, Op::Step(0)]), None);
+    }
+}
