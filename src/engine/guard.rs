@@ -72,7 +72,11 @@ fn setup_op(op: &Op, i: usize, k: usize) -> bool {
 /// The guard of a block's ops, when its first step is reached by every run.
 pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
     let k = ops.iter().position(|op| matches!(op, Op::Step(_)))?;
-    if !ops[..k].iter().enumerate().all(|(i, op)| setup_op(op, i, k)) {
+    if !ops[..k]
+        .iter()
+        .enumerate()
+        .all(|(i, op)| setup_op(op, i, k))
+    {
         return None;
     }
     // The tests run in a straight line from the step (a later jump into them does not change
@@ -138,7 +142,11 @@ mod tests {
         assert_eq!(find(&moves), None);
         let back = vec![Op::SetFlag(0, C::Const(true)), Op::Goto(0), Op::Step(0)];
         assert_eq!(find(&back), None);
-        let past = vec![Op::IfNot(C::Const(false), 3), Op::Step(0), Op::Verify(friend())];
+        let past = vec![
+            Op::IfNot(C::Const(false), 3),
+            Op::Step(0),
+            Op::Verify(friend()),
+        ];
         assert_eq!(find(&past), None);
     }
 

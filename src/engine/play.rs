@@ -645,6 +645,6 @@ fn may_pass(rules: &Rules, st: &State, none_else: bool) -> bool {
     let o = &rules.options;
     match st.partial {
         Some(_) => o.pass_partial,
-        None => o.pass_turn == 1 || (o.pass_turn == 2 && none_else),
+        None => o.pass_turn == 1 || (o.pass_turn == 2 && none_else) || (o.swap && st.turns() == 1),
     }
 }

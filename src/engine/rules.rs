@@ -221,6 +221,9 @@ pub(crate) struct Options {
     pub recycle_captures: bool,
     /// `include off-pieces`: goals count pieces off the board too.
     pub include_off_pieces: bool,
+    /// `swap`, the pie rule: on the second turn of the game its player may pass, taking over
+    /// the first player's side (the position and turn order stay).
+    pub swap: bool,
 }
 
 /// A game compiled for play.
@@ -957,6 +960,7 @@ impl<'a> Builder<'a> {
                 }
                 "recycle captures" => self.rules.options.recycle_captures = flag(v),
                 "include off pieces" => self.rules.options.include_off_pieces = flag(v),
+                "swap" => self.rules.options.swap = flag(v) && self.rules.players.len() == 2,
                 _ => {}
             }
         }

@@ -147,6 +147,7 @@ enum Undo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Meta {
     turn: u32,
+    turns: u32,
     last_from: u32,
     last_to: u32,
     partial: Option<(u32, Option<u32>)>,
@@ -162,6 +163,8 @@ pub struct State {
     pub hand: Vec<u32>,
     /// Index into the turn order.
     pub(crate) turn: u32,
+    /// The turns completed since the start (a partial move's turn when it ends).
+    turns: u32,
     pub(crate) last_from: u32,
     pub(crate) last_to: u32,
     /// A partial move in progress: the piece's position and the move type it is restricted to.
@@ -184,6 +187,7 @@ impl State {
             board: vec![None; rules.npos()],
             hand: vec![0; rules.players.len() * nk],
             turn: 0,
+            turns: 0,
             last_from: NONE,
             last_to: NONE,
             partial: None,
@@ -297,7 +301,13 @@ impl State {
         bit < 128 && self.captured & (1 << bit) != 0
     }
 
+    /// The turns completed since the start.
+    pub(crate) fn turns(&self) -> u32 {
+        self.turns
+    }
+
     fn advance(&mut self, rules: &Rules) {
+        self.turns = self.turns.saturating_add(1);
         let next = self.turn as usize + 1;
         self.turn = if next < rules.turns.len() {
             next as u32
@@ -325,6 +335,7 @@ impl State {
                 Some(Undo::Reg(i, v)) => self.regs[i] = v,
                 Some(Undo::Meta(m)) => {
                     self.turn = m.turn;
+                    self.turns = m.turns;
                     self.last_from = m.last_from;
                     self.last_to = m.last_to;
                     self.partial = m.partial;
@@ -338,6 +349,7 @@ impl State {
     fn meta(&self) -> Meta {
         Meta {
             turn: self.turn,
+            turns: self.turns,
             last_from: self.last_from,
             last_to: self.last_to,
             partial: self.partial,

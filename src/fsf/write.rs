@@ -431,6 +431,17 @@ fn section_keys(
 }
 
 fn turn_order(cx: &mut Cx) {
+    if cx
+        .game
+        .options
+        .iter()
+        .any(|o| o.name == crate::spec::SWAP_OPTION)
+    {
+        cx.gap(
+            CODE_NOT_EXPRESSIBLE,
+            "the pie rule (option `swap`) has no variants.ini form; it is left out".into(),
+        );
+    }
     let t = &cx.game.turn_order;
     if !cx.placed.is_empty() {
         let mut by: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();

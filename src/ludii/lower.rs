@@ -82,6 +82,8 @@ pub(crate) struct Lower<'a> {
     /// The play rule lets a piece that goes on capturing stop (`(move Pass)`): ZRF's
     /// `pass-partial`.
     pub pass_partial: bool,
+    /// `(meta (swap))` in a two-player game: the pie rule.
+    pub swap: bool,
     /// The board is the points of a plain square grid (`(square n) use:Vertex`, no
     /// `diagonals:`), where Ludii's `Adjacent` relation (the default, and that of relative
     /// directions without `of:`) has no diagonal neighbours: the oracle's moves of Xarajlt and
@@ -107,6 +109,7 @@ impl<'a> Lower<'a> {
             stores: Vec::new(),
             piece_owners: Vec::new(),
             pass_partial: false,
+            swap: false,
             orthogonal_moves: false,
             facing: 0,
         }
@@ -1270,7 +1273,14 @@ impl<'n> Declared<'n> {
             && let Some(i) = board::compass_index(d).filter(|_| COMPASS.contains(&d))
         {
             facing = Some(i as i32);
-            if rest.len() == 1 && i != 0 {
+            // The way its owner faces (`(piece "Counter" P2 S)` in a game whose second player
+            // faces south) turns nothing more.
+            let owners = owner
+                .and_then(|o| o.atom())
+                .and_then(|o| l.players.iter().position(|p| p == o));
+            let as_owner =
+                owners.is_some_and(|k| l.facings.get(k).and_then(|f| f.as_deref()) == Some(d));
+            if rest.len() == 1 && i != 0 && !as_owner {
                 // No moves to turn: what faces that way is not typed.
                 l.keep("equipment", e, true);
                 return;
@@ -1443,6 +1453,9 @@ pub(crate) fn lower_game(
                         }
                     }
                 }
+                Some("meta") if print(r) == "(meta (swap))" && l.players.len() == 2 => {
+                    l.swap = true;
+                }
                 _ => l.keep("rules", r, false),
             }
         }
@@ -1508,6 +1521,13 @@ pub(crate) fn lower_game(
     if l.pass_partial {
         options.push(GameOption {
             name: "pass-partial".into(),
+            value: "true".into(),
+            legacy: false,
+        });
+    }
+    if l.swap {
+        options.push(GameOption {
+            name: crate::spec::SWAP_OPTION.into(),
             value: "true".into(),
             legacy: false,
         });

@@ -453,6 +453,12 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     let _ = writeln!(out, "    }})");
     // Rules, in the order Ludii's grammar has them: meta, start, play or phases, end.
     let _ = writeln!(out, "    (rules");
+    if g.options
+        .iter()
+        .any(|o| o.name == crate::spec::SWAP_OPTION && o.value == "true")
+    {
+        let _ = writeln!(out, "        (meta (swap))");
+    }
     for e in &x.meta {
         let _ = writeln!(out, "        {}", lay(e, 8));
     }
@@ -527,7 +533,7 @@ fn other_sections(g: &Game, cx: &mut Ctx) {
     let lost: Vec<&str> = g
         .options
         .iter()
-        .filter(|o| plays(o))
+        .filter(|o| plays(o) && o.name != crate::spec::SWAP_OPTION)
         .map(|o| o.name.as_str())
         .collect();
     if !lost.is_empty() {

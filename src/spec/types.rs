@@ -268,6 +268,11 @@ pub struct GameOption {
     pub legacy: bool,
 }
 
+/// The game option of the pie rule (Ludii's `(meta (swap))`, no ZoG keyword): on the game's
+/// second turn its player may take over the first player's side instead of moving. The players
+/// swap sides, not the position or the turn order, so in play the swap is a pass.
+pub const SWAP_OPTION: &str = "swap";
+
 /// A sound for an event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]

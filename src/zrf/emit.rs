@@ -490,6 +490,15 @@ impl<'d> Writer<'d> {
             push("turn-order", "", t);
         }
         for o in &g.options {
+            if o.name == crate::spec::SWAP_OPTION {
+                self.warn(
+                    "zrf::emit-unsupported",
+                    format!(
+                        "{whose}: the pie rule (option `swap`) has no ZRF form; it is left out"
+                    ),
+                );
+                continue;
+            }
             let value = self.name(&o.value);
             if o.legacy {
                 push(&o.name, "", format!("({} {value})", o.name));

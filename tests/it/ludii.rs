@@ -970,3 +970,67 @@ fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
     assert_eq!(typed, goals(&game(2, next)));
     assert!(goals(&game(3, each)).is_empty());
 }
+
+/// Perft(1..=3) of a document's first game.
+fn perfts(doc: &Document) -> Vec<u64> {
+    use zogkit::engine::{self, Control, Rules, State};
+    let rules = Rules::compile(doc, 0).expect("the game plays");
+    let mut st = State::start(&rules);
+    (1..=3)
+        .map(|d| engine::perft(&rules, &mut st, d, &Control::default()).unwrap())
+        .collect()
+}
+
+/// The pie rule `(meta (swap))`: on the second turn only, the player may swap sides, one move
+/// more, which leaves the position and the turn order (Ludii's own counts: Yavalath 61 / 3,721
+/// / 219,600, Squava 25 / 625 / 14,400, equal in `golden/ludii-play-report.md`). Written back,
+/// the rule stays.
+#[test]
+fn the_pie_rule_is_one_more_move_on_the_second_turn() {
+    let game = |meta: &str| {
+        format!(
+            "(game \"Pie\" (players 2) (equipment {{(board (square 3)) (piece \"Disc\" Each)}}) \
+             (rules {meta} (play (move Add (to (sites Empty)))) (end (if (is Line 3) (result Mover Win)))))"
+        )
+    };
+    let (plain, _) = read_lud("plain.lud", &game(""), FileId(0));
+    assert_eq!(perfts(&plain.unwrap()), [9, 72, 504]);
+    let (pie, diags) = read_lud("pie.lud", &game("(meta (swap))"), FileId(0));
+    assert!(
+        diags.iter().all(|d| d.severity != Severity::Error),
+        "{diags:?}"
+    );
+    let pie = pie.unwrap();
+    // 9 × (8 + the swap); then 9 × 8 × 7 after a placement, and 9 × 8 after the swap.
+    assert_eq!(perfts(&pie), [9, 81, 504 + 72]);
+    let (text, _) = write_lud(&pie);
+    assert!(text.contains("(meta (swap))"), "{text}");
+    let (back, _) = read_lud("back.lud", &text, FileId(0));
+    assert_eq!(perfts(&back.unwrap()), [9, 81, 576]);
+}
+
+/// A piece without moves declared facing its owner's own direction (the draughts family's
+/// `(piece "Counter" P2 S)` in a game whose second player faces south) turns nothing: it is
+/// typed. Facing another way it is not.
+#[test]
+fn a_piece_facing_its_owners_way_is_typed() {
+    let game = |facing: &str| {
+        format!(
+            "(game \"Facing\" (players {{(player N) (player S)}}) (equipment {{(board (square 3)) \
+             (piece \"Counter\" P1 N) (piece \"Counter\" P2 {facing})}}) (rules (start {{(place \
+             \"Counter1\" 0) (place \"Counter2\" 8)}}) (play (move Pass)) (end (if (no Moves Next) \
+             (result Mover Win)))))"
+        )
+    };
+    let kept = |facing: &str| {
+        let (doc, _) = read_lud("f.lud", &game(facing), FileId(0));
+        let doc = doc.unwrap();
+        doc.games[0]
+            .extensions
+            .0
+            .iter()
+            .any(|x| x.text.contains("(piece \"Counter\" P2"))
+    };
+    assert!(!kept("S"));
+    assert!(kept("E"));
+}
