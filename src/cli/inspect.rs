@@ -196,7 +196,7 @@ fn goal_text(c: &GoalCond) -> String {
         GoalCond::Line { length, directions } => {
             format!("line of {length} {}", directions.join("/"))
         }
-        GoalCond::Connected { zones } => format!("connected {}", zones.join(" ")),
+        GoalCond::Connected { zones, .. } => format!("connected {}", zones.join(" ")),
         GoalCond::And(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" and "),
         GoalCond::Or(v) => v.iter().map(goal_text).collect::<Vec<_>>().join(" or "),
         GoalCond::Not(c) => format!("not ({})", goal_text(c)),

@@ -91,6 +91,7 @@ pub(super) fn static_goal(rules: &Rules, st: &State, c: &G, p: u32) -> bool {
             }
         }),
         G::Line(len, dirs) => line(rules, st, p, *len, dirs),
+        G::Connected { zones, dirs } => connected(rules, st, p, zones, dirs),
         G::RelativeConfig(parts) => relative_config(rules, st, p, parts),
         G::And(v) => v.iter().all(|c| static_goal(rules, st, c, p)),
         G::Or(v) => v.iter().any(|c| static_goal(rules, st, c, p)),
@@ -145,6 +146,52 @@ fn line(rules: &Rules, st: &State, p: u32, len: u32, dirs: &[u32]) -> bool {
             true
         })
     })
+}
+
+/// Whether one group of `p`'s pieces (joined along `dirs`, every direction when empty)
+/// touches every zone of `zones` as `p` owns them (every zone with positions for `p` when
+/// empty): each group is flooded once, with the zones it touches as bits.
+fn connected(rules: &Rules, st: &State, p: u32, zones: &[u32], dirs: &[u32]) -> bool {
+    let all_dirs: Vec<u32> = (0..rules.ndirs() as u32).collect();
+    let dirs = if dirs.is_empty() { &all_dirs[..] } else { dirs };
+    let owned: Vec<u32> = (0..rules.zone_names.len() as u32)
+        .filter(|&z| rules.zones[z as usize][p as usize].iter().any(|&b| b))
+        .collect();
+    let zones = if zones.is_empty() { &owned[..] } else { zones };
+    if zones.is_empty() || zones.len() > 64 {
+        return false;
+    }
+    let want = u64::MAX >> (64 - zones.len());
+    let mine = |q: u32| q != NONE && st.board[q as usize].is_some_and(|x| x.owner == p);
+    let touched = |q: u32| {
+        zones.iter().enumerate().fold(0u64, |m, (i, &z)| {
+            m | (u64::from(rules.zones[z as usize][p as usize][q as usize]) << i)
+        })
+    };
+    let mut seen = vec![false; rules.npos()];
+    let mut stack = Vec::new();
+    for start in 0..rules.npos() as u32 {
+        if seen[start as usize] || !mine(start) {
+            continue;
+        }
+        seen[start as usize] = true;
+        stack.push(start);
+        let mut mask = 0u64;
+        while let Some(q) = stack.pop() {
+            mask |= touched(q);
+            for &d in dirs {
+                let n = rules.link(0, q, d);
+                if mine(n) && !seen[n as usize] {
+                    seen[n as usize] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        if mask == want {
+            return true;
+        }
+    }
+    false
 }
 
 /// The legal moves of the player to move. A finished game has none.

@@ -188,6 +188,13 @@ pub(crate) enum G {
     /// `relative-config`: occupants, and between two of them the steps from one to the next.
     RelativeConfig(Vec<(Occupant, Vec<u32>)>),
     Line(u32, Vec<u32>),
+    /// `connected`: one group of the player's pieces, joined along the directions (every
+    /// direction when empty), touches every zone (the player's zones with positions when
+    /// empty).
+    Connected {
+        zones: Vec<u32>,
+        dirs: Vec<u32>,
+    },
     And(Vec<G>),
     Or(Vec<G>),
     Not(Box<G>),
@@ -1033,9 +1040,31 @@ impl<'a> Builder<'a> {
             GoalCond::Or(v) => G::Or(v.iter().map(|c| self.goal(c)).collect::<Result<_, _>>()?),
             GoalCond::Not(c) => G::Not(Box::new(self.goal(c)?)),
             GoalCond::RelativeConfig { args } => self.relative_config(args)?,
-            GoalCond::Connected { .. } => {
-                return refuse("the goal `connected` is not run by the engine");
-            }
+            GoalCond::Connected { zones, directions } => G::Connected {
+                zones: zones
+                    .iter()
+                    .map(|z| {
+                        self.rules
+                            .zone_names
+                            .iter()
+                            .position(|n| n == z)
+                            .map(|i| i as u32)
+                            .map_or_else(
+                                || refuse(format!("the goal `connected` names no zone `{z}`")),
+                                Ok,
+                            )
+                    })
+                    .collect::<Result<_, _>>()?,
+                dirs: directions
+                    .iter()
+                    .map(|d| {
+                        self.dir_ix.get(d.as_str()).copied().map_or_else(
+                            || refuse(format!("the goal `connected` names no direction `{d}`")),
+                            Ok,
+                        )
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
             GoalCond::Raw { text, .. } => {
                 return refuse(format!(
                     "the goal `{text}` is not typed by the spec, so the engine cannot run it"

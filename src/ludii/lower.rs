@@ -75,6 +75,10 @@ pub(crate) struct Lower<'a> {
     pub tracks: Vec<super::track::Track>,
     /// The sites of every `(regions …)`, named or not.
     pub region_sites: Vec<super::track::RegionSites>,
+    /// Players whose unnamed region is several (`(regions P1 {(sites Side NE) (sites Side
+    /// SW)})`), with the count: each part is also the zone `Own-k` of that player, as Ludii's
+    /// `(is Connected Mover)` connects each part.
+    pub own_parts: Vec<(String, usize)>,
     /// Mancala stores (no track step enters them).
     pub stores: Vec<usize>,
     /// Pieces owned by `Shared` or `Neutral`, with that owner.
@@ -106,6 +110,7 @@ impl<'a> Lower<'a> {
             zone_names: Vec::new(),
             tracks: Vec::new(),
             region_sites: Vec::new(),
+            own_parts: Vec::new(),
             stores: Vec::new(),
             piece_owners: Vec::new(),
             pass_partial: false,
@@ -458,17 +463,135 @@ impl Lower<'_> {
             (None, Some(o)) if self.players.iter().any(|p| p == o) => OWN_ZONE.to_string(),
             _ => return None,
         };
+        let parts = self.own_zone_parts(&name, &players, expr)?;
         let geo = self.geo.as_ref()?;
         if !self.zone_names.contains(&name) {
             self.zone_names.push(name.clone());
         }
-        Some(vec![Zone {
+        let zone = |name: String, sites: &[usize]| Zone {
             name,
-            players,
+            players: players.clone(),
             positions: sites.iter().map(|&i| geo.names[i].clone()).collect(),
             glyph: None,
             help: None,
-        }])
+        };
+        let mut zones = vec![zone(name, &sites)];
+        for (k, part) in parts.iter().enumerate() {
+            zones.push(zone(format!("{OWN_ZONE}-{}", k + 1), part));
+        }
+        Some(zones)
+    }
+
+    /// The parts of a player's unnamed region given as several regions (`{(sites Side NE)
+    /// (sites Side SW)}`): their sites, each to be the zone `Own-k` too (recorded in
+    /// [`Lower::own_parts`]). None for any other region.
+    fn own_zone_parts(
+        &mut self,
+        name: &str,
+        players: &[String],
+        expr: &Node,
+    ) -> Option<Vec<Vec<usize>>> {
+        let items = match expr {
+            Node::Array(items, _)
+                if items.len() > 1 && items.iter().all(|i| i.head().is_some()) =>
+            {
+                items
+            }
+            _ => return Some(Vec::new()),
+        };
+        let [player] = players else {
+            return Some(Vec::new());
+        };
+        if name != OWN_ZONE {
+            return Some(Vec::new());
+        }
+        let parts: Vec<Vec<usize>> = items.iter().map(|i| self.sites(i)).collect::<Option<_>>()?;
+        for k in 1..=parts.len() {
+            let z = format!("{OWN_ZONE}-{k}");
+            if !self.zone_names.contains(&z) {
+                self.zone_names.push(z);
+            }
+        }
+        self.own_parts.push((player.clone(), parts.len()));
+        Some(parts)
+    }
+
+    /// `(is Connected [directions] Mover | {regions})`: Ludii's connection goal (`Some(None)`
+    /// when its form is not typed); `None` when `c` is another condition. `Mover` connects
+    /// each region the player owns: the parts of its unnamed region ([`Lower::own_parts`]),
+    /// or that region whole; a game whose players own named regions too is not typed.
+    fn connected(&mut self, c: &Node) -> Option<Option<GoalCond>> {
+        let args: Vec<&Node> = c.positional().collect();
+        let (Some("is"), [Node::Atom(k, _), rest @ ..]) = (c.head(), args.as_slice()) else {
+            return None;
+        };
+        if k != "Connected" {
+            return None;
+        }
+        Some(self.connected_parts(c, rest))
+    }
+
+    /// The zones `(is Connected Mover)` connects, as Ludii does each region function of the
+    /// regions the mover owns: the parts of the players' unnamed regions (`Own-1` …, or `Own`
+    /// whole), when they own no named region; or, when the players own named regions only and
+    /// every region has one owner, every zone the player owns (the empty list). `None` for a
+    /// mix, or regions of several owners (which Ludii would not connect but the spec's empty
+    /// list would).
+    fn owned_regions(&self) -> Option<Vec<String>> {
+        let r = &self.region_sites;
+        let unnamed = r.iter().any(|r| r.name.is_none() && r.owner.is_some());
+        let named = r.iter().any(|r| r.name.is_some() && r.owner.is_some());
+        let shared = r.iter().any(|r| r.owner.is_none());
+        if !unnamed {
+            return (named && !shared).then(Vec::new);
+        }
+        if named {
+            return None;
+        }
+        let parts: Vec<usize> = self
+            .players
+            .iter()
+            .map(|p| {
+                self.own_parts
+                    .iter()
+                    .find(|(q, _)| q == p)
+                    .map_or(1, |x| x.1)
+            })
+            .collect();
+        if parts.windows(2).any(|w| w[0] != w[1]) {
+            return None;
+        }
+        Some(match parts.first() {
+            Some(&k) if k > 1 => (1..=k).map(|i| format!("{OWN_ZONE}-{i}")).collect(),
+            _ => vec![OWN_ZONE.to_string()],
+        })
+    }
+
+    fn connected_parts(&mut self, c: &Node, rest: &[&Node]) -> Option<GoalCond> {
+        if c.args().iter().any(|a| matches!(a, Node::Named(..))) {
+            return None;
+        }
+        let (dir, what) = match rest {
+            [w] => (None, *w),
+            [d, w] => (Some(*d), *w),
+            _ => return None,
+        };
+        let zones = match what {
+            Node::Atom(w, _) if w == "Mover" => self.owned_regions()?,
+            Node::Array(items, _) => items.iter().map(region_name).collect::<Option<_>>()?,
+            _ => return None,
+        };
+        if !zones.iter().all(|z| self.zone_names.contains(z)) {
+            return None;
+        }
+        let all = self.dirs(None)?;
+        let dirs = self.dirs(dir)?;
+        let directions = if dirs == all && self.geo.as_ref()?.dirs.len() == all.len() {
+            Vec::new()
+        } else {
+            dirs.iter().map(|d| d.to_string()).collect()
+        };
+        Some(GoalCond::Connected { zones, directions })
     }
 
     // ---------------------------------------------------------------- conditions
@@ -784,7 +907,7 @@ impl Lower<'_> {
     /// `(if <cond> (result …))` → a goal. In a game of two, `(forEach NonMover if:<cond>
     /// <result>)` is the same goal about `Next` (the one player who is not the mover), its
     /// `Player` read as `Next`.
-    pub fn goal(&self, n: &Node, pieces: &[Piece]) -> Option<Goal> {
+    pub fn goal(&mut self, n: &Node, pieces: &[Piece]) -> Option<Goal> {
         if let Some(g) = self.non_mover_goal(n) {
             return self.goal(&g, pieces);
         }
@@ -793,7 +916,10 @@ impl Lower<'_> {
             ("if", [c, r]) => (*c, *r),
             _ => return None,
         };
-        let (subject, cond) = goal_cond(c, pieces)?;
+        let (subject, cond) = match self.connected(c) {
+            Some(found) => ("Mover".to_string(), found?),
+            None => goal_cond(c, pieces)?,
+        };
         if let GoalCond::AbsoluteConfig { positions, .. } = &cond
             && !positions.iter().all(|z| self.zone_names.contains(z))
         {
@@ -1011,13 +1137,6 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
                         negated: false,
                     },
                 ))
-            }
-            ("Connected", [Node::Atom(w, _)]) if w == "Mover" => {
-                Some(("Mover".into(), GoalCond::Connected { zones: vec![] }))
-            }
-            ("Connected", [Node::Array(items, _)]) => {
-                let zones: Option<Vec<String>> = items.iter().map(region_name).collect();
-                Some(("Mover".into(), GoalCond::Connected { zones: zones? }))
             }
             _ => None,
         },

@@ -2097,19 +2097,33 @@ fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
             [d] => ("Mover", format!("(is Line {length} {d})")),
             _ => return None,
         },
-        GoalCond::Connected { zones } => {
+        GoalCond::Connected { zones, directions } => {
+            let dirs = if directions.is_empty() {
+                String::new()
+            } else {
+                format!("(directions {{{}}}) ", directions.join(" "))
+            };
             if zones.is_empty() {
-                ("Mover", "(is Connected Mover)".to_string())
+                // Ludii connects the regions the mover owns; the spec's every zone the player
+                // owns includes shared ones.
+                if !cx.shared.is_empty() {
+                    return None;
+                }
+                ("Mover", format!("(is Connected {dirs}Mover)"))
             } else {
                 let z: Vec<String> = zones
                     .iter()
                     .map(|z| {
                         let mut q = String::new();
                         syntax::quote_into(z, &mut q);
-                        format!("(sites Mover {q})")
+                        if cx.shared.contains(z) {
+                            format!("(sites {q})")
+                        } else {
+                            format!("(sites Mover {q})")
+                        }
                     })
                     .collect();
-                ("Mover", format!("(is Connected {{{}}})", z.join(" ")))
+                ("Mover", format!("(is Connected {dirs}{{{}}})", z.join(" ")))
             }
         }
         _ => return None,

@@ -157,10 +157,15 @@ impl fmt::Display for GoalCond {
             GoalCond::Line { length, directions } => {
                 write!(f, "(line {length} {})", names(directions))
             }
-            GoalCond::Connected { zones } => write!(f, "(connected{})", {
-                let z: Vec<String> = zones.iter().map(|x| name(x)).collect();
-                z.iter().map(|x| format!(" {x}")).collect::<String>()
-            }),
+            GoalCond::Connected { zones, directions } => {
+                let z: String = zones.iter().map(|x| format!(" {}", name(x))).collect();
+                if directions.is_empty() {
+                    write!(f, "(connected{z})")
+                } else {
+                    let d: Vec<String> = directions.iter().map(|x| name(x)).collect();
+                    write!(f, "(connected{z} (directions {}))", d.join(" "))
+                }
+            }
             GoalCond::And(v) => {
                 f.write_str("(and")?;
                 list(f, v)?;

@@ -785,6 +785,9 @@ pub enum GoalCond {
         /// Zone names.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         zones: Vec<String>,
+        /// The directions that join two pieces of the group; empty means every board direction.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        directions: Vec<String>,
     },
     /// Both.
     And(Vec<GoalCond>),

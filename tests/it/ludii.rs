@@ -973,12 +973,7 @@ fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
 
 /// Perft(1..=3) of a document's first game.
 fn perfts(doc: &Document) -> Vec<u64> {
-    use zogkit::engine::{self, Control, Rules, State};
-    let rules = Rules::compile(doc, 0).expect("the game plays");
-    let mut st = State::start(&rules);
-    (1..=3)
-        .map(|d| engine::perft(&rules, &mut st, d, &Control::default()).unwrap())
-        .collect()
+    perfts_to(doc, 3)
 }
 
 /// The pie rule `(meta (swap))`: on the second turn only, the player may swap sides, one move
@@ -1033,4 +1028,48 @@ fn a_piece_facing_its_owners_way_is_typed() {
     };
     assert!(!kept("S"));
     assert!(kept("E"));
+}
+
+/// Perft(1..=depth) of a document's first game.
+fn perfts_to(doc: &Document, depth: u32) -> Vec<u64> {
+    use zogkit::engine::{self, Control, Rules, State};
+    let rules = Rules::compile(doc, 0).expect("the game plays");
+    let mut st = State::start(&rules);
+    (1..=depth)
+        .map(|d| engine::perft(&rules, &mut st, d, &Control::default()).unwrap())
+        .collect()
+}
+
+/// `(is Connected [dirs] Mover)`: one group of the mover's pieces touches each part of its
+/// region (`{(sites Side NE) (sites Side SW)}`), joined along Ludii's `Adjacent` (hexagons:
+/// six; squares: eight), `Orthogonal` or `Diagonal` neighbours. The counts are real Ludii's
+/// (`ludii perft FILE --depth 8`, Ludii 1.3.12), where won games end from depth 5 or 6 on.
+/// Written back to `.lud` and read again, each plays the same.
+#[test]
+fn connection_games_end_where_ludii_ends_them() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ludii-connection");
+    let head = [9, 72, 504, 3024, 15120];
+    for (file, tail) in [
+        ("hex-3.lud", [54720, 146880, 207360]),
+        ("square-adjacent.lud", [48240, 113184, 124704]),
+        ("square-orthogonal.lud", [58320, 168480, 286560]),
+        ("square-diagonal.lud", [56160, 157248, 258048]),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let (doc, diags) = read_lud(file, &text, FileId(0));
+        assert!(
+            diags.iter().all(|d| d.severity != Severity::Error),
+            "{diags:?}"
+        );
+        let doc = doc.unwrap();
+        let want: Vec<u64> = head.iter().chain(&tail).copied().collect();
+        assert_eq!(perfts_to(&doc, 8), want, "{file}");
+        let (written, _) = write_lud(&doc);
+        let (back, _) = read_lud(file, &written, FileId(0));
+        assert_eq!(
+            perfts_to(&back.unwrap(), 8),
+            want,
+            "{file} written:\n{written}"
+        );
+    }
 }

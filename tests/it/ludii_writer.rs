@@ -317,15 +317,23 @@ fn every_end_form_the_writer_emits_reads_back_typed() {
             },
         ),
         (
-            GoalCond::Connected { zones: vec![] },
-            GoalCond::Connected { zones: vec![] },
+            GoalCond::Connected {
+                zones: vec!["goal".into()],
+                directions: vec![],
+            },
+            GoalCond::Connected {
+                zones: vec!["goal".into()],
+                directions: vec![],
+            },
         ),
         (
             GoalCond::Connected {
                 zones: vec!["goal".into()],
+                directions: vec!["N".into(), "S".into()],
             },
             GoalCond::Connected {
                 zones: vec!["goal".into()],
+                directions: vec!["N".into(), "S".into()],
             },
         ),
     ];

@@ -190,19 +190,19 @@ fn convert_verify_reports_verdicts_and_gates_on_them() {
         .current_dir(REPO)
         .args([
             "convert",
-            "corpus/ludii/hex.lud",
+            "corpus/ludii/draughts.lud",
             "--to",
             "yaml",
             "--verify",
         ])
         .args(["--deny", "warnings", "-o"])
-        .arg(dir.join("hex.yaml"))
+        .arg(dir.join("draughts.yaml"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("verify::unverified"), "{stderr}");
-    assert!(!dir.join("hex.yaml").exists());
+    assert!(!dir.join("draughts.yaml").exists());
 }
 
 /// Steps of one, two and three squares as in Mana: a step of two continues with a step of one,
