@@ -1073,3 +1073,24 @@ fn connection_games_end_where_ludii_ends_them() {
         );
     }
 }
+
+/// `(sites Side S)` of a hexagon of triangles' vertices, whose links run E, W, NE, NW, SE and
+/// SW, is its bottom row (real Ludii's `facts`: sites 0..=6), not the whole board; `Side N`
+/// the top row (120..=126). Y (Hex) connects such sides.
+#[test]
+fn a_side_no_link_points_to_is_the_row_furthest_that_way() {
+    let placed = |side: &str| {
+        let text = format!(
+            "(game \"Side\" (players 2) (equipment {{(board (tri Hexagon 7) use:Vertex) (piece \
+             \"Marker\" Each)}}) (rules (start (place \"Marker1\" (sites Side {side}))) (play \
+             (move Add (to (sites Empty)))) (end (if (no Moves Next) (result Mover Win)))))"
+        );
+        let (doc, _) = read_lud("side.lud", &text, FileId(0));
+        doc.unwrap().games[0].setup[0].positions.clone()
+    };
+    assert_eq!(placed("S"), ["A1", "B1", "C1", "D1", "E1", "F1", "G1"]);
+    assert_eq!(
+        placed("N"),
+        ["G13", "H13", "I13", "J13", "K13", "L13", "M13"]
+    );
+}

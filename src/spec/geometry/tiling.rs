@@ -688,11 +688,22 @@ impl Geo {
     pub fn right(&self) -> Vec<usize> {
         self.extreme(|p| p.0, true)
     }
-    /// Sites with no neighbour in direction `d` (a side of the board).
+    /// Sites with no neighbour in direction `d` (a side of the board). When no site has a
+    /// neighbour that way (`S` on a board of triangles' vertices, whose links run E, W, NE, …),
+    /// the sites furthest that way: Ludii's `(sites Side S)` of a hexagon of triangles is its
+    /// bottom row, not the whole board.
     pub fn side(&self, d: &str) -> Vec<usize> {
-        (0..self.len())
+        let none: Vec<usize> = (0..self.len())
             .filter(|&i| self.step(i, d).is_none())
-            .collect()
+            .collect();
+        match COMPASS.iter().position(|c| *c == d) {
+            Some(k) if none.len() == self.len() && self.len() > 1 => {
+                let a = k as f64 * std::f64::consts::FRAC_PI_4;
+                let (dx, dy) = (a.sin(), a.cos());
+                self.extreme(|p| p.0 * dx + p.1 * dy, true)
+            }
+            _ => none,
+        }
     }
     /// Sites whose label row is `r` (0-based).
     pub fn row(&self, r: usize) -> Vec<usize> {
