@@ -23,7 +23,8 @@ pub(crate) enum Check {
 /// The guard of a block: the tests every run passes before it can add a move.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Guard {
-    /// The operations before the first step (charged as steps when the guard fails).
+    /// The operations before the first step, as written before fusing (charged as steps when
+    /// the guard fails).
     pub setup: u32,
     /// The direction of the first step.
     pub first: u32,
@@ -59,6 +60,7 @@ fn setup_op(op: &Op, i: usize, k: usize) -> bool {
     match op {
         Op::Verify(_)
         | Op::SetFlag(..)
+        | Op::FlagIf { .. }
         | Op::SetPosFlag(..)
         | Op::Mark
         | Op::SetState(..)
@@ -72,7 +74,11 @@ fn setup_op(op: &Op, i: usize, k: usize) -> bool {
 /// The guard of a block's ops, when its first step is reached by every run.
 pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
     let k = ops.iter().position(|op| matches!(op, Op::Step(_)))?;
-    if !ops[..k].iter().enumerate().all(|(i, op)| setup_op(op, i, k)) {
+    if !ops[..k]
+        .iter()
+        .enumerate()
+        .all(|(i, op)| setup_op(op, i, k))
+    {
         return None;
     }
     // The tests run in a straight line from the step (a later jump into them does not change
@@ -89,7 +95,7 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
         }
     }
     Some(Guard {
-        setup: k as u32,
+        setup: ops[..k].iter().map(super::fuse::stands_for).sum(),
         first,
         rest,
     })
@@ -138,7 +144,11 @@ mod tests {
         assert_eq!(find(&moves), None);
         let back = vec![Op::SetFlag(0, C::Const(true)), Op::Goto(0), Op::Step(0)];
         assert_eq!(find(&back), None);
-        let past = vec![Op::IfNot(C::Const(false), 3), Op::Step(0), Op::Verify(friend())];
+        let past = vec![
+            Op::IfNot(C::Const(false), 3),
+            Op::Step(0),
+            Op::Verify(friend()),
+        ];
         assert_eq!(find(&past), None);
     }
 
