@@ -471,44 +471,57 @@ impl<'a> Gen<'a> {
                 Op::SetState(k, v) => r.states.push((*k, *v)),
                 Op::ClearState => r.states.clear(),
                 Op::Fail => return,
-                Op::FlagIf {
-                    flag,
-                    cond,
-                    then,
-                    else_,
-                } => {
-                    let v = self.eval(cond, &r);
-                    set_flag_if(&mut r.flags, *flag, v, *then, *else_);
-                    let extra = u32::from(else_.is_some()) + u32::from(v);
-                    if extra > 0 && !self.charge(steps, extra, Overrun { kind, block, drop }) {
-                        return;
-                    }
-                }
-                Op::Near { dir, skip } => {
-                    let at = Overrun { kind, block, drop };
-                    match (self.link(r.cur, *dir), skip) {
-                        (NONE, Some(t)) => next = *t as usize,
-                        (NONE, None) => {
-                            self.charge(steps, 1, at);
-                            return;
-                        }
-                        (_, skip) => {
-                            r.mark = r.cur;
-                            if !self.charge(steps, 2 + u32::from(skip.is_some()), at) {
-                                return;
-                            }
-                        }
-                    }
-                }
-                Op::Branch { cond, then, else_ } => {
-                    next = if self.eval(cond, &r) { *then } else { *else_ } as usize;
-                    if !self.charge(steps, 1, Overrun { kind, block, drop }) {
-                        return;
+                Op::FlagIf { .. } | Op::Near { .. } | Op::Branch { .. } => {
+                    match self.fused(&ops[pc], &mut r, steps, Overrun { kind, block, drop }) {
+                        Some(jump) => next = jump.unwrap_or(next),
+                        None => return,
                     }
                 }
             }
             pc = next;
         }
+    }
+
+    /// Runs a fused operation (see [`super::fuse`]) and counts the steps it stands for: the
+    /// operation it jumps to (`None`: the next), or `None` when the block ends (past the step
+    /// limit, reported as `at`).
+    #[inline(always)]
+    fn fused(
+        &mut self,
+        op: &Op,
+        r: &mut Run,
+        steps: &mut u32,
+        at: Overrun,
+    ) -> Option<Option<usize>> {
+        let (jump, extra) = match op {
+            Op::FlagIf {
+                flag,
+                cond,
+                then,
+                else_,
+            } => {
+                let v = self.eval(cond, r);
+                set_flag_if(&mut r.flags, *flag, v, *then, *else_);
+                (None, u32::from(else_.is_some()) + u32::from(v))
+            }
+            Op::Near { dir, skip } => match (self.link(r.cur, *dir), skip) {
+                (NONE, Some(t)) => (Some(*t as usize), 0),
+                (NONE, None) => {
+                    self.charge(steps, 1, at);
+                    return None;
+                }
+                (_, skip) => {
+                    r.mark = r.cur;
+                    (None, 2 + u32::from(skip.is_some()))
+                }
+            },
+            Op::Branch { cond, then, else_ } => {
+                let t = if self.eval(cond, r) { *then } else { *else_ };
+                (Some(t as usize), 1)
+            }
+            _ => (None, 0),
+        };
+        (extra == 0 || self.charge(steps, extra, at)).then_some(jump)
     }
 
     /// Runs the pure loop `i` of block `b` entered with `r` (its head already counted in
