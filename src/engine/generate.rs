@@ -63,6 +63,10 @@ pub(crate) struct Gen<'a> {
     pub rules: &'a Rules,
     pub st: &'a State,
     pub player: u32,
+    /// The links as `player` reads directions ([`Rules::player_links`]).
+    links: &'a [u32],
+    /// Directions per position.
+    nd: usize,
     /// Nesting of attack tests (attack tests inside attack tests are false).
     pub depth: u8,
     pub sink: Sink,
@@ -86,16 +90,16 @@ pub(crate) struct Gen<'a> {
     /// passes without making them).
     pub pass: Option<&'a Passes<'a>>,
     pub passed: u64,
-    /// What each pure loop did, by where it was entered: (block, loop, position, mark, flags).
-    memo: FxHashMap<(usize, u32, u32, u32, u64), Walked>,
+    /// What each pure region did, by where it was entered: (region id, position, mark, flags).
+    memo: FxHashMap<(u32, u32, u32, u64), Walked>,
 }
 
 /// Which moves a generation only counts, given their changes before the last, and the last.
 pub(crate) type Passes<'a> = dyn Fn(&[Action], &Action) -> bool + 'a;
 
-/// What a pure loop did from one entry: the steps it ran, and where it left the loop (the
-/// next operation, the position, the mark and the flags), or `None` when it ended the block
-/// (or ran past the step limit).
+/// What a pure region did from one entry: the steps it ran, and where it left the region (the
+/// next operation, counted from the region's start, the position, the mark and the flags), or
+/// `None` when it ended the block (or ran past the step limit).
 #[derive(Debug, Clone, Copy)]
 struct Walked {
     steps: u32,
@@ -169,6 +173,8 @@ impl<'a> Gen<'a> {
             rules,
             st,
             player,
+            links: rules.player_links(player),
+            nd: rules.ndirs(),
             depth: 0,
             sink,
             overrun: None,
@@ -183,6 +189,29 @@ impl<'a> Gen<'a> {
             passed: 0,
             memo: FxHashMap::default(),
         }
+    }
+
+    /// The position linked from `pos` in `dir`, as the player reads directions.
+    #[inline(always)]
+    fn link(&self, pos: u32, dir: u32) -> u32 {
+        self.links[pos as usize * self.nd + dir as usize]
+    }
+
+    /// Counts `extra` more steps of a run, for an operation that stands for several (see
+    /// [`super::fuse`]); false (the block ends) past the step limit, reported as `at`, or
+    /// when interrupted.
+    fn charge(&mut self, steps: &mut u32, extra: u32, at: Overrun) -> bool {
+        let before = *steps;
+        *steps = steps.saturating_add(extra);
+        if *steps > self.rules.step_limit {
+            self.overrun.get_or_insert(at);
+            return false;
+        }
+        if before >> 16 != *steps >> 16 && self.rules.interrupted() {
+            self.cut = Some(Cut::Interrupted);
+            return false;
+        }
+        true
     }
 
     /// The piece on `pos` as the programs see it (recorded when reads are watched).
@@ -278,7 +307,7 @@ impl<'a> Gen<'a> {
         if let Some(g) = &b.guard
             && g.setup + 1 + g.rest.len() as u32 <= self.rules.step_limit
         {
-            let to = self.rules.link(self.player, start, g.first);
+            let to = self.link(start, g.first);
             let failed = if to == NONE {
                 Some(g.setup + 1)
             } else if g.rest.is_empty() {
@@ -304,7 +333,7 @@ impl<'a> Gen<'a> {
         for (i, c) in g.rest.iter().enumerate() {
             let holds = match c {
                 Check::Step(d) => {
-                    r.cur = self.rules.link(self.player, r.cur, *d);
+                    r.cur = self.link(r.cur, *d);
                     r.cur != NONE
                 }
                 Check::Holds(c) => self.eval(c, &r),
@@ -326,10 +355,11 @@ impl<'a> Gen<'a> {
     ) {
         let mut r = Run::new(start, from, kind);
         let ops = &b.ops;
+        let limit = self.rules.step_limit;
         let mut pc = 0usize;
         while pc < ops.len() {
             *steps += 1;
-            if *steps > self.rules.step_limit {
+            if *steps > limit {
                 self.overrun.get_or_insert(Overrun { kind, block, drop });
                 return;
             }
@@ -340,7 +370,7 @@ impl<'a> Gen<'a> {
             let mut next = pc + 1;
             match &ops[pc] {
                 Op::Step(d) => {
-                    let n = self.rules.link(self.player, r.cur, *d);
+                    let n = self.link(r.cur, *d);
                     if n == NONE {
                         return;
                     }
@@ -441,9 +471,57 @@ impl<'a> Gen<'a> {
                 Op::SetState(k, v) => r.states.push((*k, *v)),
                 Op::ClearState => r.states.clear(),
                 Op::Fail => return,
+                Op::FlagIf { .. } | Op::Near { .. } | Op::Branch { .. } => {
+                    match self.fused(&ops[pc], &mut r, steps, Overrun { kind, block, drop }) {
+                        Some(jump) => next = jump.unwrap_or(next),
+                        None => return,
+                    }
+                }
             }
             pc = next;
         }
+    }
+
+    /// Runs a fused operation (see [`super::fuse`]) and counts the steps it stands for: the
+    /// operation it jumps to (`None`: the next), or `None` when the block ends (past the step
+    /// limit, reported as `at`).
+    #[inline(always)]
+    fn fused(
+        &mut self,
+        op: &Op,
+        r: &mut Run,
+        steps: &mut u32,
+        at: Overrun,
+    ) -> Option<Option<usize>> {
+        let (jump, extra) = match op {
+            Op::FlagIf {
+                flag,
+                cond,
+                then,
+                else_,
+            } => {
+                let v = self.eval(cond, r);
+                set_flag_if(&mut r.flags, *flag, v, *then, *else_);
+                (None, u32::from(else_.is_some()) + u32::from(v))
+            }
+            Op::Near { dir, skip } => match (self.link(r.cur, *dir), skip) {
+                (NONE, Some(t)) => (Some(*t as usize), 0),
+                (NONE, None) => {
+                    self.charge(steps, 1, at);
+                    return None;
+                }
+                (_, skip) => {
+                    r.mark = r.cur;
+                    (None, 2 + u32::from(skip.is_some()))
+                }
+            },
+            Op::Branch { cond, then, else_ } => {
+                let t = if self.eval(cond, r) { *then } else { *else_ };
+                (Some(t as usize), 1)
+            }
+            _ => (None, 0),
+        };
+        (extra == 0 || self.charge(steps, extra, at)).then_some(jump)
     }
 
     /// Runs the pure loop `i` of block `b` entered with `r` (its head already counted in
@@ -460,8 +538,7 @@ impl<'a> Gen<'a> {
     ) -> Option<usize> {
         let reg = &b.regions[i as usize];
         let key = (
-            b as *const Block as usize,
-            i,
+            reg.id,
             r.cur,
             if reg.reads_mark { r.mark } else { NONE },
             r.flags & reg.flags,
@@ -486,6 +563,7 @@ impl<'a> Gen<'a> {
         }
         *steps = before + walked.steps;
         let (next, cur, mark, flags) = walked.exit?;
+        let next = reg.start.wrapping_add(next);
         r.cur = cur;
         if reg.reads_mark {
             r.mark = mark;
@@ -518,7 +596,7 @@ impl<'a> Gen<'a> {
             pc += 1;
             match op {
                 Op::Step(d) => {
-                    r.cur = self.rules.link(self.player, r.cur, *d);
+                    r.cur = self.link(r.cur, *d);
                     if r.cur == NONE {
                         return stop(n);
                     }
@@ -535,12 +613,34 @@ impl<'a> Gen<'a> {
                     r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
                 }
                 Op::Fail => return stop(n),
+                Op::FlagIf {
+                    flag,
+                    cond,
+                    then,
+                    else_,
+                } => {
+                    let v = self.eval(cond, r);
+                    set_flag_if(&mut r.flags, *flag, v, *then, *else_);
+                    n += u32::from(else_.is_some()) + u32::from(v);
+                }
+                Op::Near { dir, skip } => match (self.link(r.cur, *dir), skip) {
+                    (NONE, Some(t)) => pc = *t as usize,
+                    (NONE, None) => return stop(n + 1),
+                    (_, skip) => {
+                        r.mark = r.cur;
+                        n += 2 + u32::from(skip.is_some());
+                    }
+                },
+                Op::Branch { cond, then, else_ } => {
+                    pc = if self.eval(cond, r) { *then } else { *else_ } as usize;
+                    n += 1;
+                }
                 _ => {}
             }
         }
         Some(Walked {
             steps: n,
-            exit: Some((pc, r.cur, r.mark, r.flags)),
+            exit: Some((pc.wrapping_sub(reg.start), r.cur, r.mark, r.flags)),
         })
     }
 
@@ -726,7 +826,7 @@ impl<'a> Gen<'a> {
     fn loc(&self, l: Loc, r: &Run) -> u32 {
         match l {
             Loc::Cur => r.cur,
-            Loc::Dir(d) => self.rules.link(self.player, r.cur, d),
+            Loc::Dir(d) => self.link(r.cur, d),
             Loc::Pos(p) => p,
         }
     }
@@ -751,7 +851,7 @@ impl<'a> Gen<'a> {
                 pos != NONE && self.rules.zones[*z as usize][self.player as usize][pos as usize]
             }
             C::OnBoard(None) => r.cur != NONE && !self.rules.dummy[r.cur as usize],
-            C::OnBoard(Some(d)) => self.rules.link(self.player, r.cur, *d) != NONE,
+            C::OnBoard(Some(d)) => self.link(r.cur, *d) != NONE,
             C::Position(p) => r.cur == *p,
             C::Flag(f) => r.flags & (1u64 << (f % 64)) != 0,
             C::PosFlag(f, l) => {
@@ -804,7 +904,7 @@ impl<'a> Gen<'a> {
                 self.depth == 0 && attacked(self.rules, self.st, pos, me, |o| o == me, mt, 1)
             }
             TestKind::AdjacentToEnemy => (0..self.rules.ndirs() as u32).any(|d| {
-                let n = self.rules.link(self.player, pos, d);
+                let n = self.link(pos, d);
                 n != NONE && self.at(n).is_some_and(|p| p.owner != self.player)
             }),
         }
@@ -839,6 +939,16 @@ pub(crate) fn recycle(moves: impl IntoIterator<Item = Move>) {
             }
         }
     });
+}
+
+/// Sets `flag` in `flags` as [`Op::FlagIf`] does, given its condition's value `v`.
+#[inline]
+fn set_flag_if(flags: &mut u64, flag: u32, v: bool, then: bool, else_: Option<bool>) {
+    let value = if v { Some(then) } else { else_ };
+    if let Some(value) = value {
+        let bit = 1u64 << (flag % 64);
+        *flags = (*flags & !bit) | (u64::from(value) * bit);
+    }
 }
 
 /// Whether a piece owned by a player that `by` accepts has a move (of type `mtype`, when

@@ -23,7 +23,8 @@ pub(crate) enum Check {
 /// The guard of a block: the tests every run passes before it can add a move.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Guard {
-    /// The operations before the first step (charged as steps when the guard fails).
+    /// The operations before the first step, as written before fusing (charged as steps when
+    /// the guard fails).
     pub setup: u32,
     /// The direction of the first step.
     pub first: u32,
@@ -59,6 +60,7 @@ fn setup_op(op: &Op, i: usize, k: usize) -> bool {
     match op {
         Op::Verify(_)
         | Op::SetFlag(..)
+        | Op::FlagIf { .. }
         | Op::SetPosFlag(..)
         | Op::Mark
         | Op::SetState(..)
@@ -93,7 +95,7 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
         }
     }
     Some(Guard {
-        setup: k as u32,
+        setup: ops[..k].iter().map(super::fuse::stands_for).sum(),
         first,
         rest,
     })

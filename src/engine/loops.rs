@@ -7,7 +7,8 @@
 //! starts, the flags it touches, the mark (when it reads it) and the board, which is the same
 //! for every block run of one generation. So the interpreter keeps each outcome for the
 //! generation ([`super::generate`]) and replays it, counting the steps the loop would have run
-//! (step limits and work budgets see the same counts as without it).
+//! (step limits and work budgets see the same counts as without it). Loops with the same code
+//! share their outcomes, whichever block runs them.
 
 use super::rules::{C, Op, TestKind};
 
@@ -23,6 +24,9 @@ pub(crate) struct Region {
     pub flags: u64,
     /// Whether it reads or sets the mark (`mark`, `back`, `marked?`).
     pub reads_mark: bool,
+    /// Loops with the same code (in any block of the game) have the same id, and share their
+    /// outcomes in one generation.
+    pub id: u32,
 }
 
 /// Whether a condition reads only the board, the current position, flags and the mark (no
@@ -44,31 +48,40 @@ fn pure_cond(c: &C, flags: &mut u64, mark: &mut bool) -> bool {
     }
 }
 
-/// The region `start..=end` as a pure loop, when every operation in it is pure and no jump
-/// from outside lands inside it after its head.
+/// Whether `op` is pure: it only walks and tests the board and sets flags. Adds what it reads
+/// to `flags` and `mark`.
+fn pure_op(op: &Op, flags: &mut u64, mark: &mut bool) -> bool {
+    match op {
+        Op::Step(_) | Op::Jump(_) | Op::Goto(_) | Op::Fail => true,
+        Op::Mark | Op::Back | Op::Near { .. } => {
+            *mark = true;
+            true
+        }
+        Op::Verify(c) | Op::IfNot(c, _) => pure_cond(c, flags, mark),
+        Op::SetFlag(f, c)
+        | Op::FlagIf {
+            flag: f, cond: c, ..
+        } => {
+            *flags |= 1u64 << (f % 64);
+            pure_cond(c, flags, mark)
+        }
+        _ => false,
+    }
+}
+
+/// The region `start..=end` when every operation in it is pure and no jump from outside lands
+/// inside it after its head.
 fn region(ops: &[Op], start: usize, end: usize) -> Option<Region> {
     let (mut flags, mut reads_mark) = (0u64, false);
-    for op in &ops[start..=end] {
-        let pure = match op {
-            Op::Step(_) | Op::Jump(_) | Op::Goto(_) | Op::Fail => true,
-            Op::Mark | Op::Back => {
-                reads_mark = true;
-                true
-            }
-            Op::Verify(c) | Op::IfNot(c, _) => pure_cond(c, &mut flags, &mut reads_mark),
-            Op::SetFlag(f, c) => {
-                flags |= 1u64 << (f % 64);
-                pure_cond(c, &mut flags, &mut reads_mark)
-            }
-            _ => false,
-        };
-        if !pure {
-            return None;
-        }
+    if !ops[start..=end]
+        .iter()
+        .all(|op| pure_op(op, &mut flags, &mut reads_mark))
+    {
+        return None;
     }
     let inside = |t: usize| t > start && t <= end;
     let entered = ops.iter().enumerate().any(|(i, op)| {
-        (i < start || i > end) && matches!(op, Op::IfNot(_, t) | Op::Goto(t) if inside(*t))
+        (i < start || i > end) && super::fuse::targets(op).into_iter().flatten().any(inside)
     });
     (!entered).then(|| Region {
         head: ops[start].clone(),
@@ -76,7 +89,26 @@ fn region(ops: &[Op], start: usize, end: usize) -> Option<Region> {
         end,
         flags,
         reads_mark,
+        id: 0,
     })
+}
+
+/// The code of region `r` of `ops` (its head first, jumps relative to its start): two regions
+/// with the same code do the same from the same entry.
+pub(crate) fn code(ops: &[Op], r: &Region) -> Vec<Op> {
+    let rel = |t: usize| t.wrapping_sub(r.start);
+    std::iter::once(&r.head)
+        .chain(&ops[r.start + 1..=r.end])
+        .map(|op| match op {
+            Op::IfNot(c, t) => Op::IfNot(c.clone(), rel(*t)),
+            Op::Goto(t) => Op::Goto(rel(*t)),
+            Op::Near { dir, skip } => Op::Near {
+                dir: *dir,
+                skip: skip.map(|t| rel(t as usize) as u32),
+            },
+            op => op.clone(),
+        })
+        .collect()
 }
 
 /// Finds the outermost pure loops of a block's ops (a jump back from `end` to `start`), puts

@@ -14,6 +14,7 @@
 
 mod end;
 mod fidelity;
+mod fuse;
 mod generate;
 mod guard;
 mod loops;

@@ -351,6 +351,62 @@ fn royal_squares(rules: &Rules, st: &State, player: u32, out: &mut Vec<u32>) {
     }
 }
 
+/// The squares of `player`'s royal pieces (now on `royal`) once `actions` are made on `st`,
+/// into `out` (in no particular order), when the actions only move pieces (none made royal or
+/// promoted from royal) and capture, as [`State::make`] applies them: every piece lifted,
+/// then landed in order (replacing what stands there), then the captures. False otherwise: the
+/// board must be looked at after the move.
+fn follow_royal(
+    rules: &Rules,
+    st: &State,
+    (player, royal): (u32, &[u32]),
+    actions: &[Action],
+    out: &mut Vec<u32>,
+) -> bool {
+    let kinds = &rules.royal[player as usize];
+    out.clear();
+    for a in actions {
+        match *a {
+            Action::Move { from, promote, .. } => {
+                let moved = royal.contains(&from);
+                if promote.is_some_and(|k| moved || kinds.contains(&k))
+                    || actions
+                        .iter()
+                        .filter(|b| matches!(**b, Action::Move { from: f, .. } if f == from))
+                        .count()
+                        > 1
+                {
+                    return false;
+                }
+            }
+            Action::Capture { .. } | Action::SetState { .. } | Action::SetAttr { .. } => {}
+            _ => return false,
+        }
+    }
+    let lifted = |s: u32| {
+        actions
+            .iter()
+            .any(|a| matches!(*a, Action::Move { from, .. } if from == s))
+    };
+    out.extend(royal.iter().copied().filter(|&s| !lifted(s)));
+    for a in actions {
+        if let Action::Move { from, to, .. } = *a
+            && st.board[from as usize].is_some()
+        {
+            out.retain(|&s| s != to);
+            if royal.contains(&from) {
+                out.push(to);
+            }
+        }
+    }
+    for a in actions {
+        if let Action::Capture { at } = *a {
+            out.retain(|&s| s != at);
+        }
+    }
+    true
+}
+
 /// What the `checkmated` legality filter knows of a position before any move is tried: the
 /// squares of the mover's royal pieces, and (when none stands attacked and the attackers'
 /// programs read only positions) the positions those programs read.
@@ -404,13 +460,17 @@ impl Filter {
             return true;
         }
         let player = m.player;
-        st.make(rules, m);
         // A move that keeps every royal piece where it stands leaves the royal squares as
-        // they were; any other looks again.
+        // they were; one that only moves and captures is followed; any other looks again.
+        let followed =
+            same.is_some() || follow_royal(rules, st, (player, &self.royal), &m.actions, after);
+        st.make(rules, m);
         let squares = if same.is_some() {
             &self.royal
         } else {
-            royal_squares(rules, st, player, after);
+            if !followed {
+                royal_squares(rules, st, player, after);
+            }
             after
         };
         let ok = !squares

@@ -289,6 +289,22 @@ fn abstract_hits(
                 }
             }
             Op::Goto(t) => go(*t, cur, mark, to, from, empty),
+            Op::Branch { cond, then, else_ } => {
+                let d = decide(rules, origin, cond, cur);
+                if d != Some(false) {
+                    go(*then as usize, cur, mark, to, from, learn(cond, true));
+                }
+                if d != Some(true) {
+                    go(*else_ as usize, cur, mark, to, from, learn(cond, false));
+                }
+            }
+            Op::Near { dir, skip } => {
+                if rules.link(owner, cur, *dir) != NONE {
+                    go(pc + 1, cur, cur, to, from, empty);
+                } else if let Some(t) = skip {
+                    go(*t as usize, cur, mark, to, from, empty);
+                }
+            }
             Op::Add { .. } => {
                 hit(if to != NONE { to } else { cur });
                 go(pc + 1, cur, mark, to, from, empty);

@@ -42,7 +42,7 @@ fn refuse_untyped<T>(message: String) -> Result<T, RulesError> {
 }
 
 /// Where an instruction or test looks: the current position, one link away, or a named position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Loc {
     Cur,
     Dir(u32),
@@ -50,7 +50,7 @@ pub(crate) enum Loc {
 }
 
 /// A position test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum TestKind {
     Empty,
     Friend,
@@ -65,7 +65,7 @@ pub(crate) enum TestKind {
 }
 
 /// A compiled condition.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum C {
     Const(bool),
     Test(TestKind, Loc),
@@ -85,7 +85,7 @@ pub(crate) enum C {
 }
 
 /// One bytecode operation. `IfNot` and `Goto` jump to an operation index of the same block.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Op {
     Step(u32),
     Jump(u32),
@@ -123,6 +123,28 @@ pub(crate) enum Op {
     Fail,
     /// The head of a pure loop: `regions[i]` of the block (see [`super::loops`]).
     Loop(u32),
+    /// `(if c (set-flag f then))`, or with `else_` `(if c (set-flag f then) else (set-flag f
+    /// else_))`, as one operation that counts the steps of those it stands for (see
+    /// [`super::fuse`]).
+    FlagIf {
+        flag: u32,
+        cond: C,
+        then: bool,
+        else_: Option<bool>,
+    },
+    /// `mark dir BODY back` as `mark` and a BODY that reads one link away in `dir` (see
+    /// [`super::fuse`]): marks the current position, and ends the block when there is no link.
+    /// With `skip`, also the `(if (on-board? dir) …)` around it: no link jumps to `skip`.
+    Near {
+        dir: u32,
+        skip: Option<u32>,
+    },
+    /// A `goto` to an `IfNot` fused with it: to `then` when `cond` holds, else to `else_`.
+    Branch {
+        cond: C,
+        then: u32,
+        else_: u32,
+    },
 }
 
 /// A compiled move or drop block.
@@ -253,10 +275,9 @@ pub struct Rules {
     pub(crate) flags: Vec<String>,
     pub(crate) attributes: Vec<String>,
     pub(crate) state_keys: Vec<String>,
-    /// `links[pos * ndirs + dir]`: the linked position or [`NONE`].
+    /// `links[(player * npos + pos) * ndirs + dir]`: the position linked from `pos` in the
+    /// direction `player`'s programs mean by `dir` (through the player's symmetry), or [`NONE`].
     pub(crate) links: Vec<u32>,
-    /// `sym[player * ndirs + dir]`: the direction a player's program means by `dir`.
-    pub(crate) sym: Vec<u32>,
     /// `opposite[dir]`: the opposite direction or [`NONE`].
     pub(crate) opposite: Vec<u32>,
     /// `zones[zone][player]`: membership per position.
@@ -319,6 +340,16 @@ impl Rules {
         Ok(b.rules)
     }
 
+    /// [`Rules::compile`] without fusing operations (see [`super::fuse`]), to compare.
+    #[cfg(test)]
+    pub(crate) fn compile_unfused(doc: &spec::Document, index: usize) -> Rules {
+        let mut b = Builder::new(doc, &doc.games[index]).unwrap();
+        b.fuse = false;
+        b.pieces().unwrap();
+        b.rest().unwrap();
+        b.rules
+    }
+
     /// Number of positions.
     pub fn npos(&self) -> usize {
         self.positions.len()
@@ -337,9 +368,14 @@ impl Rules {
     /// The position linked from `pos` in `dir` as `player` reads directions.
     #[inline]
     pub(crate) fn link(&self, player: u32, pos: u32, dir: u32) -> u32 {
-        let nd = self.ndirs();
-        let d = self.sym[player as usize * nd + dir as usize];
-        self.links[pos as usize * nd + d as usize]
+        self.player_links(player)[pos as usize * self.ndirs() + dir as usize]
+    }
+
+    /// The links as `player` reads directions: `[pos * ndirs + dir]`.
+    #[inline]
+    pub(crate) fn player_links(&self, player: u32) -> &[u32] {
+        let n = self.npos() * self.ndirs();
+        &self.links[player as usize * n..(player as usize + 1) * n]
     }
 
     /// The index of a position by name.
@@ -380,6 +416,10 @@ struct Builder<'a> {
     dir_ix: FxHashMap<&'a str, u32>, // lookup only
     kind_ix: FxHashMap<String, u32>, // lookup only
     ops: usize,
+    /// The pure loops' code (see [`super::loops::code`]) met so far, and their ids.
+    region_ids: FxHashMap<Vec<Op>, u32>,
+    /// Whether operations are fused (see [`super::fuse`]).
+    fuse: bool,
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -443,6 +483,12 @@ impl<'a> Builder<'a> {
                 sym.push(to.unwrap_or(dir_ix[d.as_str()]));
             }
         }
+        // Each player's links, read through the player's symmetry.
+        let links: Vec<u32> = (0..players.len())
+            .flat_map(|pl| (0..np).map(move |pos| (pl, pos)))
+            .flat_map(|(pl, pos)| (0..nd).map(move |d| (pl, pos, d)))
+            .map(|(pl, pos, d)| links[pos * nd + sym[pl * nd + d] as usize])
+            .collect();
         let mut opposite = vec![NONE; nd];
         for o in &board.opposites {
             if let (Some(&a), Some(&b)) = (
@@ -464,7 +510,6 @@ impl<'a> Builder<'a> {
             attributes: Vec::new(),
             state_keys: Vec::new(),
             links,
-            sym,
             opposite,
             zones: Vec::new(),
             zone_names: Vec::new(),
@@ -495,6 +540,8 @@ impl<'a> Builder<'a> {
             dir_ix,
             kind_ix: FxHashMap::default(),
             ops: 0,
+            region_ids: FxHashMap::default(),
+            fuse: true,
         };
         b.zones(board);
         Ok(b)
@@ -600,8 +647,22 @@ impl<'a> Builder<'a> {
                     "the move programs compile to more than {MAX_OPS} operations"
                 ));
             }
-            let regions = super::loops::find(&mut ops);
+            if self.fuse {
+                super::fuse::fuse(&mut ops);
+            }
             let guard = super::guard::find(&ops);
+            let mut regions = super::loops::find(&mut ops);
+            for r in &mut regions {
+                // Regions with the same code (in any block) share their outcomes.
+                let next = self.region_ids.len() as u32;
+                r.id = *self
+                    .region_ids
+                    .entry(super::loops::code(&ops, r))
+                    .or_insert(next);
+            }
+            if self.fuse {
+                super::fuse::branches(&mut ops, &regions);
+            }
             out.push(Block {
                 move_type,
                 ops,
