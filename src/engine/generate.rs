@@ -493,7 +493,20 @@ impl<'a> Gen<'a> {
         steps: &mut u32,
         at: Overrun,
     ) -> Option<Option<usize>> {
-        let (jump, extra) = match op {
+        match self.run_fused(op, r) {
+            Fused::End(extra) => {
+                self.charge(steps, extra, at);
+                None
+            }
+            Fused::Go(jump, extra) => (extra == 0 || self.charge(steps, extra, at)).then_some(jump),
+        }
+    }
+
+    /// Runs a fused operation on `r`: where the block goes on, and the steps of the operations
+    /// it stands for beyond its own.
+    #[inline(always)]
+    fn run_fused(&mut self, op: &Op, r: &mut Run) -> Fused {
+        match op {
             Op::FlagIf {
                 flag,
                 cond,
@@ -502,26 +515,22 @@ impl<'a> Gen<'a> {
             } => {
                 let v = self.eval(cond, r);
                 set_flag_if(&mut r.flags, *flag, v, *then, *else_);
-                (None, u32::from(else_.is_some()) + u32::from(v))
+                Fused::Go(None, u32::from(else_.is_some()) + u32::from(v))
             }
             Op::Near { dir, skip } => match (self.link(r.cur, *dir), skip) {
-                (NONE, Some(t)) => (Some(*t as usize), 0),
-                (NONE, None) => {
-                    self.charge(steps, 1, at);
-                    return None;
-                }
+                (NONE, Some(t)) => Fused::Go(Some(*t as usize), 0),
+                (NONE, None) => Fused::End(1),
                 (_, skip) => {
                     r.mark = r.cur;
-                    (None, 2 + u32::from(skip.is_some()))
+                    Fused::Go(None, 2 + u32::from(skip.is_some()))
                 }
             },
             Op::Branch { cond, then, else_ } => {
                 let t = if self.eval(cond, r) { *then } else { *else_ };
-                (Some(t as usize), 1)
+                Fused::Go(Some(t as usize), 1)
             }
-            _ => (None, 0),
-        };
-        (extra == 0 || self.charge(steps, extra, at)).then_some(jump)
+            _ => Fused::Go(None, 0),
+        }
     }
 
     /// Runs the pure loop `i` of block `b` entered with `r` (its head already counted in
@@ -613,27 +622,16 @@ impl<'a> Gen<'a> {
                     r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
                 }
                 Op::Fail => return stop(n),
-                Op::FlagIf {
-                    flag,
-                    cond,
-                    then,
-                    else_,
-                } => {
-                    let v = self.eval(cond, r);
-                    set_flag_if(&mut r.flags, *flag, v, *then, *else_);
-                    n += u32::from(else_.is_some()) + u32::from(v);
-                }
-                Op::Near { dir, skip } => match (self.link(r.cur, *dir), skip) {
-                    (NONE, Some(t)) => pc = *t as usize,
-                    (NONE, None) => return stop(n + 1),
-                    (_, skip) => {
-                        r.mark = r.cur;
-                        n += 2 + u32::from(skip.is_some());
+                Op::FlagIf { .. } | Op::Near { .. } | Op::Branch { .. } => {
+                    match self.run_fused(op, r) {
+                        Fused::End(k) => return stop(n + k),
+                        Fused::Go(jump, k) => {
+                            n += k;
+                            if let Some(t) = jump {
+                                pc = t;
+                            }
+                        }
                     }
-                },
-                Op::Branch { cond, then, else_ } => {
-                    pc = if self.eval(cond, r) { *then } else { *else_ } as usize;
-                    n += 1;
                 }
                 _ => {}
             }
@@ -939,6 +937,14 @@ pub(crate) fn recycle(moves: impl IntoIterator<Item = Move>) {
             }
         }
     });
+}
+
+/// What a fused operation did ([`Gen::run_fused`]).
+enum Fused {
+    /// The block goes on (at this operation, or the next), after these extra steps.
+    Go(Option<usize>, u32),
+    /// The block ends, after these extra steps.
+    End(u32),
 }
 
 /// Sets `flag` in `flags` as [`Op::FlagIf`] does, given its condition's value `v`.
