@@ -780,7 +780,8 @@ pub enum GoalCond {
         directions: Vec<String>,
     },
     /// The player's pieces form one connected group touching every listed zone of that player
-    /// (Ludii `(is Connected …)`); an empty list means every zone the player owns.
+    /// (Ludii `(is Connected …)`); an empty list means every zone the player owns. Two pieces
+    /// are joined along the listed directions; none listed means every board direction.
     Connected {
         /// Zone names.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
