@@ -518,8 +518,7 @@ impl Lower<'_> {
 
     /// `(is Connected [directions] Mover | {regions})`: Ludii's connection goal (`Some(None)`
     /// when its form is not typed); `None` when `c` is another condition. `Mover` connects
-    /// each region the player owns: the parts of its unnamed region ([`Lower::own_parts`]),
-    /// or that region whole; a game whose players own named regions too is not typed.
+    /// each region the player owns ([`Lower::owned_regions`]).
     fn connected(&mut self, c: &Node) -> Option<Option<GoalCond>> {
         let args: Vec<&Node> = c.positional().collect();
         let (Some("is"), [Node::Atom(k, _), rest @ ..]) = (c.head(), args.as_slice()) else {
