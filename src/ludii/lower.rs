@@ -15,8 +15,8 @@ use crate::spec::geometry::build::{BuildError, build as tiling_build};
 use crate::spec::movement::{self, Land, Movement, Promotion, Travel};
 use crate::spec::{
     Board, BoardArg, BoardFn, Cond, Construction, EntryKind, Extensions, Game, GameOption, Goal,
-    GoalCond, GoalKind, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test,
-    Texts, Zone,
+    GoalCond, GoalKind, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test, Texts,
+    Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
