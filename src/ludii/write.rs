@@ -1820,6 +1820,9 @@ fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
         }
         None => (inlined, false),
     };
+    if cut && let Some((s, d, p, _)) = movement::recognise(&block).ok().and_then(|m| shape_of(&m)) {
+        return Some((s, d, p, true));
+    }
     if let Some((s, d)) = shape(&block) {
         return Some((s, d, None, cut));
     }
@@ -1865,7 +1868,8 @@ fn shape_of(m: &Movement) -> Option<Classified> {
     let to_parts = movement::land_cond(m.land)
         .into_iter()
         .chain(m.arrive.iter().cloned());
-    let to = all(to_parts.chain(zone(&m.zone)).collect()).unwrap_or(Cond::Const(true));
+    let to_list: Vec<Cond> = to_parts.chain(zone(&m.zone)).collect();
+    let to = all(to_list.clone()).unwrap_or(Cond::Const(true));
     let empty = Cond::Test {
         test: Test::Empty,
         at: None,
@@ -1912,6 +1916,14 @@ fn shape_of(m: &Movement) -> Option<Classified> {
         }
         Travel::Lame(p) if m.first_in.is_none() && p.len() == 2 && from.is_none() => {
             (Shape::Two { c1: empty, c2: to }, p.clone())
+        }
+        // Any other lame path (the pawn's double step through its zone): the tests after
+        // each step.
+        Travel::Lame(p) => {
+            let mut conds = vec![vec![empty]; p.len()];
+            conds[0].extend(zone(&m.first_in));
+            *conds.last_mut().expect("a path has steps") = to_list;
+            (Shape::Path { from, conds }, p.clone())
         }
         Travel::Hop { dir, over, capture } => {
             let hurdle = movement::hurdle_cond(*over).unwrap_or(Cond::Const(true));

@@ -143,6 +143,8 @@ pub struct Movement {
     /// Promotion on arrival.
     pub promotion: Option<Promotion>,
     /// The same piece may move again (ZRF `add-partial`), restricted to this move type if set.
+    /// With a [`Movement::promotion`] (in a zone, forced), a move that promotes ends the turn
+    /// and only the others continue (a draughts man crowned on the far row).
     pub continues: Option<Continuation>,
     /// The block's move type (ZRF `move-type`, which priorities and partial moves name).
     pub move_type: Option<String>,
@@ -202,7 +204,7 @@ impl Movement {
         let first_in_ok = m.first_in.is_none() || matches!(m.travel, Travel::Lame(_));
         let promo_ok = m.promotion.as_ref().is_none_or(|p| !p.pieces.is_empty());
         // Tails a slide repeats inside its loop (a zone test there would end the slide), and
-        // en passant's fixed form, take no destination zone; a continuation never promotes.
+        // en passant's fixed form, take no destination zone; a continuation promotes only by ending.
         let zone_ok = m.zone.is_none()
             || !(matches!(
                 m.travel,
@@ -211,7 +213,11 @@ impl Movement {
                     | Travel::EnPassant { .. }
             ) || matches!(m.travel, Travel::Cannon { .. } if m.land == Land::Empty));
         let ep_ok = !matches!(m.travel, Travel::EnPassant { .. }) || m.continues.is_none();
-        let cont_ok = m.continues.is_none() || m.promotion.is_none();
+        // A continuation goes with a promotion only in a zone, where promoting ends the move.
+        let cont_ok = m.continues.is_none()
+            || m.promotion
+                .as_ref()
+                .is_none_or(|p| p.zone.is_some() && p.forced);
         // A hop over anything that captures nothing is a leap; a drop's lone zone test is
         // read as its origin's (the same position).
         let hop_ok = !matches!(
@@ -468,7 +474,13 @@ fn finish(m: &Movement, with_zone: bool) -> Vec<Instr> {
     match &m.promotion {
         None => out.push(add(vec![])),
         Some(p) => {
-            let promote = add(p.pieces.clone());
+            // A promotion ends the move: only the move that does not promote continues.
+            let promote = Instr::Add {
+                pieces: p.pieces.clone(),
+                partial: false,
+                copy: false,
+                move_type: None,
+            };
             match (&p.zone, p.forced) {
                 (None, true) => out.push(promote),
                 (None, false) => out.extend([promote, add(vec![])]),
@@ -729,14 +741,17 @@ fn tail(t: &[Instr], with_zone: bool) -> Result<Tail, Why> {
             },
             rest @ ..,
         ] => {
-            let forced = match (else_.as_slice(), rest) {
-                ([e], []) if is_add(e) => true,
-                ([], [e]) if is_add(e) => false,
+            // Promote in the zone, else continue: a continuation the promotion ends.
+            let continued = |e: &Instr| plain(e).and_then(|(_, c, _)| c);
+            let (forced, cont) = match (else_.as_slice(), rest) {
+                ([e], []) if is_add(e) => (true, None),
+                ([e], []) if continued(e).is_some() => (true, continued(e)),
+                ([], [e]) if is_add(e) => (false, None),
                 _ => return Err(none),
             };
             match then_.as_slice() {
                 [pa] => match promo(pa) {
-                    Some((pieces, ..)) => (Some((Some(z.clone()), pieces, forced)), None),
+                    Some((pieces, ..)) => (Some((Some(z.clone()), pieces, forced)), cont),
                     None => return Err(none),
                 },
                 _ => return Err(none),

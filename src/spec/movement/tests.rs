@@ -407,3 +407,38 @@ fn capture_only_riders_and_moves_beyond_a_screen_are_typed() {
     assert_eq!(recognise(&p), Ok(beyond));
     assert!(!Movement::new(cannon(true), Land::Empty).is_normal());
 }
+
+/// A draughts man's capture that promotes on the far row and otherwise continues is typed:
+/// the promotion ends the move, and only the move that does not promote continues.
+#[test]
+fn a_promotion_ends_a_continuing_capture() {
+    let mut m = Movement::new(
+        Travel::Hop {
+            dir: "nw".into(),
+            over: Hurdle::Enemy,
+            capture: true,
+        },
+        Land::Empty,
+    );
+    m.promotion = Some(Promotion {
+        zone: Some("promotion".into()),
+        pieces: vec!["King".into()],
+        forced: true,
+    });
+    m.continues = Some(Continuation {
+        move_type: Some("jump-type".into()),
+    });
+    assert!(m.is_normal());
+    let p = program(&m);
+    let Some(Instr::If { then_, else_, .. }) = p.program.last() else {
+        panic!("{:?}", p.program)
+    };
+    assert!(matches!(&then_[..], [Instr::Add { partial: false, .. }]));
+    assert!(matches!(&else_[..], [Instr::Add { partial: true, .. }]));
+    assert_eq!(recognise(&p), Ok(m.clone()));
+    m.promotion.as_mut().expect("set").forced = false;
+    assert!(
+        !m.is_normal(),
+        "an optional promotion with a continuation has no one meaning"
+    );
+}
