@@ -347,6 +347,7 @@ impl Reader<'_> {
                     Travel::Slide {
                         dir: d.to_string(),
                         max: None,
+                        quiet: true,
                     },
                     Land::Empty,
                 );

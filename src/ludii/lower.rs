@@ -12,11 +12,11 @@ mod moves;
 use super::syntax::{Node, print};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::spec::geometry::build::{BuildError, build as tiling_build};
-use crate::spec::movement::{self, Land, Movement, Travel};
+use crate::spec::movement::{self, Land, Movement, Promotion, Travel};
 use crate::spec::{
     Board, BoardArg, BoardFn, Cond, Construction, EntryKind, Extensions, Game, GameOption, Goal,
-    GoalCond, GoalKind, Instr, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test,
-    Texts, Zone,
+    GoalCond, GoalKind, MoveBlock, Piece, Placement, RawFormat, SiteKind, Symmetry, Test, Texts,
+    Zone,
 };
 
 /// Diagnostic code: a ludeme with no typed form, kept verbatim in `extensions` (as `ludii` items).
@@ -1641,8 +1641,12 @@ impl Lower<'_> {
             if let Node::Named(name, v, _) = a {
                 let hand = equipment.iter().any(|e| e.head() == Some("hand"));
                 match placement_phases(v, &out.setup, &self.players) {
-                    Some(p) if name == "phases" && play.is_none() && hand => {
-                        apply_play(&p, pieces, &mut out.setup, &self.players);
+                    Some(p)
+                        if name == "phases"
+                            && play.is_none()
+                            && hand
+                            && apply_play(&p, pieces, &mut out.setup, &self.players) =>
+                    {
                         out.move_priorities.push(PLACEMENT.to_string());
                     }
                     _ => self.keep("rules", a, false),
@@ -1669,8 +1673,9 @@ impl Lower<'_> {
         }
     }
 
-    /// `(play …)` applied to the pieces and setup when it is a common shape (kept otherwise,
-    /// as is a hand it does not drop from); whether every move is a drop on an empty site.
+    /// `(play …)` applied to the pieces and setup when it is a common shape whose promotion,
+    /// if any, has a typed form (kept otherwise, as is a hand it does not drop from); whether
+    /// every move is a drop on an empty site.
     fn play(
         &mut self,
         r: &Node,
@@ -1679,9 +1684,12 @@ impl Lower<'_> {
         out: &mut Rules,
     ) -> bool {
         let hand = equipment.iter().find(|e| e.head() == Some("hand"));
-        match play_rule(r, &out.goals).or_else(|| self.capture_sequence_play(r, pieces)) {
-            Some(p) if !p.hand_drops || hand.is_some() => {
-                apply_play(&p, pieces, &mut out.setup, &self.players);
+        let read = play_rule(r, &out.goals).or_else(|| self.capture_sequence_play(r, pieces));
+        match read {
+            Some(p)
+                if (!p.hand_drops || hand.is_some())
+                    && apply_play(&p, pieces, &mut out.setup, &self.players) =>
+            {
                 if let Some(h) = hand.filter(|_| !p.hand_drops) {
                     self.keep("equipment", h, true);
                 }
@@ -1931,38 +1939,26 @@ fn promotion(t: &Node) -> Option<(String, String)> {
     (rest == ") Mover)))").then(|| (region.to_string(), piece.to_string()))
 }
 
-/// Every plain `add` of a move becomes `(if (in-zone? R) (add Q) else add)`.
-fn promote_on_arrival(program: &mut [Instr], zone: &str, piece: &str) {
-    for ins in program.iter_mut() {
-        match ins {
-            Instr::Add {
-                pieces,
-                partial: false,
-                copy: false,
-                move_type: None,
-            } if pieces.is_empty() => {
-                *ins = Instr::If {
-                    cond: Cond::InZone {
-                        zone: zone.to_string(),
-                        at: None,
-                    },
-                    then_: vec![Instr::Add {
-                        pieces: vec![piece.to_string()],
-                        partial: false,
-                        copy: false,
-                        move_type: None,
-                    }],
-                    else_: vec![Instr::plain_add()],
-                };
-            }
-            Instr::If { then_, else_, .. } => {
-                promote_on_arrival(then_, zone, piece);
-                promote_on_arrival(else_, zone, piece);
-            }
-            Instr::While { body, .. } => promote_on_arrival(body, zone, piece),
-            _ => {}
+/// The moves of every piece when a move ending in `zone` makes the piece a `piece` (a
+/// play-wide `(then (promote …))`): each block's movement gains that promotion, through the
+/// movement table. `None` when a block has no typed form, or promotes or continues already.
+fn promoted(pieces: &[Piece], zone: &str, piece: &str) -> Option<Vec<Vec<MoveBlock>>> {
+    let promote = |b: &MoveBlock| {
+        let mut m = movement::recognise(b).ok()?;
+        if m.promotion.is_some() || m.continues.is_some() {
+            return None;
         }
-    }
+        m.promotion = Some(Promotion {
+            zone: Some(zone.to_string()),
+            pieces: vec![piece.to_string()],
+            forced: true,
+        });
+        m.is_normal().then(|| movement::program(&m))
+    };
+    pieces
+        .iter()
+        .map(|p| p.moves.iter().map(promote).collect())
+        .collect()
 }
 
 /// `(not (is Threatened (id "K" Mover)))` → `K`.
@@ -1975,14 +1971,23 @@ fn threatened_piece(n: &Node) -> Option<String> {
 
 /// Gives every piece its drops, and every player an empty hand of each piece when the drops
 /// come from the hand (so the engine counts them).
-fn apply_play(p: &Play, pieces: &mut [Piece], setup: &mut Vec<Placement>, players: &[String]) {
+/// `false` (and nothing changed) when the play's promotion has no typed form in a piece's moves.
+fn apply_play(
+    p: &Play,
+    pieces: &mut [Piece],
+    setup: &mut Vec<Placement>,
+    players: &[String],
+) -> bool {
     if let Some((zone, piece)) = &p.promote {
-        for b in pieces.iter_mut().flat_map(|p| p.moves.iter_mut()) {
-            promote_on_arrival(&mut b.program, zone, piece);
+        let Some(moves) = promoted(pieces, zone, piece) else {
+            return false;
+        };
+        for (piece, moves) in pieces.iter_mut().zip(moves) {
+            piece.moves = moves;
         }
     }
     if !p.drops {
-        return;
+        return true;
     }
     for piece in pieces.iter_mut() {
         let mut drop = Movement::new(Travel::Drop, Land::Empty);
@@ -2001,6 +2006,7 @@ fn apply_play(p: &Play, pieces: &mut [Piece], setup: &mut Vec<Placement>, player
             }
         }
     }
+    true
 }
 
 /// `(if (is Full) (result Mover Draw))` (or `Next`).

@@ -1927,7 +1927,11 @@ fn shape_of(m: &Movement) -> Option<Classified> {
     };
     let (shape, dirs) = match &m.travel {
         Travel::Step(d) => (Shape::Step { from, to }, vec![d.clone()]),
-        Travel::Slide { dir, max: None } => {
+        Travel::Slide {
+            dir,
+            max: None,
+            quiet: true,
+        } => {
             let go = std::iter::once(empty)
                 .chain(m.run.iter().cloned())
                 .collect();

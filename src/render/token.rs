@@ -276,7 +276,7 @@ pub fn chess_man_by_movement(
         let way =
             match &m.travel {
                 Travel::Step(d) => vector(d).map(|v| Way::Step(v, m.land)),
-                Travel::Slide { dir, max: None } => vector(dir).map(Way::Slide),
+                Travel::Slide { dir, max: None, .. } => vector(dir).map(Way::Slide),
                 Travel::Leap(ds) => path(ds)
                     .map(|v| Way::Leap(v.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)))),
                 Travel::Lame(ds) => path(ds)

@@ -51,14 +51,18 @@ pub enum Hurdle {
 pub enum Travel {
     /// One link along the direction.
     Step(String),
-    /// Along the direction over empty positions, each a destination, at most `max` links
-    /// (`None`: unlimited; normal form: at least 2); [`Movement::land`] says what the first
-    /// occupied position may be ([`Land::Empty`]: none, the slide stops before it).
+    /// Along the direction over empty positions, at most `max` links (`None`: unlimited;
+    /// normal form: at least 2); [`Movement::land`] says what the first occupied position may
+    /// be ([`Land::Empty`]: none, the slide stops before it).
     Slide {
         /// Direction.
         dir: String,
         /// Longest move.
         max: Option<usize>,
+        /// The empty positions of the run are destinations too. `false`: only the first
+        /// occupied position is, a capture-only rider such as Betza's `cR` (normal form:
+        /// unlimited, and landing on something).
+        quiet: bool,
     },
     /// Along a path of links whose intermediate positions must exist but need not be empty
     /// (a knight; normal form: at least 2 links).
@@ -79,6 +83,8 @@ pub enum Travel {
     /// The cannon's screen move: along the direction over empty positions to a piece, then
     /// over empty positions to the first piece after it, which [`Movement::land`] tests.
     /// `quiet`: the empty positions before the screen are destinations too (xiangqi's cannon).
+    /// With [`Land::Empty`] (and not `quiet`), the empty positions after the screen are the
+    /// destinations instead, up to the next piece (Betza's `mpR`).
     Cannon {
         /// Direction.
         dir: String,
@@ -183,8 +189,13 @@ impl Movement {
         let m = self;
         let travel_ok = match &m.travel {
             Travel::Leap(p) | Travel::Lame(p) => p.len() >= 2,
-            Travel::Slide { max, .. } => max.is_none_or(|n| n >= 2),
-            Travel::Cannon { .. } => matches!(m.land, Land::Enemy | Land::NotFriend | Land::Any),
+            Travel::Slide { max, quiet, .. } => {
+                max.is_none_or(|n| n >= 2) && (*quiet || (max.is_none() && m.land != Land::Empty))
+            }
+            Travel::Cannon { quiet, .. } => {
+                matches!(m.land, Land::Enemy | Land::NotFriend | Land::Any)
+                    || (m.land == Land::Empty && !quiet)
+            }
             Travel::EnPassant { .. } => m.land == Land::Any,
             _ => true,
         };
@@ -193,14 +204,13 @@ impl Movement {
         // Tails a slide repeats inside its loop (a zone test there would end the slide), and
         // en passant's fixed form, take no destination zone; a continuation never promotes.
         let zone_ok = m.zone.is_none()
-            || !matches!(
+            || !(matches!(
                 m.travel,
-                Travel::Slide { .. }
+                Travel::Slide { quiet: true, .. }
                     | Travel::Cannon { quiet: true, .. }
                     | Travel::EnPassant { .. }
-            );
-        let ep_ok = !matches!(m.travel, Travel::EnPassant { .. })
-            || (m.promotion.is_none() && m.continues.is_none());
+            ) || matches!(m.travel, Travel::Cannon { .. } if m.land == Land::Empty));
+        let ep_ok = !matches!(m.travel, Travel::EnPassant { .. }) || m.continues.is_none();
         let cont_ok = m.continues.is_none() || m.promotion.is_none();
         // A hop over anything that captures nothing is a leap; a drop's lone zone test is
         // read as its origin's (the same position).
@@ -223,7 +233,7 @@ impl Movement {
         // (read as the zone).
         let no_destination_test = match m.travel {
             Travel::EnPassant { .. } => true,
-            Travel::Slide { .. } => m.land == Land::Empty,
+            Travel::Slide { .. } | Travel::Cannon { .. } => m.land == Land::Empty,
             _ => false,
         };
         let arrive_ok = m.arrive.is_empty()
@@ -294,9 +304,10 @@ impl Movement {
         let path = |p: &[String]| p.iter().map(|d| f(d)).collect::<Option<Vec<String>>>();
         let travel = match &self.travel {
             Travel::Step(d) => Travel::Step(f(d)?),
-            Travel::Slide { dir, max } => Travel::Slide {
+            Travel::Slide { dir, max, quiet } => Travel::Slide {
                 dir: f(dir)?,
                 max: *max,
+                quiet: *quiet,
             },
             Travel::Leap(p) => Travel::Leap(path(p)?),
             Travel::Lame(p) => Travel::Lame(path(p)?),
@@ -515,8 +526,12 @@ pub fn program(m: &Movement) -> MoveBlock {
             verify_land(m, &mut p);
             fin(&mut p);
         }
-        Travel::Slide { dir, max: None } => {
-            let mut body = finish(m, false);
+        Travel::Slide {
+            dir,
+            max: None,
+            quiet,
+        } => {
+            let mut body = if *quiet { finish(m, false) } else { vec![] };
             body.push(step(dir));
             p.push(step(dir));
             p.push(Instr::While {
@@ -525,10 +540,12 @@ pub fn program(m: &Movement) -> MoveBlock {
             });
             if m.land != Land::Empty {
                 verify_land(m, &mut p);
-                p.extend(finish(m, false));
+                p.extend(finish(m, !quiet));
             }
         }
-        Travel::Slide { dir, max: Some(n) } => p.extend(ranged(m, dir, *n)),
+        Travel::Slide {
+            dir, max: Some(n), ..
+        } => p.extend(ranged(m, dir, *n)),
         Travel::Hop { dir, over, capture } => {
             p.push(step(dir));
             p.extend(hurdle_cond(*over).map(Instr::Verify));
@@ -542,6 +559,10 @@ pub fn program(m: &Movement) -> MoveBlock {
         Travel::Cannon { dir, quiet } => {
             let mut run = if *quiet { finish(m, false) } else { vec![] };
             run.push(step(dir));
+            // Landing on nothing: the empty positions beyond the screen are the destinations.
+            let beyond = m.land == Land::Empty;
+            let mut after = if beyond { finish(m, false) } else { vec![] };
+            after.push(step(dir));
             p.extend([
                 step(dir),
                 Instr::While {
@@ -552,11 +573,13 @@ pub fn program(m: &Movement) -> MoveBlock {
                 step(dir),
                 Instr::While {
                     cond: test(Test::Empty),
-                    body: vec![step(dir)],
+                    body: after,
                 },
             ]);
-            verify_land(m, &mut p);
-            fin(&mut p);
+            if !beyond {
+                verify_land(m, &mut p);
+                fin(&mut p);
+            }
         }
         Travel::EnPassant {
             side,
@@ -919,23 +942,38 @@ fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, 
         && *v == occupied
         && d3 == d
         && *cond == test(Test::Empty)
-        && matches!(b2.as_slice(), [Instr::Step(x)] if x == d)
+        && matches!(b2.last(), Some(Instr::Step(x)) if x == d)
     {
         let quiet = !run.is_empty();
+        let cannon = Travel::Cannon {
+            dir: d.to_string(),
+            quiet,
+        };
+        if let [beyond @ .., _] = b2.as_slice()
+            && !beyond.is_empty()
+        {
+            if !r.is_empty() {
+                return Err(Why("its cannon lands beyond the screen and after it"));
+            }
+            return Ok(with_tail(
+                Movement::new(cannon, Land::Empty),
+                tail(beyond, false)?,
+            ));
+        }
         let (land, arrive, t) = landing(r);
-        let m = landed(
-            Travel::Cannon {
-                dir: d.to_string(),
-                quiet,
-            },
-            (land, arrive),
-        );
+        let m = landed(cannon, (land, arrive));
         return Ok(with_tail(m, tail(t, !quiet)?));
     }
+    let quiet = !run.is_empty();
     let slide = Travel::Slide {
         dir: d.to_string(),
         max: None,
+        quiet,
     };
+    if !quiet {
+        let (land, arrive, r) = landing(rest);
+        return Ok(with_tail(landed(slide, (land, arrive)), tail(r, true)?));
+    }
     let t = tail(run, false)?;
     if rest.is_empty() {
         return Ok(with_tail(Movement::new(slide, Land::Empty), t));
@@ -980,6 +1018,7 @@ fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
     let slide = Travel::Slide {
         dir: d.to_string(),
         max: Some(n),
+        quiet: true,
     };
     Ok(with_tail(landed(slide, land), t))
 }

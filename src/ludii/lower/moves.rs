@@ -310,6 +310,7 @@ impl Lower<'_> {
             None => Travel::Slide {
                 dir: d.to_string(),
                 max: None,
+                quiet: true,
             },
         };
         // Without `(to …)` a slide lands on empty sites only (an exact one too).

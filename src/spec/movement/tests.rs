@@ -34,7 +34,8 @@ fn travel() -> impl Strategy<Value = Travel> {
     ]);
     prop_oneof![
         dir().prop_map(Travel::Step),
-        (dir(), prop::option::of(1usize..5)).prop_map(|(dir, max)| Travel::Slide { dir, max }),
+        (dir(), prop::option::of(1usize..5), any::<bool>())
+            .prop_map(|(dir, max, quiet)| Travel::Slide { dir, max, quiet }),
         prop::collection::vec(dir(), 1..4).prop_map(Travel::Leap),
         prop::collection::vec(dir(), 1..4).prop_map(Travel::Lame),
         (dir(), hurdle, any::<bool>()).prop_map(|(dir, over, capture)| Travel::Hop {
@@ -240,7 +241,8 @@ fn the_zrf_chess_pawn_is_typed_block_by_block() {
         (
             Travel::Slide {
                 dir: "n".into(),
-                max: None
+                max: None,
+                quiet: true
             },
             Land::NotFriend
         )
@@ -354,6 +356,7 @@ fn ranged_slides_stop_at_their_range() {
         Travel::Slide {
             dir: "n".into(),
             max: Some(3),
+            quiet: true,
         },
         Land::NotFriend,
     );
@@ -368,4 +371,39 @@ fn ranged_slides_stop_at_their_range() {
     });
     assert_eq!(steps, 3);
     assert_eq!(recognise(&p), Ok(m));
+}
+
+/// Betza's capture-only rider (`cR`) and the hopper that moves beyond its screen (`mpR`) are
+/// typed, and each reads back from its program.
+#[test]
+fn capture_only_riders_and_moves_beyond_a_screen_are_typed() {
+    let slide = |quiet| Travel::Slide {
+        dir: "n".into(),
+        max: None,
+        quiet,
+    };
+    let rider = Movement::new(slide(false), Land::Enemy);
+    assert!(rider.is_normal());
+    let p = program(&rider);
+    assert!(
+        !matches!(&p.program[1], Instr::While { body, .. } if body.iter().any(|i| matches!(i, Instr::Add { .. }))),
+        "a capture-only rider adds no move along its run: {:?}",
+        p.program
+    );
+    assert_eq!(recognise(&p), Ok(rider));
+    assert!(!Movement::new(slide(false), Land::Empty).is_normal());
+    let cannon = |quiet| Travel::Cannon {
+        dir: "n".into(),
+        quiet,
+    };
+    let beyond = Movement::new(cannon(false), Land::Empty);
+    assert!(beyond.is_normal());
+    let p = program(&beyond);
+    assert!(
+        matches!(p.program.last(), Some(Instr::While { body, .. }) if body.len() == 2),
+        "the moves beyond the screen are in the last loop: {:?}",
+        p.program
+    );
+    assert_eq!(recognise(&p), Ok(beyond));
+    assert!(!Movement::new(cannon(true), Land::Empty).is_normal());
 }
