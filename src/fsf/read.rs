@@ -3,15 +3,18 @@
 //! modifiers, read with the same selection table the writer uses), mobility regions, the start
 //! position, checkmate, stalemate and extinction, the janggi pieces and `diagonalLines`. Every
 //! other key that changes the rules is reported (`fsf::unsupported`) rather than ignored
-//! silently; inheritance is read from the `xiangqi` template only (`template`).
+//! silently; inheritance is read from the `xiangqi` template only (`template`). Pieces are
+//! generated through the movement table ([`crate::spec::movement`]); only the janggi cannon's
+//! hop and moves restricted to its lines are programs of their own.
 
 use super::betza::{Atom, Modality, Travel, Vector, atom_vectors, lame_path};
 use super::template;
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::spec::geometry::frame;
+use crate::spec::movement::{self, Land, Movement, Promotion, Travel as MoveTravel};
 use crate::spec::{
     Board, Cond, Document, EntryKind, Game, Goal, GoalCond, GoalKind, Instr, MoveBlock, Piece,
-    Placement, Source, Test, TurnOrder, Zone,
+    Placement, Source, TurnOrder, Zone,
 };
 use std::collections::BTreeMap;
 
@@ -308,21 +311,6 @@ fn dir(v: Vector) -> String {
     frame::vector_name(v.0.into(), v.1.into())
 }
 
-fn test(t: Test) -> Cond {
-    Cond::Test {
-        test: t,
-        at: None,
-        move_type: None,
-    }
-}
-
-fn target(m: Modality) -> Cond {
-    match m {
-        Modality::Move => test(Test::Empty),
-        _ => test(Test::Enemy),
-    }
-}
-
 /// The zone of the squares initial (`i`) moves start from (`doubleStepRegionWhite/Black`).
 const DOUBLE_STEP_ZONE: &str = "double-step";
 /// The zone where promotion pawns promote (`promotionRegionWhite/Black`).
@@ -330,180 +318,102 @@ const PROMOTION_ZONE: &str = "promotion";
 /// The zone from which the soldier also steps sideways (`soldierPromotionRank`).
 const SOLDIER_ZONE: &str = "soldier-sideways";
 
-/// The move programs of one movement of piece `own`; `zone` is a mobility region the
-/// destination must be in. An initial movement first tests that the piece stands in the
-/// double-step region.
-fn program(a: &Atom, zone: Option<&str>, own: &str) -> Vec<Vec<Instr>> {
-    let mut out = travel_program(a.travel, a.modality, a.v, zone, own);
-    if a.initial {
-        for p in &mut out {
-            p.insert(0, Instr::Verify(in_zone(DOUBLE_STEP_ZONE)));
-        }
-    }
-    out
-}
-
-fn in_zone(zone: &str) -> Cond {
-    Cond::InZone {
-        zone: zone.into(),
-        at: None,
+/// What a movement of this modality lands on: an empty square, or an enemy it captures.
+fn land(m: Modality) -> Land {
+    match m {
+        Modality::Move => Land::Empty,
+        _ => Land::Enemy,
     }
 }
 
-/// En passant as the ZRF chess files write it (the form the writer reads): step aside onto an
-/// enemy `victim` that has just moved, take it, step forward and check that it came from two
-/// steps ahead, then come back to land.
-fn en_passant(v: Vector, victim: &str) -> Vec<Instr> {
-    let (side, ahead) = (dir((v.0, 0)), dir((0, v.1)));
-    vec![
-        Instr::Step(side),
-        Instr::Verify(test(Test::Enemy)),
-        Instr::Verify(test(Test::LastTo)),
-        Instr::Verify(Cond::Piece {
-            piece: victim.into(),
-            at: None,
-        }),
-        Instr::Capture { at: None },
-        Instr::Step(ahead.clone()),
-        Instr::Mark,
-        Instr::Step(ahead),
-        Instr::Verify(test(Test::LastFrom)),
-        Instr::Back,
-        Instr::plain_add(),
-    ]
-}
-
-/// Replaces every plain `add` of `p` by `if (in-zone? promotion) (add PIECES) else add`.
-fn promote(p: &mut [Instr], pieces: &[String]) {
-    for i in p.iter_mut() {
-        match i {
-            Instr::While { body, .. } => promote(body, pieces),
-            add if *add == Instr::plain_add() => {
-                *add = Instr::If {
-                    cond: in_zone(PROMOTION_ZONE),
-                    then_: vec![Instr::Add {
-                        pieces: pieces.to_vec(),
-                        partial: false,
-                        copy: false,
-                        move_type: None,
-                    }],
-                    else_: vec![Instr::plain_add()],
-                };
-            }
-            _ => {}
-        }
-    }
-}
-
-fn travel_program(
-    travel: Travel,
-    m: Modality,
-    v: Vector,
-    zone: Option<&str>,
-    own: &str,
-) -> Vec<Vec<Instr>> {
-    let d = || Instr::Step(dir(v));
-    let tail = |to: Cond| {
-        let mut t = vec![Instr::Verify(to)];
-        if let Some(z) = zone {
-            t.push(Instr::Verify(Cond::InZone {
-                zone: z.into(),
-                at: None,
-            }));
-        }
-        t.push(Instr::plain_add());
-        t
+/// The typed movements of one Betza atom (not a janggi hop, which [`template::janggi_hop`]
+/// writes); `zone` is a mobility region the destination must be in. An initial movement
+/// starts in the double-step region. A rider limited in range or by a region is one movement
+/// per distance, each a path over empty squares.
+fn movements(a: &Atom, zone: Option<&str>) -> Vec<Movement> {
+    let d = dir(a.v);
+    let with = |travel: MoveTravel, zone: Option<&str>| {
+        let mut m = Movement::new(travel, land(a.modality));
+        m.zone = zone.map(String::from);
+        m.from_zone = a.initial.then(|| DOUBLE_STEP_ZONE.to_string());
+        m
     };
-    match travel {
-        Travel::Leap => {
-            let mut p = vec![d()];
-            p.extend(tail(target(m)));
-            vec![p]
-        }
+    let path = |dirs: Vec<String>| match <[String; 1]>::try_from(dirs) {
+        Ok([one]) => MoveTravel::Step(one),
+        Err(dirs) => MoveTravel::Lame(dirs),
+    };
+    match a.travel {
+        Travel::Leap => vec![with(MoveTravel::Step(d), zone)],
         Travel::Lame => {
-            let mut p = Vec::new();
             let mut at = (0, 0);
-            for s in lame_path(v).into_iter().chain([v]) {
-                if at != (0, 0) {
-                    p.push(Instr::Verify(test(Test::Empty)));
-                }
-                p.push(Instr::Step(dir((s.0 - at.0, s.1 - at.1))));
-                at = s;
+            let mut dirs = Vec::new();
+            for sq in lame_path(a.v).into_iter().chain([a.v]) {
+                dirs.push(dir((sq.0 - at.0, sq.1 - at.1)));
+                at = sq;
             }
-            p.extend(tail(target(m)));
-            vec![p]
+            vec![with(path(dirs), zone)]
         }
         Travel::Ride(0) if zone.is_none() => {
-            let mut p = vec![
-                d(),
-                Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![Instr::plain_add(), d()],
-                },
-            ];
-            if m != Modality::Move {
-                p[1] = Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![d()],
-                };
-                p.extend(tail(test(Test::Enemy)));
-            }
-            vec![p]
+            let quiet = a.modality == Modality::Move;
+            let slide = MoveTravel::Slide {
+                dir: d,
+                max: None,
+                quiet,
+            };
+            vec![with(slide, None)]
         }
         Travel::Ride(n) => {
             let max = if n == 0 { 16 } else { n as usize };
             (1..=max)
-                .map(|k| {
-                    let mut p = vec![d()];
-                    for _ in 1..k {
-                        p.push(Instr::Verify(test(Test::Empty)));
-                        p.push(d());
-                    }
-                    p.extend(tail(target(m)));
-                    p
-                })
+                .map(|k| with(path(vec![d.clone(); k]), zone))
                 .collect()
         }
+        // Moving beyond the screen tests no region (the moves are made inside the loop).
         Travel::Hop | Travel::JanggiHop => {
-            // The janggi cannon's screen is not of its own kind (rather than any piece), nor is
-            // its target.
-            let janggi = travel == Travel::JanggiHop;
-            let screen = if janggi {
-                Cond::Not(Box::new(Cond::Piece {
-                    piece: own.into(),
-                    at: None,
-                }))
-            } else {
-                Cond::Not(Box::new(test(Test::Empty)))
+            let cannon = MoveTravel::Cannon {
+                dir: d,
+                quiet: false,
             };
-            let mut p = vec![
-                d(),
-                Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![d()],
-                },
-                Instr::Verify(screen.clone()),
-                d(),
-            ];
-            match m {
-                Modality::Move => p.push(Instr::While {
-                    cond: test(Test::Empty),
-                    body: vec![Instr::plain_add(), d()],
-                }),
-                _ => {
-                    p.push(Instr::While {
-                        cond: test(Test::Empty),
-                        body: vec![d()],
-                    });
-                    if janggi {
-                        p.push(Instr::Verify(screen));
-                    }
-                    p.extend(tail(test(Test::Enemy)));
-                }
-            }
-            vec![p]
+            let zone = zone.filter(|_| a.modality != Modality::Move);
+            vec![with(cannon, zone)]
         }
     }
+}
+
+/// The move blocks of one atom of piece `own`: its typed movements, or the janggi hop's
+/// program, which the movement table does not type (its screen may be any piece but its own
+/// kind).
+fn atom_blocks(a: &Atom, zone: Option<&str>, own: &str) -> Vec<Block> {
+    if a.travel == Travel::JanggiHop {
+        return vec![Block::Raw(template::janggi_hop(
+            &dir(a.v),
+            a.modality,
+            zone,
+            own,
+        ))];
+    }
+    movements(a, zone)
+        .into_iter()
+        .map(|m| Block::Typed(Box::new(m)))
+        .collect()
+}
+
+/// En passant as the ZRF chess files write it: onto an enemy `victim` beside the mover that
+/// has just come from two squares ahead of it.
+fn en_passant(v: Vector, victim: &str) -> Movement {
+    let ep = MoveTravel::EnPassant {
+        side: dir((v.0, 0)),
+        forward: dir((0, v.1)),
+        piece: victim.into(),
+    };
+    Movement::new(ep, Land::Any)
+}
+
+/// One move block of a piece as the reader builds it: typed, or a program the table does not
+/// type (the janggi hop, and moves restricted to the janggi lines).
+enum Block {
+    Typed(Box<Movement>),
+    Raw(Vec<Instr>),
 }
 
 fn parse_size(v: &str) -> Option<i32> {
@@ -999,6 +909,79 @@ fn pawn_zones<'t>(
     out
 }
 
+impl Block {
+    fn program(self) -> Vec<Instr> {
+        match self {
+            Block::Typed(m) => movement::program(&m).program,
+            Block::Raw(p) => p,
+        }
+    }
+
+    fn into_block(self) -> MoveBlock {
+        MoveBlock {
+            move_type: None,
+            program: self.program(),
+        }
+    }
+}
+
+/// The soldier's sideways steps from the `soldierPromotionRank` on (`vectors` gains their
+/// vectors).
+fn soldier_steps(zone: Option<&str>, vectors: &mut Vec<Vector>) -> Vec<Block> {
+    let mut out = Vec::new();
+    for v in [(1, 0), (-1, 0)] {
+        for modality in [Modality::Move, Modality::Capture] {
+            let a = Atom {
+                travel: Travel::Leap,
+                initial: false,
+                modality,
+                v,
+            };
+            for mut m in movements(&a, zone) {
+                m.from_zone = Some(SOLDIER_ZONE.into());
+                out.push(Block::Typed(Box::new(m)));
+            }
+        }
+        vectors.push(v);
+    }
+    out
+}
+
+/// Every typed move of a promoting piece promotes on reaching the promotion region, to one of
+/// `to` (an empty name: the piece itself; none: it does not promote); a move the table does not
+/// type is reported.
+fn promote(
+    blocks: &mut [Block],
+    to: &[String],
+    own: &str,
+    diags: &mut Vec<Diagnostic>,
+    span: Span,
+) {
+    let pieces: Vec<String> = to
+        .iter()
+        .map(|n| if n.is_empty() { own.into() } else { n.clone() })
+        .collect();
+    if pieces.is_empty() {
+        return;
+    }
+    for b in blocks {
+        match b {
+            Block::Typed(m) => {
+                m.promotion = Some(Promotion {
+                    zone: Some(PROMOTION_ZONE.into()),
+                    pieces: pieces.clone(),
+                    forced: true,
+                })
+            }
+            Block::Raw(_) => diags.push(Diagnostic::warning(
+                CODE_UNSUPPORTED,
+                format!("piece `{own}`: its janggi moves do not promote"),
+                span,
+            )),
+        }
+    }
+}
+
 /// The spec pieces of the section's definitions, the vectors their moves use and the zones of
 /// their mobility regions.
 fn build_pieces(
@@ -1062,7 +1045,6 @@ fn build_pieces(
             }
             z
         });
-        let mut programs = Vec::new();
         let mut atoms = moves;
         if janggi.cannons.contains(l) {
             for a in &mut atoms {
@@ -1073,65 +1055,33 @@ fn build_pieces(
             atoms.sort();
             atoms.dedup();
         }
+        let mut blocks = Vec::new();
         if janggi.lines.is_some()
             && let Some(key) = janggi.line_keys.get(l)
         {
             for a in template::line_atoms(key) {
-                for p in program(&a, zone.as_deref(), name) {
-                    programs.push(template::on_lines(p));
+                for b in atom_blocks(&a, zone.as_deref(), name) {
+                    blocks.push(Block::Raw(template::on_lines(b.program())));
                 }
                 vectors.push(a.v);
             }
         }
         if rules.soldier == Some(*l) {
-            for v in [(1, 0), (-1, 0)] {
-                for modality in [Modality::Move, Modality::Capture] {
-                    let a = Atom {
-                        travel: Travel::Leap,
-                        initial: false,
-                        modality,
-                        v,
-                    };
-                    for mut p in program(&a, zone.as_deref(), name) {
-                        p.insert(0, Instr::Verify(in_zone(SOLDIER_ZONE)));
-                        programs.push(p);
-                    }
-                }
-                vectors.push(v);
-            }
+            blocks.extend(soldier_steps(zone.as_deref(), &mut vectors));
         }
         for a in &atoms {
-            programs.extend(program(a, zone.as_deref(), name));
+            blocks.extend(atom_blocks(a, zone.as_deref(), name));
             if a.modality == Modality::CaptureEp {
                 for victim in &rules.victims {
-                    programs.push(en_passant(a.v, victim));
+                    blocks.push(Block::Typed(Box::new(en_passant(a.v, victim))));
                 }
                 vectors.extend([(a.v.0, 0), (0, a.v.1)]);
             }
         }
         if rules.promoting.contains(l) {
-            let to: Vec<String> = rules
-                .promote_to
-                .iter()
-                .map(|n| {
-                    if n.is_empty() {
-                        name.clone()
-                    } else {
-                        n.clone()
-                    }
-                })
-                .collect();
-            for p in &mut programs {
-                promote(p, &to);
-            }
+            promote(&mut blocks, &rules.promote_to, name, diags, span);
         }
-        let blocks: Vec<MoveBlock> = programs
-            .into_iter()
-            .map(|program| MoveBlock {
-                move_type: None,
-                program,
-            })
-            .collect();
+        let blocks: Vec<MoveBlock> = blocks.into_iter().map(|b| b.into_block()).collect();
         for Atom { v, .. } in atoms {
             vectors.push(v);
             let mut at = (0, 0);

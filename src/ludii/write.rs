@@ -1977,6 +1977,8 @@ fn shape_of(m: &Movement) -> Option<Classified> {
             };
             (hop, vec![dir.clone()])
         }
+        // Moves beyond the screen (Betza's `mpR`) have no Hop form here.
+        Travel::Cannon { .. } if m.land == Land::Empty => return None,
         Travel::Cannon { dir, quiet } => {
             let hurdle = Cond::Not(Box::new(empty.clone()));
             let cannon = Shape::Cannon {

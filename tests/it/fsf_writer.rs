@@ -845,3 +845,44 @@ fn every_written_section_loads_into_pyffish_with_its_start_position() {
     assert!(sections >= 100, "{sections}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// The reader generates Betza pieces through the movement table: every block of leapers,
+/// riders (move-only and capture-only), limited riders, lame leapers, cannons (capturing and
+/// moving beyond the screen) and of the promoting pawn with its double step and en passant
+/// is typed, and the pawn's blocks carry the promotion.
+#[test]
+fn betza_pieces_are_read_through_the_movement_table() {
+    let ini = "[t]\nking = k\npawn = p\npromotionPieceTypes = ac\ncustomPiece1 = a:mRcB\ncustomPiece2 = c:mpRcpR\ncustomPiece3 = d:nNR3\n\
+               customPiece4 = e:cRmF\nstartFen = 4k3/8/8/8/8/8/PPPP4/ACDE1K2 w - - 0 1\n";
+    let (doc, diags) = zogkit::fsf::read("t.ini", ini, zogkit::diag::FileId(0));
+    let doc = doc.unwrap_or_else(|| panic!("{diags:?}"));
+    let g = &doc.games[0];
+    let mut seen = 0;
+    for p in &g.pieces {
+        for (i, b) in p.moves.iter().enumerate() {
+            let m = zogkit::spec::movement::recognise(b)
+                .unwrap_or_else(|why| panic!("{} block {}: {why}: {:?}", p.name, i + 1, b));
+            if p.name == "Pawn" {
+                assert!(m.promotion.is_some(), "the pawn's block {} promotes", i + 1);
+            }
+            seen += 1;
+        }
+    }
+    let pawn = g.pieces.iter().find(|p| p.name == "Pawn").expect("a pawn");
+    let travels: Vec<_> = pawn
+        .moves
+        .iter()
+        .map(|b| zogkit::spec::movement::recognise(b).expect("typed").travel)
+        .collect();
+    assert!(
+        travels
+            .iter()
+            .any(|t| matches!(t, zogkit::spec::movement::Travel::Lame(p) if p.len() == 2))
+    );
+    assert!(
+        travels
+            .iter()
+            .any(|t| matches!(t, zogkit::spec::movement::Travel::EnPassant { .. }))
+    );
+    assert!(seen > 40, "{seen} blocks");
+}
