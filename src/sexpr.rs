@@ -293,20 +293,7 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
             TokenKind::Whitespace => {
                 if !reported_space && !t.text(text).is_ascii() {
                     reported_space = true;
-                    let off = t.text(text).find(|c: char| !c.is_ascii()).unwrap_or(0) as u32;
-                    let ch = t.text(text)[off as usize..].chars().next().unwrap_or(' ');
-                    diagnostics.push(Diagnostic::warning(
-                        "zrf::unicode-space",
-                        format!(
-                            "U+{:04X} outside a string is read as a space (Zillions may not)",
-                            ch as u32
-                        ),
-                        Span {
-                            file,
-                            start: t.start + off,
-                            end: t.start + off + ch.len_utf8() as u32,
-                        },
-                    ));
+                    diagnostics.push(unicode_space(t, text, file));
                 }
                 continue;
             }
@@ -349,31 +336,7 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
                     continue;
                 }
             },
-            TokenKind::Str => {
-                let s = t.text(text);
-                let terminated = s.len() >= 2 && s.ends_with('"');
-                if !terminated {
-                    diagnostics.push(Diagnostic::error(
-                        "zrf::unterminated-string",
-                        "string is never closed: expected `\"` before the end of the file",
-                        Span {
-                            file,
-                            start: t.start,
-                            end: t.start + 1,
-                        },
-                    ));
-                }
-                let inner = if terminated {
-                    &s[1..s.len() - 1]
-                } else {
-                    &s[1..]
-                };
-                Node {
-                    kind: NodeKind::Str(inner.into()),
-                    span,
-                    site: 0,
-                }
-            }
+            TokenKind::Str => string_node(t, text, span, &mut diagnostics),
             TokenKind::Atom => Node::atom(t.text(text), span),
         };
         match stack.last_mut() {
@@ -381,6 +344,69 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
             None => top.push(node),
         }
     }
+    close_unclosed(stack, &mut top, text, file, &mut diagnostics);
+    Parsed {
+        nodes: top,
+        tokens,
+        diagnostics,
+    }
+}
+
+/// The warning for the first non-ASCII character of whitespace token `t`: Zillions may not
+/// read it as a space.
+fn unicode_space(t: &Token, text: &str, file: FileId) -> Diagnostic {
+    let off = t.text(text).find(|c: char| !c.is_ascii()).unwrap_or(0) as u32;
+    let ch = t.text(text)[off as usize..].chars().next().unwrap_or(' ');
+    Diagnostic::warning(
+        "zrf::unicode-space",
+        format!(
+            "U+{:04X} outside a string is read as a space (Zillions may not)",
+            ch as u32
+        ),
+        Span {
+            file,
+            start: t.start + off,
+            end: t.start + off + ch.len_utf8() as u32,
+        },
+    )
+}
+
+/// The string of token `t` without its quotes (an unterminated one is reported).
+fn string_node(t: &Token, text: &str, span: Span, diagnostics: &mut Vec<Diagnostic>) -> Node {
+    let s = t.text(text);
+    let terminated = s.len() >= 2 && s.ends_with('"');
+    if !terminated {
+        diagnostics.push(Diagnostic::error(
+            "zrf::unterminated-string",
+            "string is never closed: expected `\"` before the end of the file",
+            Span {
+                file: span.file,
+                start: t.start,
+                end: t.start + 1,
+            },
+        ));
+    }
+    let inner = if terminated {
+        &s[1..s.len() - 1]
+    } else {
+        &s[1..]
+    };
+    Node {
+        kind: NodeKind::Str(inner.into()),
+        span,
+        site: 0,
+    }
+}
+
+/// Closes the lists still open at the end of `text` (`stack`, outermost first), each into its
+/// parent or `top`.
+fn close_unclosed(
+    mut stack: Vec<(u32, Vec<Node>)>,
+    top: &mut Vec<Node>,
+    text: &str,
+    file: FileId,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     // Close what is still open at end of input, innermost first.
     // Each of the first few gets its own error; the rest are counted in one, at the outermost.
     let unclosed = stack.len();
@@ -418,11 +444,6 @@ pub fn parse(text: &str, file: FileId, limits: Limits) -> Parsed {
             Some((_, parent)) => parent.push(node),
             None => top.push(node),
         }
-    }
-    Parsed {
-        nodes: top,
-        tokens,
-        diagnostics,
     }
 }
 

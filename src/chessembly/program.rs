@@ -11,7 +11,8 @@
 //! computed here from the ops alone.
 
 use super::syntax::{
-    Composite, Delta, Dialect, Expr, MoveKind, RegOp, Script, Side, parse_with, push_capped,
+    Chain, Composite, Delta, Dialect, Expr, Item, MoveKind, RegOp, Script, Side, parse_with,
+    push_capped,
 };
 use crate::diag::{Diagnostic, FileId, Span};
 use std::collections::HashMap;
@@ -378,153 +379,199 @@ pub fn lower_script(
         notes: Vec::new(),
     };
     for chain in &script.chains {
-        let base = p.ops.len() as u32;
-        let items = &chain.items;
-        // First label of each id.
-        let mut labels: HashMap<i32, u32> = HashMap::new();
-        for (i, it) in items.iter().enumerate() {
-            if let Expr::Label(n) = it.expr {
-                labels.entry(n).or_insert(base + i as u32);
-            }
-        }
-        let mut opens: Vec<usize> = Vec::new();
-        let mut dos: Vec<u32> = Vec::new();
-        for (i, it) in items.iter().enumerate() {
-            let here = base + i as u32;
-            let op = match &it.expr {
-                Expr::Step(k, d) => Op::Step(*k, *d),
-                Expr::Peek(d) => Op::Peek(*d),
-                Expr::Observe(d) => Op::Observe(*d),
-                Expr::Bound(d) => Op::Bound(*d),
-                Expr::Edge(d) => Op::Edge(*d),
-                Expr::Corner(d) => Op::Corner(*d),
-                Expr::EdgeSide(s, d) => Op::EdgeSide(*s, *d),
-                Expr::CornerSide(v, h, d) => Op::CornerSide(*v, *h, *d),
-                Expr::Check => {
-                    p.uses_attacks = true;
-                    Op::Check
-                }
-                Expr::Danger(d) => {
-                    p.uses_attacks = true;
-                    Op::Danger(*d)
-                }
-                Expr::PieceOn(name, d) => Op::PieceOn(symbols.intern(name), *d),
-                Expr::Enemy(d) => Op::Enemy(*d),
-                Expr::Friendly(d) => Op::Friendly(*d),
-                Expr::Piece(name) => Op::Piece(symbols.intern(name)),
-                Expr::SetState(Some((k, n))) => Op::SetState(symbols.intern(k), *n),
-                Expr::SetState(None) => Op::ClearState,
-                Expr::IfState(k, n) => Op::IfState(symbols.intern(k), *n),
-                Expr::Transition(Some(name)) => Op::Transition(symbols.intern(name)),
-                Expr::Transition(None) => Op::ClearTransition,
-                Expr::Repeat(n) => {
-                    if *n <= 0 || *n as i64 > i as i64 {
-                        let msg = if i == 0 {
-                            format!(
-                                "`repeat({n})` has no item before it in this chain to go back to"
-                            )
-                        } else {
-                            format!(
-                                "`repeat({n})` must go back between 1 and {i} items (the items before it in this chain)"
-                            )
-                        };
-                        push_capped(
-                            diags,
-                            Diagnostic::error("chessembly::bad-repeat", msg, it.span),
-                        );
-                        Op::Repeat(here)
-                    } else {
-                        Op::Repeat(here - *n as u32)
-                    }
-                }
-                Expr::Do => {
-                    dos.push(here);
-                    Op::Do
-                }
-                Expr::While => match dos.pop() {
-                    // The empty loop `do while` falls through (notes §3.4).
-                    Some(d) if d + 1 == here => Op::Label,
-                    Some(d) => Op::While(d),
-                    None => {
-                        push_capped(
-                            diags,
-                            Diagnostic::error(
-                                "chessembly::unmatched-while",
-                                "`while` has no matching `do` before it in this chain",
-                                it.span,
-                            ),
-                        );
-                        Op::While(here)
-                    }
-                },
-                // Only present when parsing reported an error; never run.
-                Expr::Label(_) | Expr::Invalid => Op::Label,
-                Expr::Jmp(n) | Expr::Jne(n) => {
-                    let target = match labels.get(n) {
-                        Some(&t) => t,
-                        None => {
-                            push_capped(
-                                diags,
-                                Diagnostic::error(
-                                    "chessembly::undefined-label",
-                                    format!("no `label({n})` in this chain"),
-                                    it.span,
-                                )
-                                .with_note(None, "labels are local to their `;`-separated chain"),
-                            );
-                            here
-                        }
-                    };
-                    if matches!(it.expr, Expr::Jmp(_)) {
-                        Op::Jmp(target)
-                    } else {
-                        Op::Jne(target)
-                    }
-                }
-                Expr::Not => Op::Not,
-                Expr::Open => {
-                    opens.push(p.ops.len());
-                    Op::Open(u32::MAX)
-                }
-                Expr::Close => {
-                    // The parser guarantees balance; be defensive anyway.
-                    if let Some(o) = opens.pop() {
-                        p.ops[o] = Op::Open(here);
-                    }
-                    Op::Close
-                }
-                Expr::Jump(d) => Op::Jump(*d),
-                Expr::Anchor(d) => Op::Anchor(*d),
-                Expr::End => Op::End,
-                Expr::Const(b) => Op::Const(*b),
-                Expr::Color(w) => Op::Color(*w),
-                Expr::ColorOn(w, d) => Op::ColorOn(*w, *d),
-                Expr::Absolute(x, y) => Op::Absolute(*x, *y),
-                Expr::Reg(op, n) => Op::Reg(*op, *n),
-                Expr::ReadAnchor(n) => Op::ReadAnchor(*n),
-                Expr::WriteAnchor(n) => Op::WriteAnchor(*n),
-                Expr::Composite(c) => Op::Composite(*c),
-            };
-            p.ops.push(op);
-            p.spans.push(it.span);
-        }
-        // Defensive: an unmatched `{` (only possible from a hand-built Script) closes at the end.
-        for o in opens {
-            p.ops[o] = Op::Open(p.ops.len() as u32 - 1);
-        }
-        let end = p.ops.len() as u32;
-        let ops = &p.ops[base as usize..end as usize];
-        p.chains.push(ChainInfo {
-            start: base,
-            end,
-            span: chain.span,
-            shape: shape(ops),
-            reach: reach(ops),
-            jumps: ops.iter().any(|op| matches!(op, Op::Jump(_))),
-        });
+        lower_chain(&mut p, chain, symbols, diags);
     }
     p.attack_index = AttackIndex::build(&p.chains);
     p
+}
+
+/// Appends one chain's ops, and its [`ChainInfo`], to `p`.
+fn lower_chain(p: &mut Program, chain: &Chain, symbols: &mut Symbols, diags: &mut Vec<Diagnostic>) {
+    let base = p.ops.len() as u32;
+    let items = &chain.items;
+    // First label of each id.
+    let mut labels: HashMap<i32, u32> = HashMap::new();
+    for (i, it) in items.iter().enumerate() {
+        if let Expr::Label(n) = it.expr {
+            labels.entry(n).or_insert(base + i as u32);
+        }
+    }
+    let mut cx = ChainCx {
+        base,
+        labels,
+        opens: Vec::new(),
+        dos: Vec::new(),
+    };
+    for (i, it) in items.iter().enumerate() {
+        let op = cx.op(p, i, it, symbols, diags);
+        p.ops.push(op);
+        p.spans.push(it.span);
+    }
+    // Defensive: an unmatched `{` (only possible from a hand-built Script) closes at the end.
+    for o in cx.opens {
+        p.ops[o] = Op::Open(p.ops.len() as u32 - 1);
+    }
+    let end = p.ops.len() as u32;
+    let ops = &p.ops[base as usize..end as usize];
+    p.chains.push(ChainInfo {
+        start: base,
+        end,
+        span: chain.span,
+        shape: shape(ops),
+        reach: reach(ops),
+        jumps: ops.iter().any(|op| matches!(op, Op::Jump(_))),
+    });
+}
+
+/// A chain being lowered: its first op, the first op of each label, and the `{` and `do` not
+/// closed yet.
+struct ChainCx {
+    base: u32,
+    labels: HashMap<i32, u32>,
+    /// Indexes of the ops of the open `{`.
+    opens: Vec<usize>,
+    /// The ops of the `do` not matched by a `while` yet.
+    dos: Vec<u32>,
+}
+
+impl ChainCx {
+    /// The op of item `i` of the chain.
+    fn op(
+        &mut self,
+        p: &mut Program,
+        i: usize,
+        it: &Item,
+        symbols: &mut Symbols,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Op {
+        let here = self.base + i as u32;
+        match &it.expr {
+            Expr::Step(k, d) => Op::Step(*k, *d),
+            Expr::Peek(d) => Op::Peek(*d),
+            Expr::Observe(d) => Op::Observe(*d),
+            Expr::Bound(d) => Op::Bound(*d),
+            Expr::Edge(d) => Op::Edge(*d),
+            Expr::Corner(d) => Op::Corner(*d),
+            Expr::EdgeSide(s, d) => Op::EdgeSide(*s, *d),
+            Expr::CornerSide(v, h, d) => Op::CornerSide(*v, *h, *d),
+            Expr::Check => {
+                p.uses_attacks = true;
+                Op::Check
+            }
+            Expr::Danger(d) => {
+                p.uses_attacks = true;
+                Op::Danger(*d)
+            }
+            Expr::PieceOn(name, d) => Op::PieceOn(symbols.intern(name), *d),
+            Expr::Enemy(d) => Op::Enemy(*d),
+            Expr::Friendly(d) => Op::Friendly(*d),
+            Expr::Piece(name) => Op::Piece(symbols.intern(name)),
+            Expr::SetState(Some((k, n))) => Op::SetState(symbols.intern(k), *n),
+            Expr::SetState(None) => Op::ClearState,
+            Expr::IfState(k, n) => Op::IfState(symbols.intern(k), *n),
+            Expr::Transition(Some(name)) => Op::Transition(symbols.intern(name)),
+            Expr::Transition(None) => Op::ClearTransition,
+            Expr::Repeat(n) => repeat(*n, i, here, it.span, diags),
+            Expr::Do => {
+                self.dos.push(here);
+                Op::Do
+            }
+            Expr::While => self.while_op(here, it.span, diags),
+            // Only present when parsing reported an error; never run.
+            Expr::Label(_) | Expr::Invalid => Op::Label,
+            Expr::Jmp(n) | Expr::Jne(n) => {
+                let target = self.jump_target(*n, here, it.span, diags);
+                if matches!(it.expr, Expr::Jmp(_)) {
+                    Op::Jmp(target)
+                } else {
+                    Op::Jne(target)
+                }
+            }
+            Expr::Not => Op::Not,
+            Expr::Open => {
+                self.opens.push(p.ops.len());
+                Op::Open(u32::MAX)
+            }
+            Expr::Close => {
+                // The parser guarantees balance; be defensive anyway.
+                if let Some(o) = self.opens.pop() {
+                    p.ops[o] = Op::Open(here);
+                }
+                Op::Close
+            }
+            Expr::Jump(d) => Op::Jump(*d),
+            Expr::Anchor(d) => Op::Anchor(*d),
+            Expr::End => Op::End,
+            Expr::Const(b) => Op::Const(*b),
+            Expr::Color(w) => Op::Color(*w),
+            Expr::ColorOn(w, d) => Op::ColorOn(*w, *d),
+            Expr::Absolute(x, y) => Op::Absolute(*x, *y),
+            Expr::Reg(op, n) => Op::Reg(*op, *n),
+            Expr::ReadAnchor(n) => Op::ReadAnchor(*n),
+            Expr::WriteAnchor(n) => Op::WriteAnchor(*n),
+            Expr::Composite(c) => Op::Composite(*c),
+        }
+    }
+
+    /// `while`: back to its `do` (reported when there is none).
+    fn while_op(&mut self, here: u32, span: Span, diags: &mut Vec<Diagnostic>) -> Op {
+        match self.dos.pop() {
+            // The empty loop `do while` falls through (notes §3.4).
+            Some(d) if d + 1 == here => Op::Label,
+            Some(d) => Op::While(d),
+            None => {
+                push_capped(
+                    diags,
+                    Diagnostic::error(
+                        "chessembly::unmatched-while",
+                        "`while` has no matching `do` before it in this chain",
+                        span,
+                    ),
+                );
+                Op::While(here)
+            }
+        }
+    }
+
+    /// The target of a jump to label `n` from op `here` (`here` itself, reported, when the
+    /// chain has no such label).
+    fn jump_target(&self, n: i32, here: u32, span: Span, diags: &mut Vec<Diagnostic>) -> u32 {
+        match self.labels.get(&n) {
+            Some(&t) => t,
+            None => {
+                push_capped(
+                    diags,
+                    Diagnostic::error(
+                        "chessembly::undefined-label",
+                        format!("no `label({n})` in this chain"),
+                        span,
+                    )
+                    .with_note(None, "labels are local to their `;`-separated chain"),
+                );
+                here
+            }
+        }
+    }
+}
+
+/// `repeat(n)` as item `i` (op `here`): back `n` items.
+fn repeat(n: i32, i: usize, here: u32, span: Span, diags: &mut Vec<Diagnostic>) -> Op {
+    if n <= 0 || n as i64 > i as i64 {
+        let msg = if i == 0 {
+            format!("`repeat({n})` has no item before it in this chain to go back to")
+        } else {
+            format!(
+                "`repeat({n})` must go back between 1 and {i} items (the items before it in this chain)"
+            )
+        };
+        push_capped(
+            diags,
+            Diagnostic::error("chessembly::bad-repeat", msg, span),
+        );
+        Op::Repeat(here)
+    } else {
+        Op::Repeat(here - n as u32)
+    }
 }
 
 fn shape(ops: &[Op]) -> ChainShape {

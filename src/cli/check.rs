@@ -136,13 +136,7 @@ fn check_one(
             };
         }
     };
-    let r = format::read(
-        from,
-        &input.display,
-        &bytes,
-        opts,
-        &mut *super::loader(input),
-    );
+    let r = super::read_as(from, input, &bytes, opts);
     let text = out.render(&r.diagnostics, &r.sources, &input.display);
     // Counted by entry kind, so menu separators are neither.
     let (games, variants) = r

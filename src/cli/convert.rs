@@ -665,75 +665,35 @@ fn convert_one(
     (target, held): (&Target, Option<&OutputDir>),
     opts: &format::ReadOptions,
 ) -> Outcome {
-    let mut text = String::new();
-    let fail = |mut text: String, msg: String| {
-        text.push_str(&msg);
-        Outcome {
-            text,
-            failed: true,
-            errors: 1,
-            ..Default::default()
-        }
-    };
     let existing = Existing::new(args.force, args.update);
-    // As `check` reads it: by extension, any other one as ZRF.
-    let from = outcome::format_of(args.from, input);
-    match plan_output(existing, input, (target, held)) {
-        Ok(Plan::Write) => {}
-        Ok(Plan::UpToDate) => {
-            return Outcome {
-                up_to_date: true,
-                ..Default::default()
-            };
-        }
-        Err(e) => return fail(text, e),
-    }
-    let bytes = match read_input(input) {
-        Ok(b) => b,
-        Err(e) => return fail(text, format!("error: cannot read {}: {e}\n", input.display)),
+    let (bytes, r) = match read_planned(args, input, (target, held), opts, existing) {
+        Ok(read) => read,
+        Err(outcome) => return *outcome,
     };
-    let r = format::read(
-        from,
-        &input.display,
-        &bytes,
-        opts,
-        &mut *super::loader(input),
-    );
-    // Ctrl-C during the read (which then stops at once): the file is not converted.
-    if interrupted() {
-        return Outcome::interrupted();
-    }
     let policy = Policy::new(&args.deny);
-    let mut base = Outcome {
-        bytes_in: bytes.len(),
-        ..Default::default()
-    };
-    // Every diagnostic is counted and (notes with -v) shown, read and write alike.
-    let record = |d: &Diagnostic, text: &mut String, base: &mut Outcome| {
-        *base.codes.entry(d.code).or_default() += 1;
-        match d.severity {
-            Severity::Error => base.errors += 1,
-            Severity::Warning => base.warnings += 1,
-            Severity::Note => {}
-        }
-        if d.severity > Severity::Note || args.verbose {
-            text.push_str(&d.render(&r.sources, &input.display));
-            text.push('\n');
-        }
+    let mut t = Tally {
+        text: String::new(),
+        base: Outcome {
+            bytes_in: bytes.len(),
+            ..Default::default()
+        },
+        sources: &r.sources,
+        display: &input.display,
+        verbose: args.verbose,
     };
     for d in &r.diagnostics {
-        record(d, &mut text, &mut base);
+        t.record(d);
     }
-    (base.games, base.variants) = r
+    (t.base.games, t.base.variants) = r
         .document
         .as_ref()
         .map_or((0, 0), |d| d.games_and_variants());
-    let Some(doc) = r.document.as_ref().filter(|_| base.errors == 0) else {
-        return base.failed(text, r.unmodelled);
+    let Some(doc) = r.document.as_ref().filter(|_| t.base.errors == 0) else {
+        return t.failed(r.unmodelled);
     };
-    let imaged = match with_images(doc, args, input, &mut base, &mut text) {
+    let imaged = match with_images(doc, args, input, &mut t.base, &mut t.text) {
         Ok(d) => d,
-        Err(e) => return fail(text, e),
+        Err(e) => return fail(t.text, e),
     };
     let doc = imaged.as_ref().unwrap_or(doc);
     let selected;
@@ -745,8 +705,8 @@ fn convert_one(
                 &selected
             }
             Err(d) => {
-                record(&d, &mut text, &mut base);
-                return base.failed(text, r.unmodelled);
+                t.record(&d);
+                return t.failed(r.unmodelled);
             }
         },
     };
@@ -756,64 +716,157 @@ fn convert_one(
     let (out, wdiags) = match format::write_with(to, doc, &r.origins, &wopts) {
         Ok(x) => x,
         Err(d) => {
-            record(&d, &mut text, &mut base);
-            return base.failed(text, r.unmodelled);
+            t.record(&d);
+            return t.failed(r.unmodelled);
         }
     };
     for d in &wdiags {
-        record(d, &mut text, &mut base);
+        t.record(d);
     }
     if let Some(d) = format::output_too_large(to, out.len(), opts) {
-        record(&d, &mut text, &mut base);
-        return base.failed(text, r.unmodelled);
+        t.record(&d);
+        return t.failed(r.unmodelled);
     }
     if args.verify {
-        let vopts = zogkit::verify::Options {
-            positions: args.verify_positions,
-            engine_steps: opts.engine_steps,
-            interrupt: Some(super::interrupt_flag()),
-            ..Default::default()
-        };
-        let (verdicts, vdiags) =
-            zogkit::verify::verify_at(doc, &r.origins, to, &out, &wdiags, &vopts);
-        for d in &vdiags {
-            record(d, &mut text, &mut base);
-        }
-        for v in verdicts.iter().filter(|v| v.verdict == Verdict::Equal) {
-            if !args.quiet {
-                text.push_str(&format!(
-                    "verified: {}: {:?} {}\n",
-                    input.display,
-                    v.game,
-                    v.same()
-                ));
-            }
-        }
-        base.verdicts = verdicts;
+        t.verify(args, opts, (doc, &r.origins), (to, &out, &wdiags));
     }
     // An error (the writer's too), a denied warning or a denied partial verdict fails the
     // file: nothing is written.
-    if let Some(why) = why_failed(&base, &policy) {
-        text.push_str(&format!(
+    if let Some(why) = why_failed(&t.base, &policy) {
+        t.text.push_str(&format!(
             "error: {}: failed with {why}; nothing written\n",
             input.display
         ));
-        return base.failed(text, r.unmodelled);
+        return t.failed(r.unmodelled);
     }
     // After an interrupt nothing new is written.
     if interrupted() {
         return Outcome::interrupted();
     }
     if let Err(e) = write_output((target, held), &out, existing) {
-        text.push_str(&format!("error: {}: {e}\n", input.display));
-        return base.failed(text, r.unmodelled);
+        t.text.push_str(&format!("error: {}: {e}\n", input.display));
+        return t.failed(r.unmodelled);
     }
     Outcome {
-        text,
+        text: t.text,
         failed: false,
         unmodelled: r.unmodelled,
         bytes_out: out.len(),
-        ..base
+        ..t.base
+    }
+}
+
+/// A file that fails with the one error line `msg` after `text`.
+fn fail(mut text: String, msg: String) -> Outcome {
+    text.push_str(&msg);
+    Outcome {
+        text,
+        failed: true,
+        errors: 1,
+        ..Default::default()
+    }
+}
+
+/// Reads the input when its output is to be written: its bytes and what the reader made of
+/// them, or the outcome of a file that is up to date, cannot be read, or was interrupted.
+fn read_planned(
+    args: &ConvertArgs,
+    input: &InputFile,
+    (target, held): (&Target, Option<&OutputDir>),
+    opts: &format::ReadOptions,
+    existing: Existing,
+) -> Result<(Vec<u8>, format::ReadResult), Box<Outcome>> {
+    // As `check` reads it: by extension, any other one as ZRF.
+    let from = outcome::format_of(args.from, input);
+    match plan_output(existing, input, (target, held)) {
+        Ok(Plan::Write) => {}
+        Ok(Plan::UpToDate) => {
+            return Err(Box::new(Outcome {
+                up_to_date: true,
+                ..Default::default()
+            }));
+        }
+        Err(e) => return Err(Box::new(fail(String::new(), e))),
+    }
+    let bytes = match read_input(input) {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(Box::new(fail(
+                String::new(),
+                format!("error: cannot read {}: {e}\n", input.display),
+            )));
+        }
+    };
+    let r = super::read_as(from, input, &bytes, opts);
+    // Ctrl-C during the read (which then stops at once): the file is not converted.
+    if interrupted() {
+        return Err(Box::new(Outcome::interrupted()));
+    }
+    Ok((bytes, r))
+}
+
+/// One file's report text and figures, as its diagnostics come.
+struct Tally<'a> {
+    text: String,
+    base: Outcome,
+    /// The texts the diagnostics point into.
+    sources: &'a zogkit::diag::SourceMap,
+    /// The file's name as shown.
+    display: &'a str,
+    /// Notes are shown too (`-v`).
+    verbose: bool,
+}
+
+impl Tally<'_> {
+    /// Counts a diagnostic, read or write alike, and shows it (a note with -v only).
+    fn record(&mut self, d: &Diagnostic) {
+        *self.base.codes.entry(d.code).or_default() += 1;
+        match d.severity {
+            Severity::Error => self.base.errors += 1,
+            Severity::Warning => self.base.warnings += 1,
+            Severity::Note => {}
+        }
+        if d.severity > Severity::Note || self.verbose {
+            self.text.push_str(&d.render(self.sources, self.display));
+            self.text.push('\n');
+        }
+    }
+
+    /// The file failed: its figures so far, with its report text and unmodelled forms.
+    fn failed(self, unmodelled: BTreeMap<String, usize>) -> Outcome {
+        self.base.failed(self.text, unmodelled)
+    }
+
+    /// `--verify`: the written output checked against the document (with its origins); each
+    /// equal game is shown unless `--quiet`.
+    fn verify(
+        &mut self,
+        args: &ConvertArgs,
+        opts: &format::ReadOptions,
+        (doc, origins): (&zogkit::spec::Document, &zogkit::spec::Origins),
+        (to, out, wdiags): (Format, &[u8], &[Diagnostic]),
+    ) {
+        let vopts = zogkit::verify::Options {
+            positions: args.verify_positions,
+            engine_steps: opts.engine_steps,
+            interrupt: Some(super::interrupt_flag()),
+            ..Default::default()
+        };
+        let (verdicts, vdiags) = zogkit::verify::verify_at(doc, origins, to, out, wdiags, &vopts);
+        for d in &vdiags {
+            self.record(d);
+        }
+        for v in verdicts.iter().filter(|v| v.verdict == Verdict::Equal) {
+            if !args.quiet {
+                self.text.push_str(&format!(
+                    "verified: {}: {:?} {}\n",
+                    self.display,
+                    v.game,
+                    v.same()
+                ));
+            }
+        }
+        self.base.verdicts = verdicts;
     }
 }
 

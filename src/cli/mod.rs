@@ -547,6 +547,16 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
+/// Reads an input's `bytes` as `from`, its includes through its [`loader`].
+pub fn read_as(
+    from: format::Format,
+    input: &InputFile,
+    bytes: &[u8],
+    opts: &format::ReadOptions,
+) -> format::ReadResult {
+    format::read(from, &input.display, bytes, opts, &mut *loader(input))
+}
+
 /// Reads an input's bytes (standard input for `-`), at most one byte more than the largest
 /// input limit (`input-bytes`, `yaml-bytes`), so a huge file costs no memory: the reader then
 /// refuses it by its size. Only regular files are read ([`read_regular`]).

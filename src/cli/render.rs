@@ -133,38 +133,7 @@ pub fn run(args: RenderArgs) -> u8 {
 
 fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     let usage = |m: String| (EXIT_USAGE, m);
-    let mut opts = PlanOptions {
-        unit: args.unit,
-        redraw: args.unit.is_some() || args.labels,
-        style: args.style.map(StyleArg::sheet_style),
-        format: match args.format {
-            OutFormat::Bmp => ImageFormat::Bmp,
-            OutFormat::Png => ImageFormat::Png,
-        },
-        ..Default::default()
-    };
-    for c in &args.classes {
-        let (piece, class) = c
-            .split_once('=')
-            .ok_or_else(|| usage(format!("--class {c:?}: expected PIECE=CLASS")))?;
-        let class = ColourClass::ALL
-            .into_iter()
-            .find(|k| k.slug() == class)
-            .ok_or_else(|| {
-                let names: Vec<&str> = ColourClass::ALL.iter().map(|k| k.slug()).collect();
-                usage(format!(
-                    "--class {c:?}: unknown class {class:?}; expected one of {}",
-                    names.join(", ")
-                ))
-            })?;
-        opts.classes.insert(piece.to_string(), class);
-    }
-    for n in &args.names {
-        let (piece, text) = n
-            .split_once('=')
-            .ok_or_else(|| usage(format!("--name {n:?}: expected PIECE=TEXT")))?;
-        opts.names.insert(piece.to_string(), text.to_string());
-    }
+    let opts = plan_options(args)?;
     let fonts = match &args.font {
         None => FontSet::bundled(),
         Some(p) => {
@@ -211,6 +180,74 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
         ));
     }
     let dir = &args.output;
+    let files = set_files(args, (&doc, game, &plan), &set, source_encoding)?;
+    if !write_set(args, &files)? {
+        if !args.quiet {
+            eprintln!(
+                "{} is up to date (every file is newer than {}); nothing written",
+                dir.display(),
+                args.file.display()
+            );
+        }
+        return Ok(EXIT_OK);
+    }
+    if !args.quiet {
+        report_rendered(&plan, &set, opts.format, dir);
+    }
+    Ok(EXIT_OK)
+}
+
+/// The plan options of the arguments: `--unit`, `--labels`, `--style`, `--format`, and the
+/// pieces' `--class` and `--name` overrides.
+fn plan_options(args: &RenderArgs) -> Result<PlanOptions, (u8, String)> {
+    let usage = |m: String| (EXIT_USAGE, m);
+    let mut opts = PlanOptions {
+        unit: args.unit,
+        redraw: args.unit.is_some() || args.labels,
+        style: args.style.map(StyleArg::sheet_style),
+        format: match args.format {
+            OutFormat::Bmp => ImageFormat::Bmp,
+            OutFormat::Png => ImageFormat::Png,
+        },
+        ..Default::default()
+    };
+    for c in &args.classes {
+        let (piece, class) = c
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--class {c:?}: expected PIECE=CLASS")))?;
+        let class = ColourClass::ALL
+            .into_iter()
+            .find(|k| k.slug() == class)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ColourClass::ALL.iter().map(|k| k.slug()).collect();
+                usage(format!(
+                    "--class {c:?}: unknown class {class:?}; expected one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        opts.classes.insert(piece.to_string(), class);
+    }
+    for n in &args.names {
+        let (piece, text) = n
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--name {n:?}: expected PIECE=TEXT")))?;
+        opts.names.insert(piece.to_string(), text.to_string());
+    }
+    Ok(opts)
+}
+
+/// Files to write, each with its bytes.
+type SetFiles = Vec<(PathBuf, Vec<u8>)>;
+
+/// The files to write: the set's images (each under the output folder), the rule-file
+/// fragment, the manifest and, with `--start`, the start position.
+fn set_files(
+    args: &RenderArgs,
+    (doc, game, plan): (&Document, usize, &zogkit::render::RenderPlan),
+    set: &zogkit::render::set::RenderedSet,
+    source_encoding: Option<Encoding>,
+) -> Result<SetFiles, (u8, String)> {
+    let dir = &args.output;
     let mut files = Vec::with_capacity(set.files.len() + 2);
     for f in &set.files {
         let path = join(dir, &f.path).ok_or_else(|| {
@@ -237,51 +274,48 @@ fn render(args: &RenderArgs) -> Result<u8, (u8, String)> {
     if args.start {
         files.push((
             dir.join("start.png"),
-            start_png(args, &doc, game, &plan, &set)?,
+            start_png(args, doc, game, plan, set)?,
         ));
     }
-    if !write_set(args, &files)? {
-        if !args.quiet {
-            eprintln!(
-                "{} is up to date (every file is newer than {}); nothing written",
-                dir.display(),
-                args.file.display()
-            );
-        }
-        return Ok(EXIT_OK);
-    }
-    if !args.quiet {
-        eprintln!(
-            "rendered {:?}: {} {} board{} ({}×{}, {}), {} tiles ({}×{}) as {} into {}; all validators passed",
-            plan.title,
-            set.count(FileKind::Board),
-            set.sheet.style.slug(),
-            if set.count(FileKind::Board) == 1 {
-                ""
-            } else {
-                "s"
-            },
-            set.boards[0].width(),
-            set.boards[0].height(),
-            if plan.board.grid.is_some() {
-                "laid out by zogkit"
-            } else {
-                "at the rule file's own rectangles"
-            },
-            set.count(FileKind::Tile),
-            set.tiles
-                .first()
-                .and_then(|t| t.first())
-                .map_or(0, |t| t.width()),
-            set.tiles
-                .first()
-                .and_then(|t| t.first())
-                .map_or(0, |t| t.height()),
-            opts.format.extension(),
-            dir.display()
-        );
-    }
-    Ok(EXIT_OK)
+    Ok(files)
+}
+
+/// The line that says what was rendered.
+fn report_rendered(
+    plan: &zogkit::render::RenderPlan,
+    set: &zogkit::render::set::RenderedSet,
+    format: ImageFormat,
+    dir: &Path,
+) {
+    eprintln!(
+        "rendered {:?}: {} {} board{} ({}×{}, {}), {} tiles ({}×{}) as {} into {}; all validators passed",
+        plan.title,
+        set.count(FileKind::Board),
+        set.sheet.style.slug(),
+        if set.count(FileKind::Board) == 1 {
+            ""
+        } else {
+            "s"
+        },
+        set.boards[0].width(),
+        set.boards[0].height(),
+        if plan.board.grid.is_some() {
+            "laid out by zogkit"
+        } else {
+            "at the rule file's own rectangles"
+        },
+        set.count(FileKind::Tile),
+        set.tiles
+            .first()
+            .and_then(|t| t.first())
+            .map_or(0, |t| t.width()),
+        set.tiles
+            .first()
+            .and_then(|t| t.first())
+            .map_or(0, |t| t.height()),
+        format.extension(),
+        dir.display()
+    );
 }
 
 /// Writes the set's files after checking them all (so a refusal writes nothing): an existing

@@ -495,8 +495,63 @@ fn piece_lines(
     keys: &mut Vec<(String, String)>,
     ok: &mut Result<(), String>,
 ) -> Vec<String> {
-    let game = cx.game;
     let (royal, ends) = goals(cx, letters);
+    let classified = classify_pieces(doc, cx.game, geo, pieces);
+    let mut w = PieceWriter {
+        doc,
+        geo,
+        royal,
+        keys,
+        lines: Vec::new(),
+        sp: Specials::default(),
+        custom: 0,
+        written: 0,
+        lost: 0,
+    };
+    for (p, (c1, c2)) in pieces.iter().zip(classified) {
+        cx.at = cx.origin.piece(&p.name);
+        w.piece(cx, p, letters[&p.name], c1, c2);
+    }
+    let total: usize = pieces.iter().map(|p| p.moves.len()).sum();
+    let PieceWriter {
+        royal,
+        keys,
+        mut lines,
+        sp,
+        written,
+        lost,
+        ..
+    } = w;
+    cx.at = None;
+    if royal.is_none() {
+        lines.push("king = -".into());
+    }
+    if cx.lines.zone.is_some() {
+        keys.push(("diagonalLines".into(), bitboard(&cx.lines.squares)));
+    }
+    *ok = if written == 0 {
+        Err("no move of any piece could be written".into())
+    } else if lost * 2 > total {
+        Err(format!(
+            "only {} of its {total} move blocks have a variants.ini form",
+            total - lost
+        ))
+    } else {
+        Ok(())
+    };
+    specials(cx, geo, letters, sp, keys);
+    keys.extend(ends);
+    lines
+}
+
+/// Each piece's moves classified for the first player and for the second (mirrored front to
+/// back by the second player's symmetry).
+fn classify_pieces(
+    doc: &Document,
+    game: &Game,
+    geo: &Geometry,
+    pieces: &[&Piece],
+) -> Vec<(Classified, Classified)> {
     // Move types decide nothing among the moves when every move block has the same one and no
     // turn names one (janggi: normal moves below the placement drops, which are reported).
     let types: BTreeSet<Option<&String>> = pieces
@@ -535,26 +590,44 @@ fn piece_lines(
             .all(|pl| zone_squares(game, geo, zone, pl).is_some_and(|z| z.is_superset(&area)));
         all.then_some(want)
     };
-    let mut lines = Vec::new();
-    let mut sp = Specials::default();
-    let mut custom = 0;
-    let mut written = 0;
-    let total: usize = pieces.iter().map(|p| p.moves.len()).sum();
-    let mut lost = 0;
-    for p in pieces {
-        cx.at = cx.origin.piece(&p.name);
-        let l = letters[&p.name];
-        let c1 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v1, &holds);
-        let c2 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v2, &holds);
+    pieces
+        .iter()
+        .map(|p| {
+            let c1 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v1, &holds);
+            let c2 = pieces::classify(&p.name, &p.moves, &doc.procedures, ignore_mt, &v2, &holds);
+            (c1, c2)
+        })
+        .collect()
+}
+
+/// The piece lines and keys of a section as [`piece_lines`] writes them, piece by piece, with
+/// how many pieces were written and how many move blocks were left out.
+struct PieceWriter<'a> {
+    doc: &'a Document,
+    geo: &'a Geometry,
+    /// The royal piece, written as the `king`.
+    royal: Option<String>,
+    keys: &'a mut Vec<(String, String)>,
+    lines: Vec<String>,
+    sp: Specials,
+    /// Custom pieces written so far (Fairy-Stockfish has 25).
+    custom: usize,
+    written: usize,
+    lost: usize,
+}
+
+impl PieceWriter<'_> {
+    /// Writes piece `p` of letter `l`, classified for the first player (`c1`) and the second.
+    fn piece(&mut self, cx: &mut Cx, p: &Piece, l: char, c1: Classified, c2: Classified) {
         if c1 != c2 {
             cx.not_expressible(format!(
                 "piece `{}`: the second player's moves are not the first player's mirrored front to back (Fairy-Stockfish mirrors them); write it in Chessembly",
                 p.name
             ));
-            lost += p.moves.len();
-            continue;
+            self.lost += p.moves.len();
+            return;
         }
-        lost += c1
+        self.lost += c1
             .unexpressible
             .iter()
             .map(|u| u.0)
@@ -575,53 +648,77 @@ fn piece_lines(
             ));
         }
         let mut c1 = c1;
-        if !c1.line_blocks.is_empty() || c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop)
+        if (!c1.line_blocks.is_empty()
+            || c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop))
+            && self.line_piece(cx, p, l, &mut c1)
         {
-            let is_royal = royal.as_deref() == Some(p.name.as_str());
-            if line_builtin(cx, geo, p, l, &c1, is_royal, &mut lines, keys).is_some() {
-                written += 1;
-                continue;
-            }
-            lost += c1.line_blocks.len();
-            for b in &c1.line_blocks {
-                let at = cx.origin.block(&p.name, false, b.saturating_sub(1));
-                cx.gap_at(CODE_NOT_EXPRESSIBLE, format!(
-                    "piece `{}`, move block {b}: it moves only along the lines of a zone (it tests its starting square first), which Fairy-Stockfish states only for its janggi pieces; this block is left out (Chessembly can state it: `--to chessembly`)",
-                    p.name
-                ), at);
-            }
-            c1.moves.retain(|m| m.lines.is_none());
-            if c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop) {
-                cx.not_expressible(format!(
-                    "piece `{}`: a cannon whose screen and target may not be of its own kind is Fairy-Stockfish's `janggiCannon` only with the rook's line moves; write it in Chessembly",
-                    p.name
-                ));
-                lost += p.moves.len();
-                continue;
-            }
+            return;
         }
         let zoned = c1.moves.iter().any(|m| m.zone.is_some());
         if zoned && c1.moves.iter().any(|m| m.zone.is_none()) {
-            if lines.iter().any(|x: &String| x.starts_with("soldier = ")) {
-                cx.not_expressible(format!(
-                    "piece `{}`: a second soldier (Fairy-Stockfish has one soldier type); write it in Chessembly",
-                    p.name
-                ));
-                lost += p.moves.len();
-                continue;
-            }
-            match soldier(cx, geo, p, l, &c1) {
-                Some(k) => {
-                    lines.push(format!("soldier = {l}"));
-                    keys.extend(k);
-                    written += 1;
-                }
-                None => lost += p.moves.len(),
-            }
-            continue;
+            self.soldier(cx, p, l, &c1);
+            return;
         }
-        let Some(atoms) = piece_atoms(cx, p, l, &c1, &mut sp) else {
-            continue;
+        self.betza_piece(cx, p, l, &c1);
+    }
+
+    /// A piece that moves along a zone's lines or hops as a janggi cannon: written as a
+    /// built-in line piece when it is one; else its line blocks are left out (and it is done
+    /// with, returning true, when it still hops as a cannon).
+    fn line_piece(&mut self, cx: &mut Cx, p: &Piece, l: char, c1: &mut Classified) -> bool {
+        let is_royal = self.royal.as_deref() == Some(p.name.as_str());
+        if line_builtin(cx, self.geo, p, l, c1, is_royal, &mut self.lines, self.keys).is_some() {
+            self.written += 1;
+            return true;
+        }
+        self.lost += c1.line_blocks.len();
+        for b in &c1.line_blocks {
+            let at = cx.origin.block(&p.name, false, b.saturating_sub(1));
+            cx.gap_at(CODE_NOT_EXPRESSIBLE, format!(
+                "piece `{}`, move block {b}: it moves only along the lines of a zone (it tests its starting square first), which Fairy-Stockfish states only for its janggi pieces; this block is left out (Chessembly can state it: `--to chessembly`)",
+                p.name
+            ), at);
+        }
+        c1.moves.retain(|m| m.lines.is_none());
+        if c1.moves.iter().any(|m| m.atom.travel == Travel::JanggiHop) {
+            cx.not_expressible(format!(
+                "piece `{}`: a cannon whose screen and target may not be of its own kind is Fairy-Stockfish's `janggiCannon` only with the rook's line moves; write it in Chessembly",
+                p.name
+            ));
+            self.lost += p.moves.len();
+            return true;
+        }
+        false
+    }
+
+    /// A piece some of whose moves hold only in a zone: Fairy-Stockfish's one soldier type.
+    fn soldier(&mut self, cx: &mut Cx, p: &Piece, l: char, c1: &Classified) {
+        if self
+            .lines
+            .iter()
+            .any(|x: &String| x.starts_with("soldier = "))
+        {
+            cx.not_expressible(format!(
+                "piece `{}`: a second soldier (Fairy-Stockfish has one soldier type); write it in Chessembly",
+                p.name
+            ));
+            self.lost += p.moves.len();
+            return;
+        }
+        match soldier(cx, self.geo, p, l, c1) {
+            Some(k) => {
+                self.lines.push(format!("soldier = {l}"));
+                self.keys.extend(k);
+                self.written += 1;
+            }
+            None => self.lost += p.moves.len(),
+        }
+    }
+
+    /// A piece written by its Betza moves: the `king`, or a custom piece.
+    fn betza_piece(&mut self, cx: &mut Cx, p: &Piece, l: char, c1: &Classified) {
+        let Some(atoms) = piece_atoms(cx, p, l, c1, &mut self.sp) else {
+            return;
         };
         let text = match betza::write(&atoms) {
             Ok(t) => t,
@@ -630,20 +727,20 @@ fn piece_lines(
                     "piece `{}`: the {:?} movement by ({}, {}) has no Betza form in Fairy-Stockfish; write it in Chessembly",
                     p.name, a.travel, a.v.0, a.v.1
                 ));
-                lost += p.moves.len();
-                continue;
+                self.lost += p.moves.len();
+                return;
             }
         };
         if !atoms.is_empty() {
-            written += 1;
+            self.written += 1;
         }
-        if royal.as_deref() == Some(p.name.as_str()) {
-            lines.push(format!("king = {l}:{text}"));
-            if let Some(k) = zone_key(cx, geo, p, &c1, "King") {
-                keys.extend(k);
+        if self.royal.as_deref() == Some(p.name.as_str()) {
+            self.lines.push(format!("king = {l}:{text}"));
+            if let Some(k) = zone_key(cx, self.geo, p, c1, "King") {
+                self.keys.extend(k);
             }
             if c1.castling > 0 {
-                sp.castling = Some((l, castling_rook(doc, p)));
+                self.sp.castling = Some((l, castling_rook(self.doc, p)));
             }
         } else {
             if c1.castling > 0 {
@@ -652,37 +749,21 @@ fn piece_lines(
                     p.name
                 ));
             }
-            custom += 1;
-            if custom > 25 {
+            self.custom += 1;
+            if self.custom > 25 {
                 cx.not_expressible(format!("piece `{}`: more than 25 custom pieces", p.name));
-                continue;
+                return;
             }
-            lines.push(format!("customPiece{custom} = {l}:{text}"));
-            if let Some(k) = zone_key(cx, geo, p, &c1, &format!("CustomPiece{custom}")) {
-                keys.extend(k);
+            self.lines.push(format!(
+                "customPiece{custom} = {l}:{text}",
+                custom = self.custom
+            ));
+            let key = format!("CustomPiece{}", self.custom);
+            if let Some(k) = zone_key(cx, self.geo, p, c1, &key) {
+                self.keys.extend(k);
             }
         }
     }
-    cx.at = None;
-    if royal.is_none() {
-        lines.push("king = -".into());
-    }
-    if cx.lines.zone.is_some() {
-        keys.push(("diagonalLines".into(), bitboard(&cx.lines.squares)));
-    }
-    *ok = if written == 0 {
-        Err("no move of any piece could be written".into())
-    } else if lost * 2 > total {
-        Err(format!(
-            "only {} of its {total} move blocks have a variants.ini form",
-            total - lost
-        ))
-    } else {
-        Ok(())
-    };
-    specials(cx, geo, letters, sp, keys);
-    keys.extend(ends);
-    lines
 }
 
 /// Writes a piece whose moves are one of Fairy-Stockfish's built-in line pieces (janggi's):

@@ -464,35 +464,7 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         file,
         _p: std::marker::PhantomData,
     };
-    // Lines with spans; sections by header.
-    let mut lines: Vec<(String, Line)> = Vec::new();
-    let mut section = String::from("Game Rules:");
-    let mut off = 0usize;
-    for raw in text.split_inclusive('\n') {
-        let start = off;
-        off += raw.len();
-        let t = raw.trim_end_matches(['\n', '\r']);
-        let lead = t.len() - t.trim_start().len();
-        let trimmed = t.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let span = Span::new(r.file, start + lead, start + lead + trimmed.len());
-        if let Some(h) = HEADERS
-            .iter()
-            .find(|h| trimmed == **h || trimmed.starts_with(**h) && trimmed.len() == h.len())
-        {
-            section = h.to_string();
-            continue;
-        }
-        lines.push((
-            section.clone(),
-            Line {
-                text: trimmed,
-                span,
-            },
-        ));
-    }
+    let lines = section_lines(text, r.file);
     // Ludii describes no match: `Sorry! Matches are not yet supported.`
     if let Some((_, l)) = lines.iter().find(|(_, l)| l.text == MATCH_TEXT) {
         r.diags.push(Diagnostic::new(
@@ -516,33 +488,8 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         ));
         return (None, r.diags);
     };
-    let opening = &lines[open_idx].1;
-    let open_span = opening.span;
-    let rest = &opening.text["The game \"".len()..];
-    let (title, rest) = rest.split_once('"').unwrap_or((rest, ""));
-    let title = title.to_string();
-    let players_word = rest
-        .trim()
-        .strip_prefix("is played by ")
-        .and_then(|x| x.split_whitespace().next())
-        .unwrap_or("two");
-    let n_players = number_word(players_word).unwrap_or(2).clamp(1, 16);
-    r.players = (1..=n_players).map(|i| format!("P{i}")).collect();
-    let board_phrase = rest
-        .split_once(" on a ")
-        .or_else(|| rest.split_once(" on an "))
-        .map(|(_, b)| strip_end(b).to_string())
-        .unwrap_or_default();
-    let lower_text = text.to_lowercase();
-    let vertex = lower_text.contains("vertex") || lower_text.contains("vertices");
-    let mut boards = Vec::new();
-    if let Some(b) = r.board(&board_phrase, vertex, open_span) {
-        boards.push(b);
-    }
-    let mut zones: Vec<Zone> = Vec::new();
-    let mut setup: Vec<Placement> = Vec::new();
-    let mut goals: Vec<Goal> = Vec::new();
-    let mut manual: Vec<String> = Vec::new();
+    let open_span = lines[open_idx].1.span;
+    let (title, mut boards) = r.opening(&lines[open_idx].1, text);
     // Regions the text does not define by sites (built on a track it never prints).
     let undefined = setup::undefined_regions(
         lines
@@ -552,169 +499,21 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
     );
     // Piece lists first (piece rules and setup lines need the names).
     let (mut pieces, plurals, shared) = read_pieces(&mut r, &lines);
-
-    for (i, (section, l)) in lines.iter().enumerate() {
-        if i == open_idx {
-            continue;
-        }
-        let t = l.text;
-        let sec = section.trim_end_matches(':');
-        match section.as_str() {
-            "Game Rules:" | "Regions:" | "Rules for Pieces:" if is_piece_list(t) => {}
-            "Regions:" => {
-                let Some((name, desc)) = t.split_once(": ") else {
-                    r.unresolved(sec, t, l.span, "not a region line");
-                    continue;
-                };
-                let (desc, players) = match desc.rsplit_once(" for ") {
-                    Some((d, p)) if r.players.iter().any(|x| x == p.trim()) => {
-                        (d, vec![p.trim().to_string()])
-                    }
-                    _ => (desc, r.players.clone()),
-                };
-                if let Some(what) = setup::undefined_ref(desc, &undefined) {
-                    r.unstated(sec, t, l.span, &what, "the region is left out");
-                    continue;
-                }
-                let sites = match desc.strip_prefix("contains the sites [") {
-                    Some(list) => r.region(&format!("[{list}")),
-                    None => r.region(desc),
-                };
-                match (sites, r.geo.as_ref()) {
-                    (Some(s), Some(geo)) => zones.push(Zone {
-                        name: name.trim().to_string(),
-                        players,
-                        positions: s.iter().map(|&k| geo.names[k].clone()).collect(),
-                        glyph: None,
-                        help: None,
-                    }),
-                    _ => r.unresolved(sec, t, l.span, "region not understood"),
-                }
-            }
-            "Rules for Pieces:" => {
-                if t.starts_with("Players take turns moving") {
-                    continue;
-                }
-                let Some(pi) = plurals.iter().position(|p| t.starts_with(&format!("{p} "))) else {
-                    r.unresolved(
-                        sec,
-                        t,
-                        l.span,
-                        "no piece of the piece list starts this line",
-                    );
-                    continue;
-                };
-                let body = &t[plurals[pi].len() + 1..];
-                let body = strip_end(body);
-                for alt in split_alternatives(body) {
-                    match r.piece_alt(alt) {
-                        Ok((blocks, open)) => {
-                            pieces[pi].moves.extend(blocks);
-                            if let Some(why) = open {
-                                r.diags.push(Diagnostic::warning(
-                                    CODE_UNRESOLVED,
-                                    format!("{}: {why}: \"{alt}\"", pieces[pi].name),
-                                    l.span,
-                                ));
-                                pieces[pi].extensions.push(
-                                    RawFormat::Ludii,
-                                    format!("// unresolved (Rules for Pieces): {why}: {alt}"),
-                                );
-                            }
-                        }
-                        Err(why) => {
-                            r.diags.push(Diagnostic::warning(
-                                CODE_UNRESOLVED,
-                                format!("{}: {why}: \"{alt}\"", pieces[pi].name),
-                                l.span,
-                            ));
-                            pieces[pi].extensions.push(
-                                RawFormat::Ludii,
-                                format!("// unresolved (Rules for Pieces): {why}: {alt}"),
-                            );
-                        }
-                    }
-                }
-            }
-            "Game Rules:" => {
-                if t.starts_with("Players take turns moving") {
-                    continue;
-                }
-                r.unresolved(sec, t, l.span, "sentence not understood");
-            }
-            "Setup:" => {
-                if let Some(what) = setup::undefined_ref(t, &undefined) {
-                    r.unstated(sec, t, l.span, &what, "its placements are left out");
-                    continue;
-                }
-                let cx = SetupCx {
-                    pieces: &pieces,
-                    shared: &shared,
-                    players: &r.players,
-                    geo: r.geo.as_ref(),
-                };
-                match setup::setup_line(t, &cx) {
-                    Ok(SetupLine::Placed(p)) => setup.extend(p),
-                    Ok(SetupLine::Hand(items)) => r.unresolved(
-                        sec,
-                        t,
-                        l.span,
-                        &format!(
-                            "pieces put in a hand ([{items}]) are not placements on the board"
-                        ),
-                    ),
-                    Ok(SetupLine::Other) => r.unresolved(sec, t, l.span, "not a placement"),
-                    Err(why) => r.unresolved(sec, t, l.span, &why),
-                }
-            }
-            "Rules:" => {
-                if strip_end(t) == "Move one of your pieces" {
-                    continue;
-                }
-                r.unresolved(sec, t, l.span, "play rule not understood");
-            }
-            "Aim:" => {
-                for clause in aims(t) {
-                    match aim(&clause, &pieces, &r.players) {
-                        Some(g) => goals.push(g),
-                        None => r.unresolved(sec, &clause, l.span, "end condition not understood"),
-                    }
-                }
-            }
-            _ => manual.push(format!("{section} {t}")),
-        }
-    }
-    if !manual.is_empty() {
+    let read = r.sections(&lines, open_idx, &undefined, &mut pieces, &plurals, &shared);
+    if !read.manual.is_empty() {
         r.diags.push(Diagnostic::new(
             Severity::Note,
             CODE_ASSUMPTION,
             format!(
                 "{} lines of manual-page sections (heuristics, endings, move lists) are not rules and are ignored",
-                manual.len()
+                read.manual.len()
             ),
             None,
         ));
     }
     if let Some(b) = boards.first_mut() {
-        b.zones = zones;
-        if r.relative_used && r.players.len() == 2 {
-            r.diags.push(Diagnostic::new(
-                Severity::Note,
-                CODE_ASSUMPTION,
-                "relative directions are used: player one is taken to face north and player two south",
-                Some(open_span),
-            ));
-            for (p, rot) in [("P1", 0), ("P2", 4)] {
-                b.symmetries.push(Symmetry {
-                    player: p.into(),
-                    map: b
-                        .directions
-                        .iter()
-                        .map(|d| [d.clone(), board::rotate(d, rot).unwrap_or("N").to_string()])
-                        .collect(),
-                });
-            }
-        }
+        b.zones = read.zones;
+        r.relative_symmetries(b, open_span);
     }
     let game = Game {
         kind: EntryKind::Game,
@@ -729,8 +528,8 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         sounds: vec![],
         boards,
         pieces,
-        setup,
-        goals,
+        setup: read.setup,
+        goals: read.goals,
         move_priorities: vec![],
         extensions: Extensions::of(RawFormat::Ludii, r.unresolved.clone()),
     };
@@ -741,6 +540,265 @@ pub fn read_english(name: &str, text: &str, file: FileId) -> (Option<Document>, 
         procedures: vec![],
     };
     (Some(doc), r.diags)
+}
+
+/// What the lines after the opening sentence add to the game.
+#[derive(Default)]
+struct Sections {
+    zones: Vec<Zone>,
+    setup: Vec<Placement>,
+    goals: Vec<Goal>,
+    /// Lines of manual-page sections, which are not rules.
+    manual: Vec<String>,
+}
+
+/// The text's non-blank lines, trimmed and located, each with the section header above it
+/// (`Game Rules:` before the first header); header lines themselves are dropped.
+fn section_lines(text: &str, file: FileId) -> Vec<(String, Line<'_>)> {
+    let mut lines: Vec<(String, Line)> = Vec::new();
+    let mut section = String::from("Game Rules:");
+    let mut off = 0usize;
+    for raw in text.split_inclusive('\n') {
+        let start = off;
+        off += raw.len();
+        let t = raw.trim_end_matches(['\n', '\r']);
+        let lead = t.len() - t.trim_start().len();
+        let trimmed = t.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let span = Span::new(file, start + lead, start + lead + trimmed.len());
+        if let Some(h) = HEADERS
+            .iter()
+            .find(|h| trimmed == **h || trimmed.starts_with(**h) && trimmed.len() == h.len())
+        {
+            section = h.to_string();
+            continue;
+        }
+        lines.push((
+            section.clone(),
+            Line {
+                text: trimmed,
+                span,
+            },
+        ));
+    }
+    lines
+}
+
+impl Reader<'_> {
+    /// The lines after the opening sentence, section by section (the piece lists are read
+    /// already); what is not understood is reported and kept as unresolved text.
+    fn sections(
+        &mut self,
+        lines: &[(String, Line)],
+        open_idx: usize,
+        undefined: &[String],
+        pieces: &mut [Piece],
+        plurals: &[String],
+        shared: &[String],
+    ) -> Sections {
+        let mut read = Sections::default();
+        for (i, (section, l)) in lines.iter().enumerate() {
+            if i == open_idx {
+                continue;
+            }
+            let t = l.text;
+            let sec = section.trim_end_matches(':');
+            match section.as_str() {
+                "Game Rules:" | "Regions:" | "Rules for Pieces:" if is_piece_list(t) => {}
+                "Regions:" => self.region_line(sec, l, undefined, &mut read.zones),
+                "Rules for Pieces:" => self.piece_rule_line(sec, l, plurals, pieces),
+                "Game Rules:" => {
+                    if t.starts_with("Players take turns moving") {
+                        continue;
+                    }
+                    self.unresolved(sec, t, l.span, "sentence not understood");
+                }
+                "Setup:" => {
+                    let placed = self.setup_line(sec, l, undefined, pieces, shared);
+                    read.setup.extend(placed);
+                }
+                "Rules:" => {
+                    if strip_end(t) == "Move one of your pieces" {
+                        continue;
+                    }
+                    self.unresolved(sec, t, l.span, "play rule not understood");
+                }
+                "Aim:" => {
+                    for clause in aims(t) {
+                        match aim(&clause, pieces, &self.players) {
+                            Some(g) => read.goals.push(g),
+                            None => self.unresolved(
+                                sec,
+                                &clause,
+                                l.span,
+                                "end condition not understood",
+                            ),
+                        }
+                    }
+                }
+                _ => read.manual.push(format!("{section} {t}")),
+            }
+        }
+        read
+    }
+
+    /// The opening sentence `The game "…" is played by … players on a … board.`: sets the
+    /// players and returns the title and the board (none when the phrase is not understood).
+    fn opening(&mut self, opening: &Line, text: &str) -> (String, Vec<Board>) {
+        let rest = &opening.text["The game \"".len()..];
+        let (title, rest) = rest.split_once('"').unwrap_or((rest, ""));
+        let title = title.to_string();
+        let players_word = rest
+            .trim()
+            .strip_prefix("is played by ")
+            .and_then(|x| x.split_whitespace().next())
+            .unwrap_or("two");
+        let n_players = number_word(players_word).unwrap_or(2).clamp(1, 16);
+        self.players = (1..=n_players).map(|i| format!("P{i}")).collect();
+        let board_phrase = rest
+            .split_once(" on a ")
+            .or_else(|| rest.split_once(" on an "))
+            .map(|(_, b)| strip_end(b).to_string())
+            .unwrap_or_default();
+        let lower_text = text.to_lowercase();
+        let vertex = lower_text.contains("vertex") || lower_text.contains("vertices");
+        let mut boards = Vec::new();
+        if let Some(b) = self.board(&board_phrase, vertex, opening.span) {
+            boards.push(b);
+        }
+        (title, boards)
+    }
+
+    /// A `Regions:` line `Name: description [for Pn]`, read into a zone.
+    fn region_line(&mut self, sec: &str, l: &Line, undefined: &[String], zones: &mut Vec<Zone>) {
+        let t = l.text;
+        let Some((name, desc)) = t.split_once(": ") else {
+            self.unresolved(sec, t, l.span, "not a region line");
+            return;
+        };
+        let (desc, players) = match desc.rsplit_once(" for ") {
+            Some((d, p)) if self.players.iter().any(|x| x == p.trim()) => {
+                (d, vec![p.trim().to_string()])
+            }
+            _ => (desc, self.players.clone()),
+        };
+        if let Some(what) = setup::undefined_ref(desc, undefined) {
+            self.unstated(sec, t, l.span, &what, "the region is left out");
+            return;
+        }
+        let sites = match desc.strip_prefix("contains the sites [") {
+            Some(list) => self.region(&format!("[{list}")),
+            None => self.region(desc),
+        };
+        match (sites, self.geo.as_ref()) {
+            (Some(s), Some(geo)) => zones.push(Zone {
+                name: name.trim().to_string(),
+                players,
+                positions: s.iter().map(|&k| geo.names[k].clone()).collect(),
+                glyph: None,
+                help: None,
+            }),
+            _ => self.unresolved(sec, t, l.span, "region not understood"),
+        }
+    }
+
+    /// A `Rules for Pieces:` line `<plural> <move> or <move> …`: each alternative it can read
+    /// becomes moves of that piece; the rest is kept on the piece as unresolved.
+    fn piece_rule_line(&mut self, sec: &str, l: &Line, plurals: &[String], pieces: &mut [Piece]) {
+        let t = l.text;
+        if t.starts_with("Players take turns moving") {
+            return;
+        }
+        let Some(pi) = plurals.iter().position(|p| t.starts_with(&format!("{p} "))) else {
+            self.unresolved(
+                sec,
+                t,
+                l.span,
+                "no piece of the piece list starts this line",
+            );
+            return;
+        };
+        let body = &t[plurals[pi].len() + 1..];
+        let body = strip_end(body);
+        for alt in split_alternatives(body) {
+            let (blocks, open) = match self.piece_alt(alt) {
+                Ok((blocks, open)) => (blocks, open),
+                Err(why) => (Vec::new(), Some(why)),
+            };
+            pieces[pi].moves.extend(blocks);
+            if let Some(why) = open {
+                self.diags.push(Diagnostic::warning(
+                    CODE_UNRESOLVED,
+                    format!("{}: {why}: \"{alt}\"", pieces[pi].name),
+                    l.span,
+                ));
+                pieces[pi].extensions.push(
+                    RawFormat::Ludii,
+                    format!("// unresolved (Rules for Pieces): {why}: {alt}"),
+                );
+            }
+        }
+    }
+
+    /// A `Setup:` line's placements (none when it is not read, which is reported).
+    fn setup_line(
+        &mut self,
+        sec: &str,
+        l: &Line,
+        undefined: &[String],
+        pieces: &[Piece],
+        shared: &[String],
+    ) -> Vec<Placement> {
+        let t = l.text;
+        if let Some(what) = setup::undefined_ref(t, undefined) {
+            self.unstated(sec, t, l.span, &what, "its placements are left out");
+            return Vec::new();
+        }
+        let cx = SetupCx {
+            pieces,
+            shared,
+            players: &self.players,
+            geo: self.geo.as_ref(),
+        };
+        match setup::setup_line(t, &cx) {
+            Ok(SetupLine::Placed(p)) => return p,
+            Ok(SetupLine::Hand(items)) => self.unresolved(
+                sec,
+                t,
+                l.span,
+                &format!("pieces put in a hand ([{items}]) are not placements on the board"),
+            ),
+            Ok(SetupLine::Other) => self.unresolved(sec, t, l.span, "not a placement"),
+            Err(why) => self.unresolved(sec, t, l.span, &why),
+        }
+        Vec::new()
+    }
+
+    /// When relative directions are used in a two-player game: player one faces north and
+    /// player two south, as the board's symmetries (noted as an assumption).
+    fn relative_symmetries(&mut self, b: &mut Board, open_span: Span) {
+        if !(self.relative_used && self.players.len() == 2) {
+            return;
+        }
+        self.diags.push(Diagnostic::new(
+            Severity::Note,
+            CODE_ASSUMPTION,
+            "relative directions are used: player one is taken to face north and player two south",
+            Some(open_span),
+        ));
+        for (p, rot) in [("P1", 0), ("P2", 4)] {
+            b.symmetries.push(Symmetry {
+                player: p.into(),
+                map: b
+                    .directions
+                    .iter()
+                    .map(|d| [d.clone(), board::rotate(d, rot).unwrap_or("N").to_string()])
+                    .collect(),
+            });
+        }
+    }
 }
 
 /// What Ludii's English generator prints instead of the rules of a match.

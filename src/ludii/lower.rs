@@ -1483,151 +1483,19 @@ pub(crate) fn lower_game(
             l.facings = vec![None, None];
         }
     }
-    let mut zones = Vec::new();
-    let equipment: Vec<&Node> = find("equipment")
-        .map(|e| {
-            e.args()
-                .iter()
-                .flat_map(|a| match a {
-                    Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
-                    other => vec![other],
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let equipment = equipment_items(find("equipment"));
     let mut boards: Vec<Board> = equipment_board(&mut l, &equipment, g).into_iter().collect();
     for e in equipment.iter().filter(|e| e.head() == Some("track")) {
         l.collect_tracks(e);
     }
-    let mut declared = Declared::default();
-    for e in &equipment {
-        match e.head() {
-            Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
-            Some("piece" | "tile") => declared.piece(&mut l, e),
-            Some("regions") if l.geo.is_some() => match l.regions(e) {
-                Some(z) => zones.extend(z),
-                None => l.keep("equipment", e, true),
-            },
-            // Hands are kept only when the play rule does not drop from them (below).
-            Some("hand") => {}
-            _ => l.keep("equipment", e, true),
-        }
-    }
-    if next_own_zones(&mut zones, &l.players) {
-        l.zone_names.push(NEXT_OWN_ZONE.into());
-    }
-    let Declared {
-        mut pieces,
-        for_everyone,
-        piece_moves,
-        ..
-    } = declared;
-    for (i, p) in pieces.iter_mut().enumerate() {
-        if for_everyone.contains(&i) || p.owners.len() == l.players.len() {
-            p.owners.clear();
-        }
-    }
-    for (i, m, facing) in piece_moves {
-        let mut p = std::mem::take(&mut pieces[i]);
-        l.facing = facing.unwrap_or(0);
-        l.piece_moves(m, &mut p);
-        l.facing = 0;
-        pieces[i] = p;
-    }
+    let (zones, mut pieces) = l.equipment(&equipment);
     if let Some(b) = boards.first_mut() {
         b.zones = zones;
     }
-    let mut setup = Vec::new();
-    let mut goals = Vec::new();
-    let mut play = None;
-    let mut full: Vec<&Node> = Vec::new();
-    let mut drops_only = false;
-    let mut priorities = Vec::new();
-    if let Some(rules) = find("rules") {
-        for r in rules.positional() {
-            match r.head() {
-                Some("start") => {
-                    for item in flatten(r) {
-                        let placed = match item.head() {
-                            Some("set") => l.set_count(item, &pieces),
-                            _ => l.place(item, &pieces),
-                        };
-                        match placed {
-                            Some(mut p) => {
-                                super::sites::skip_filled(item, &mut p, &setup);
-                                setup.extend(p)
-                            }
-                            None => l.keep("start", item, true),
-                        }
-                    }
-                }
-                Some("play") => play = Some(r),
-                Some("end") => {
-                    for item in flatten(r) {
-                        match l.goal(item, &pieces) {
-                            Some(goal) => goals.push(goal),
-                            None if is_full_draw(item) => full.push(item),
-                            None => l.keep("end", item, true),
-                        }
-                    }
-                }
-                Some("meta") if print(r) == "(meta (swap))" && l.players.len() == 2 => {
-                    l.swap = true;
-                }
-                _ => l.keep("rules", r, false),
-            }
-        }
-        if let Some(r) = play {
-            let hand = equipment.iter().find(|e| e.head() == Some("hand"));
-            let read = play_rule(r, &goals).or_else(|| l.capture_sequence_play(r, &pieces));
-            match read {
-                Some(p)
-                    if (!p.hand_drops || hand.is_some())
-                        && apply_play(&p, &mut pieces, &mut setup, &l.players) =>
-                {
-                    drops_only = p.drops && !p.hand_drops && !p.pieces;
-                    if let Some(h) = hand.filter(|_| !p.hand_drops) {
-                        l.keep("equipment", h, true);
-                    }
-                }
-                _ => {
-                    l.keep("rules", r, false);
-                    if let Some(h) = hand {
-                        l.keep("equipment", h, true);
-                    }
-                }
-            }
-        }
-        // `(is Full)` ends the game exactly when the next player has no move if every move
-        // fills an empty site: ZoG's stalemate.
-        for item in full {
-            if drops_only {
-                goals.push(Goal {
-                    kind: GoalKind::Draw,
-                    players: l.players.clone(),
-                    condition: GoalCond::Stalemated,
-                });
-            } else {
-                l.keep("end", item, true);
-            }
-        }
-        for a in rules.args() {
-            if let Node::Named(name, v, _) = a {
-                let hand = equipment.iter().any(|e| e.head() == Some("hand"));
-                match placement_phases(v, &setup, &l.players) {
-                    Some(p)
-                        if name == "phases"
-                            && play.is_none()
-                            && hand
-                            && apply_play(&p, &mut pieces, &mut setup, &l.players) =>
-                    {
-                        priorities.push(PLACEMENT.to_string());
-                    }
-                    _ => l.keep("rules", a, false),
-                }
-            }
-        }
-    }
+    let rules = match find("rules") {
+        Some(rules) => l.rules(rules, &equipment, &mut pieces),
+        None => Rules::default(),
+    };
     for p in &parts {
         if !matches!(p.head(), Some("players" | "equipment" | "rules")) {
             l.keep("", p, false);
@@ -1640,30 +1508,7 @@ pub(crate) fn lower_game(
     }
     let players = l.players.clone();
     let ext = std::mem::take(&mut l.ext);
-    // Ludii counts the pieces in hand as the player's pieces (`(no Pieces P2)` is false while
-    // P2 still has pieces to place).
-    let mut options = vec![];
-    if l.pass_partial {
-        options.push(GameOption {
-            name: "pass-partial".into(),
-            value: "true".into(),
-            legacy: false,
-        });
-    }
-    if l.swap {
-        options.push(GameOption {
-            name: crate::spec::SWAP_OPTION.into(),
-            value: "true".into(),
-            legacy: false,
-        });
-    }
-    if setup.iter().any(|p| p.off.is_some_and(|n| n > 0)) {
-        options.push(GameOption {
-            name: "include off-pieces".into(),
-            value: "true".into(),
-            legacy: false,
-        });
-    }
+    let options = l.options(&rules.setup);
     Some(Game {
         kind: EntryKind::Game,
         engine: None,
@@ -1677,11 +1522,218 @@ pub(crate) fn lower_game(
         sounds: vec![],
         boards,
         pieces,
-        setup,
-        goals,
-        move_priorities: priorities,
+        setup: rules.setup,
+        goals: rules.goals,
+        move_priorities: rules.move_priorities,
         extensions: Extensions::of(RawFormat::Ludii, ext),
     })
+}
+
+/// The items of `(equipment {…})`, arrays flattened (none without an equipment).
+fn equipment_items(equipment: Option<&Node>) -> Vec<&Node> {
+    equipment
+        .map(|e| {
+            e.args()
+                .iter()
+                .flat_map(|a| match a {
+                    Node::Array(items, _) => items.iter().collect::<Vec<_>>(),
+                    other => vec![other],
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What a game's `(rules …)` lower to.
+#[derive(Default)]
+struct Rules {
+    setup: Vec<Placement>,
+    goals: Vec<Goal>,
+    move_priorities: Vec<String>,
+}
+
+impl Lower<'_> {
+    /// The equipment's zones and pieces, the pieces' moves lowered once every region is known;
+    /// items not mapped are kept.
+    fn equipment(&mut self, equipment: &[&Node]) -> (Vec<Zone>, Vec<Piece>) {
+        let mut zones = Vec::new();
+        let mut declared = Declared::default();
+        for e in equipment {
+            match e.head() {
+                Some("board" | "mancalaBoard" | "surakartaBoard" | "boardless") => {}
+                Some("piece" | "tile") => declared.piece(self, e),
+                Some("regions") if self.geo.is_some() => match self.regions(e) {
+                    Some(z) => zones.extend(z),
+                    None => self.keep("equipment", e, true),
+                },
+                // Hands are kept only when the play rule does not drop from them (below).
+                Some("hand") => {}
+                _ => self.keep("equipment", e, true),
+            }
+        }
+        if next_own_zones(&mut zones, &self.players) {
+            self.zone_names.push(NEXT_OWN_ZONE.into());
+        }
+        let Declared {
+            mut pieces,
+            for_everyone,
+            piece_moves,
+            ..
+        } = declared;
+        for (i, p) in pieces.iter_mut().enumerate() {
+            if for_everyone.contains(&i) || p.owners.len() == self.players.len() {
+                p.owners.clear();
+            }
+        }
+        for (i, m, facing) in piece_moves {
+            let mut p = std::mem::take(&mut pieces[i]);
+            self.facing = facing.unwrap_or(0);
+            self.piece_moves(m, &mut p);
+            self.facing = 0;
+            pieces[i] = p;
+        }
+        (zones, pieces)
+    }
+
+    /// Lowers `(rules (start …) (play …) (end …) [(meta …)] [phases:…])`; what is not mapped
+    /// is kept.
+    fn rules(&mut self, rules: &Node, equipment: &[&Node], pieces: &mut [Piece]) -> Rules {
+        let mut out = Rules::default();
+        let mut play = None;
+        let mut full: Vec<&Node> = Vec::new();
+        for r in rules.positional() {
+            match r.head() {
+                Some("start") => self.start(r, pieces, &mut out.setup),
+                Some("play") => play = Some(r),
+                Some("end") => {
+                    for item in flatten(r) {
+                        match self.goal(item, pieces) {
+                            Some(goal) => out.goals.push(goal),
+                            None if is_full_draw(item) => full.push(item),
+                            None => self.keep("end", item, true),
+                        }
+                    }
+                }
+                Some("meta") if print(r) == "(meta (swap))" && self.players.len() == 2 => {
+                    self.swap = true;
+                }
+                _ => self.keep("rules", r, false),
+            }
+        }
+        let drops_only = match play {
+            Some(r) => self.play(r, equipment, pieces, &mut out),
+            None => false,
+        };
+        // `(is Full)` ends the game exactly when the next player has no move if every move
+        // fills an empty site: ZoG's stalemate.
+        for item in full {
+            if drops_only {
+                out.goals.push(Goal {
+                    kind: GoalKind::Draw,
+                    players: self.players.clone(),
+                    condition: GoalCond::Stalemated,
+                });
+            } else {
+                self.keep("end", item, true);
+            }
+        }
+        for a in rules.args() {
+            if let Node::Named(name, v, _) = a {
+                let hand = equipment.iter().any(|e| e.head() == Some("hand"));
+                match placement_phases(v, &out.setup, &self.players) {
+                    Some(p)
+                        if name == "phases"
+                            && play.is_none()
+                            && hand
+                            && apply_play(&p, pieces, &mut out.setup, &self.players) =>
+                    {
+                        out.move_priorities.push(PLACEMENT.to_string());
+                    }
+                    _ => self.keep("rules", a, false),
+                }
+            }
+        }
+        out
+    }
+
+    /// `(start …)`: its placements added to `setup`, the items not understood kept.
+    fn start(&mut self, r: &Node, pieces: &[Piece], setup: &mut Vec<Placement>) {
+        for item in flatten(r) {
+            let placed = match item.head() {
+                Some("set") => self.set_count(item, pieces),
+                _ => self.place(item, pieces),
+            };
+            match placed {
+                Some(mut p) => {
+                    super::sites::skip_filled(item, &mut p, setup);
+                    setup.extend(p)
+                }
+                None => self.keep("start", item, true),
+            }
+        }
+    }
+
+    /// `(play …)` applied to the pieces and setup when it is a common shape whose promotion,
+    /// if any, has a typed form (kept otherwise, as is a hand it does not drop from); whether
+    /// every move is a drop on an empty site.
+    fn play(
+        &mut self,
+        r: &Node,
+        equipment: &[&Node],
+        pieces: &mut [Piece],
+        out: &mut Rules,
+    ) -> bool {
+        let hand = equipment.iter().find(|e| e.head() == Some("hand"));
+        let read = play_rule(r, &out.goals).or_else(|| self.capture_sequence_play(r, pieces));
+        match read {
+            Some(p)
+                if (!p.hand_drops || hand.is_some())
+                    && apply_play(&p, pieces, &mut out.setup, &self.players) =>
+            {
+                if let Some(h) = hand.filter(|_| !p.hand_drops) {
+                    self.keep("equipment", h, true);
+                }
+                p.drops && !p.hand_drops && !p.pieces
+            }
+            _ => {
+                self.keep("rules", r, false);
+                if let Some(h) = hand {
+                    self.keep("equipment", h, true);
+                }
+                false
+            }
+        }
+    }
+
+    /// The game's options: ZRF's `pass-partial`, the pie rule, and pieces in hand counted as
+    /// the player's pieces.
+    fn options(&self, setup: &[Placement]) -> Vec<GameOption> {
+        // Ludii counts the pieces in hand as the player's pieces (`(no Pieces P2)` is false while
+        // P2 still has pieces to place).
+        let mut options = vec![];
+        if self.pass_partial {
+            options.push(GameOption {
+                name: "pass-partial".into(),
+                value: "true".into(),
+                legacy: false,
+            });
+        }
+        if self.swap {
+            options.push(GameOption {
+                name: crate::spec::SWAP_OPTION.into(),
+                value: "true".into(),
+                legacy: false,
+            });
+        }
+        if setup.iter().any(|p| p.off.is_some_and(|n| n > 0)) {
+            options.push(GameOption {
+                name: "include off-pieces".into(),
+                value: "true".into(),
+                legacy: false,
+            });
+        }
+        options
+    }
 }
 
 /// What a `(play …)` rule asks for, when it is one of the common shapes.

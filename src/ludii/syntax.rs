@@ -287,196 +287,263 @@ fn is_delim(c: u8) -> bool {
 /// Parses `.lud` text into top-level nodes. Never fails and never recurses: problems are
 /// reported and recovered from.
 pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
-    let b = text.as_bytes();
-    let mut diags = Vec::new();
-    let mut stack: Vec<Frame> = vec![Frame {
-        kind: Kind::Array,
-        start: 0,
-        items: Vec::new(),
-        named: None,
-    }];
-    // Depth of ignored nesting after a too-deep report.
-    let mut skipping = 0usize;
-    let mut i = 0usize;
-    let sp = |s: usize, e: usize| Span::new(file, s, e);
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
+    let mut p = Parser {
+        text,
+        b: text.as_bytes(),
+        file,
+        diags: Vec::new(),
+        stack: vec![Frame {
+            kind: Kind::Array,
+            start: 0,
+            items: Vec::new(),
+            named: None,
+        }],
+        skipping: 0,
+        i: 0,
+    };
+    while p.i < p.b.len() {
+        let c = p.b[p.i];
+        if p.skip_blank(c) {
             continue;
         }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && !matches!(b[i], b'\n' | b'\r') {
-                i += 1;
-            }
-            continue;
-        }
-        if !c.is_ascii() {
-            // Unicode whitespace counts as whitespace; other characters start atoms.
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            if ch.is_whitespace() {
-                i += ch.len_utf8();
-                continue;
-            }
-        }
-        let top_kind = stack.last().map(|f| f.kind).unwrap_or(Kind::Array);
+        let top_kind = p.stack.last().map(|f| f.kind).unwrap_or(Kind::Array);
         let opener = match c {
             b'(' => Some(Kind::List),
             b'{' => Some(Kind::Array),
             _ => None,
         };
         // Option reference `<Tag>` / `<Tag:arg>`.
-        if c == b'<' {
-            // `(<Tag:arg> …)` is an option use in head position, not the operator `<`.
-            if let Some(len) = opt_ref_len(&b[i..]) {
-                let inner = &text[i + 1..i + len - 1];
-                let (tag, arg) = match inner.split_once(':') {
-                    Some((t, a)) => (t.to_string(), Some(a.to_string())),
-                    None => (inner.to_string(), None),
-                };
-                if skipping == 0 {
-                    let f = stack.last_mut().unwrap();
-                    f.push(Node::OptRef(tag, arg, sp(i, i + len)), file);
-                }
-                i += len;
-                continue;
-            }
-            let after_open = stack
-                .last()
-                .is_some_and(|f| f.kind == Kind::List && f.items.is_empty() && f.named.is_none());
-            if after_open {
-                let s = i;
-                while i < b.len() && matches!(b[i], b'<' | b'>' | b'=' | b'!') {
-                    i += 1;
-                }
-                if skipping == 0 {
-                    let f = stack.last_mut().unwrap();
-                    f.push(Node::Atom(text[s..i].to_string(), sp(s, i)), file);
-                }
-                continue;
-            }
+        if c == b'<' && p.opt_ref_or_operator() {
+            continue;
         }
         let opener = opener.or(if c == b'<' { Some(Kind::Angle) } else { None });
         if let Some(kind) = opener {
-            if skipping > 0 || stack.len() > MAX_DEPTH {
-                if skipping == 0 {
-                    diags.push(Diagnostic::error(
-                        CODE_TOO_DEEP,
-                        format!(
-                            "nesting deeper than {MAX_DEPTH} levels; the inner part is ignored"
-                        ),
-                        sp(i, i + 1),
-                    ));
-                }
-                skipping += 1;
-            } else {
-                stack.push(Frame {
-                    kind,
-                    start: i,
-                    items: Vec::new(),
-                    named: None,
-                });
-            }
-            i += 1;
+            p.open(kind);
             continue;
         }
         let closer = match c {
             b')' => Some(Kind::List),
             b'}' => Some(Kind::Array),
-            b'>' if top_kind == Kind::Angle && stack.len() > 1 => Some(Kind::Angle),
+            b'>' if top_kind == Kind::Angle && p.stack.len() > 1 => Some(Kind::Angle),
             _ => None,
         };
         if let Some(kind) = closer {
-            if skipping > 0 {
-                skipping -= 1;
-                i += 1;
-                continue;
-            }
-            if stack.len() == 1 {
-                diags.push(Diagnostic::error(
-                    CODE_UNBALANCED,
-                    format!("unexpected `{}` with nothing open", c as char),
-                    sp(i, i + 1),
-                ));
-                i += 1;
-                continue;
-            }
-            let f = stack.pop().unwrap();
-            if f.kind != kind {
-                diags.push(
-                    Diagnostic::error(
-                        CODE_UNBALANCED,
-                        format!(
-                            "`{}` closes `{}`",
-                            c as char,
-                            match f.kind {
-                                Kind::List => '(',
-                                Kind::Array => '{',
-                                Kind::Angle => '<',
-                            }
-                        ),
-                        sp(i, i + 1),
-                    )
-                    .with_note(Some(sp(f.start, f.start + 1)), "opened here"),
-                );
-            }
-            if let Some((n, s)) = &f.named {
-                diags.push(Diagnostic::error(
-                    CODE_BAD_NAMED,
-                    format!("`{n}:` has no value"),
-                    sp(*s, s + n.len() + 1),
-                ));
-            }
-            let span = sp(f.start, i + 1);
-            let node = match f.kind {
-                Kind::List => Node::List(f.items, span),
-                Kind::Array => Node::Array(f.items, span),
-                Kind::Angle => Node::Angle(f.items, span),
-            };
-            stack.last_mut().unwrap().push(node, file);
-            i += 1;
-            continue;
+            p.close(kind, c);
+        } else if c == b'"' {
+            p.string();
+        } else {
+            p.word(top_kind);
         }
-        if c == b'"' {
-            let s = i;
-            i += 1;
-            let mut val = String::new();
-            let mut closed = false;
-            while i < b.len() {
-                match b[i] {
-                    b'\\' if b.get(i + 1) == Some(&b'"') => {
-                        val.push('"');
-                        i += 2;
-                    }
-                    b'"' => {
-                        i += 1;
-                        closed = true;
-                        break;
-                    }
-                    _ => {
-                        let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                        val.push(ch);
-                        i += ch.len_utf8().max(1);
-                    }
+    }
+    p.finish()
+}
+
+/// The state of [`parse`]: the text, the position, the open groups and what was reported.
+struct Parser<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    file: FileId,
+    diags: Vec<Diagnostic>,
+    /// The open groups, the outermost (the top level) first.
+    stack: Vec<Frame>,
+    /// Depth of ignored nesting after a too-deep report.
+    skipping: usize,
+    i: usize,
+}
+
+impl Kind {
+    /// The character that opens a group of this kind.
+    fn opener(self) -> char {
+        match self {
+            Kind::List => '(',
+            Kind::Array => '{',
+            Kind::Angle => '<',
+        }
+    }
+}
+
+impl Frame {
+    /// The closed group as a node over `span`.
+    fn node(self, span: Span) -> Node {
+        match self.kind {
+            Kind::List => Node::List(self.items, span),
+            Kind::Array => Node::Array(self.items, span),
+            Kind::Angle => Node::Angle(self.items, span),
+        }
+    }
+}
+
+impl Parser<'_> {
+    fn sp(&self, s: usize, e: usize) -> Span {
+        Span::new(self.file, s, e)
+    }
+
+    /// `node` into the innermost open group, unless inside an ignored too-deep part.
+    fn emit(&mut self, node: Node) {
+        if self.skipping == 0 {
+            self.stack.last_mut().unwrap().push(node, self.file);
+        }
+    }
+
+    /// Skips whitespace (Unicode too) or a `//` comment at `c`; whether it did.
+    fn skip_blank(&mut self, c: u8) -> bool {
+        let b = self.b;
+        if c.is_ascii_whitespace() {
+            self.i += 1;
+            return true;
+        }
+        if c == b'/' && b.get(self.i + 1) == Some(&b'/') {
+            while self.i < b.len() && !matches!(b[self.i], b'\n' | b'\r') {
+                self.i += 1;
+            }
+            return true;
+        }
+        if !c.is_ascii() {
+            // Unicode whitespace counts as whitespace; other characters start atoms.
+            let ch = self.text[self.i..].chars().next().unwrap_or(' ');
+            if ch.is_whitespace() {
+                self.i += ch.len_utf8();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// At `<`: an option reference `<Tag>` / `<Tag:arg>`, or a comparison operator (`<`, `<=`
+    /// …) right after `(`; whether it was one (then it is read).
+    fn opt_ref_or_operator(&mut self) -> bool {
+        let (b, i) = (self.b, self.i);
+        // `(<Tag:arg> …)` is an option use in head position, not the operator `<`.
+        if let Some(len) = opt_ref_len(&b[i..]) {
+            let inner = &self.text[i + 1..i + len - 1];
+            let (tag, arg) = match inner.split_once(':') {
+                Some((t, a)) => (t.to_string(), Some(a.to_string())),
+                None => (inner.to_string(), None),
+            };
+            self.emit(Node::OptRef(tag, arg, self.sp(i, i + len)));
+            self.i += len;
+            return true;
+        }
+        let after_open = self
+            .stack
+            .last()
+            .is_some_and(|f| f.kind == Kind::List && f.items.is_empty() && f.named.is_none());
+        if !after_open {
+            return false;
+        }
+        while self.i < b.len() && matches!(b[self.i], b'<' | b'>' | b'=' | b'!') {
+            self.i += 1;
+        }
+        self.emit(Node::Atom(
+            self.text[i..self.i].to_string(),
+            self.sp(i, self.i),
+        ));
+        true
+    }
+
+    /// Opens a group of `kind` (or, too deep, reports it once and ignores it).
+    fn open(&mut self, kind: Kind) {
+        let i = self.i;
+        if self.skipping > 0 || self.stack.len() > MAX_DEPTH {
+            if self.skipping == 0 {
+                self.diags.push(Diagnostic::error(
+                    CODE_TOO_DEEP,
+                    format!("nesting deeper than {MAX_DEPTH} levels; the inner part is ignored"),
+                    self.sp(i, i + 1),
+                ));
+            }
+            self.skipping += 1;
+        } else {
+            self.stack.push(Frame {
+                kind,
+                start: i,
+                items: Vec::new(),
+                named: None,
+            });
+        }
+        self.i += 1;
+    }
+
+    /// Closes the innermost group with `c`, which closes a group of `kind`.
+    fn close(&mut self, kind: Kind, c: u8) {
+        let i = self.i;
+        self.i += 1;
+        if self.skipping > 0 {
+            self.skipping -= 1;
+            return;
+        }
+        if self.stack.len() == 1 {
+            self.diags.push(Diagnostic::error(
+                CODE_UNBALANCED,
+                format!("unexpected `{}` with nothing open", c as char),
+                self.sp(i, i + 1),
+            ));
+            return;
+        }
+        let f = self.stack.pop().unwrap();
+        if f.kind != kind {
+            self.diags.push(
+                Diagnostic::error(
+                    CODE_UNBALANCED,
+                    format!("`{}` closes `{}`", c as char, f.kind.opener()),
+                    self.sp(i, i + 1),
+                )
+                .with_note(Some(self.sp(f.start, f.start + 1)), "opened here"),
+            );
+        }
+        if let Some((n, s)) = &f.named {
+            self.diags.push(Diagnostic::error(
+                CODE_BAD_NAMED,
+                format!("`{n}:` has no value"),
+                self.sp(*s, s + n.len() + 1),
+            ));
+        }
+        let span = self.sp(f.start, i + 1);
+        self.stack.last_mut().unwrap().push(f.node(span), self.file);
+    }
+
+    /// A `"…"` string (`\"` escapes a quote).
+    fn string(&mut self) {
+        let (b, text) = (self.b, self.text);
+        let s = self.i;
+        let mut i = s + 1;
+        let mut val = String::new();
+        let mut closed = false;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if b.get(i + 1) == Some(&b'"') => {
+                    val.push('"');
+                    i += 2;
+                }
+                b'"' => {
+                    i += 1;
+                    closed = true;
+                    break;
+                }
+                _ => {
+                    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                    val.push(ch);
+                    i += ch.len_utf8().max(1);
                 }
             }
-            if !closed {
-                diags.push(Diagnostic::error(
-                    CODE_UNTERMINATED,
-                    "string without its closing `\"`",
-                    sp(s, s + 1),
-                ));
-            }
-            if skipping == 0 {
-                stack
-                    .last_mut()
-                    .unwrap()
-                    .push(Node::Str(val, sp(s, i)), file);
-            }
-            continue;
         }
-        // A word: up to a delimiter, or `>` when inside an angle group, or `<`.
-        let s = i;
+        self.i = i;
+        if !closed {
+            self.diags.push(Diagnostic::error(
+                CODE_UNTERMINATED,
+                "string without its closing `\"`",
+                self.sp(s, s + 1),
+            ));
+        }
+        self.emit(Node::Str(val, self.sp(s, i)));
+    }
+
+    /// A word: up to a delimiter, or `>` when inside an angle group, or `<`; `name:` starts a
+    /// named argument.
+    fn word(&mut self, top_kind: Kind) {
+        let (b, text) = (self.b, self.text);
+        let s = self.i;
+        let mut i = s;
         while i < b.len() {
             let d = b[i];
             if is_delim(d) || (d == b'>' && top_kind == Kind::Angle) || (d == b'<' && i > s) {
@@ -499,14 +566,17 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
             // A lone `>` outside an angle group.
             i += 1;
         }
-        if skipping > 0 {
-            continue;
+        self.i = i;
+        if self.skipping > 0 {
+            return;
         }
         let word = &text[s..i];
-        let f = stack.last_mut().unwrap();
+        let file = self.file;
+        let sp = |s, e| Span::new(file, s, e);
+        let f = self.stack.last_mut().unwrap();
         if let Some((name, rest)) = named_split(word) {
             if f.named.is_some() {
-                diags.push(Diagnostic::error(
+                self.diags.push(Diagnostic::error(
                     CODE_BAD_NAMED,
                     format!("`{name}:` follows another `name:` without a value"),
                     sp(s, i),
@@ -517,34 +587,26 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                 let rs = s + name.len() + 1;
                 f.push(Node::Atom(rest.to_string(), sp(rs, i)), file);
             }
-            continue;
+            return;
         }
         f.push(Node::Atom(word.to_string(), sp(s, i)), file);
     }
-    while stack.len() > 1 {
-        let f = stack.pop().unwrap();
-        diags.push(Diagnostic::error(
-            CODE_UNBALANCED,
-            format!(
-                "`{}` is never closed",
-                match f.kind {
-                    Kind::List => '(',
-                    Kind::Array => '{',
-                    Kind::Angle => '<',
-                }
-            ),
-            sp(f.start, f.start + 1),
-        ));
-        let span = sp(f.start, text.len());
-        let node = match f.kind {
-            Kind::List => Node::List(f.items, span),
-            Kind::Array => Node::Array(f.items, span),
-            Kind::Angle => Node::Angle(f.items, span),
-        };
-        stack.last_mut().unwrap().push(node, file);
+
+    /// Closes every group left open at the end of the text, reporting each.
+    fn finish(mut self) -> (Vec<Node>, Vec<Diagnostic>) {
+        while self.stack.len() > 1 {
+            let f = self.stack.pop().unwrap();
+            self.diags.push(Diagnostic::error(
+                CODE_UNBALANCED,
+                format!("`{}` is never closed", f.kind.opener()),
+                self.sp(f.start, f.start + 1),
+            ));
+            let span = self.sp(f.start, self.text.len());
+            self.stack.last_mut().unwrap().push(f.node(span), self.file);
+        }
+        let root = self.stack.pop().unwrap();
+        (root.items, self.diags)
     }
-    let root = stack.pop().unwrap();
-    (root.items, diags)
 }
 
 /// Length of `<Tag>` / `<Tag:arg>` at the start of `b`, if it is one.

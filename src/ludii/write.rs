@@ -310,40 +310,8 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     if g.boards.len() > 1 {
         rep.lose(format!("{} boards after the first", g.boards.len() - 1));
     }
-    let map = match board {
-        Some(b) => match map_board(b) {
-            Ok(m) => Some(m),
-            Err(why) => {
-                rep.fail(format!(
-                    "the board ({why}); no playable .lud can be written"
-                ));
-                None
-            }
-        },
-        None => {
-            rep.fail("the game has no board".into());
-            None
-        }
-    };
-    let (facing, sym) = player_sides(g, board, map.as_ref());
-    let mut cx = Ctx {
-        map,
-        facing,
-        sym,
-        pname: ludii_piece_names(g),
-        procs: &doc.procedures,
-        inliner: std::cell::RefCell::new(Inliner::new(doc.procedures.len())),
-        shared: board.map_or(vec![], |b| {
-            b.zones
-                .iter()
-                .filter(|z| every_player(g, &z.players))
-                .map(|z| z.name.clone())
-                .collect()
-        }),
-        from_lud: matches!(doc.source.format.as_str(), "lud" | "ludii-english"),
-        rep,
-    };
-    let x = game_extensions(g, cx.rep);
+    let mut cx = context(doc, g, board, rep);
+    let mut x = game_extensions(g, cx.rep);
     // ZoG's implicit rules (a player without moves loses) hold for games from ZRF only.
     let from_zrf = doc.source.format == "zrf";
 
@@ -351,62 +319,12 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     // Move ludemes per piece, then defines for those used by several pieces.
     let mut piece_moves: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for p in &g.pieces {
-        cx.rep.at = cx.rep.origin.piece(&p.name);
-        let mut v = moves_ludemes(&p.name, &p.moves, &mut cx);
-        let mut after = Vec::new();
-        for e in p.extensions.texts(RawFormat::Ludii) {
-            let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
-            if is_comment(e) {
-                continue;
-            }
-            if d.is_empty() && nodes.len() == 1 {
-                if nodes[0].head() == Some("then") {
-                    after.push(syntax::print(&nodes[0]));
-                } else {
-                    v.push(syntax::print(&nodes[0]));
-                }
-            } else {
-                cx.rep.lose(format!(
-                    "extension `{e}` of piece `{}` is not a ludeme",
-                    p.name
-                ));
-            }
-        }
-        if !p.drops.is_empty() && !is_simple_drop(&p.drops) {
-            cx.rep.lose(format!("drops of piece `{}`", p.name));
-        }
-        for t in [&p.texts.help, &p.texts.description] {
-            if t.is_some() {
-                cx.rep
-                    .note(format!("texts of piece `{}` are not written", p.name));
-            }
-        }
-        if !p.attributes.is_empty() {
-            cx.rep.lose(format!("attributes of piece `{}`", p.name));
-        }
-        piece_moves.push((v, after));
-        cx.rep.at = None;
+        piece_moves.push(piece_ludemes(p, &mut cx));
     }
     // A move ludeme that two or more pieces share becomes a define, in first-use order. Counted
     // with hash maps: comparing every pair of pieces' lists was quadratic (a fuzzed file spent
     // 3 s here).
-    let mut pieces_using: HashMap<&str, usize> = HashMap::new(); // lookup only
-    for (v, _) in &piece_moves {
-        let distinct: HashSet<&str> = v.iter().map(String::as_str).collect(); // lookup only
-        for m in distinct {
-            *pieces_using.entry(m).or_default() += 1;
-        }
-    }
-    let mut defines: Vec<(String, String)> = Vec::new();
-    let mut define_of: HashMap<&str, usize> = HashMap::new(); // lookup only
-    for (v, _) in &piece_moves {
-        for m in v {
-            if pieces_using[m.as_str()] >= 2 && !define_of.contains_key(m.as_str()) {
-                define_of.insert(m, defines.len());
-                defines.push((format!("Move{}", defines.len() + 1), m.clone()));
-            }
-        }
-    }
+    let (defines, define_of) = shared_moves(&piece_moves);
     for (name, body) in &defines {
         let _ = writeln!(out, "(define \"{name}\"");
         let _ = writeln!(out, "    {}", lay(body, 4));
@@ -451,34 +369,15 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
         let _ = writeln!(out, "        {}", lay(e, 8));
     }
     let _ = writeln!(out, "    }})");
-    // Rules, in the order Ludii's grammar has them: meta, start, play or phases, end.
-    let _ = writeln!(out, "    (rules");
-    if g.options
-        .iter()
-        .any(|o| o.name == crate::spec::SWAP_OPTION && o.value == "true")
-    {
-        let _ = writeln!(out, "        (meta (swap))");
-    }
-    for e in &x.meta {
-        let _ = writeln!(out, "        {}", lay(e, 8));
-    }
-    write_start(g, &x.start, &mut cx, &mut out);
-    if let Some(ph) = &x.phases {
-        let _ = writeln!(out, "        {}", lay(ph, 8));
-    } else {
-        let play = match &x.play {
-            Some(p) => p.clone(),
-            None => generated_play(g, hands > 0, arrival.as_ref(), &cx),
-        };
-        let _ = writeln!(out, "        {}", lay(&play, 8));
-    }
-    write_end(g, x.end, from_zrf, &mut cx, &mut out);
-    for e in &x.rules {
-        cx.rep.lose(format!(
-            "rules item `{e}` has no place in Ludii's (rules …)"
-        ));
-    }
-    let _ = writeln!(out, "    )");
+    write_rules(
+        g,
+        &mut x,
+        hands > 0,
+        arrival.as_ref(),
+        from_zrf,
+        &mut cx,
+        &mut out,
+    );
     for e in &x.game {
         let _ = writeln!(out, "    {}", lay(e, 4));
     }
@@ -497,6 +396,161 @@ fn write_game(doc: &Document, g: &Game, rep: &mut Report) -> String {
     }
     other_sections(g, &mut cx);
     out
+}
+
+/// The writing context of game `g` of `doc`: how its board maps, its players' sides, its
+/// pieces' Ludii names and its shared zones.
+fn context<'a>(
+    doc: &'a Document,
+    g: &Game,
+    board: Option<&crate::spec::Board>,
+    rep: &'a mut Report,
+) -> Ctx<'a> {
+    let map = board_map(board, rep);
+    let (facing, sym) = player_sides(g, board, map.as_ref());
+    Ctx {
+        map,
+        facing,
+        sym,
+        pname: ludii_piece_names(g),
+        procs: &doc.procedures,
+        inliner: std::cell::RefCell::new(Inliner::new(doc.procedures.len())),
+        shared: board.map_or(vec![], |b| {
+            b.zones
+                .iter()
+                .filter(|z| every_player(g, &z.players))
+                .map(|z| z.name.clone())
+                .collect()
+        }),
+        from_lud: matches!(doc.source.format.as_str(), "lud" | "ludii-english"),
+        rep,
+    }
+}
+
+/// How the game's board lands on a Ludii board; none (a failure) without a board or when it
+/// cannot be mapped.
+fn board_map(board: Option<&crate::spec::Board>, rep: &mut Report) -> Option<Map> {
+    match board {
+        Some(b) => match map_board(b) {
+            Ok(m) => Some(m),
+            Err(why) => {
+                rep.fail(format!(
+                    "the board ({why}); no playable .lud can be written"
+                ));
+                None
+            }
+        },
+        None => {
+            rep.fail("the game has no board".into());
+            None
+        }
+    }
+}
+
+/// A piece's move ludemes and its `(then …)` ludemes, from its moves and its Ludii
+/// extensions; what the `.lud` cannot carry of the piece is reported.
+fn piece_ludemes(p: &crate::spec::Piece, cx: &mut Ctx) -> (Vec<String>, Vec<String>) {
+    cx.rep.at = cx.rep.origin.piece(&p.name);
+    let mut v = moves_ludemes(&p.name, &p.moves, cx);
+    let mut after = Vec::new();
+    for e in p.extensions.texts(RawFormat::Ludii) {
+        let (nodes, d) = syntax::parse(e, FileId(u32::MAX));
+        if is_comment(e) {
+            continue;
+        }
+        if d.is_empty() && nodes.len() == 1 {
+            if nodes[0].head() == Some("then") {
+                after.push(syntax::print(&nodes[0]));
+            } else {
+                v.push(syntax::print(&nodes[0]));
+            }
+        } else {
+            cx.rep.lose(format!(
+                "extension `{e}` of piece `{}` is not a ludeme",
+                p.name
+            ));
+        }
+    }
+    if !p.drops.is_empty() && !is_simple_drop(&p.drops) {
+        cx.rep.lose(format!("drops of piece `{}`", p.name));
+    }
+    for t in [&p.texts.help, &p.texts.description] {
+        if t.is_some() {
+            cx.rep
+                .note(format!("texts of piece `{}` are not written", p.name));
+        }
+    }
+    if !p.attributes.is_empty() {
+        cx.rep.lose(format!("attributes of piece `{}`", p.name));
+    }
+    cx.rep.at = None;
+    (v, after)
+}
+
+/// The move ludemes two or more pieces share, named `MoveN` in first-use order, with the
+/// index of each in that list.
+#[allow(clippy::type_complexity)]
+fn shared_moves(
+    piece_moves: &[(Vec<String>, Vec<String>)],
+) -> (Vec<(String, String)>, HashMap<&str, usize>) {
+    let mut pieces_using: HashMap<&str, usize> = HashMap::new(); // lookup only
+    for (v, _) in piece_moves {
+        let distinct: HashSet<&str> = v.iter().map(String::as_str).collect(); // lookup only
+        for m in distinct {
+            *pieces_using.entry(m).or_default() += 1;
+        }
+    }
+    let mut defines: Vec<(String, String)> = Vec::new();
+    let mut define_of: HashMap<&str, usize> = HashMap::new(); // lookup only
+    for (v, _) in piece_moves {
+        for m in v {
+            if pieces_using[m.as_str()] >= 2 && !define_of.contains_key(m.as_str()) {
+                define_of.insert(m, defines.len());
+                defines.push((format!("Move{}", defines.len() + 1), m.clone()));
+            }
+        }
+    }
+    (defines, define_of)
+}
+
+/// The `(rules …)` section: meta, start, play or phases, end.
+fn write_rules(
+    g: &Game,
+    x: &mut Ext,
+    hands: bool,
+    arrival: Option<&(String, String)>,
+    from_zrf: bool,
+    cx: &mut Ctx,
+    out: &mut String,
+) {
+    // Rules, in the order Ludii's grammar has them: meta, start, play or phases, end.
+    let _ = writeln!(out, "    (rules");
+    if g.options
+        .iter()
+        .any(|o| o.name == crate::spec::SWAP_OPTION && o.value == "true")
+    {
+        let _ = writeln!(out, "        (meta (swap))");
+    }
+    for e in &x.meta {
+        let _ = writeln!(out, "        {}", lay(e, 8));
+    }
+    write_start(g, &x.start, cx, out);
+    if let Some(ph) = &x.phases {
+        let _ = writeln!(out, "        {}", lay(ph, 8));
+    } else {
+        let play = match &x.play {
+            Some(p) => p.clone(),
+            None => generated_play(g, hands, arrival, cx),
+        };
+        let _ = writeln!(out, "        {}", lay(&play, 8));
+    }
+    write_end(g, std::mem::take(&mut x.end), from_zrf, cx, out);
+    for e in &x.rules {
+        cx.rep.lose(format!(
+            "rules item `{e}` has no place in Ludii's (rules …)"
+        ));
+    }
+    let _ = writeln!(out, "    )");
 }
 
 /// Sections of the spec the `.lud` does not carry.

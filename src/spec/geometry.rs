@@ -103,18 +103,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
         return constructed(layout, c);
     }
     let mut issues = Vec::new();
-    // Directions: grid directions in order, then directions defined only by `links`.
-    let mut directions: Vec<String> = Vec::new();
-    let mut seen: rustc_hash::FxHashSet<&str> = Default::default(); // lookup only
-    let grid_dirs = layout
-        .grids
-        .iter()
-        .flat_map(|g| g.directions.iter().map(|d| &d.name));
-    for n in grid_dirs.chain(layout.links.iter().map(|l| &l.direction)) {
-        if seen.insert(n.as_str()) {
-            directions.push(n.clone());
-        }
-    }
+    let directions = layout_directions(layout);
     let dir_index: rustc_hash::FxHashMap<&str, usize> = directions // lookup only
         .iter()
         .enumerate()
@@ -122,18 +111,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
         .collect();
 
     // Positions.
-    let total: usize = layout
-        .grids
-        .iter()
-        .map(|g| {
-            g.dimensions
-                .iter()
-                .map(|d| d.labels.len())
-                .try_fold(1usize, |a, b| a.checked_mul(b))
-                .unwrap_or(usize::MAX)
-        })
-        .fold(0usize, |a, b| a.saturating_add(b))
-        .saturating_add(layout.positions.len() + layout.dummy.len());
+    let total = position_count(layout);
     if total > max_positions {
         issues.push(GeometryIssue {
             code: CODE_BOARD_TOO_LARGE,
@@ -149,16 +127,166 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
             issues,
         );
     }
-    let mut positions: Vec<Position> = Vec::with_capacity(total);
-    let mut index: rustc_hash::FxHashMap<String, usize> = Default::default(); // lookup only
-    // Per grid: flat index → position index (None when the name collided).
-    let mut grid_slots: Vec<Vec<Option<usize>>> = Vec::new();
-    let push = |p: Position,
-                positions: &mut Vec<Position>,
-                index: &mut rustc_hash::FxHashMap<String, usize>, // lookup only
-                issues: &mut Vec<GeometryIssue>|
-     -> Option<usize> {
-        if index.contains_key(&p.name) {
+    let Placed {
+        mut positions,
+        index,
+        grid_slots,
+    } = Placed::of(layout, total, &mut issues);
+
+    // Links: per position, per direction index → target position index.
+    let nd = directions.len();
+    let mut links = grid_links(
+        layout,
+        &grid_slots,
+        &dir_index,
+        positions.len(),
+        &mut issues,
+    );
+    let edits = Edits {
+        nd,
+        index: &index,
+        dir_index: &dir_index,
+    };
+    edits.apply(layout, &mut links, &mut issues);
+    let mut killed = vec![false; positions.len()];
+    for k in &layout.kill_positions {
+        match index.get(k) {
+            Some(&x) => killed[x] = true,
+            None => issues.push(GeometryIssue {
+                code: "spec::unknown-position",
+                message: format!("kill-positions names `{k}`, which the board does not have"),
+            }),
+        }
+    }
+    let names: Vec<String> = positions.iter().map(|p| p.name.clone()).collect();
+    for (i, p) in positions.iter_mut().enumerate() {
+        p.killed = killed[i];
+        if p.killed {
+            continue;
+        }
+        p.links = links[i * nd..(i + 1) * nd]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != NO_LINK && !killed[t])
+            .map(|(d, &t)| Link {
+                direction: directions[d].clone(),
+                to: names[t].clone(),
+            })
+            .collect();
+    }
+    (
+        Computed {
+            directions,
+            positions,
+        },
+        issues,
+    )
+}
+
+/// The layout's direction names: grid directions in order, then directions defined only by
+/// `links`.
+fn layout_directions(layout: &Layout) -> Vec<String> {
+    let mut directions: Vec<String> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<&str> = Default::default(); // lookup only
+    let grid_dirs = layout
+        .grids
+        .iter()
+        .flat_map(|g| g.directions.iter().map(|d| &d.name));
+    for n in grid_dirs.chain(layout.links.iter().map(|l| &l.direction)) {
+        if seen.insert(n.as_str()) {
+            directions.push(n.clone());
+        }
+    }
+    directions
+}
+
+/// How many positions the layout defines (saturating), duplicates included.
+fn position_count(layout: &Layout) -> usize {
+    layout
+        .grids
+        .iter()
+        .map(|g| {
+            g.dimensions
+                .iter()
+                .map(|d| d.labels.len())
+                .try_fold(1usize, |a, b| a.checked_mul(b))
+                .unwrap_or(usize::MAX)
+        })
+        .fold(0usize, |a, b| a.saturating_add(b))
+        .saturating_add(layout.positions.len() + layout.dummy.len())
+}
+
+/// The layout's positions without links: the grids', then the explicit ones, then the dummies.
+struct Placed {
+    positions: Vec<Position>,
+    /// Position name → index.
+    index: rustc_hash::FxHashMap<String, usize>, // lookup only
+    /// Per grid: flat index → position index (None when the name collided).
+    grid_slots: Vec<Vec<Option<usize>>>,
+}
+
+impl Placed {
+    /// Enumerates the `total` positions of `layout`.
+    fn of(layout: &Layout, total: usize, issues: &mut Vec<GeometryIssue>) -> Placed {
+        let mut placed = Placed {
+            positions: Vec::with_capacity(total),
+            index: Default::default(),
+            grid_slots: Vec::new(),
+        };
+        for (gi, g) in layout.grids.iter().enumerate() {
+            let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
+            let count: usize = dims.iter().product();
+            let mut slots = Vec::with_capacity(count);
+            let [x1, y1, x2, y2] = g.start_rectangle;
+            for flat in 0..count {
+                let coords = unflatten(flat, &dims);
+                let mut name = String::new();
+                let (mut x, mut y) = (x1, y1);
+                for (k, &c) in coords.iter().enumerate() {
+                    name.push_str(&g.dimensions[k].labels[c]);
+                    x += c as i64 * g.dimensions[k].offset[0];
+                    y += c as i64 * g.dimensions[k].offset[1];
+                }
+                let p = Position {
+                    name,
+                    rect: Some([x, y, x + (x2 - x1), y + (y2 - y1)]),
+                    grid: Some(super::types::GridCoord { grid: gi, coords }),
+                    dummy: false,
+                    killed: false,
+                    links: Vec::new(),
+                };
+                slots.push(placed.push(p, issues));
+            }
+            placed.grid_slots.push(slots);
+        }
+        for lp in &layout.positions {
+            let p = Position {
+                name: lp.name.clone(),
+                rect: Some(lp.rect),
+                grid: None,
+                dummy: false,
+                killed: false,
+                links: Vec::new(),
+            };
+            placed.push(p, issues);
+        }
+        for d in &layout.dummy {
+            let p = Position {
+                name: d.clone(),
+                rect: None,
+                grid: None,
+                dummy: true,
+                killed: false,
+                links: Vec::new(),
+            };
+            placed.push(p, issues);
+        }
+        placed
+    }
+
+    /// Adds `p` and returns its index, unless its name is taken (reported; the first is kept).
+    fn push(&mut self, p: Position, issues: &mut Vec<GeometryIssue>) -> Option<usize> {
+        if self.index.contains_key(&p.name) {
             issues.push(GeometryIssue {
                 code: "spec::duplicate-position",
                 message: format!(
@@ -168,65 +296,23 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
             });
             return None;
         }
-        index.insert(p.name.clone(), positions.len());
-        positions.push(p);
-        Some(positions.len() - 1)
-    };
-    for (gi, g) in layout.grids.iter().enumerate() {
-        let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
-        let count: usize = dims.iter().product();
-        let mut slots = Vec::with_capacity(count);
-        let [x1, y1, x2, y2] = g.start_rectangle;
-        for flat in 0..count {
-            let coords = unflatten(flat, &dims);
-            let mut name = String::new();
-            let (mut x, mut y) = (x1, y1);
-            for (k, &c) in coords.iter().enumerate() {
-                name.push_str(&g.dimensions[k].labels[c]);
-                x += c as i64 * g.dimensions[k].offset[0];
-                y += c as i64 * g.dimensions[k].offset[1];
-            }
-            let p = Position {
-                name,
-                rect: Some([x, y, x + (x2 - x1), y + (y2 - y1)]),
-                grid: Some(super::types::GridCoord { grid: gi, coords }),
-                dummy: false,
-                killed: false,
-                links: Vec::new(),
-            };
-            slots.push(push(p, &mut positions, &mut index, &mut issues));
-        }
-        grid_slots.push(slots);
+        self.index.insert(p.name.clone(), self.positions.len());
+        self.positions.push(p);
+        Some(self.positions.len() - 1)
     }
-    for lp in &layout.positions {
-        let p = Position {
-            name: lp.name.clone(),
-            rect: Some(lp.rect),
-            grid: None,
-            dummy: false,
-            killed: false,
-            links: Vec::new(),
-        };
-        push(p, &mut positions, &mut index, &mut issues);
-    }
-    for d in &layout.dummy {
-        let p = Position {
-            name: d.clone(),
-            rect: None,
-            grid: None,
-            dummy: true,
-            killed: false,
-            links: Vec::new(),
-        };
-        push(p, &mut positions, &mut index, &mut issues);
-    }
+}
 
-    // Links: per position, per direction index → target position index.
-    // Per position and direction index, the target position (or NONE): a dense table, read in
-    // direction order.
-    const NONE: usize = NO_LINK;
-    let nd = directions.len();
-    let mut links: Vec<usize> = vec![NONE; positions.len() * nd];
+/// The grids' links as a dense table: per position and direction index, the target position
+/// (or [`NO_LINK`]), read in direction order.
+fn grid_links(
+    layout: &Layout,
+    grid_slots: &[Vec<Option<usize>>],
+    dir_index: &rustc_hash::FxHashMap<&str, usize>, // lookup only
+    n_positions: usize,
+    issues: &mut Vec<GeometryIssue>,
+) -> Vec<usize> {
+    let nd = dir_index.len();
+    let mut links: Vec<usize> = vec![NO_LINK; n_positions * nd];
     for (gi, g) in layout.grids.iter().enumerate() {
         let dims: Vec<usize> = g.dimensions.iter().map(|d| d.labels.len()).collect();
         for d in &g.directions {
@@ -264,60 +350,7 @@ pub fn compute_limited(layout: &Layout, max_positions: usize) -> (Computed, Vec<
             }
         }
     }
-    // `links` and `unlink` in the order the source gave them: a group of links comes after
-    // the first `after_unlinks` removals (ZRF applies board statements in order).
-    let mut groups: Vec<&super::types::LayoutLinks> = layout.links.iter().collect();
-    groups.sort_by_key(|l| l.after_unlinks);
-    let mut removed = 0;
-    let edits = Edits {
-        nd,
-        index: &index,
-        dir_index: &dir_index,
-    };
-    for l in groups {
-        let upto = l.after_unlinks.clamp(removed, layout.unlink.len());
-        for u in &layout.unlink[removed..upto] {
-            edits.unlink(u, &mut links, &mut issues);
-        }
-        removed = upto;
-        edits.link(l, &mut links, &mut issues);
-    }
-    for u in &layout.unlink[removed..] {
-        edits.unlink(u, &mut links, &mut issues);
-    }
-    let mut killed = vec![false; positions.len()];
-    for k in &layout.kill_positions {
-        match index.get(k) {
-            Some(&x) => killed[x] = true,
-            None => issues.push(GeometryIssue {
-                code: "spec::unknown-position",
-                message: format!("kill-positions names `{k}`, which the board does not have"),
-            }),
-        }
-    }
-    let names: Vec<String> = positions.iter().map(|p| p.name.clone()).collect();
-    for (i, p) in positions.iter_mut().enumerate() {
-        p.killed = killed[i];
-        if p.killed {
-            continue;
-        }
-        p.links = links[i * nd..(i + 1) * nd]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| t != NONE && !killed[t])
-            .map(|(d, &t)| Link {
-                direction: directions[d].clone(),
-                to: names[t].clone(),
-            })
-            .collect();
-    }
-    (
-        Computed {
-            directions,
-            positions,
-        },
-        issues,
-    )
+    links
 }
 
 fn unflatten(mut flat: usize, dims: &[usize]) -> Vec<usize> {
@@ -396,6 +429,25 @@ struct Edits<'a> {
 }
 
 impl Edits<'_> {
+    /// `links` and `unlink` in the order the source gave them: a group of links comes after
+    /// the first `after_unlinks` removals (ZRF applies board statements in order).
+    fn apply(&self, layout: &Layout, links: &mut [usize], issues: &mut Vec<GeometryIssue>) {
+        let mut groups: Vec<&super::types::LayoutLinks> = layout.links.iter().collect();
+        groups.sort_by_key(|l| l.after_unlinks);
+        let mut removed = 0;
+        for l in groups {
+            let upto = l.after_unlinks.clamp(removed, layout.unlink.len());
+            for u in &layout.unlink[removed..upto] {
+                self.unlink(u, links, issues);
+            }
+            removed = upto;
+            self.link(l, links, issues);
+        }
+        for u in &layout.unlink[removed..] {
+            self.unlink(u, links, issues);
+        }
+    }
+
     /// Sets each link of the group (replacing a grid link).
     fn link(
         &self,

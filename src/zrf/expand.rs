@@ -26,6 +26,7 @@
 use crate::diag::{Diagnostic, FileId, Interrupt, Severity, Span};
 use crate::sexpr::{Node, NodeKind};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Expansion limits (all configurable; the defaults are far above anything real files need).
@@ -421,17 +422,21 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
     } = top_level(&top, &mut diags);
 
     let table = MacroTable::new(&macros, &index);
-    let mut sites = Sites::new();
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut total = 0u64;
-    let mut first_game: Option<usize> = None;
-    let mut memo = Memo::default();
-    let mut pending_variants = Vec::new();
+    let mut run = FormRun {
+        table: &table,
+        sites: Sites::new(),
+        diags,
+        memo: Memo::default(),
+        text_bytes: 0,
+        total: 0,
+        limits,
+        interrupt,
+    };
+    let mut found = Entries::default();
     let count = forms.len();
-    let mut text_bytes = 0u64;
     let mut over_budget = false;
     if let Some(first_over) = forms.get(limits.max_forms) {
-        diags.push(Diagnostic::error(
+        run.diags.push(Diagnostic::error(
             CODE_TOO_MANY_FORMS,
             format!(
                 "this file holds {count} games and variants, more than the limit of {}; the file is refused (this is the first over it)",
@@ -443,125 +448,31 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
         forms.clear();
     }
     for (k, form) in forms.into_iter().enumerate() {
-        if interrupt.raised() {
-            diags.push(Interrupt::error(form.span));
-            over_budget = true;
-            break;
-        }
-        let is_game = form.head() == Some("game");
-        // Expand the children of the form (not the head).
-        let predicted = table.predict_list(form.args());
-        // One budget for the whole file: variants must not multiply the per-form one.
-        let file_left = limits.max_file_nodes.saturating_sub(total);
-        if predicted > file_left.min(limits.max_nodes) && predicted <= limits.max_nodes {
-            diags.push(file_budget_error(form, k, count, predicted, total, limits));
-            over_budget = true;
-            break;
-        }
-        let limits = Limits {
-            max_nodes: limits.max_nodes.min(file_left),
-            ..limits
-        };
-        let body = if predicted > limits.max_nodes {
-            diags.push(Diagnostic::error(
-                "zrf::expansion-too-large",
-                format!(
-                    "expanding this {} would produce about {} nodes, more than the limit of {}; it is skipped",
-                    if is_game { "game" } else { "variant" },
-                    fmt_big(predicted),
-                    limits.max_nodes
-                ),
-                form.span,
-            ).with_note(table.biggest_call(form).map(|(s, _)| s), "the largest macro call is here"));
-            None
-        } else {
-            let mut ex = Expander {
-                table: &table,
-                sites: &mut sites,
-                diags: &mut diags,
-                limits,
-                nodes: 0,
-                calls: 0,
-                aborted: false,
-                env: Vec::new(),
-                reported_unbound: Default::default(),
-                reported_arity: Default::default(),
-                text_bytes: &mut text_bytes,
-                memo: &mut memo,
-                interrupt,
-                interrupted: false,
-                bumps: 0,
-            };
-            let mut out = Vec::with_capacity(form.args().len());
-            ex.expand_seq(form.args(), &mut out);
-            total += ex.nodes;
-            if ex.interrupted {
+        match run.form(form, k, count) {
+            ControlFlow::Continue(body) => found.push(form, body),
+            ControlFlow::Break(()) => {
                 over_budget = true;
                 break;
             }
-            if ex.aborted { None } else { Some(out) }
-        };
-        let title = body.as_ref().and_then(|b| title_of(b));
-        let default = body
-            .as_ref()
-            .is_some_and(|b| b.iter().any(|n| n.head() == Some("default")));
-        let head = form.as_list().and_then(|l| l.first()).cloned();
-        if is_game {
-            let idx = entries.len();
-            first_game.get_or_insert(idx);
-            entries.push(Entry {
-                kind: EntryKind::Game,
-                title,
-                default,
-                form: body.map(|b| make_list(head, b, form.span)),
-                span: form.span,
-                delta: Vec::new(),
-            });
-        } else {
-            let separator = title.as_deref() == Some("-");
-            let idx = entries.len();
-            entries.push(Entry {
-                kind: if separator {
-                    EntryKind::Separator
-                } else {
-                    EntryKind::Variant { of: usize::MAX }
-                },
-                title,
-                default,
-                form: None,
-                span: form.span,
-                delta: body.clone().unwrap_or_default(),
-            });
-            if !separator && body.is_some() {
-                pending_variants.push(idx);
-            }
         }
     }
+    let FormRun {
+        sites,
+        mut diags,
+        total,
+        ..
+    } = run;
     if over_budget {
         // The file is refused: nothing of it is lowered, so the work stays within the budget.
-        entries.clear();
-        pending_variants.clear();
+        found.entries.clear();
+        found.pending_variants.clear();
     }
-    // Resolve variants against the first game, wherever they appear.
-    for idx in pending_variants {
-        match first_game {
-            Some(g) => {
-                let base = entries[g].form.clone();
-                let delta = entries[idx].delta.clone();
-                let span = entries[idx].span;
-                entries[idx].kind = EntryKind::Variant { of: g };
-                entries[idx].form = base.map(|b| {
-                    let head = b.as_list().and_then(|l| l.first()).cloned();
-                    make_list(head, resolve_variant(b.args(), &delta), span)
-                });
-            }
-            None => diags.push(Diagnostic::error(
-                "zrf::variant-without-game",
-                "this variant has no `(game …)` in the file to vary",
-                entries[idx].span,
-            )),
-        }
-    }
+    found.resolve_variants(&mut diags);
+    let Entries {
+        entries,
+        first_game,
+        ..
+    } = found;
     if over_budget || (first_game.is_none() && !entries.is_empty()) {
         // already reported per variant
     } else if entries.is_empty() {
@@ -582,6 +493,160 @@ pub fn expand(input: Input<'_>, limits: Limits) -> (Expanded, Vec<Diagnostic>) {
         },
         diags,
     )
+}
+
+/// The expansion of a file's games and variants, one after another, within one budget.
+struct FormRun<'a, 't> {
+    table: &'a MacroTable<'t>,
+    sites: Sites,
+    diags: Vec<Diagnostic>,
+    /// Results of calls that depend only on their arguments, shared across the file's games.
+    memo: Memo,
+    /// Bytes of text `$k` substitution has created in the file so far.
+    text_bytes: u64,
+    /// Nodes expanded in the file so far.
+    total: u64,
+    limits: Limits,
+    interrupt: &'a Interrupt,
+}
+
+impl FormRun<'_, '_> {
+    /// Expands the children of `form` (the `k`-th of `count`): `None` when it is skipped (too
+    /// large, or an expansion aborted); `Break` when the file is refused (interrupted, or over
+    /// its budget), which stops the run.
+    fn form(&mut self, form: &Node, k: usize, count: usize) -> ControlFlow<(), Option<Vec<Node>>> {
+        let limits = self.limits;
+        if self.interrupt.raised() {
+            self.diags.push(Interrupt::error(form.span));
+            return ControlFlow::Break(());
+        }
+        let is_game = form.head() == Some("game");
+        // Expand the children of the form (not the head).
+        let predicted = self.table.predict_list(form.args());
+        // One budget for the whole file: variants must not multiply the per-form one.
+        let file_left = limits.max_file_nodes.saturating_sub(self.total);
+        if predicted > file_left.min(limits.max_nodes) && predicted <= limits.max_nodes {
+            self.diags.push(file_budget_error(
+                form, k, count, predicted, self.total, limits,
+            ));
+            return ControlFlow::Break(());
+        }
+        let limits = Limits {
+            max_nodes: limits.max_nodes.min(file_left),
+            ..limits
+        };
+        if predicted > limits.max_nodes {
+            self.diags.push(Diagnostic::error(
+                "zrf::expansion-too-large",
+                format!(
+                    "expanding this {} would produce about {} nodes, more than the limit of {}; it is skipped",
+                    if is_game { "game" } else { "variant" },
+                    fmt_big(predicted),
+                    limits.max_nodes
+                ),
+                form.span,
+            ).with_note(self.table.biggest_call(form).map(|(s, _)| s), "the largest macro call is here"));
+            return ControlFlow::Continue(None);
+        }
+        let mut ex = Expander {
+            table: self.table,
+            sites: &mut self.sites,
+            diags: &mut self.diags,
+            limits,
+            nodes: 0,
+            calls: 0,
+            aborted: false,
+            env: Vec::new(),
+            reported_unbound: Default::default(),
+            reported_arity: Default::default(),
+            text_bytes: &mut self.text_bytes,
+            memo: &mut self.memo,
+            interrupt: self.interrupt,
+            interrupted: false,
+            bumps: 0,
+        };
+        let mut out = Vec::with_capacity(form.args().len());
+        ex.expand_seq(form.args(), &mut out);
+        self.total += ex.nodes;
+        if ex.interrupted {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(if ex.aborted { None } else { Some(out) })
+    }
+}
+
+/// The file's entries as they are expanded, and the variants still to resolve.
+#[derive(Default)]
+struct Entries {
+    entries: Vec<Entry>,
+    first_game: Option<usize>,
+    /// The variants to resolve against the first game (not separators, not skipped).
+    pending_variants: Vec<usize>,
+}
+
+impl Entries {
+    /// The entry of `form`, expanded to `body` (`None` when it was skipped).
+    fn push(&mut self, form: &Node, body: Option<Vec<Node>>) {
+        let title = body.as_ref().and_then(|b| title_of(b));
+        let default = body
+            .as_ref()
+            .is_some_and(|b| b.iter().any(|n| n.head() == Some("default")));
+        let head = form.as_list().and_then(|l| l.first()).cloned();
+        if form.head() == Some("game") {
+            let idx = self.entries.len();
+            self.first_game.get_or_insert(idx);
+            self.entries.push(Entry {
+                kind: EntryKind::Game,
+                title,
+                default,
+                form: body.map(|b| make_list(head, b, form.span)),
+                span: form.span,
+                delta: Vec::new(),
+            });
+        } else {
+            let separator = title.as_deref() == Some("-");
+            let idx = self.entries.len();
+            self.entries.push(Entry {
+                kind: if separator {
+                    EntryKind::Separator
+                } else {
+                    EntryKind::Variant { of: usize::MAX }
+                },
+                title,
+                default,
+                form: None,
+                span: form.span,
+                delta: body.clone().unwrap_or_default(),
+            });
+            if !separator && body.is_some() {
+                self.pending_variants.push(idx);
+            }
+        }
+    }
+
+    /// Resolves the variants against the first game, wherever they appear.
+    fn resolve_variants(&mut self, diags: &mut Vec<Diagnostic>) {
+        let entries = &mut self.entries;
+        for &idx in &self.pending_variants {
+            match self.first_game {
+                Some(g) => {
+                    let base = entries[g].form.clone();
+                    let delta = entries[idx].delta.clone();
+                    let span = entries[idx].span;
+                    entries[idx].kind = EntryKind::Variant { of: g };
+                    entries[idx].form = base.map(|b| {
+                        let head = b.as_list().and_then(|l| l.first()).cloned();
+                        make_list(head, resolve_variant(b.args(), &delta), span)
+                    });
+                }
+                None => diags.push(Diagnostic::error(
+                    "zrf::variant-without-game",
+                    "this variant has no `(game …)` in the file to vary",
+                    entries[idx].span,
+                )),
+            }
+        }
+    }
 }
 
 /// The error for a form (the `k`-th of `count`) that would take the file's expansion past

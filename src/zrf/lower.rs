@@ -345,6 +345,18 @@ impl<'n> At<'n> {
     fn text(self) -> Option<&'n str> {
         self.node.as_atom().or(self.node.as_str())
     }
+    /// `(x y)`: a pair of atoms.
+    fn pair(self) -> Option<[String; 2]> {
+        match self
+            .items()
+            .filter_map(At::atom)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [x, y] => Some([x.to_string(), y.to_string()]),
+            _ => None,
+        }
+    }
 }
 
 /// Names a game defines, for classifying atoms in move programs.
@@ -419,45 +431,7 @@ impl<'a> Cx<'a> {
         self.move_blocks = 0;
         let root = At::root(form);
         // Names first: boards, pieces and players are needed to read move programs.
-        let mut names = Names::default();
-        for c in root.args() {
-            match c.head() {
-                Some("players") => names
-                    .players
-                    .extend(c.args().filter_map(At::atom).map(String::from)),
-                Some("piece") => {
-                    for pc in c.args() {
-                        match pc.head() {
-                            Some("name") => names
-                                .pieces
-                                .extend(pc.args().filter_map(At::text).map(String::from)),
-                            Some("attribute") => names
-                                .attributes
-                                .extend(pc.args().next().and_then(At::atom).map(String::from)),
-                            _ => {}
-                        }
-                    }
-                }
-                Some("move-priorities") => names
-                    .move_types
-                    .extend(c.args().filter_map(At::atom).map(String::from)),
-                _ => {}
-            }
-        }
-        // Per section, once: variants share most sections with their game.
-        for c in form.as_list().unwrap_or(&[]) {
-            if let Some(v) = c.as_list() {
-                let types = self
-                    .move_types_done
-                    .entry(v.as_ptr() as usize)
-                    .or_insert_with(|| {
-                        let mut types = BTreeSet::new();
-                        collect_move_types(c, &mut types);
-                        types.into_iter().collect()
-                    });
-                names.move_types.extend(types.iter().cloned());
-            }
-        }
+        let mut names = self.names(root, form);
         for c in root.args() {
             if c.head() == Some("board") {
                 let b = self.board_once(c, done, &g.boards);
@@ -525,34 +499,7 @@ impl<'a> Cx<'a> {
                 }
                 "board-setup" => self.setup(c, &mut g.setup, &names),
                 "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
-                    let kind = match head {
-                        "win-condition" => GoalKind::Win,
-                        "loss-condition" => GoalKind::Loss,
-                        "draw-condition" => GoalKind::Draw,
-                        _ => GoalKind::Count,
-                    };
-                    let mut a = c.args();
-                    let players = a
-                        .next()
-                        .map(|p| match p.node.as_list() {
-                            Some(_) => p.items().filter_map(At::text).map(String::from).collect(),
-                            None => p.text().map(String::from).into_iter().collect(),
-                        })
-                        .unwrap_or_default();
-                    let rest: Vec<At> = a.collect();
-                    let condition = match rest.as_slice() {
-                        [one] => self.goal_cond(*one),
-                        [] => GoalCond::Raw {
-                            format: RawFormat::Zrf,
-                            text: String::new(),
-                        },
-                        more => GoalCond::And(more.iter().map(|x| self.goal_cond(*x)).collect()),
-                    };
-                    g.goals.push(Goal {
-                        kind,
-                        players,
-                        condition,
-                    });
+                    g.goals.push(self.goal(head, c))
                 }
                 "move-priorities" => {
                     g.move_priorities = c.args().filter_map(At::atom).map(String::from).collect()
@@ -570,6 +517,83 @@ impl<'a> Cx<'a> {
                     g.extensions.push_zrf(t, Some(at));
                 }
             }
+        }
+    }
+
+    /// The players, pieces, attributes and move types a game names (its boards' names are
+    /// added as the boards are lowered).
+    fn names(&mut self, root: At<'_>, form: &Node) -> Names {
+        let mut names = Names::default();
+        for c in root.args() {
+            match c.head() {
+                Some("players") => names
+                    .players
+                    .extend(c.args().filter_map(At::atom).map(String::from)),
+                Some("piece") => {
+                    for pc in c.args() {
+                        match pc.head() {
+                            Some("name") => names
+                                .pieces
+                                .extend(pc.args().filter_map(At::text).map(String::from)),
+                            Some("attribute") => names
+                                .attributes
+                                .extend(pc.args().next().and_then(At::atom).map(String::from)),
+                            _ => {}
+                        }
+                    }
+                }
+                Some("move-priorities") => names
+                    .move_types
+                    .extend(c.args().filter_map(At::atom).map(String::from)),
+                _ => {}
+            }
+        }
+        // Per section, once: variants share most sections with their game.
+        for c in form.as_list().unwrap_or(&[]) {
+            if let Some(v) = c.as_list() {
+                let types = self
+                    .move_types_done
+                    .entry(v.as_ptr() as usize)
+                    .or_insert_with(|| {
+                        let mut types = BTreeSet::new();
+                        collect_move_types(c, &mut types);
+                        types.into_iter().collect()
+                    });
+                names.move_types.extend(types.iter().cloned());
+            }
+        }
+        names
+    }
+
+    /// `(win-condition players condition …)` and the loss, draw and count conditions.
+    fn goal(&mut self, head: &str, c: At<'_>) -> Goal {
+        let kind = match head {
+            "win-condition" => GoalKind::Win,
+            "loss-condition" => GoalKind::Loss,
+            "draw-condition" => GoalKind::Draw,
+            _ => GoalKind::Count,
+        };
+        let mut a = c.args();
+        let players = a
+            .next()
+            .map(|p| match p.node.as_list() {
+                Some(_) => p.items().filter_map(At::text).map(String::from).collect(),
+                None => p.text().map(String::from).into_iter().collect(),
+            })
+            .unwrap_or_default();
+        let rest: Vec<At> = a.collect();
+        let condition = match rest.as_slice() {
+            [one] => self.goal_cond(*one),
+            [] => GoalCond::Raw {
+                format: RawFormat::Zrf,
+                text: String::new(),
+            },
+            more => GoalCond::And(more.iter().map(|x| self.goal_cond(*x)).collect()),
+        };
+        Goal {
+            kind,
+            players,
+            condition,
         }
     }
 
@@ -762,145 +786,17 @@ impl<'a> Cx<'a> {
                         layout.grids.push(g)
                     }
                 }
-                Some("positions") => {
-                    for p in item.args() {
-                        let v: Vec<&str> = p.items().filter_map(At::text).collect();
-                        let nums: Option<Vec<i64>> =
-                            v.iter().skip(1).map(|x| x.parse().ok()).collect();
-                        match (v.first(), nums.as_deref()) {
-                            (Some(n), Some(&[x1, y1, x2, y2])) => {
-                                layout.positions.push(LayoutPosition {
-                                    name: n.to_string(),
-                                    rect: [x1, y1, x2, y2],
-                                })
-                            }
-                            _ => self.warn(
-                                "zrf::bad-position",
-                                "expected `(name x1 y1 x2 y2)` in positions".into(),
-                                p,
-                            ),
-                        }
-                    }
-                }
-                Some("links") => {
-                    let mut a = item.args();
-                    let Some(dir) = a.next().and_then(At::atom) else {
-                        self.warn(
-                            "zrf::bad-links",
-                            "expected a direction name after `links`".into(),
-                            item,
-                        );
-                        continue;
-                    };
-                    let mut links = Vec::new();
-                    for pair in a {
-                        match pair
-                            .items()
-                            .filter_map(At::atom)
-                            .collect::<Vec<_>>()
-                            .as_slice()
-                        {
-                            [x, y] => links.push([x.to_string(), y.to_string()]),
-                            _ => self.warn(
-                                "zrf::bad-links",
-                                "expected `(from to)` in links".into(),
-                                pair,
-                            ),
-                        }
-                    }
-                    // ZoG applies board statements in order: an earlier `unlink` does not
-                    // remove these links (Chessence.zsg line 49 steps `x9 → x8` along
-                    // `black-reserve`, declared after `(unlink x1 … x9)`).
-                    layout.links.push(LayoutLinks {
-                        direction: dir.to_string(),
-                        links,
-                        after_unlinks: layout.unlink.len(),
-                    });
-                }
-                Some("unlink") => {
-                    for u in item.args() {
-                        match (u.atom(), u.node.as_list()) {
-                            (Some(p), _) => layout.unlink.push(Unlink::From(p.to_string())),
-                            (None, Some(_)) => {
-                                match u
-                                    .items()
-                                    .filter_map(At::atom)
-                                    .collect::<Vec<_>>()
-                                    .as_slice()
-                                {
-                                    [x, y] => layout
-                                        .unlink
-                                        .push(Unlink::Link([x.to_string(), y.to_string()])),
-                                    _ => self.warn(
-                                        "zrf::bad-links",
-                                        "expected `(from to)` or a position in unlink".into(),
-                                        u,
-                                    ),
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
+                Some("positions") => self.positions(item, &mut layout),
+                Some("links") => self.links(item, &mut layout),
+                Some("unlink") => self.unlink(item, &mut layout),
                 Some("kill-positions") => layout
                     .kill_positions
                     .extend(item.args().filter_map(At::atom).map(String::from)),
                 Some("dummy") => layout
                     .dummy
                     .extend(item.args().filter_map(At::atom).map(String::from)),
-                Some("zone") => {
-                    let mut z = Zone {
-                        name: String::new(),
-                        players: Vec::new(),
-                        positions: Vec::new(),
-                        glyph: None,
-                        help: None,
-                    };
-                    for part in item.args() {
-                        match part.head() {
-                            Some("name") => {
-                                z.name = part.args().next().and_then(At::text).unwrap_or("").into()
-                            }
-                            Some("players") => z
-                                .players
-                                .extend(part.args().filter_map(At::atom).map(String::from)),
-                            Some("positions") => z
-                                .positions
-                                .extend(part.args().filter_map(At::atom).map(String::from)),
-                            Some("glyph") => {
-                                z.glyph = part.args().next().and_then(At::text).map(String::from)
-                            }
-                            Some("help") => {
-                                z.help = part.args().next().and_then(At::text).map(String::from)
-                            }
-                            _ => {
-                                let t = self.unknown_section("zone part", part);
-                                b.extensions.push_zrf(t, None)
-                            }
-                        }
-                    }
-                    zones.push(z);
-                }
-                Some("symmetry") => {
-                    let mut a = item.args();
-                    let player = a.next().and_then(At::atom).unwrap_or("").to_string();
-                    let pairs: Vec<[String; 2]> = a
-                        .filter_map(|p| {
-                            let pair = match p
-                                .items()
-                                .filter_map(At::atom)
-                                .collect::<Vec<_>>()
-                                .as_slice()
-                            {
-                                [x, y] => [x.to_string(), y.to_string()],
-                                _ => return None,
-                            };
-                            symmetry_pairs.push((p, player.clone(), pair.clone()));
-                            Some(pair)
-                        })
-                        .collect();
-                    symmetries.push((player, pairs));
-                }
+                Some("zone") => zones.push(self.zone(item, &mut b)),
+                Some("symmetry") => symmetries.push(symmetry(item, &mut symmetry_pairs)),
                 Some(h) => {
                     let t = self.unknown_section(h, item);
                     b.extensions.push_zrf(t, Some(at))
@@ -941,30 +837,108 @@ impl<'a> Cx<'a> {
         b.zones = zones;
         b.symmetries = symmetries
             .into_iter()
-            .map(|(player, pairs)| {
-                let mut map: Vec<[String; 2]> = b
-                    .directions
-                    .iter()
-                    .map(|d| {
-                        let to = pairs
-                            .iter()
-                            .find(|[f, _]| f == d)
-                            .map(|[_, t]| t.clone())
-                            .unwrap_or_else(|| d.clone());
-                        [d.clone(), to]
-                    })
-                    .collect();
-                // Pairs naming directions the board does not have are kept too.
-                for [f, t] in &pairs {
-                    if !b.directions.contains(f) {
-                        map.push([f.clone(), t.clone()]);
-                    }
-                }
-                Symmetry { player, map }
-            })
+            .map(|(player, pairs)| symmetry_map(&b.directions, player, pairs))
             .collect();
         b.layout = layout;
         b
+    }
+
+    /// `(positions (name x1 y1 x2 y2) …)`.
+    fn positions(&mut self, item: At<'_>, layout: &mut Layout) {
+        for p in item.args() {
+            let v: Vec<&str> = p.items().filter_map(At::text).collect();
+            let nums: Option<Vec<i64>> = v.iter().skip(1).map(|x| x.parse().ok()).collect();
+            match (v.first(), nums.as_deref()) {
+                (Some(n), Some(&[x1, y1, x2, y2])) => layout.positions.push(LayoutPosition {
+                    name: n.to_string(),
+                    rect: [x1, y1, x2, y2],
+                }),
+                _ => self.warn(
+                    "zrf::bad-position",
+                    "expected `(name x1 y1 x2 y2)` in positions".into(),
+                    p,
+                ),
+            }
+        }
+    }
+
+    /// `(links dir (from to) …)`.
+    fn links(&mut self, item: At<'_>, layout: &mut Layout) {
+        let mut a = item.args();
+        let Some(dir) = a.next().and_then(At::atom) else {
+            self.warn(
+                "zrf::bad-links",
+                "expected a direction name after `links`".into(),
+                item,
+            );
+            return;
+        };
+        let mut links = Vec::new();
+        for pair in a {
+            match pair.pair() {
+                Some(link) => links.push(link),
+                None => self.warn(
+                    "zrf::bad-links",
+                    "expected `(from to)` in links".into(),
+                    pair,
+                ),
+            }
+        }
+        // ZoG applies board statements in order: an earlier `unlink` does not
+        // remove these links (Chessence.zsg line 49 steps `x9 → x8` along
+        // `black-reserve`, declared after `(unlink x1 … x9)`).
+        layout.links.push(LayoutLinks {
+            direction: dir.to_string(),
+            links,
+            after_unlinks: layout.unlink.len(),
+        });
+    }
+
+    /// `(unlink position (from to) …)`.
+    fn unlink(&mut self, item: At<'_>, layout: &mut Layout) {
+        for u in item.args() {
+            match (u.atom(), u.node.as_list()) {
+                (Some(p), _) => layout.unlink.push(Unlink::From(p.to_string())),
+                (None, Some(_)) => match u.pair() {
+                    Some(link) => layout.unlink.push(Unlink::Link(link)),
+                    None => self.warn(
+                        "zrf::bad-links",
+                        "expected `(from to)` or a position in unlink".into(),
+                        u,
+                    ),
+                },
+                _ => {}
+            }
+        }
+    }
+
+    /// `(zone (name …) (players …) (positions …) …)`; unknown parts are kept on the board.
+    fn zone(&mut self, item: At<'_>, b: &mut Board) -> Zone {
+        let mut z = Zone {
+            name: String::new(),
+            players: Vec::new(),
+            positions: Vec::new(),
+            glyph: None,
+            help: None,
+        };
+        for part in item.args() {
+            match part.head() {
+                Some("name") => z.name = part.args().next().and_then(At::text).unwrap_or("").into(),
+                Some("players") => z
+                    .players
+                    .extend(part.args().filter_map(At::atom).map(String::from)),
+                Some("positions") => z
+                    .positions
+                    .extend(part.args().filter_map(At::atom).map(String::from)),
+                Some("glyph") => z.glyph = part.args().next().and_then(At::text).map(String::from),
+                Some("help") => z.help = part.args().next().and_then(At::text).map(String::from),
+                _ => {
+                    let t = self.unknown_section("zone part", part);
+                    b.extensions.push_zrf(t, None)
+                }
+            }
+        }
+        z
     }
 
     fn grid(&mut self, c: At<'_>) -> Option<Grid> {
@@ -1200,31 +1174,7 @@ impl<'a> Cx<'a> {
 
     fn instr_inline(&mut self, i: At<'_>, names: &Names) -> Instr {
         if let Some(a) = i.atom() {
-            return match a {
-                "add" => Instr::Add {
-                    pieces: vec![],
-                    partial: false,
-                    copy: false,
-                    move_type: None,
-                },
-                "back" => Instr::Back,
-                "mark" => Instr::Mark,
-                "from" => Instr::From { go: false },
-                "to" => Instr::To { go: false },
-                "cascade" => Instr::Cascade,
-                "capture" => Instr::Capture { at: None },
-                "flip" => Instr::Flip { at: None },
-                "change-owner" => Instr::ChangeOwner { at: None },
-                "add-partial" | "add-copy" | "add-copy-partial" => Instr::Add {
-                    pieces: vec![],
-                    partial: a.ends_with("partial"),
-                    copy: a.starts_with("add-copy"),
-                    move_type: None,
-                },
-                _ if names.directions.contains(a) => Instr::Step(a.to_string()),
-                _ if names.positions.contains(a) => Instr::Jump(a.to_string()),
-                _ => self.unknown_atom(a, i, names),
-            };
+            return self.atom_instr(a, i, names);
         }
         let Some(head) = i.head() else {
             return self.raw_instr(i, "a list not headed by a keyword");
@@ -1236,28 +1186,7 @@ impl<'a> Cx<'a> {
                 Some(c) => Instr::Verify(self.cond(*c, names)),
                 None => self.raw_instr(i, "verify without a condition"),
             },
-            "if" => {
-                let Some(c) = args.first() else {
-                    return self.raw_instr(i, "if without a condition");
-                };
-                let cond = self.cond(*c, names);
-                let mut then_ = Vec::new();
-                let mut else_ = Vec::new();
-                let mut in_else = false;
-                for x in &args[1..] {
-                    if x.atom() == Some("else") && !in_else {
-                        in_else = true;
-                        continue;
-                    }
-                    let ins = self.instr(*x, names);
-                    if in_else {
-                        else_.push(ins)
-                    } else {
-                        then_.push(ins)
-                    }
-                }
-                Instr::If { cond, then_, else_ }
-            }
+            "if" => self.if_instr(i, &args, names),
             "while" => {
                 let Some(c) = args.first() else {
                     return self.raw_instr(i, "while without a condition");
@@ -1268,23 +1197,7 @@ impl<'a> Cx<'a> {
                 }
             }
             "add" | "add-partial" | "add-copy" | "add-copy-partial" => {
-                let partial = head.ends_with("partial");
-                let mut pieces = Vec::new();
-                let mut move_type = None;
-                for a in &args {
-                    let Some(t) = a.text() else { continue };
-                    if partial && !names.pieces.contains(t) {
-                        move_type = Some(t.to_string());
-                    } else {
-                        pieces.push(t.to_string());
-                    }
-                }
-                Instr::Add {
-                    pieces,
-                    partial,
-                    copy: head.starts_with("add-copy"),
-                    move_type,
-                }
+                add_instr(head, &args, names)
             }
             "capture" => Instr::Capture { at: at(0) },
             "flip" => Instr::Flip { at: at(0) },
@@ -1293,33 +1206,7 @@ impl<'a> Cx<'a> {
                 Some(piece) => Instr::ChangeType { piece, at: at(1) },
                 None => self.raw_instr(i, "change-type without a piece"),
             },
-            "create" => {
-                let texts: Vec<String> = args
-                    .iter()
-                    .filter_map(|a| a.text())
-                    .map(String::from)
-                    .collect();
-                let (mut player, mut piece, mut pos) = (None, None, None);
-                for t in texts {
-                    if player.is_none() && piece.is_none() && names.players.contains(&t) {
-                        player = Some(t);
-                    } else if piece.is_none() && names.pieces.contains(&t) {
-                        piece = Some(t);
-                    } else if pos.is_none() {
-                        pos = Some(t);
-                    } else {
-                        return self.raw_instr(
-                            i,
-                            "create with more arguments than player, piece and position",
-                        );
-                    }
-                }
-                Instr::Create {
-                    player,
-                    piece,
-                    at: pos,
-                }
-            }
+            "create" => self.create_instr(i, &args, names),
             "set-flag" => match (at(0), args.get(1)) {
                 (Some(flag), Some(v)) => Instr::SetFlag {
                     flag,
@@ -1367,6 +1254,88 @@ impl<'a> Cx<'a> {
                     text: i.node.to_compact(),
                 }
             }
+        }
+    }
+
+    /// A bare atom as an instruction: a keyword, a direction (a step) or a position (a jump).
+    fn atom_instr(&mut self, a: &str, i: At<'_>, names: &Names) -> Instr {
+        match a {
+            "add" => Instr::Add {
+                pieces: vec![],
+                partial: false,
+                copy: false,
+                move_type: None,
+            },
+            "back" => Instr::Back,
+            "mark" => Instr::Mark,
+            "from" => Instr::From { go: false },
+            "to" => Instr::To { go: false },
+            "cascade" => Instr::Cascade,
+            "capture" => Instr::Capture { at: None },
+            "flip" => Instr::Flip { at: None },
+            "change-owner" => Instr::ChangeOwner { at: None },
+            "add-partial" | "add-copy" | "add-copy-partial" => Instr::Add {
+                pieces: vec![],
+                partial: a.ends_with("partial"),
+                copy: a.starts_with("add-copy"),
+                move_type: None,
+            },
+            _ if names.directions.contains(a) => Instr::Step(a.to_string()),
+            _ if names.positions.contains(a) => Instr::Jump(a.to_string()),
+            _ => self.unknown_atom(a, i, names),
+        }
+    }
+
+    /// `(if cond instr … [else instr …])`.
+    fn if_instr(&mut self, i: At<'_>, args: &[At<'_>], names: &Names) -> Instr {
+        let Some(c) = args.first() else {
+            return self.raw_instr(i, "if without a condition");
+        };
+        let cond = self.cond(*c, names);
+        let mut then_ = Vec::new();
+        let mut else_ = Vec::new();
+        let mut in_else = false;
+        for x in &args[1..] {
+            if x.atom() == Some("else") && !in_else {
+                in_else = true;
+                continue;
+            }
+            let ins = self.instr(*x, names);
+            if in_else {
+                else_.push(ins)
+            } else {
+                then_.push(ins)
+            }
+        }
+        Instr::If { cond, then_, else_ }
+    }
+
+    /// `(create [player] [piece] [position])`, told apart by the names.
+    fn create_instr(&mut self, i: At<'_>, args: &[At<'_>], names: &Names) -> Instr {
+        let texts: Vec<String> = args
+            .iter()
+            .filter_map(|a| a.text())
+            .map(String::from)
+            .collect();
+        let (mut player, mut piece, mut pos) = (None, None, None);
+        for t in texts {
+            if player.is_none() && piece.is_none() && names.players.contains(&t) {
+                player = Some(t);
+            } else if piece.is_none() && names.pieces.contains(&t) {
+                piece = Some(t);
+            } else if pos.is_none() {
+                pos = Some(t);
+            } else {
+                return self.raw_instr(
+                    i,
+                    "create with more arguments than player, piece and position",
+                );
+            }
+        }
+        Instr::Create {
+            player,
+            piece,
+            at: pos,
         }
     }
 
@@ -1727,6 +1696,69 @@ impl<'a> Cx<'a> {
             text: c.node.to_compact(),
         }
     }
+}
+
+/// `(add …)` and its variants: the pieces to choose from, and for a partial add the move type
+/// (an argument that is not a piece).
+fn add_instr(head: &str, args: &[At<'_>], names: &Names) -> Instr {
+    let partial = head.ends_with("partial");
+    let mut pieces = Vec::new();
+    let mut move_type = None;
+    for a in args {
+        let Some(t) = a.text() else { continue };
+        if partial && !names.pieces.contains(t) {
+            move_type = Some(t.to_string());
+        } else {
+            pieces.push(t.to_string());
+        }
+    }
+    Instr::Add {
+        pieces,
+        partial,
+        copy: head.starts_with("add-copy"),
+        move_type,
+    }
+}
+
+/// `(symmetry player (from to) …)`: the player and its pairs, each pair also noted in `at`
+/// with where it was written.
+fn symmetry<'n>(
+    item: At<'n>,
+    at: &mut Vec<(At<'n>, String, [String; 2])>,
+) -> (String, Vec<[String; 2]>) {
+    let mut a = item.args();
+    let player = a.next().and_then(At::atom).unwrap_or("").to_string();
+    let pairs: Vec<[String; 2]> = a
+        .filter_map(|p| {
+            let pair = p.pair()?;
+            at.push((p, player.clone(), pair.clone()));
+            Some(pair)
+        })
+        .collect();
+    (player, pairs)
+}
+
+/// A player's symmetry over the board's `directions`: each direction mapped as a pair says
+/// (to itself otherwise), then the pairs naming directions the board does not have.
+fn symmetry_map(directions: &[String], player: String, pairs: Vec<[String; 2]>) -> Symmetry {
+    let mut map: Vec<[String; 2]> = directions
+        .iter()
+        .map(|d| {
+            let to = pairs
+                .iter()
+                .find(|[f, _]| f == d)
+                .map(|[_, t]| t.clone())
+                .unwrap_or_else(|| d.clone());
+            [d.clone(), to]
+        })
+        .collect();
+    // Pairs naming directions the board does not have are kept too.
+    for [f, t] in &pairs {
+        if !directions.contains(f) {
+            map.push([f.clone(), t.clone()]);
+        }
+    }
+    Symmetry { player, map }
 }
 
 fn test_of(a: &str) -> Option<Test> {
