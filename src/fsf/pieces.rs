@@ -5,6 +5,7 @@
 //! left unrecognised is reported by the caller, never guessed.
 
 use super::betza::{Atom, Modality, Travel, Vector, lame_path};
+use crate::spec::movement;
 use crate::spec::moves::{self, Shape, is_add, is_empty_test};
 use crate::spec::{Cond, Instr, MoveBlock, Test};
 use std::collections::BTreeSet;
@@ -413,6 +414,17 @@ pub fn classify(
             }
             continue;
         }
+        let block = MoveBlock {
+            move_type: None,
+            program: p.clone(),
+        };
+        if lines.is_none()
+            && let Ok(m) = movement::recognise(&block)
+            && let Ok(t) = typed(&m, vec)
+        {
+            out.add_typed(t, bi + 1);
+            continue;
+        }
         if let Some((side, fwd, piece)) = en_passant(&p) {
             match (vec(&side), vec(&fwd)) {
                 (Some(s), Some(f)) => {
@@ -469,6 +481,134 @@ pub fn classify(
         }
     }
     out
+}
+
+/// What one typed block says: its atoms, destination zone, promotion (zone and choices), the
+/// double step's zone and first step, and the piece en passant takes.
+struct Typed {
+    atoms: Vec<Atom>,
+    zone: Option<String>,
+    promotion: Option<(String, Vec<String>)>,
+    initial: Option<(String, Vector)>,
+    en_passant: Option<String>,
+}
+
+impl Classified {
+    fn add_typed(&mut self, t: Typed, _block: usize) {
+        self.promotions.extend(t.promotion);
+        self.en_passant.extend(t.en_passant);
+        if t.initial.is_some() {
+            self.initial = t.initial;
+        }
+        for atom in t.atoms {
+            self.moves.insert(Movement {
+                atom,
+                zone: t.zone.clone(),
+                lines: None,
+            });
+        }
+    }
+}
+
+/// The Betza atoms of a movement typed by the movement table; `Err` says why Fairy-Stockfish
+/// has none (the caller then tries the block's instructions).
+fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Typed, String> {
+    use movement::{Land, Travel as T};
+    let v1 = |d: &str| vec(d).ok_or_else(|| format!("direction `{d}` has no board vector"));
+    if m.from_zone.is_some() || !m.guard.is_empty() {
+        return Err("it tests its starting square first (a conditional move)".into());
+    }
+    if !m.arrive.is_empty() || !m.run.is_empty() || m.continues.is_some() {
+        return Err("it tests more than what its destination holds".into());
+    }
+    let promotion = match &m.promotion {
+        None => None,
+        Some(p) if p.forced && p.zone.is_some() => {
+            Some((p.zone.clone().expect("checked"), p.pieces.clone()))
+        }
+        Some(_) => return Err("its promotion is not forced in a zone".into()),
+    };
+    let land = movement::land_cond(m.land).ok_or("its destination may hold anything")?;
+    let enemy = Cond::Test {
+        test: Test::Enemy,
+        at: None,
+        move_type: None,
+    };
+    let mut t = Typed {
+        atoms: Vec::new(),
+        zone: m.zone.clone(),
+        promotion,
+        initial: None,
+        en_passant: None,
+    };
+    let lands = |travel, v| atom_set(travel, v, &land);
+    t.atoms = match &m.travel {
+        T::Step(d) => lands(Travel::Leap, v1(d)?)?,
+        T::Leap(p) => lands(Travel::Leap, *path_vector(p, vec)?.last().expect("steps"))?,
+        T::Lame(p) => {
+            if let Some(z) = &m.first_in {
+                t.initial = Some((z.clone(), v1(&p[0])?));
+            }
+            let pts = path_vector(p, vec)?;
+            let (target, between) = pts.split_last().expect("a path has steps");
+            if p.iter().any(|d| *d != p[0]) && lame_path(*target) != between {
+                return Err("its blocked squares are not Fairy-Stockfish's lame path".into());
+            }
+            let mut atoms = lands(Travel::Lame, *target)?;
+            if t.initial.is_some() {
+                atoms.iter_mut().for_each(|a| a.initial = true);
+            }
+            atoms
+        }
+        T::Slide { dir, max, quiet } => {
+            let v = v1(dir)?;
+            let n = max
+                .map_or(Ok(0), u8::try_from)
+                .map_err(|_| "too long a range")?;
+            let mut atoms = Vec::new();
+            if *quiet {
+                atoms.extend(atom_set(
+                    Travel::Ride(n),
+                    v,
+                    &movement::land_cond(Land::Empty).expect("a test"),
+                )?);
+            }
+            if m.land != Land::Empty {
+                atoms.extend(atom_set(Travel::Ride(n), v, &enemy)?);
+            }
+            atoms
+        }
+        T::Cannon { dir, quiet } => {
+            let v = v1(dir)?;
+            let mut atoms = Vec::new();
+            if *quiet {
+                atoms.extend(atom_set(
+                    Travel::Ride(0),
+                    v,
+                    &movement::land_cond(Land::Empty).expect("a test"),
+                )?);
+            }
+            atoms.extend(lands(Travel::Hop, v)?);
+            atoms
+        }
+        T::EnPassant {
+            side,
+            forward,
+            piece,
+        } => {
+            t.en_passant = Some(piece.clone());
+            let v = add_vec(v1(side)?, v1(forward)?);
+            vec![Atom {
+                travel: Travel::Leap,
+                initial: false,
+                modality: Modality::CaptureEp,
+                v,
+            }]
+        }
+        T::Hop { .. } => return Err("it jumps a piece (Fairy-Stockfish's hops are cannons)".into()),
+        T::Drop => return Err("it is a drop".into()),
+    };
+    Ok(t)
 }
 
 fn atom_set(travel: Travel, v: Vector, to: &Cond) -> Result<Vec<Atom>, String> {
