@@ -1,12 +1,13 @@
 //! Writing a spec piece as a Chessembly script: the inverse of [`super::lower()`].
 //!
 //! Each move block becomes one chain. A block the movement table types is printed from its
-//! [`Movement`](crate::spec::movement::Movement) (`typed`); any other must be a sequence of the fragments
-//! [`super::lower::lower`] writes (a leap, step or slide of each movement kind, `peek`, a
-//! single-expression `do … while`, a verified condition, a state change), so that lowering the
-//! emitted script gives the same blocks back. A few common forms written by other readers (the
-//! ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add, Step], Verify(not
-//! friend), Add`) are emitted with the same moves but lower back to the canonical fragments.
+//! [`Movement`](crate::spec::movement::Movement) (`typed`); any other must be a sequence of
+//! the fragments [`super::lower::lower`] writes (a leap, step or slide of each movement kind,
+//! `peek`, a single-expression `do … while`, a verified condition, a state change), so that
+//! lowering the emitted script gives the same blocks back. A few common forms written by other
+//! readers (the ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add,
+//! Step], Verify(not friend), Add`) are emitted with the same moves but lower back to the
+//! canonical fragments.
 //! Chains kept verbatim in `extensions` (as `chessembly` items) are appended as they are. Anything else is an
 //! error naming the construct (`chessembly::unemittable`), and no script is returned.
 //!
@@ -455,7 +456,11 @@ impl Writer<'_> {
             [Instr::If { cond, then_, else_ }, ..]
                 if enemy_at(cond)
                     && else_.is_empty()
-                    && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] | [Instr::Step(s2), a2] if ends_take(s2, a2)) =>
+                    && matches!(
+                        &then_[..],
+                        [Instr::Step(s2), Instr::Capture { at: None }, a2]
+                            | [Instr::Step(s2), a2] if ends_take(s2, a2)
+                    ) =>
             {
                 self.add(add)?;
                 self.items
