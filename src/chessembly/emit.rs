@@ -1,11 +1,13 @@
 //! Writing a spec piece as a Chessembly script: the inverse of [`super::lower()`].
 //!
-//! Each move block becomes one chain. The block must be a sequence of the fragments
-//! [`super::lower::lower`] writes (a leap, step or slide of each movement kind, `peek`, a
-//! single-expression `do … while`, a verified condition, a state change), so that lowering the
-//! emitted script gives the same blocks back. A few common forms written by other readers (the
-//! ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add, Step], Verify(not
-//! friend), Add`) are emitted with the same moves but lower back to the canonical fragments.
+//! Each move block becomes one chain. A block the movement table types is printed from its
+//! [`Movement`](crate::spec::movement::Movement) (`typed`); any other must be a sequence of
+//! the fragments [`super::lower::lower`] writes (a leap, step or slide of each movement kind,
+//! `peek`, a single-expression `do … while`, a verified condition, a state change), so that
+//! lowering the emitted script gives the same blocks back. A few common forms written by other
+//! readers (the ZRF leap `Step, Verify(not friend), Add` and slide `Step, While(empty)[Add,
+//! Step], Verify(not friend), Add`) are emitted with the same moves but lower back to the
+//! canonical fragments.
 //! Chains kept verbatim in `extensions` (as `chessembly` items) are appended as they are. Anything else is an
 //! error naming the construct (`chessembly::unemittable`), and no script is returned.
 //!
@@ -19,9 +21,13 @@ use super::program::Op;
 use super::syntax::{Delta, MoveKind, Side};
 use crate::diag::{Diagnostic, Severity};
 use crate::spec::geometry::frame::{self, NoAxes};
+use crate::spec::movement;
+use crate::spec::moves::Inliner;
 use crate::spec::origin::GameOrigin;
 use crate::spec::{Board, Cond, Document, Instr, Origins, RawFormat, Test};
 use std::collections::HashMap;
+
+mod typed;
 
 /// Diagnostic code for a spec construct with no Chessembly form.
 pub const CODE_UNEMITTABLE: &str = "chessembly::unemittable";
@@ -266,7 +272,6 @@ impl Writer<'_> {
         cands.into_iter().find(|(_, k)| k == c).map(|(s, _)| s)
     }
 
-    /// Writes one block; returns an explanation naming the first construct with no form.
     /// The MS hop captures that `lower` writes (`take(d) jump(e)` and the jumping cannon), back
     /// as their chains; false when `prog` is not one of them.
     fn hop(&mut self, prog: &[Instr]) -> bool {
@@ -346,234 +351,226 @@ impl Writer<'_> {
         Ok(true)
     }
 
+    /// Writes an untyped block fragment by fragment; returns an explanation naming the first
+    /// construct with no form.
     fn block(&mut self, prog: &[Instr]) -> Result<(), String> {
         if self.hop(prog) || self.swap(prog)? {
             return Ok(());
         }
         let mut i = 0;
         while i < prog.len() {
-            let rest = &prog[i..];
-            match rest {
-                [
-                    Instr::While {
-                        cond:
-                            Cond::Test {
-                                test: Test::Empty,
-                                at: Some(dn),
-                                move_type: None,
-                            },
-                        body,
-                    },
-                    ..,
-                ] => {
-                    let d = self.delta(dn)?;
-                    match &body[..] {
-                        [Instr::Step(s), add @ Instr::Add { .. }] if s == dn => {
-                            let enemy_at = |c: &Cond| is_test(c, Test::Enemy, &Some(dn.clone()));
-                            match &rest[1..] {
-                                [Instr::Verify(c), Instr::Step(s2), add2]
-                                    if enemy_at(c) && s2 == dn && add2 == add =>
-                                {
-                                    self.mv(add, "take-move", d, " repeat(1)")?;
-                                    i += 4;
-                                }
-                                // Spec 0.1 documents wrote a `capture` before the `add`.
-                                [
-                                    Instr::Verify(c),
-                                    Instr::Step(s2),
-                                    Instr::Capture { at: None },
-                                    add2,
-                                ] if enemy_at(c) && s2 == dn && add2 == add => {
-                                    self.mv(add, "take-move", d, " repeat(1)")?;
-                                    i += 5;
-                                }
-                                [Instr::If { cond, then_, else_ }, ..]
-                                    if enemy_at(cond)
-                                        && else_.is_empty()
-                                        && matches!(&then_[..], [Instr::Step(s2), Instr::Capture { at: None }, a2] | [Instr::Step(s2), a2] if s2 == dn && a2 == add) =>
-                                {
-                                    self.add(add)?;
-                                    self.items
-                                        .push(format!("do take-move({}) while", fmt_delta(d)));
-                                    self.at_origin = false;
-                                    i += 2;
-                                }
-                                [] => {
-                                    self.mv(add, "move", d, " repeat(1)")?;
-                                    i += 1;
-                                }
-                                _ => {
-                                    self.add(add)?;
-                                    self.items.push(format!("do move({}) while", fmt_delta(d)));
-                                    self.at_origin = false;
-                                    i += 1;
-                                }
-                            }
-                        }
-                        [Instr::Step(s)] if s == dn => {
-                            self.items.push(format!("do peek({}) while", fmt_delta(d)));
-                            self.at_origin = false;
-                            i += 1;
-                        }
-                        _ => return Err("a `while` loop other than a slide".into()),
-                    }
-                }
-                // ZRF slide: Step, While(empty)[Add, Step], Verify(not friend), Add.
-                [
-                    Instr::Step(s),
-                    Instr::While { cond, body },
-                    Instr::Verify(nf),
-                    add2 @ Instr::Add { .. },
-                ] if here(cond, Test::Empty)
-                    && not_friend_here(nf)
-                    && matches!(&body[..], [a, Instr::Step(s2)] if s2 == s && a == add2) =>
-                {
-                    let d = self.delta(s)?;
-                    self.mv(add2, "take-move", d, " repeat(1)")?;
-                    i += 4;
-                }
-                [
-                    Instr::Step(s),
-                    Instr::Verify(nf),
-                    Instr::If { cond, then_, else_ },
-                    add @ Instr::Add { .. },
-                    ..,
-                ] if not_friend_here(nf)
-                    && here(cond, Test::Enemy)
-                    && else_.is_empty()
-                    && then_[..] == [Instr::Capture { at: None }] =>
-                {
-                    let d = self.delta(s)?;
-                    self.mv(add, "take-move", d, "")?;
-                    i += 4;
-                    match prog.get(i) {
-                        None => {}
-                        Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
-                        Some(_) => {
-                            return Err(
-                                "a move that continues after a capture (`take-move` ends there)"
-                                    .into(),
-                            );
-                        }
-                    }
-                }
-                [
-                    Instr::Step(s),
-                    Instr::Verify(e),
-                    add @ Instr::Add { .. },
-                    ..,
-                ] if here(e, Test::Empty) => {
-                    let d = self.delta(s)?;
-                    self.mv(add, "move", d, "")?;
-                    i += 3;
-                }
-                [
-                    Instr::Step(s),
-                    Instr::Verify(nf),
-                    Instr::If { cond, then_, else_ },
-                    ..,
-                ] if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() => {
-                    let d = self.delta(s)?;
-                    match &then_[..] {
-                        [add @ Instr::Add { .. }]
-                        | [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
-                            self.mv(add, "take", d, "")?
-                        }
-                        [
-                            Instr::Capture { at: None },
-                            Instr::Mark,
-                            // `(go from)`; documents of spec 0.1 wrote a bare `from` here.
-                            Instr::From { .. },
-                            add @ Instr::Add { .. },
-                            Instr::Back,
-                        ] => self.mv(add, "catch", d, "")?,
-                        _ => return Err("a conditional capture other than `take`/`catch`".into()),
-                    }
-                    i += 3;
-                }
-                // ZRF leap: Step, Verify(not friend), Add (the add captures an enemy there).
-                [
-                    Instr::Step(s),
-                    Instr::Verify(nf),
-                    add @ Instr::Add { .. },
-                    ..,
-                ] if not_friend_here(nf) => {
-                    let d = self.delta(s)?;
-                    self.mv(add, "take-move", d, "")?;
-                    i += 3;
-                    match prog.get(i) {
-                        None => {}
-                        Some(Instr::Verify(c)) if here(c, Test::Empty) => i += 1,
-                        Some(_) => {
-                            return Err(
-                                "a move that continues after a capture (`take-move` ends there)"
-                                    .into(),
-                            );
-                        }
-                    }
-                }
-                // ZRF capture-only step at the end of a block: Step, Verify(enemy), Add.
-                [Instr::Step(s), Instr::Verify(e), add @ Instr::Add { .. }]
-                    if here(e, Test::Enemy) =>
-                {
-                    let d = self.delta(s)?;
-                    self.mv(add, "take", d, "")?;
-                    i += 3;
-                }
-                [Instr::Step(s), Instr::Verify(e), ..] if here(e, Test::Empty) => {
-                    let d = self.delta(s)?;
-                    self.items.push(format!("peek({})", fmt_delta(d)));
-                    self.at_origin = false;
-                    i += 2;
-                }
-                [
-                    Instr::Verify(Cond::Test {
-                        test: Test::Empty,
-                        at: Some(a),
-                        move_type: None,
-                    }),
-                    Instr::Step(s),
-                    ..,
-                ] if a == s => {
-                    let d = self.delta(s)?;
-                    self.items.push(format!("peek({})", fmt_delta(d)));
-                    self.at_origin = false;
-                    i += 2;
-                }
-                [Instr::Verify(c), ..] => {
-                    let v = self.cond(c)?;
-                    self.items.extend(v);
-                    i += 1;
-                }
-                [Instr::SetState { key, value }, ..] => {
-                    let v = i32::try_from(*value).map_err(|_| {
-                        format!("the state value {value} (Chessembly values are 32-bit)")
-                    })?;
-                    self.items.push(format!("set-state({key}, {v})"));
-                    i += 1;
-                }
-                [Instr::ClearState, ..] => {
-                    self.items.push("set-state".into());
-                    i += 1;
-                }
-                // A step onto any square: MS `anchor` (false off the board, as the step).
-                [Instr::Step(s), ..] => {
-                    let d = self.delta(s)?;
-                    self.items.push(format!("anchor({})", fmt_delta(d)));
-                    self.at_origin = false;
-                    i += 1;
-                }
-                [Instr::Add { .. }, ..] => {
-                    return Err(
-                        "a move with no test of the square it lands on (a move onto any square)"
-                            .into(),
-                    );
-                }
-                [other, ..] => return Err(format!("the instruction {}", describe(other))),
-                [] => unreachable!(),
-            }
+            i += self.fragment(&prog[i..])?;
         }
         Ok(())
+    }
+
+    /// Writes the fragment at the head of `rest`; returns how many instructions it took.
+    fn fragment(&mut self, rest: &[Instr]) -> Result<usize, String> {
+        match rest {
+            [
+                Instr::While {
+                    cond:
+                        Cond::Test {
+                            test: Test::Empty,
+                            at: Some(dn),
+                            move_type: None,
+                        },
+                    body,
+                },
+                after @ ..,
+            ] => self.lowered_loop(dn, body, after),
+            [Instr::Step(_), ..] => self.step_fragment(rest),
+            [
+                Instr::Verify(Cond::Test {
+                    test: Test::Empty,
+                    at: Some(a),
+                    move_type: None,
+                }),
+                Instr::Step(s),
+                ..,
+            ] if a == s => {
+                self.peek(s)?;
+                Ok(2)
+            }
+            [Instr::Verify(c), ..] => {
+                let v = self.cond(c)?;
+                self.items.extend(v);
+                Ok(1)
+            }
+            [Instr::SetState { key, value }, ..] => {
+                let v = i32::try_from(*value).map_err(|_| {
+                    format!("the state value {value} (Chessembly values are 32-bit)")
+                })?;
+                self.items.push(format!("set-state({key}, {v})"));
+                Ok(1)
+            }
+            [Instr::ClearState, ..] => {
+                self.items.push("set-state".into());
+                Ok(1)
+            }
+            [Instr::Add { .. }, ..] => {
+                Err("a move with no test of the square it lands on (a move onto any square)".into())
+            }
+            [other, ..] => Err(format!("the instruction {}", describe(other))),
+            [] => unreachable!("called on a non-empty rest"),
+        }
+    }
+
+    fn peek(&mut self, s: &str) -> Result<(), String> {
+        let d = self.delta(s)?;
+        self.items.push(format!("peek({})", fmt_delta(d)));
+        self.at_origin = false;
+        Ok(())
+    }
+
+    /// The loops `lower` writes, `while (empty? d) (…)` and what follows them: a slide of each
+    /// kind, `do … while`, `do peek(d) while`. Returns how many instructions it took.
+    fn lowered_loop(&mut self, dn: &str, body: &[Instr], after: &[Instr]) -> Result<usize, String> {
+        let d = self.delta(dn)?;
+        let add = match body {
+            [Instr::Step(s), add @ Instr::Add { .. }] if s == dn => add,
+            [Instr::Step(s)] if s == dn => {
+                self.items.push(format!("do peek({}) while", fmt_delta(d)));
+                self.at_origin = false;
+                return Ok(1);
+            }
+            _ => return Err("a `while` loop other than a slide".into()),
+        };
+        let enemy_at = |c: &Cond| is_test(c, Test::Enemy, &Some(dn.to_string()));
+        let ends_take = |s2: &String, add2: &Instr| s2 == dn && add2 == add;
+        match after {
+            [Instr::Verify(c), Instr::Step(s2), add2] if enemy_at(c) && ends_take(s2, add2) => {
+                self.mv(add, "take-move", d, " repeat(1)")?;
+                Ok(4)
+            }
+            // Spec 0.1 documents wrote a `capture` before the `add`.
+            [
+                Instr::Verify(c),
+                Instr::Step(s2),
+                Instr::Capture { at: None },
+                add2,
+            ] if enemy_at(c) && ends_take(s2, add2) => {
+                self.mv(add, "take-move", d, " repeat(1)")?;
+                Ok(5)
+            }
+            [Instr::If { cond, then_, else_ }, ..]
+                if enemy_at(cond)
+                    && else_.is_empty()
+                    && matches!(
+                        &then_[..],
+                        [Instr::Step(s2), Instr::Capture { at: None }, a2]
+                            | [Instr::Step(s2), a2] if ends_take(s2, a2)
+                    ) =>
+            {
+                self.add(add)?;
+                self.items
+                    .push(format!("do take-move({}) while", fmt_delta(d)));
+                self.at_origin = false;
+                Ok(2)
+            }
+            [] => {
+                self.mv(add, "move", d, " repeat(1)")?;
+                Ok(1)
+            }
+            _ => {
+                self.add(add)?;
+                self.items.push(format!("do move({}) while", fmt_delta(d)));
+                self.at_origin = false;
+                Ok(1)
+            }
+        }
+    }
+
+    /// The fragments that start with a step: a move of each kind, `peek`, MS `anchor`, and the
+    /// ZRF slide and leap. Returns how many instructions it took.
+    fn step_fragment(&mut self, rest: &[Instr]) -> Result<usize, String> {
+        let Some(Instr::Step(s)) = rest.first() else {
+            unreachable!("called on a step")
+        };
+        let d = self.delta(s)?;
+        match rest {
+            // ZRF slide: Step, While(empty)[Add, Step], Verify(not friend), Add.
+            [
+                _,
+                Instr::While { cond, body },
+                Instr::Verify(nf),
+                add2 @ Instr::Add { .. },
+            ] if here(cond, Test::Empty)
+                && not_friend_here(nf)
+                && matches!(&body[..], [a, Instr::Step(s2)] if s2 == s && a == add2) =>
+            {
+                self.mv(add2, "take-move", d, " repeat(1)")?;
+                Ok(4)
+            }
+            [
+                _,
+                Instr::Verify(nf),
+                Instr::If { cond, then_, else_ },
+                add @ Instr::Add { .. },
+                ..,
+            ] if not_friend_here(nf)
+                && here(cond, Test::Enemy)
+                && else_.is_empty()
+                && then_[..] == [Instr::Capture { at: None }] =>
+            {
+                self.mv(add, "take-move", d, "")?;
+                ends_after_capture(&rest[4..]).map(|n| 4 + n)
+            }
+            [_, Instr::Verify(e), add @ Instr::Add { .. }, ..] if here(e, Test::Empty) => {
+                self.mv(add, "move", d, "")?;
+                Ok(3)
+            }
+            [_, Instr::Verify(nf), Instr::If { cond, then_, else_ }, ..]
+                if not_friend_here(nf) && here(cond, Test::Enemy) && else_.is_empty() =>
+            {
+                match &then_[..] {
+                    [add @ Instr::Add { .. }]
+                    | [Instr::Capture { at: None }, add @ Instr::Add { .. }] => {
+                        self.mv(add, "take", d, "")?
+                    }
+                    [
+                        Instr::Capture { at: None },
+                        Instr::Mark,
+                        // `(go from)`; documents of spec 0.1 wrote a bare `from` here.
+                        Instr::From { .. },
+                        add @ Instr::Add { .. },
+                        Instr::Back,
+                    ] => self.mv(add, "catch", d, "")?,
+                    _ => return Err("a conditional capture other than `take`/`catch`".into()),
+                }
+                Ok(3)
+            }
+            // ZRF leap: Step, Verify(not friend), Add (the add captures an enemy there).
+            [_, Instr::Verify(nf), add @ Instr::Add { .. }, ..] if not_friend_here(nf) => {
+                self.mv(add, "take-move", d, "")?;
+                ends_after_capture(&rest[3..]).map(|n| 3 + n)
+            }
+            // ZRF capture-only step at the end of a block: Step, Verify(enemy), Add.
+            [_, Instr::Verify(e), add @ Instr::Add { .. }] if here(e, Test::Enemy) => {
+                self.mv(add, "take", d, "")?;
+                Ok(3)
+            }
+            [_, Instr::Verify(e), ..] if here(e, Test::Empty) => {
+                self.peek(s)?;
+                Ok(2)
+            }
+            // A step onto any square: MS `anchor` (false off the board, as the step).
+            _ => {
+                self.items.push(format!("anchor({})", fmt_delta(d)));
+                self.at_origin = false;
+                Ok(1)
+            }
+        }
+    }
+}
+
+/// After a move that may capture: nothing, or the `verify empty?` that goes on from an empty
+/// square only (how many instructions that is); a move that goes on otherwise has no form.
+fn ends_after_capture(after: &[Instr]) -> Result<usize, String> {
+    match after.first() {
+        None => Ok(0),
+        Some(Instr::Verify(c)) if here(c, Test::Empty) => Ok(1),
+        Some(_) => Err("a move that continues after a capture (`take-move` ends there)".into()),
     }
 }
 
@@ -695,6 +692,7 @@ fn emit_piece(
         )));
     }
     let mut out = format!("# {};\n", piece.replace([';', '\n', '\r'], " "));
+    let mut inliner = Inliner::new(doc.procedures.len());
     for (bi, block) in p.moves.iter().enumerate() {
         // A choice of promotions (ZRF `(add Queen Rook)`) is one chain per choice.
         let mut lists: Vec<&[String]> = Vec::new();
@@ -703,6 +701,7 @@ fn emit_piece(
             .iter()
             .for_each(|i| promotion_lists(i, &mut lists));
         let choices = lists.first().map_or(1, |l| l.len());
+        let typed = movement::recognise_in(block, &doc.procedures, &mut inliner).ok();
         for c in 0..choices {
             let writer = || Writer {
                 dirs: &dirs,
@@ -711,9 +710,17 @@ fn emit_piece(
                 at_origin: true,
                 choice: lists.first().map(|l| (*l, c)),
             };
-            // The block as it is, else with its runs of steps read as leaps.
+            // A typed block from its movement; else (or when a chain cannot say all of it) the
+            // block as it is, else with its runs of steps read as leaps.
             let mut w = writer();
-            let mut written = w.block(&block.program);
+            let mut written = match &typed {
+                Some(m) => w.movement(m),
+                None => Err(String::new()),
+            };
+            if written.is_err() {
+                w = writer();
+                written = w.block(&block.program);
+            }
             if written.is_err() && programs[bi] != block.program {
                 let mut merged = writer();
                 if merged.block(&programs[bi]).is_ok() {

@@ -8,6 +8,8 @@
 //! Brace blocks are *forked* (one block enters the braces and stops at `}`, another skips them),
 //! so no anchor has to be restored. Redundant blocks (a block whose program is a prefix of another
 //! block's) are dropped; the spec's move list is a set, as Chessembly's is (duplicates removed).
+//! A way that is a plain movement is written as the movement table's program of it
+//! ([`super::canon`]).
 //!
 //! A chain that uses something the spec cannot express exactly (loops other than slides and
 //! single-expression `do … while`, `check`, `danger`, backward jumps, a `take`/`catch` slide, a
@@ -396,7 +398,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Lowers one chain to its move blocks.
+    /// Lowers one chain to its move blocks: every path is run item by item ([`Self::item`]);
+    /// a condition some jump or block depends on forks it.
     fn chain(&self, ci: usize) -> Result<Vec<Vec<Instr>>, Unlowered> {
         let chain = &self.program.chains[ci];
         let ops = &self.program.ops;
@@ -405,364 +408,421 @@ impl Lowerer<'_> {
         {
             return Ok(vec![block]);
         }
-        let mut out: Vec<Vec<Instr>> = Vec::new();
-        let mut stack = vec![Path {
-            pc: chain.start,
-            val: Val::True,
-            instrs: Vec::new(),
-            moved: false,
-            transition: Reg::Known(None),
-            state_known: true,
-            taint: Taint::Clean,
-        }];
-        let mut paths = 1usize;
-        let mut work = 0usize;
-        while let Some(mut p) = stack.pop() {
-            loop {
-                let pc = p.pc;
-                if pc >= chain.end {
+        let mut ex = Explore {
+            stack: vec![Path {
+                pc: chain.start,
+                val: Val::True,
+                instrs: Vec::new(),
+                moved: false,
+                transition: Reg::Known(None),
+                state_known: true,
+                taint: Taint::Clean,
+            }],
+            out: Vec::new(),
+            paths: 1,
+            work: 0,
+            end: chain.end,
+        };
+        while let Some(mut p) = ex.stack.pop() {
+            while p.pc < chain.end {
+                if let Flow::Stop = self.item(&mut p, &mut ex)? {
                     break;
-                }
-                work += 1;
-                if work > MAX_WORK {
-                    return Err(self.err(
-                        pc,
-                        "a chain too large to explore (more than 2^20 items visited or copied over all its ways)",
-                    ));
-                }
-                let op = ops[pc as usize];
-                if !op.is_control() {
-                    match p.val {
-                        Val::False => break,
-                        Val::Cond { .. } => self.resolve(&mut p, true),
-                        Val::True => {}
-                    }
-                }
-                let next = ops
-                    .get(pc as usize + 1)
-                    .copied()
-                    .filter(|_| pc + 1 < chain.end);
-                p.pc += 1;
-                match op {
-                    Op::Step(MoveKind::Shift, d)
-                        if d != Delta::default() && next != Some(Op::Repeat(pc)) =>
-                    {
-                        self.step(&mut p, d);
-                        out.push(self.swap_block(&p, pc)?);
-                    }
-                    Op::Anchor(d) => {
-                        if d != Delta::default() {
-                            self.step(&mut p, d);
-                        }
-                    }
-                    Op::Step(kind, d) => {
-                        if !matches!(
-                            kind,
-                            MoveKind::Move | MoveKind::TakeMove | MoveKind::Take | MoveKind::Catch
-                        ) {
-                            return Err(self.err(pc, ms_construct(op)));
-                        }
-                        if d == Delta::default() {
-                            return Err(self.err(pc, "a movement expression by (0, 0)"));
-                        }
-                        let dir = direction_name(d);
-                        if next == Some(Op::Repeat(pc)) {
-                            // A slide: it only ends on a false value, which ends the path.
-                            let mut body = vec![Instr::Step(dir.clone())];
-                            match kind {
-                                MoveKind::TakeMove | MoveKind::Move => {
-                                    body.push(self.add(&p, pc)?);
-                                    p.instrs.push(Instr::While {
-                                        cond: test_at(Test::Empty, d),
-                                        body,
-                                    });
-                                    if kind == MoveKind::TakeMove {
-                                        p.instrs.push(Instr::Verify(test_at(Test::Enemy, d)));
-                                        p.instrs.push(Instr::Step(dir));
-                                        // `add` replaces the enemy there: in ZoG a `capture`
-                                        // where the piece lands would remove the piece itself.
-                                        p.instrs.push(self.add(&p, pc)?);
-                                    }
-                                }
-                                _ => {
-                                    return Err(self.err(
-                                        pc,
-                                        format!(
-                                            "`{}(…) repeat(1)` (one move per captured piece along a line)",
-                                            kind.name()
-                                        ),
-                                    ));
-                                }
-                            }
-                            break;
-                        }
-                        let after = ops[pc as usize + 1..chain.end as usize]
-                            .iter()
-                            .find(|o| **o != Op::Label);
-                        if after.is_some_and(|o| o.is_control()) {
-                            return Err(self.err(
-                                pc,
-                                "a movement expression followed by a control item (`not`, `jmp`, `jne`, `while`, `label`)",
-                            ));
-                        }
-                        self.step(&mut p, d);
-                        match kind {
-                            MoveKind::Move => {
-                                p.instrs
-                                    .push(Instr::Verify(test_at(Test::Empty, Delta::default())));
-                                let a = self.add(&p, pc)?;
-                                p.instrs.push(a);
-                            }
-                            MoveKind::TakeMove => {
-                                let a = self.add(&p, pc)?;
-                                p.instrs.push(Instr::Verify(negate(test_at(
-                                    Test::Friend,
-                                    Delta::default(),
-                                ))));
-                                // `add` replaces an enemy there (no `capture`: in ZoG it would
-                                // remove the landing piece itself).
-                                p.instrs.push(a);
-                                p.val = Val::Cond {
-                                    base: test_at(Test::Empty, Delta::default()),
-                                    neg: false,
-                                    step: None,
-                                    capture_if_false: true,
-                                };
-                            }
-                            _ => {
-                                let a = self.add(&p, pc)?;
-                                p.instrs.push(Instr::Verify(negate(test_at(
-                                    Test::Friend,
-                                    Delta::default(),
-                                ))));
-                                let then_ = if kind == MoveKind::Take {
-                                    vec![a]
-                                } else {
-                                    vec![
-                                        Instr::Capture { at: None },
-                                        Instr::Mark,
-                                        Instr::From { go: true },
-                                        a,
-                                        Instr::Back,
-                                    ]
-                                };
-                                p.instrs.push(Instr::If {
-                                    cond: test_at(Test::Enemy, Delta::default()),
-                                    then_,
-                                    else_: vec![],
-                                });
-                                p.taint = Taint::Maybe { stepped: false };
-                            }
-                        }
-                    }
-                    Op::Peek(d) => {
-                        p.val = Val::Cond {
-                            base: test_at(Test::Empty, d),
-                            neg: false,
-                            step: (d != Delta::default()).then_some(d),
-                            capture_if_false: false,
-                        }
-                    }
-                    Op::Observe(d) => p.val = cond_val(test_at(Test::Empty, d)),
-                    Op::Bound(d) => p.val = cond_val(bound_cond(d)),
-                    Op::Edge(d) => p.val = cond_val(edge_cond(d)),
-                    Op::Corner(d) => p.val = cond_val(corner_cond(d)),
-                    Op::EdgeSide(s, d) => p.val = cond_val(edge_side_cond(s, d)),
-                    Op::CornerSide(v, h, d) => p.val = cond_val(corner_side_cond(v, h, d)),
-                    Op::Check => {
-                        return Err(self.err(
-                            pc,
-                            "`check` (the spec has no test for the mover's royal piece being attacked)",
-                        ));
-                    }
-                    Op::Danger(_) => {
-                        return Err(self.err(
-                            pc,
-                            "`danger` (the spec's `attacked` does not play the move first)",
-                        ));
-                    }
-                    Op::PieceOn(k, d) => {
-                        p.val = cond_val(Cond::Piece {
-                            piece: self.name(k),
-                            at: at(d),
-                        })
-                    }
-                    Op::Enemy(d) => p.val = cond_val(test_at(Test::Enemy, d)),
-                    Op::Friendly(d) => p.val = cond_val(test_at(Test::Friend, d)),
-                    Op::Piece(k) => {
-                        if p.moved {
-                            return Err(self.err(
-                                pc,
-                                "`piece(…)` after the anchor has left the piece's square",
-                            ));
-                        }
-                        p.val = cond_val(Cond::Piece {
-                            piece: self.name(k),
-                            at: None,
-                        })
-                    }
-                    Op::SetState(k, n) => p.instrs.push(Instr::SetState {
-                        key: self.name(k),
-                        value: n as i64,
-                    }),
-                    Op::ClearState => {
-                        p.instrs.push(Instr::ClearState);
-                        p.state_known = true;
-                    }
-                    Op::IfState(k, n) => {
-                        p.val = cond_val(Cond::State {
-                            key: self.name(k),
-                            value: n as i64,
-                        })
-                    }
-                    Op::Transition(k) => p.transition = Reg::Known(Some(self.name(k))),
-                    Op::ClearTransition => p.transition = Reg::Known(None),
-                    Op::Repeat(_) => {
-                        return Err(self.err(
-                            pc,
-                            "a `repeat` loop other than a one-expression slide `take-move(…) repeat(1)` / `move(…) repeat(1)`",
-                        ));
-                    }
-                    Op::Do => {
-                        let body = ops.get(pc as usize + 1).copied();
-                        let close = ops.get(pc as usize + 2).copied();
-                        if pc + 2 >= chain.end || close != Some(Op::While(pc)) {
-                            return Err(self.err(
-                                pc,
-                                "a `do … while` loop other than `do take-move(…) while`, `do move(…) while` or `do peek(…) while`",
-                            ));
-                        }
-                        let (kind, d) = match body {
-                            Some(Op::Step(k, d))
-                                if matches!(k, MoveKind::Move | MoveKind::TakeMove) =>
-                            {
-                                (Some(k), d)
-                            }
-                            Some(Op::Peek(d)) => (None, d),
-                            _ => {
-                                return Err(self.err(
-                                    pc,
-                                    "a `do … while` loop other than `do take-move(…) while`, `do move(…) while` or `do peek(…) while`",
-                                ));
-                            }
-                        };
-                        if d == Delta::default() {
-                            return Err(self.err(pc, "a `do … while` loop by (0, 0)"));
-                        }
-                        let dir = direction_name(d);
-                        let mut body = vec![Instr::Step(dir.clone())];
-                        if kind.is_some() {
-                            body.push(self.add(&p, pc)?);
-                        }
-                        p.instrs.push(Instr::While {
-                            cond: test_at(Test::Empty, d),
-                            body,
-                        });
-                        if kind == Some(MoveKind::TakeMove) {
-                            let a = self.add(&p, pc)?;
-                            p.instrs.push(Instr::If {
-                                cond: test_at(Test::Enemy, d),
-                                then_: vec![Instr::Step(dir), a],
-                                else_: vec![],
-                            });
-                            p.taint = Taint::Maybe { stepped: false };
-                        }
-                        p.moved = true;
-                        p.pc = pc + 3;
-                        p.val = Val::True;
-                    }
-                    Op::While(_) => {
-                        return Err(self.err(pc, "a `do … while` loop"));
-                    }
-                    Op::Label => {}
-                    Op::Jmp(t) | Op::Jne(t) => {
-                        if t <= pc {
-                            return Err(self.err(pc, "a backward jump (a loop)"));
-                        }
-                        if self.block_of[t as usize] != self.block_of[pc as usize] {
-                            return Err(self.err(pc, "a jump into or out of a `{ … }` block"));
-                        }
-                        let jump_when = matches!(op, Op::Jmp(_));
-                        match std::mem::replace(&mut p.val, Val::True) {
-                            Val::True => {
-                                if jump_when {
-                                    p.pc = t;
-                                }
-                            }
-                            Val::False => {
-                                if !jump_when {
-                                    p.pc = t;
-                                }
-                            }
-                            v @ Val::Cond { .. } => {
-                                paths += 1;
-                                work += p.instrs.len();
-                                if paths > MAX_PATHS {
-                                    return Err(self.err(pc, "too many paths through one chain"));
-                                }
-                                let mut other = p.clone();
-                                other.val = v.clone();
-                                self.resolve(&mut other, !jump_when);
-                                other.val = Val::True;
-                                p.val = v;
-                                self.resolve(&mut p, jump_when);
-                                p.val = Val::True;
-                                p.pc = t;
-                                stack.push(other);
-                            }
-                        }
-                        p.val = Val::True;
-                    }
-                    Op::Not => {
-                        p.val = match std::mem::replace(&mut p.val, Val::True) {
-                            Val::True => Val::False,
-                            Val::False => Val::True,
-                            Val::Cond {
-                                base,
-                                neg,
-                                step,
-                                capture_if_false,
-                            } => Val::Cond {
-                                base,
-                                neg: !neg,
-                                step,
-                                capture_if_false,
-                            },
-                        }
-                    }
-                    Op::Open(close) => {
-                        paths += 1;
-                        work += p.instrs.len();
-                        if paths > MAX_PATHS {
-                            return Err(self.err(pc, "too many paths through one chain"));
-                        }
-                        let mut skip = p.clone();
-                        skip.pc = close + 1;
-                        let inner = &ops[pc as usize + 1..close as usize];
-                        if inner
-                            .iter()
-                            .any(|o| matches!(o, Op::Transition(_) | Op::ClearTransition))
-                        {
-                            skip.transition = Reg::Unknown;
-                        }
-                        if inner
-                            .iter()
-                            .any(|o| matches!(o, Op::SetState(..) | Op::ClearState))
-                        {
-                            skip.state_known = false;
-                        }
-                        stack.push(skip);
-                    }
-                    Op::Close => break,
-                    other => return Err(self.err(pc, ms_construct(other))),
                 }
             }
             if let Some(block) = finish(p.instrs) {
-                out.push(block);
+                ex.out.push(block);
             }
         }
-        Ok(out)
+        Ok(ex.out)
     }
+
+    /// Runs the item at `p.pc` on the path `p`, first resolving the pending value when the item
+    /// is no control item (a false value ends the path).
+    fn item(&self, p: &mut Path, ex: &mut Explore) -> Result<Flow, Unlowered> {
+        let ops = &self.program.ops;
+        let pc = p.pc;
+        ex.work += 1;
+        if ex.work > MAX_WORK {
+            return Err(self.err(
+                pc,
+                "a chain too large to explore (more than 2^20 items visited or copied over all its ways)",
+            ));
+        }
+        let op = ops[pc as usize];
+        if !op.is_control() {
+            match p.val {
+                Val::False => return Ok(Flow::Stop),
+                Val::Cond { .. } => self.resolve(p, true),
+                Val::True => {}
+            }
+        }
+        let next = ops
+            .get(pc as usize + 1)
+            .copied()
+            .filter(|_| pc + 1 < ex.end);
+        p.pc += 1;
+        match op {
+            Op::Step(MoveKind::Shift, d)
+                if d != Delta::default() && next != Some(Op::Repeat(pc)) =>
+            {
+                self.step(p, d);
+                ex.out.push(self.swap_block(p, pc)?);
+            }
+            Op::Anchor(d) => {
+                if d != Delta::default() {
+                    self.step(p, d);
+                }
+            }
+            Op::Step(kind, d) => return self.movement(p, kind, d, next, ex.end),
+            Op::SetState(k, n) => p.instrs.push(Instr::SetState {
+                key: self.name(k),
+                value: n as i64,
+            }),
+            Op::ClearState => {
+                p.instrs.push(Instr::ClearState);
+                p.state_known = true;
+            }
+            Op::Transition(k) => p.transition = Reg::Known(Some(self.name(k))),
+            Op::ClearTransition => p.transition = Reg::Known(None),
+            Op::Repeat(_) => {
+                return Err(self.err(
+                    pc,
+                    "a `repeat` loop other than a one-expression slide `take-move(…) repeat(1)` / `move(…) repeat(1)`",
+                ));
+            }
+            Op::Do => self.do_while(p, pc, ex.end)?,
+            Op::While(_) => return Err(self.err(pc, "a `do … while` loop")),
+            Op::Label => {}
+            Op::Jmp(t) | Op::Jne(t) => self.jump(p, matches!(op, Op::Jmp(_)), t, pc, ex)?,
+            Op::Not => {
+                p.val = match std::mem::replace(&mut p.val, Val::True) {
+                    Val::True => Val::False,
+                    Val::False => Val::True,
+                    Val::Cond {
+                        base,
+                        neg,
+                        step,
+                        capture_if_false,
+                    } => Val::Cond {
+                        base,
+                        neg: !neg,
+                        step,
+                        capture_if_false,
+                    },
+                }
+            }
+            Op::Open(close) => self.open(p, close, pc, ex)?,
+            Op::Close => return Ok(Flow::Stop),
+            other => p.val = self.test(p, other, pc)?,
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The value of a test item (`peek`, `observe`, `bound`, `enemy`, `piece`, `if-state`, …).
+    fn test(&self, p: &Path, op: Op, pc: u32) -> Result<Val, Unlowered> {
+        Ok(match op {
+            Op::Peek(d) => Val::Cond {
+                base: test_at(Test::Empty, d),
+                neg: false,
+                step: (d != Delta::default()).then_some(d),
+                capture_if_false: false,
+            },
+            Op::Observe(d) => cond_val(test_at(Test::Empty, d)),
+            Op::Bound(d) => cond_val(bound_cond(d)),
+            Op::Edge(d) => cond_val(edge_cond(d)),
+            Op::Corner(d) => cond_val(corner_cond(d)),
+            Op::EdgeSide(s, d) => cond_val(edge_side_cond(s, d)),
+            Op::CornerSide(v, h, d) => cond_val(corner_side_cond(v, h, d)),
+            Op::Check => {
+                return Err(self.err(
+                    pc,
+                    "`check` (the spec has no test for the mover's royal piece being attacked)",
+                ));
+            }
+            Op::Danger(_) => {
+                return Err(self.err(
+                    pc,
+                    "`danger` (the spec's `attacked` does not play the move first)",
+                ));
+            }
+            Op::PieceOn(k, d) => cond_val(Cond::Piece {
+                piece: self.name(k),
+                at: at(d),
+            }),
+            Op::Enemy(d) => cond_val(test_at(Test::Enemy, d)),
+            Op::Friendly(d) => cond_val(test_at(Test::Friend, d)),
+            Op::Piece(k) => {
+                if p.moved {
+                    return Err(self.err(
+                        pc,
+                        "`piece(…)` after the anchor has left the piece's square",
+                    ));
+                }
+                cond_val(Cond::Piece {
+                    piece: self.name(k),
+                    at: None,
+                })
+            }
+            Op::IfState(k, n) => cond_val(Cond::State {
+                key: self.name(k),
+                value: n as i64,
+            }),
+            other => return Err(self.err(pc, ms_construct(other))),
+        })
+    }
+
+    /// A movement expression (`move`, `take-move`, `take`, `catch`) at `p.pc - 1`, or the slide
+    /// it makes with a following `repeat(1)` (which ends the path).
+    fn movement(
+        &self,
+        p: &mut Path,
+        kind: MoveKind,
+        d: Delta,
+        next: Option<Op>,
+        end: u32,
+    ) -> Result<Flow, Unlowered> {
+        let pc = p.pc - 1;
+        let op = Op::Step(kind, d);
+        if !matches!(
+            kind,
+            MoveKind::Move | MoveKind::TakeMove | MoveKind::Take | MoveKind::Catch
+        ) {
+            return Err(self.err(pc, ms_construct(op)));
+        }
+        if d == Delta::default() {
+            return Err(self.err(pc, "a movement expression by (0, 0)"));
+        }
+        if next == Some(Op::Repeat(pc)) {
+            // A slide: it only ends on a false value, which ends the path.
+            self.slide(p, kind, d, pc)?;
+            return Ok(Flow::Stop);
+        }
+        let after = self.program.ops[pc as usize + 1..end as usize]
+            .iter()
+            .find(|o| **o != Op::Label);
+        if after.is_some_and(|o| o.is_control()) {
+            return Err(self.err(
+                pc,
+                "a movement expression followed by a control item (`not`, `jmp`, `jne`, `while`, `label`)",
+            ));
+        }
+        self.step(p, d);
+        let here = Delta::default();
+        let a = self.add(p, pc)?;
+        match kind {
+            MoveKind::Move => {
+                p.instrs.push(Instr::Verify(test_at(Test::Empty, here)));
+                p.instrs.push(a);
+            }
+            MoveKind::TakeMove => {
+                p.instrs
+                    .push(Instr::Verify(negate(test_at(Test::Friend, here))));
+                // `add` replaces an enemy there (no `capture`: in ZoG it would remove the
+                // landing piece itself).
+                p.instrs.push(a);
+                p.val = Val::Cond {
+                    base: test_at(Test::Empty, here),
+                    neg: false,
+                    step: None,
+                    capture_if_false: true,
+                };
+            }
+            _ => {
+                p.instrs
+                    .push(Instr::Verify(negate(test_at(Test::Friend, here))));
+                let then_ = if kind == MoveKind::Take {
+                    vec![a]
+                } else {
+                    vec![
+                        Instr::Capture { at: None },
+                        Instr::Mark,
+                        Instr::From { go: true },
+                        a,
+                        Instr::Back,
+                    ]
+                };
+                p.instrs.push(Instr::If {
+                    cond: test_at(Test::Enemy, here),
+                    then_,
+                    else_: vec![],
+                });
+                p.taint = Taint::Maybe { stepped: false };
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `move(d) repeat(1)` and `take-move(d) repeat(1)`.
+    fn slide(&self, p: &mut Path, kind: MoveKind, d: Delta, pc: u32) -> Result<(), Unlowered> {
+        let dir = direction_name(d);
+        let mut body = vec![Instr::Step(dir.clone())];
+        match kind {
+            MoveKind::TakeMove | MoveKind::Move => {
+                body.push(self.add(p, pc)?);
+                p.instrs.push(Instr::While {
+                    cond: test_at(Test::Empty, d),
+                    body,
+                });
+                if kind == MoveKind::TakeMove {
+                    p.instrs.push(Instr::Verify(test_at(Test::Enemy, d)));
+                    p.instrs.push(Instr::Step(dir));
+                    // `add` replaces the enemy there: in ZoG a `capture` where the piece
+                    // lands would remove the piece itself.
+                    p.instrs.push(self.add(p, pc)?);
+                }
+                Ok(())
+            }
+            _ => Err(self.err(
+                pc,
+                format!(
+                    "`{}(…) repeat(1)` (one move per captured piece along a line)",
+                    kind.name()
+                ),
+            )),
+        }
+    }
+
+    /// A one-expression `do … while` loop at `pc` (`do take-move(d) while`, `do move(d)
+    /// while`, `do peek(d) while`): a `while` of the spec.
+    fn do_while(&self, p: &mut Path, pc: u32, end: u32) -> Result<(), Unlowered> {
+        let ops = &self.program.ops;
+        let body = ops.get(pc as usize + 1).copied();
+        let close = ops.get(pc as usize + 2).copied();
+        let other = || {
+            self.err(
+                pc,
+                "a `do … while` loop other than `do take-move(…) while`, `do move(…) while` or `do peek(…) while`",
+            )
+        };
+        if pc + 2 >= end || close != Some(Op::While(pc)) {
+            return Err(other());
+        }
+        let (kind, d) = match body {
+            Some(Op::Step(k, d)) if matches!(k, MoveKind::Move | MoveKind::TakeMove) => {
+                (Some(k), d)
+            }
+            Some(Op::Peek(d)) => (None, d),
+            _ => return Err(other()),
+        };
+        if d == Delta::default() {
+            return Err(self.err(pc, "a `do … while` loop by (0, 0)"));
+        }
+        let dir = direction_name(d);
+        let mut body = vec![Instr::Step(dir.clone())];
+        if kind.is_some() {
+            body.push(self.add(p, pc)?);
+        }
+        p.instrs.push(Instr::While {
+            cond: test_at(Test::Empty, d),
+            body,
+        });
+        if kind == Some(MoveKind::TakeMove) {
+            let a = self.add(p, pc)?;
+            p.instrs.push(Instr::If {
+                cond: test_at(Test::Enemy, d),
+                then_: vec![Instr::Step(dir), a],
+                else_: vec![],
+            });
+            p.taint = Taint::Maybe { stepped: false };
+        }
+        p.moved = true;
+        p.pc = pc + 3;
+        p.val = Val::True;
+        Ok(())
+    }
+
+    /// Counts one more path of the chain (bounded by [`MAX_PATHS`]), which copies `len`
+    /// instructions.
+    fn fork(&self, ex: &mut Explore, len: usize, pc: u32) -> Result<(), Unlowered> {
+        ex.paths += 1;
+        ex.work += len;
+        if ex.paths > MAX_PATHS {
+            return Err(self.err(pc, "too many paths through one chain"));
+        }
+        Ok(())
+    }
+
+    /// `jmp(t)` (`jump_when` true) or `jne(t)` at `pc`: a value known statically jumps or not;
+    /// a board-dependent one forks the path (the other way is pushed on the stack).
+    fn jump(
+        &self,
+        p: &mut Path,
+        jump_when: bool,
+        t: u32,
+        pc: u32,
+        ex: &mut Explore,
+    ) -> Result<(), Unlowered> {
+        if t <= pc {
+            return Err(self.err(pc, "a backward jump (a loop)"));
+        }
+        if self.block_of[t as usize] != self.block_of[pc as usize] {
+            return Err(self.err(pc, "a jump into or out of a `{ … }` block"));
+        }
+        match std::mem::replace(&mut p.val, Val::True) {
+            Val::True => {
+                if jump_when {
+                    p.pc = t;
+                }
+            }
+            Val::False => {
+                if !jump_when {
+                    p.pc = t;
+                }
+            }
+            v @ Val::Cond { .. } => {
+                self.fork(ex, p.instrs.len(), pc)?;
+                let mut other = p.clone();
+                other.val = v.clone();
+                self.resolve(&mut other, !jump_when);
+                other.val = Val::True;
+                p.val = v;
+                self.resolve(p, jump_when);
+                p.pc = t;
+                ex.stack.push(other);
+            }
+        }
+        p.val = Val::True;
+        Ok(())
+    }
+
+    /// `{` at `pc`, closed at `close`: the path enters the block; a copy that skips it is
+    /// pushed (its transition and state unknown when the block may have set them).
+    fn open(&self, p: &Path, close: u32, pc: u32, ex: &mut Explore) -> Result<(), Unlowered> {
+        self.fork(ex, p.instrs.len(), pc)?;
+        let mut skip = p.clone();
+        skip.pc = close + 1;
+        let inner = &self.program.ops[pc as usize + 1..close as usize];
+        if inner
+            .iter()
+            .any(|o| matches!(o, Op::Transition(_) | Op::ClearTransition))
+        {
+            skip.transition = Reg::Unknown;
+        }
+        if inner
+            .iter()
+            .any(|o| matches!(o, Op::SetState(..) | Op::ClearState))
+        {
+            skip.state_known = false;
+        }
+        ex.stack.push(skip);
+        Ok(())
+    }
+}
+
+/// The state of one chain's exploration: the paths left, the blocks written, and the bounds.
+struct Explore {
+    stack: Vec<Path>,
+    out: Vec<Vec<Instr>>,
+    paths: usize,
+    work: usize,
+    /// One past the chain's last op.
+    end: u32,
+}
+
+/// Whether a path goes on after an item.
+enum Flow {
+    Next,
+    Stop,
 }
 
 fn cond_val(c: Cond) -> Val {
@@ -962,7 +1022,14 @@ fn lower_spans(
                 // Paths of one chain share prefixes; across chains only exact duplicates are
                 // dropped (keeps this linear in the script's size).
                 prune(&mut b);
-                for x in b {
+                // A way that is a plain movement is the table's program of it (a part of a
+                // way that adds along it may now be a prefix of another way).
+                let mut typed: Vec<Vec<Instr>> = b
+                    .into_iter()
+                    .flat_map(|x| super::canon::typed(&x).unwrap_or_else(|| vec![x]))
+                    .collect();
+                prune(&mut typed);
+                for x in typed {
                     if seen.insert(format!("{x:?}")) {
                         blocks.push(x);
                         spans.push(chain.span);

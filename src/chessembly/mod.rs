@@ -8,6 +8,7 @@
 //! [`perft`] is a small chess engine whose six pieces are all Chessembly scripts.
 
 pub mod board;
+pub mod canon;
 pub mod emit;
 pub mod interp;
 pub mod lower;

@@ -1059,3 +1059,134 @@ fn a_lowered_shift_swaps_and_does_not_attack() {
     assert_eq!(st.board[pos("h7") as usize].map(|p| p.owner), Some(1));
     assert_eq!(st.board[pos("h8") as usize].map(|p| p.owner), Some(0));
 }
+
+/// A chain that is a plain movement lowers to the movement table's program of it (so
+/// `movement::recognise` types it), and `emit` prints it back as the same chain.
+#[test]
+fn plain_movements_lower_through_the_movement_table() {
+    use spec::movement::{Hurdle, Land, Movement, Travel};
+    let dir = |s: &str| s.to_string();
+    let slide = |d: &str, max, quiet| Travel::Slide {
+        dir: dir(d),
+        max,
+        quiet,
+    };
+    let cases = [
+        (
+            "take-move(1, 1) repeat(1)",
+            Movement::new(slide("d+1+1", None, true), Land::Enemy),
+        ),
+        (
+            "move(0, 1) repeat(1)",
+            Movement::new(slide("d+0+1", None, true), Land::Empty),
+        ),
+        (
+            "do peek(1, 0) while take(1, 0)",
+            Movement::new(slide("d+1+0", None, false), Land::Enemy),
+        ),
+        (
+            "move(0, 1) move(0, 1)",
+            Movement::new(slide("d+0+1", Some(2), true), Land::Empty),
+        ),
+        (
+            "take(1, 0)",
+            Movement::new(Travel::Step(dir("d+1+0")), Land::Enemy),
+        ),
+        (
+            "take-move(1, 2)",
+            Movement::new(Travel::Step(dir("d+1+2")), Land::NotFriend),
+        ),
+        (
+            "anchor(0, 1) take-move(1, 1)",
+            Movement::new(
+                Travel::Leap(vec![dir("d+0+1"), dir("d+1+1")]),
+                Land::NotFriend,
+            ),
+        ),
+        (
+            "peek(0, 1) take-move(1, 1)",
+            Movement::new(
+                Travel::Lame(vec![dir("d+0+1"), dir("d+1+1")]),
+                Land::NotFriend,
+            ),
+        ),
+        (
+            "take(0, 1) jump(0, 1)",
+            Movement::new(
+                Travel::Hop {
+                    dir: dir("d+0+1"),
+                    over: Hurdle::Enemy,
+                    capture: true,
+                },
+                Land::Empty,
+            ),
+        ),
+        (
+            "observe(0, 1) not anchor(0, 1) move(0, 1)",
+            Movement::new(
+                Travel::Hop {
+                    dir: dir("d+0+1"),
+                    over: Hurdle::Occupied,
+                    capture: false,
+                },
+                Land::Empty,
+            ),
+        ),
+        (
+            "do peek(0, 1) while anchor(0, 1) do peek(0, 1) while take(0, 1)",
+            Movement::new(
+                Travel::Cannon {
+                    dir: dir("d+0+1"),
+                    quiet: false,
+                },
+                Land::Enemy,
+            ),
+        ),
+        (
+            "do move(0, 1) while anchor(0, 1) do peek(0, 1) while take-move(0, 1)",
+            Movement::new(
+                Travel::Cannon {
+                    dir: dir("d+0+1"),
+                    quiet: true,
+                },
+                Land::NotFriend,
+            ),
+        ),
+    ];
+    for (chain, want) in cases {
+        // `anchor` and `jump` are MS words (`lower_ok` expects the dialect note for `ms-`).
+        let name = if chain.contains("anchor") || chain.contains("jump") {
+            "ms-p"
+        } else {
+            "p"
+        };
+        let (doc, _) = lower_ok(name, &format!("{chain};"));
+        let moves = &piece_of(&doc).moves;
+        assert_eq!(moves.len(), 1, "{chain}: {moves:?}");
+        assert_eq!(
+            spec::movement::recognise(&moves[0]),
+            Ok(want.clone()),
+            "{chain}"
+        );
+        assert_eq!(moves[0], spec::movement::program(&want), "{chain}");
+        let (script, d) = emit(&doc, 0, name);
+        assert_eq!(script, Some(format!("# {name};\n{chain};\n")), "{d:?}");
+    }
+}
+
+/// The `.lud` writer writes the moves of lowered slides and steps (it reported each slide as
+/// "a block that does not start with a step" while the lowering wrote its own loop).
+#[test]
+fn lowered_slides_are_written_to_ludii() {
+    let (doc, _) = lower_ok(
+        "rook",
+        "take-move(1, 0) repeat(1); take-move(-1, 0) repeat(1); move(0, 1) repeat(1); take(0, -1);",
+    );
+    let (text, diags) = zogkit::ludii::write_lud(&doc);
+    assert!(
+        diags.iter().all(|d| d.code != "ludii::not-expressible"),
+        "{diags:?}\n{text}"
+    );
+    assert!(text.contains("(move Slide"), "{text}");
+    assert!(text.contains("(move Step"), "{text}");
+}
