@@ -584,22 +584,7 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
             .map_or(generic, str::to_string)
     };
     let king = named("king", "King".into());
-    // Letters of the built-in pieces that move along `diagonalLines`, with their keys; the
-    // template's king is one (a king the section defines itself is not).
-    let mut line_keys: BTreeMap<char, &str> = BTreeMap::new();
-    let mut janggi_cannons = Vec::new();
-    for &(k, v, _) in &keys {
-        let Some((l, _)) = piece_def(v).filter(|_| v != "-") else {
-            continue;
-        };
-        let template_king = k == "king" && s.inherits && !s.keys.iter().any(|o| o.0 == "king");
-        if matches!(k, "wazir" | "soldier" | "rook" | "janggiCannon") || template_king {
-            line_keys.insert(l, if template_king { "king" } else { k });
-        }
-        if k == "janggiCannon" {
-            janggi_cannons.push(l);
-        }
-    }
+    let (line_keys, janggi_cannons) = janggi_keys(s, &keys, &piece_def);
     for &(k, v, at) in &keys {
         if let Some(n) = k.strip_prefix("customPiece") {
             match piece_def(v) {
@@ -627,65 +612,26 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
                 royal = Some(king.clone());
             }
         } else if let Some(rest) = k.strip_prefix("mobilityRegion") {
-            let (side, who) = if let Some(w) = rest.strip_prefix("White") {
-                (0, w)
-            } else {
-                (1, rest.strip_prefix("Black").unwrap_or(rest))
-            };
-            let who = if let Some(n) = who.strip_prefix("CustomPiece") {
-                named(&format!("customPiece{n}"), format!("Custom{n}"))
-            } else if who == "King" {
-                king.clone()
-            } else {
-                let mut key = who.to_string();
-                if let Some(c) = key.get_mut(0..1) {
-                    c.make_ascii_lowercase();
-                }
-                match BUILTINS.iter().find(|b| b.0 == key) {
-                    // The region of a built-in type the section does not have (a template's
-                    // elephant it removed) belongs to no piece.
-                    Some(b) if get(b.0).is_none_or(|v| v == "-") => continue,
-                    Some(b) => named(b.0, b.1.into()),
-                    None => who.to_string(),
-                }
-            };
-            regions.entry(who).or_insert([None, None])[side] = Some(v);
+            if let Some((side, who)) = region_owner(rest, &named, &king, &get) {
+                regions.entry(who).or_insert([None, None])[side] = Some(v);
+            }
         } else if k == "stalemateValue" || k == "extinctionValue" {
-            let kind = match v {
-                "win" => GoalKind::Win,
-                "loss" => GoalKind::Loss,
-                "draw" => GoalKind::Draw,
-                _ => continue,
-            };
             let condition = if k == "stalemateValue" {
-                GoalCond::Stalemated
+                Ok(GoalCond::Stalemated)
             } else {
-                let types = get("extinctionPieceTypes").unwrap_or("");
-                let count = get("extinctionPieceCount").unwrap_or("0");
-                let piece = types
-                    .chars()
-                    .next()
-                    .and_then(|c| pieces.iter().find(|p| p.0 == c).map(|p| p.1.clone()));
-                // `*`: every piece, the king too (a bare king when the count is 1).
-                let all = types == "*" && count.parse::<u32>().is_ok_and(|n| n >= 1);
-                if !all && (types.len() != 1 || piece.is_none() || count != "0") {
-                    diags.push(Diagnostic::warning(
-                        CODE_UNSUPPORTED,
-                        "only the extinction of one piece type, or of all pieces (`*`) down to a count, is read",
-                        line_span(at),
-                    ));
-                    continue;
-                }
-                GoalCond::PiecesRemaining {
-                    count: count.into(),
-                    piece: piece.filter(|_| !all),
-                }
+                extinction(&get, &pieces)
             };
-            goals.push(Goal {
-                kind,
-                players: PLAYERS.map(String::from).to_vec(),
-                condition,
-            });
+            match (value_kind(v), condition) {
+                (None, _) => {}
+                (Some(_), Err(why)) => {
+                    diags.push(Diagnostic::warning(CODE_UNSUPPORTED, why, line_span(at)))
+                }
+                (Some(kind), Ok(condition)) => goals.push(Goal {
+                    kind,
+                    players: PLAYERS.map(String::from).to_vec(),
+                    condition,
+                }),
+            }
         } else if !matches!(
             k,
             "maxFile" | "maxRank" | "startFen" | "extinctionPieceTypes"
@@ -737,9 +683,21 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
     };
     let mut board = grid_board(files, ranks, &vectors);
     board.zones = zones;
-    Some(Game {
+    let title = note("title").unwrap_or(s.name).to_string();
+    Some(two_player_game(title, board, spec_pieces, setup, goals))
+}
+
+/// A two-player game of Fairy-Stockfish's players on one board.
+fn two_player_game(
+    title: String,
+    board: Board,
+    pieces: Vec<Piece>,
+    setup: Vec<Placement>,
+    goals: Vec<Goal>,
+) -> Game {
+    Game {
         kind: EntryKind::Game,
-        title: note("title").unwrap_or(s.name).to_string(),
+        title,
         variant_of: None,
         default: false,
         texts: Default::default(),
@@ -748,12 +706,104 @@ fn game(s: &Section, text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> O
         options: Vec::new(),
         sounds: Vec::new(),
         boards: vec![board],
-        pieces: spec_pieces,
+        pieces,
         setup,
         goals,
         move_priorities: Vec::new(),
         engine: None,
         extensions: Default::default(),
+    }
+}
+
+/// Letters of the built-in pieces that move along `diagonalLines`, with their keys (the
+/// template's king is one; a king the section defines itself is not), and of the janggi
+/// cannons.
+fn janggi_keys<'t>(
+    s: &Section,
+    keys: &[(&'t str, &'t str, usize)],
+    piece_def: &dyn Fn(&str) -> Option<(char, String)>,
+) -> (BTreeMap<char, &'t str>, Vec<char>) {
+    let mut line_keys: BTreeMap<char, &str> = BTreeMap::new();
+    let mut janggi_cannons = Vec::new();
+    for &(k, v, _) in keys {
+        let Some((l, _)) = piece_def(v).filter(|_| v != "-") else {
+            continue;
+        };
+        let template_king = k == "king" && s.inherits && !s.keys.iter().any(|o| o.0 == "king");
+        if matches!(k, "wazir" | "soldier" | "rook" | "janggiCannon") || template_king {
+            line_keys.insert(l, if template_king { "king" } else { k });
+        }
+        if k == "janggiCannon" {
+            janggi_cannons.push(l);
+        }
+    }
+    (line_keys, janggi_cannons)
+}
+
+/// The side and the piece a `mobilityRegion…` key (after the prefix) restricts; `None`: the
+/// region of a built-in type the section does not have (a template's elephant it removed),
+/// which belongs to no piece.
+fn region_owner<'t>(
+    rest: &str,
+    named: &dyn Fn(&str, String) -> String,
+    king: &str,
+    get: &dyn Fn(&str) -> Option<&'t str>,
+) -> Option<(usize, String)> {
+    let (side, who) = if let Some(w) = rest.strip_prefix("White") {
+        (0, w)
+    } else {
+        (1, rest.strip_prefix("Black").unwrap_or(rest))
+    };
+    let who = if let Some(n) = who.strip_prefix("CustomPiece") {
+        named(&format!("customPiece{n}"), format!("Custom{n}"))
+    } else if who == "King" {
+        king.to_string()
+    } else {
+        let mut key = who.to_string();
+        if let Some(c) = key.get_mut(0..1) {
+            c.make_ascii_lowercase();
+        }
+        match BUILTINS.iter().find(|b| b.0 == key) {
+            Some(b) if get(b.0).is_none_or(|v| v == "-") => return None,
+            Some(b) => named(b.0, b.1.into()),
+            None => who.to_string(),
+        }
+    };
+    Some((side, who))
+}
+
+/// The result a `…Value` key gives (`None`: a value the reader does not model).
+fn value_kind(v: &str) -> Option<GoalKind> {
+    match v {
+        "win" => Some(GoalKind::Win),
+        "loss" => Some(GoalKind::Loss),
+        "draw" => Some(GoalKind::Draw),
+        _ => None,
+    }
+}
+
+/// The condition of `extinctionValue`: one piece type gone, or every piece (`*`, the king
+/// too) down to a count; `Err`: another form, which is not read.
+fn extinction<'t>(
+    get: &dyn Fn(&str) -> Option<&'t str>,
+    pieces: &[PieceDef],
+) -> Result<GoalCond, &'static str> {
+    let types = get("extinctionPieceTypes").unwrap_or("");
+    let count = get("extinctionPieceCount").unwrap_or("0");
+    let piece = types
+        .chars()
+        .next()
+        .and_then(|c| pieces.iter().find(|p| p.0 == c).map(|p| p.1.clone()));
+    // `*`: every piece, the king too (a bare king when the count is 1).
+    let all = types == "*" && count.parse::<u32>().is_ok_and(|n| n >= 1);
+    if !all && (types.len() != 1 || piece.is_none() || count != "0") {
+        return Err(
+            "only the extinction of one piece type, or of all pieces (`*`) down to a count, is read",
+        );
+    }
+    Ok(GoalCond::PiecesRemaining {
+        count: count.into(),
+        piece: piece.filter(|_| !all),
     })
 }
 
