@@ -631,7 +631,7 @@ mod tests {
                         moves.extend(piece_moves(&rules, &st, pos).moves);
                     }
                 }
-                if moves.is_empty() || (depth > 0 && next(&mut seed) % 4 == 0) {
+                if moves.is_empty() || (depth > 0 && next(&mut seed).is_multiple_of(4)) {
                     st.unmake();
                     depth -= 1;
                 } else {
