@@ -8,6 +8,8 @@
 //! - `mark d BODY back`, where BODY only tests and sets flags, becomes [`Op::Near`] and BODY
 //!   reading its tests one link away in `d` (the walk there and back is not made); an `(if
 //!   (on-board? d) …)` around it is taken in;
+//! - a straight run of such flag settings (a [`Op::FlagIf`], or a [`Op::Near`] whose body is
+//!   one) becomes one [`Op::Flags`], which sets them in turn without a dispatch each;
 //! - a `goto` to an `IfNot` (a `while` loop's jump back) becomes [`Op::Branch`].
 //!
 //! Each fused operation counts the steps of the operations it stands for, as the interpreter
@@ -15,7 +17,7 @@
 //! the block first (an upper bound, as guards charge).
 
 use super::loops::Region;
-use super::rules::{C, Loc, Op, TestKind};
+use super::rules::{C, FlagSet, Loc, Op, TestKind};
 
 /// The jump targets of `op`.
 pub(crate) fn targets(op: &Op) -> [Option<usize>; 2] {
@@ -33,6 +35,13 @@ pub(crate) fn stands_for(op: &Op) -> u32 {
     match op {
         Op::FlagIf { else_, .. } => 2 + 2 * u32::from(else_.is_some()),
         Op::Near { skip, .. } => 3 + u32::from(skip.is_some()),
+        Op::Flags(sets) => sets
+            .iter()
+            .map(|s| {
+                let near = s.near.map_or(0, |(_, skip)| 3 + u32::from(skip));
+                near + 2 + 2 * u32::from(s.else_.is_some())
+            })
+            .sum(),
         Op::Branch { .. } => 2,
         _ => 1,
     }
@@ -71,6 +80,62 @@ pub(crate) fn fuse(ops: &mut Vec<Op>) {
     flag_ifs(ops, &mut dead);
     nears(ops, &mut dead);
     compact(ops, &dead);
+    let mut dead = vec![false; ops.len()];
+    flag_runs(ops, &mut dead);
+    compact(ops, &dead);
+}
+
+/// The flag setting at `i` (an [`Op::FlagIf`], or an [`Op::Near`] whose body is one, its
+/// `skip` landing right after it) and the number of operations it takes.
+fn flag_set(ops: &[Op], i: usize) -> Option<(FlagSet, usize)> {
+    let set = |near, op: &Op| match op {
+        Op::FlagIf {
+            flag,
+            cond,
+            then,
+            else_,
+        } => Some(FlagSet {
+            near,
+            flag: *flag,
+            cond: cond.clone(),
+            then: *then,
+            else_: *else_,
+        }),
+        _ => None,
+    };
+    match &ops[i] {
+        Op::Near { dir, skip } if skip.is_none_or(|t| t as usize == i + 2) => {
+            Some((set(Some((*dir, skip.is_some())), ops.get(i + 1)?)?, 2))
+        }
+        op => Some((set(None, op)?, 1)),
+    }
+}
+
+/// Straight runs of flag settings as [`Op::Flags`]: two or more, or one walking to a
+/// neighbour, when no jump from outside the run lands inside it.
+fn flag_runs(ops: &mut [Op], dead: &mut [bool]) {
+    let e = edges(ops, dead);
+    let mut i = 0;
+    while i < ops.len() {
+        let (mut sets, mut j) = (Vec::new(), i);
+        while j < ops.len() {
+            let Some((set, n)) = flag_set(ops, j) else {
+                break;
+            };
+            if (n == 2 && entered(&e, j + 1, j + 1, 0..0)) || (j > i && entered(&e, j, j, i..j)) {
+                break;
+            }
+            sets.push(set);
+            j += n;
+        }
+        if sets.len() >= 2 || sets.first().is_some_and(|s| s.near.is_some()) {
+            ops[i] = Op::Flags(sets.into());
+            dead[i + 1..j].fill(true);
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// `(if c (set-flag f v))` and `(if c (set-flag f v) else (set-flag f w))` as [`Op::FlagIf`].
@@ -277,7 +342,7 @@ pub(crate) fn branches(ops: &mut [Op], regions: &[Region]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::rules::{Op, Rules};
+    use crate::engine::rules::{FlagSet, Op, Rules};
     use crate::engine::{State, legal_moves, play};
 
     /// Burners test the neighbours of their target for a Pyre (`(if (on-board? d) mark d …
@@ -286,12 +351,14 @@ mod tests {
     const FUSE: &str = r#"
 (define flame (if (on-board? $1) mark $1 (if (piece? Pyre) (set-flag burned? true)) back))
 (define probe mark $1 (if enemy? (set-flag seen? true) else (set-flag seen? false)) back)
+(define look mark $1 (if enemy? (set-flag seen? true) (set-flag burned? false)) back)
+(define scan (if (on-board? $1) mark $1 (if enemy? (set-flag seen? true)) (if (piece? Pyre) (set-flag seen? false)) back))
 (define burner ($1 (verify not-friend?)
   (if (piece? Pyre) (set-flag burned? true) else (set-flag burned? false))
   (flame n) (flame s) (flame e) (flame w) (flame ne) (flame nw)
-  (probe e)
+  (scan sw) (look w) (probe e)
   (if (flag? burned?) (if (flag? seen?) (add Pyre) else capture add) else add)))
-(define slide ($1 (while empty? add $1) (verify enemy?) add))
+(define slide ($1 (while empty? add $1) (if (piece? Burner) (set-flag seen? true)) (verify enemy?) add))
 (game (title "Fuse") (players White Black) (turn-order White Black)
   (board (grid (start-rectangle 0 0 30 30)
     (dimensions ("a/b/c/d/e" (30 0)) ("5/4/3/2/1" (0 30)))
@@ -301,6 +368,14 @@ mod tests {
   (board-setup (White (Burner a1 c3 e5 b4) (Pyre b2 d4)) (Black (Burner a5 c1 e3) (Pyre b3 d2 e1)))
   (loss-condition (White Black) (pieces-remaining 0)))
 "#;
+
+    fn flag_sets(op: &Op) -> impl Iterator<Item = &FlagSet> {
+        match op {
+            Op::Flags(sets) => &sets[..],
+            _ => &[],
+        }
+        .iter()
+    }
 
     fn ops(rules: &Rules) -> impl Iterator<Item = &Op> {
         rules
@@ -317,14 +392,17 @@ mod tests {
         let plain = Rules::compile_unfused(&doc, 0);
         // Every rewrite applies: the test is about them.
         let has = |r: &Rules, f: fn(&Op) -> bool| ops(r).any(f);
-        let kinds: [fn(&Op) -> bool; 4] = [
-            |op| matches!(op, Op::FlagIf { else_: None, .. }),
-            |op| matches!(op, Op::FlagIf { else_: Some(_), .. }),
+        let kinds: [fn(&Op) -> bool; 7] = [
+            |op| matches!(op, Op::FlagIf { .. }),
+            |op| flag_sets(op).any(|s| s.near.is_none() && s.else_.is_none()),
+            |op| flag_sets(op).any(|s| s.else_.is_some()),
             |op| matches!(op, Op::Near { skip: Some(_), .. }),
             |op| matches!(op, Op::Near { skip: None, .. }),
+            |op| flag_sets(op).any(|s| s.near.is_some_and(|(_, skip)| skip)),
+            |op| flag_sets(op).any(|s| s.near.is_some_and(|(_, skip)| !skip)),
         ];
-        for k in kinds {
-            assert!(has(&fused, k) && !has(&plain, k));
+        for (i, k) in kinds.into_iter().enumerate() {
+            assert!(has(&fused, k) && !has(&plain, k), "rewrite {i}");
         }
         assert!(has(&fused, |op| matches!(op, Op::Branch { .. })));
         assert!(ops(&fused).count() < ops(&plain).count());

@@ -204,6 +204,8 @@ impl<'a> Gen<'a> {
         let before = *steps;
         *steps = steps.saturating_add(extra);
         if *steps > self.rules.step_limit {
+            // The operations run one by one would have stopped at the limit.
+            *steps = self.rules.step_limit.saturating_add(1);
             self.overrun.get_or_insert(at);
             return false;
         }
@@ -329,14 +331,22 @@ impl<'a> Gen<'a> {
     /// The steps to charge when the tests of guard `g` after its first step (to `to`) fail:
     /// the set-up and the tests up to the failing one. `None` when they hold.
     fn guard_fails(&mut self, g: &Guard, to: u32, from: u32, kind: u32) -> Option<u32> {
-        let mut r = Run::new(to, from, kind);
+        let mut cur = to;
         for (i, c) in g.rest.iter().enumerate() {
             let holds = match c {
                 Check::Step(d) => {
-                    r.cur = self.link(r.cur, *d);
-                    r.cur != NONE
+                    cur = self.link(cur, *d);
+                    cur != NONE
                 }
-                Check::Holds(c) => self.eval(c, &r),
+                Check::Occupied(bits) => {
+                    let at = match self.at(cur) {
+                        None => 1,
+                        Some(p) if p.owner == self.player => 2,
+                        Some(_) => 4,
+                    };
+                    bits & at != 0
+                }
+                Check::Holds(c) => self.eval(c, &Run::new(cur, from, kind)),
             };
             if !holds {
                 return Some(g.setup + i as u32 + 2);
@@ -471,7 +481,7 @@ impl<'a> Gen<'a> {
                 Op::SetState(k, v) => r.states.push((*k, *v)),
                 Op::ClearState => r.states.clear(),
                 Op::Fail => return,
-                Op::FlagIf { .. } | Op::Near { .. } | Op::Branch { .. } => {
+                Op::FlagIf { .. } | Op::Near { .. } | Op::Flags(_) | Op::Branch { .. } => {
                     match self.fused(&ops[pc], &mut r, steps, Overrun { kind, block, drop }) {
                         Some(jump) => next = jump.unwrap_or(next),
                         None => return,
@@ -525,6 +535,27 @@ impl<'a> Gen<'a> {
                     Fused::Go(None, 2 + u32::from(skip.is_some()))
                 }
             },
+            Op::Flags(sets) => {
+                // The steps of the operations the settings stand for, as they would run.
+                let mut n = 0u32;
+                for s in sets.iter() {
+                    if let Some((dir, skip)) = s.near {
+                        if self.link(r.cur, dir) == NONE {
+                            if skip {
+                                n += 1;
+                                continue;
+                            }
+                            return Fused::End(n + 1);
+                        }
+                        r.mark = r.cur;
+                        n += 3 + u32::from(skip);
+                    }
+                    let v = self.eval(&s.cond, r);
+                    set_flag_if(&mut r.flags, s.flag, v, s.then, s.else_);
+                    n += 1 + u32::from(s.else_.is_some()) + u32::from(v);
+                }
+                Fused::Go(None, n - 1)
+            }
             Op::Branch { cond, then, else_ } => {
                 let t = if self.eval(cond, r) { *then } else { *else_ };
                 Fused::Go(Some(t as usize), 1)
@@ -622,7 +653,7 @@ impl<'a> Gen<'a> {
                     r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
                 }
                 Op::Fail => return stop(n),
-                Op::FlagIf { .. } | Op::Near { .. } | Op::Branch { .. } => {
+                Op::FlagIf { .. } | Op::Near { .. } | Op::Flags(_) | Op::Branch { .. } => {
                     match self.run_fused(op, r) {
                         Fused::End(k) => return stop(n + k),
                         Fused::Go(jump, k) => {
@@ -829,7 +860,42 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Whether `c` holds: the commonest tests where the interpreter asks (inlined, so each
+    /// place has its own branch history), the others in [`Gen::eval_any`].
+    #[inline(always)]
     fn eval(&mut self, c: &C, r: &Run) -> bool {
+        match c {
+            C::Not(c) => !self.eval_leaf(c, r),
+            c => self.eval_leaf(c, r),
+        }
+    }
+
+    /// [`Gen::eval`] but for a `not`.
+    #[inline(always)]
+    fn eval_leaf(&mut self, c: &C, r: &Run) -> bool {
+        match c {
+            C::Test(t @ (TestKind::Empty | TestKind::Friend | TestKind::Enemy), l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE
+                    && match (self.at(pos), t) {
+                        (None, TestKind::Empty) => true,
+                        (None, _) | (Some(_), TestKind::Empty) => false,
+                        (Some(p), TestKind::Friend) => p.owner == self.player,
+                        (Some(p), _) => p.owner != self.player,
+                    }
+            }
+            C::Piece(k, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.at(pos).is_some_and(|p| p.kind == *k)
+            }
+            C::Flag(f) => r.flags & (1u64 << (f % 64)) != 0,
+            _ => self.eval_any(c, r),
+        }
+    }
+
+    /// [`Gen::eval`] of any condition.
+    #[inline(never)]
+    fn eval_any(&mut self, c: &C, r: &Run) -> bool {
         match c {
             C::Const(b) => *b,
             C::Test(t, l) => {

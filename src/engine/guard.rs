@@ -8,16 +8,41 @@
 //! on the board: the set-up before the step neither moves nor adds, and every path through it
 //! reaches the step (it jumps only forward, and not past the step). So the step and the
 //! board-only `verify`s right after it are a guard: when it fails, the block's run cannot add a
-//! move, and the interpreter skips it. A block with no set-up keeps only its first step as a
-//! guard (a piece on an edge, a slider toward it).
+//! move, and the interpreter skips it. A block with no set-up keeps as a guard its first step
+//! (a piece on an edge, a slider toward it) and the steps and tests right after it that read
+//! only whether a position is empty, a friend's or an enemy's (a knight's jump onto a friend):
+//! those are tested without the interpreter ([`Check::Occupied`]), so testing them twice
+//! when they hold costs little.
 
-use super::rules::{C, Op, TestKind};
+use super::rules::{C, Loc, Op, TestKind};
 
 /// One test of a guard: a step from the current position, or a board-only condition there.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Check {
     Step(u32),
     Holds(C),
+    /// A condition that reads only whether the current position is empty (bit 1), holds a
+    /// piece of the mover (bit 2) or of another player (bit 4): the bits where it holds.
+    Occupied(u8),
+}
+
+/// The bits of [`Check::Occupied`] for `c`, when it reads only whether the current position is
+/// empty, the mover's or another player's.
+fn occupancy(c: &C) -> Option<u8> {
+    Some(match c {
+        C::Const(b) => 7 * u8::from(*b),
+        C::Test(t, Loc::Cur) => match t {
+            TestKind::Empty => 1,
+            TestKind::Friend => 2,
+            TestKind::Enemy => 4,
+            TestKind::Neutral => 0,
+            _ => return None,
+        },
+        C::Not(c) => !occupancy(c)? & 7,
+        C::And(v) => v.iter().try_fold(7, |m, c| Some(m & occupancy(c)?))?,
+        C::Or(v) => v.iter().try_fold(0, |m, c| Some(m | occupancy(c)?))?,
+        _ => return None,
+    })
 }
 
 /// The guard of a block: the tests every run passes before it can add a move.
@@ -28,8 +53,9 @@ pub(crate) struct Guard {
     pub setup: u32,
     /// The direction of the first step.
     pub first: u32,
-    /// The tests after the first step. None when there is no set-up: the run itself makes
-    /// them as soon, and testing them twice costs more than it saves.
+    /// The tests after the first step. Without a set-up only [`Check::Occupied`] ones (and
+    /// the steps between): the run itself makes the others as soon, and testing them twice
+    /// costs more than it saves.
     pub rest: Vec<Check>,
 }
 
@@ -67,6 +93,8 @@ fn setup_op(op: &Op, i: usize, k: usize) -> bool {
         | Op::ClearState
         | Op::Fail => true,
         Op::IfNot(_, t) | Op::Goto(t) => *t > i && *t <= k,
+        // Walks to a neighbour may end the block.
+        Op::Flags(sets) => sets.iter().all(|s| s.near.is_none()),
         _ => false,
     }
 }
@@ -87,12 +115,21 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
         return None;
     };
     let mut rest = Vec::new();
-    for op in ops[k + 1..].iter().take_while(|_| k > 0) {
+    for op in &ops[k + 1..] {
         match op {
             Op::Step(d) => rest.push(Check::Step(*d)),
-            Op::Verify(c) if board_only(c) => rest.push(Check::Holds(c.clone())),
+            Op::Verify(c) => match occupancy(c) {
+                Some(bits) => rest.push(Check::Occupied(bits)),
+                // Without a set-up, only the tests made without the interpreter pay.
+                None if k > 0 && board_only(c) => rest.push(Check::Holds(c.clone())),
+                None => break,
+            },
             _ => break,
         }
+    }
+    // Steps after the last test decide nothing the run would not find as soon.
+    while matches!(rest.last(), Some(Check::Step(_))) {
+        rest.pop();
     }
     Some(Guard {
         setup: ops[..k].iter().map(super::fuse::stands_for).sum(),
@@ -104,7 +141,6 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::Loc;
 
     fn friend() -> C {
         C::Not(Box::new(C::Test(TestKind::Friend, Loc::Cur)))
@@ -127,15 +163,23 @@ mod tests {
         ];
         let g = find(&ops).expect("a guard");
         assert_eq!((g.setup, g.first), (5, 2));
-        // The flag test ends the guard: it depends on the set-up.
-        assert_eq!(g.rest, vec![Check::Holds(friend()), Check::Step(2)]);
+        // The flag test ends the guard: it depends on the set-up (and the step before it
+        // decides nothing alone).
+        assert_eq!(g.rest, vec![Check::Occupied(1 | 4)]);
+        let zone = vec![Op::Step(2), Op::Verify(C::InZone(0, Loc::Cur)), Op::Step(2)];
+        let setup = [vec![Op::Mark], zone].concat();
+        let g = find(&setup).expect("a guard");
+        assert_eq!(g.rest, vec![Check::Holds(C::InZone(0, Loc::Cur))]);
     }
 
     #[test]
-    fn without_a_setup_the_guard_is_the_first_step() {
+    fn without_a_setup_the_guard_is_the_first_step_and_occupancy_tests() {
         let ops = vec![Op::Step(1), Op::Verify(friend()), Op::Step(1)];
         let g = find(&ops).expect("a guard");
-        assert_eq!((g.setup, g.first, g.rest.len()), (0, 1, 0));
+        assert_eq!((g.setup, g.first), (0, 1));
+        assert_eq!(g.rest, vec![Check::Occupied(1 | 4)]);
+        let zone = vec![Op::Step(1), Op::Verify(C::InZone(0, Loc::Cur))];
+        assert_eq!(find(&zone).expect("a guard").rest, vec![]);
     }
 
     #[test]

@@ -65,6 +65,11 @@ fn pure_op(op: &Op, flags: &mut u64, mark: &mut bool) -> bool {
             *flags |= 1u64 << (f % 64);
             pure_cond(c, flags, mark)
         }
+        Op::Flags(sets) => sets.iter().all(|s| {
+            *mark |= s.near.is_some();
+            *flags |= 1u64 << (s.flag % 64);
+            pure_cond(&s.cond, flags, mark)
+        }),
         _ => false,
     }
 }

@@ -340,73 +340,6 @@ fn pseudo_passing(
     (g.sink, g.overrun, g.cut, g.passed)
 }
 
-/// The positions of `player`'s royal pieces.
-fn royal_squares(rules: &Rules, st: &State, player: u32, out: &mut Vec<u32>) {
-    let royal = &rules.royal[player as usize];
-    out.clear();
-    for (pos, p) in st.board.iter().enumerate() {
-        if p.is_some_and(|p| p.owner == player && royal.contains(&p.kind)) {
-            out.push(pos as u32);
-        }
-    }
-}
-
-/// The squares of `player`'s royal pieces (now on `royal`) once `actions` are made on `st`,
-/// into `out` (in no particular order), when the actions only move pieces (none made royal or
-/// promoted from royal) and capture, as [`State::make`] applies them: every piece lifted,
-/// then landed in order (replacing what stands there), then the captures. False otherwise: the
-/// board must be looked at after the move.
-fn follow_royal(
-    rules: &Rules,
-    st: &State,
-    (player, royal): (u32, &[u32]),
-    actions: &[Action],
-    out: &mut Vec<u32>,
-) -> bool {
-    let kinds = &rules.royal[player as usize];
-    out.clear();
-    for a in actions {
-        match *a {
-            Action::Move { from, promote, .. } => {
-                let moved = royal.contains(&from);
-                if promote.is_some_and(|k| moved || kinds.contains(&k))
-                    || actions
-                        .iter()
-                        .filter(|b| matches!(**b, Action::Move { from: f, .. } if f == from))
-                        .count()
-                        > 1
-                {
-                    return false;
-                }
-            }
-            Action::Capture { .. } | Action::SetState { .. } | Action::SetAttr { .. } => {}
-            _ => return false,
-        }
-    }
-    let lifted = |s: u32| {
-        actions
-            .iter()
-            .any(|a| matches!(*a, Action::Move { from, .. } if from == s))
-    };
-    out.extend(royal.iter().copied().filter(|&s| !lifted(s)));
-    for a in actions {
-        if let Action::Move { from, to, .. } = *a
-            && st.board[from as usize].is_some()
-        {
-            out.retain(|&s| s != to);
-            if royal.contains(&from) {
-                out.push(to);
-            }
-        }
-    }
-    for a in actions {
-        if let Action::Capture { at } = *a {
-            out.retain(|&s| s != at);
-        }
-    }
-    true
-}
-
 /// What the `checkmated` legality filter knows of a position before any move is tried: the
 /// squares of the mover's royal pieces, and (when none stands attacked and the attackers'
 /// programs read only positions) the positions those programs read.
@@ -417,8 +350,15 @@ struct Filter {
 
 impl Filter {
     fn new(rules: &Rules, st: &State, player: u32) -> Filter {
-        let mut royal = Vec::new();
-        royal_squares(rules, st, player, &mut royal);
+        let royal = st.royal_squares(player).to_vec();
+        debug_assert!(
+            {
+                let mut kept = royal.clone();
+                kept.sort_unstable();
+                kept == st.royal_squares_scanned(player)
+            },
+            "the royal squares kept are those on the board"
+        );
         let mut reads = Some(Reads::new(rules.npos()));
         let attacked_now = royal.iter().any(|&pos| {
             attacked_reading(
@@ -446,34 +386,16 @@ impl Filter {
         quiet_for(rules, st, player, actions, &self.royal, self.reads.as_ref())
     }
 
-    /// Whether `m` leaves none of `player`'s royal pieces attacked; `same` is what
-    /// [`Filter::quiet`] said of it. `after` is scratch.
-    fn legal(
-        &self,
-        rules: &Rules,
-        st: &mut State,
-        m: &Move,
-        same: Option<bool>,
-        after: &mut Vec<u32>,
-    ) -> bool {
+    /// Whether `m` leaves none of `player`'s royal pieces attacked (where [`State::make`]
+    /// put them); `same` is what [`Filter::quiet`] said of it.
+    fn legal(&self, rules: &Rules, st: &mut State, m: &Move, same: Option<bool>) -> bool {
         if same == Some(true) {
             return true;
         }
         let player = m.player;
-        // A move that keeps every royal piece where it stands leaves the royal squares as
-        // they were; one that only moves and captures is followed; any other looks again.
-        let followed =
-            same.is_some() || follow_royal(rules, st, (player, &self.royal), &m.actions, after);
         st.make(rules, m);
-        let squares = if same.is_some() {
-            &self.royal
-        } else {
-            if !followed {
-                royal_squares(rules, st, player, after);
-            }
-            after
-        };
-        let ok = !squares
+        let ok = !st
+            .royal_squares(player)
             .iter()
             .any(|&pos| attacked(rules, st, pos, player, |o| o != player, None, 1));
         st.unmake();
@@ -489,11 +411,10 @@ impl Filter {
 /// appears or changes type) and moves no royal piece.
 fn legal_only(rules: &Rules, st: &mut State, player: u32, moves: Vec<Move>) -> Vec<Move> {
     let f = Filter::new(rules, st, player);
-    let mut after = Vec::new();
     let mut legal = Vec::with_capacity(moves.len());
     for m in moves {
         let same = f.quiet(rules, st, player, &m.actions);
-        if f.legal(rules, st, &m, same, &mut after) {
+        if f.legal(rules, st, &m, same) {
             legal.push(m);
         } else {
             recycle([m]);
@@ -530,10 +451,9 @@ fn count_legal(rules: &Rules, st: &mut State) -> Option<(u64, Option<Overrun>)> 
         return None;
     }
     let mut n = passed;
-    let mut after = Vec::new();
     for m in &moves {
         let same = f.quiet(rules, st, player, &m.actions);
-        n += u64::from(f.legal(rules, st, m, same, &mut after));
+        n += u64::from(f.legal(rules, st, m, same));
     }
     recycle(moves);
     if may_pass(rules, st, n == 0) {

@@ -305,6 +305,22 @@ fn abstract_hits(
                     go(*t as usize, cur, mark, to, from, empty);
                 }
             }
+            Op::Flags(sets) => {
+                // Each walk to a neighbour marks the position, or ends the block without a
+                // link unless it passes over.
+                let mut marked = mark;
+                let ends = sets.iter().any(|s| match s.near {
+                    Some((dir, _)) if rules.link(owner, cur, dir) != NONE => {
+                        marked = cur;
+                        false
+                    }
+                    Some((_, skip)) => !skip,
+                    None => false,
+                });
+                if !ends {
+                    go(pc + 1, cur, marked, to, from, empty);
+                }
+            }
             Op::Add { .. } => {
                 hit(if to != NONE { to } else { cur });
                 go(pc + 1, cur, mark, to, from, empty);

@@ -139,12 +139,29 @@ pub(crate) enum Op {
         dir: u32,
         skip: Option<u32>,
     },
+    /// A straight run of flag settings, each an [`Op::FlagIf`] or an [`Op::Near`] whose whole
+    /// body is one (KoShogi's `check-flame`: a test of the target, then eight `(if (on-board?
+    /// d) mark d (if (piece? PF) (set-flag is-burned? true)) back)`), as one operation.
+    Flags(Box<[FlagSet]>),
     /// A `goto` to an `IfNot` fused with it: to `then` when `cond` holds, else to `else_`.
     Branch {
         cond: C,
         then: u32,
         else_: u32,
     },
+}
+
+/// One flag setting of [`Op::Flags`]: `(if cond (set-flag flag then))`, or with `else_` `(if
+/// cond (set-flag flag then) else (set-flag flag else_))`; with `near` `(d, skip)`, tested one
+/// link away in `d` as [`Op::Near`] (marking the current position; no link ends the block, or
+/// with `skip` passes over the setting).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FlagSet {
+    pub near: Option<(u32, bool)>,
+    pub flag: u32,
+    pub cond: C,
+    pub then: bool,
+    pub else_: Option<bool>,
 }
 
 /// A compiled move or drop block.

@@ -157,7 +157,8 @@ struct Meta {
 /// A position of the game: pieces, hands, turn and what the last move did.
 #[derive(Debug, Clone)]
 pub struct State {
-    /// The piece on each position.
+    /// The piece on each position (to read: write it through [`State::set_square`],
+    /// [`State::put`] or [`State::remove`], which keep the royal pieces' positions).
     pub board: Vec<Option<Piece>>,
     /// Pieces off the board: `hand[player * kinds + kind]`.
     pub hand: Vec<u32>,
@@ -173,10 +174,32 @@ pub struct State {
     pub(crate) captured: u128,
     pub(crate) regs: Vec<i64>,
     nkinds: usize,
+    /// Whether a piece is royal for its owner (a `checkmated` goal names its type):
+    /// `royal_kind[owner * kinds + kind]`; empty when the game has no royal pieces.
+    royal_kind: Box<[bool]>,
+    /// The positions of each player's royal pieces, in no particular order: kept by every
+    /// write to the board ([`State::make`], [`State::unmake`], [`State::put`],
+    /// [`State::remove`], [`State::set_square`]), so the legality filter never scans for them.
+    royals: Vec<Vec<u32>>,
     undo: Vec<Undo>,
     frames: Vec<usize>,
     /// Scratch for [`State::make`]: the pieces of a move that are in the air.
     landing: Vec<(u32, Piece, Option<u32>)>,
+}
+
+/// [`State::royal_kind`] of `rules`: empty when no player has royal pieces.
+fn royal_kinds(rules: &Rules) -> Box<[bool]> {
+    if rules.royal.iter().all(Vec::is_empty) {
+        return Box::new([]);
+    }
+    let nk = rules.kinds.len();
+    let mut r = vec![false; rules.players.len() * nk];
+    for (owner, kinds) in rules.royal.iter().enumerate() {
+        for &k in kinds {
+            r[owner * nk + k as usize] = true;
+        }
+    }
+    r.into_boxed_slice()
 }
 
 impl State {
@@ -194,16 +217,14 @@ impl State {
             captured: 0,
             regs: vec![0; rules.players.len() * rules.state_keys.len()],
             nkinds: nk,
+            royal_kind: royal_kinds(rules),
+            royals: vec![Vec::new(); rules.players.len()],
             undo: Vec::new(),
             frames: Vec::new(),
             landing: Vec::new(),
         };
         for &(pos, owner, kind) in &rules.setup {
-            s.board[pos as usize] = Some(Piece {
-                owner,
-                kind,
-                attrs: rules.kinds[kind as usize].attrs,
-            });
+            s.put(rules, pos, owner, kind);
         }
         for &(owner, kind, n) in &rules.setup_off {
             s.hand[owner as usize * nk + kind as usize] += n;
@@ -214,16 +235,65 @@ impl State {
     /// Puts a new piece of `owner` and `kind` on `pos` before play (a hand-placed setup piece of
     /// a saved game), replacing what stands there; it cannot be unmade.
     pub fn put(&mut self, rules: &Rules, pos: u32, owner: u32, kind: u32) {
-        self.board[pos as usize] = Some(Piece {
-            owner,
-            kind,
-            attrs: rules.kinds[kind as usize].attrs,
-        });
+        let attrs = rules.kinds[kind as usize].attrs;
+        self.write(pos, Some(Piece { owner, kind, attrs }));
     }
 
     /// Empties `pos` before play (a saved game's set-up line `(x pos)`); it cannot be unmade.
     pub fn remove(&mut self, pos: u32) {
-        self.board[pos as usize] = None;
+        self.write(pos, None);
+    }
+
+    /// Puts `piece` (or nothing) on `pos` before play, as it is (attributes included); it
+    /// cannot be unmade. [`State::board`] is public to read: writes go through this,
+    /// [`State::put`] or [`State::remove`], which keep the royal pieces' positions.
+    pub fn set_square(&mut self, pos: u32, piece: Option<Piece>) {
+        self.write(pos, piece);
+    }
+
+    /// The positions of `player`'s royal pieces (of a type its `checkmated` goal names), in
+    /// no particular order.
+    pub(crate) fn royal_squares(&self, player: u32) -> &[u32] {
+        self.royals.get(player as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// The positions of `player`'s royal pieces, found by looking at every position (in
+    /// order): what [`State::royal_squares`] keeps, sorted.
+    pub(crate) fn royal_squares_scanned(&self, player: u32) -> Vec<u32> {
+        (0..self.board.len() as u32)
+            .filter(|&pos| {
+                self.board[pos as usize].is_some_and(|p| p.owner == player && self.is_royal(p))
+            })
+            .collect()
+    }
+
+    /// Writes `v` on `pos`, keeping the royal pieces' positions.
+    #[inline]
+    fn write(&mut self, pos: u32, v: Option<Piece>) {
+        let old = std::mem::replace(&mut self.board[pos as usize], v);
+        if self.royal_kind.is_empty() {
+            return;
+        }
+        if let Some(p) = old
+            && self.is_royal(p)
+        {
+            let list = &mut self.royals[p.owner as usize];
+            if let Some(i) = list.iter().position(|&q| q == pos) {
+                list.swap_remove(i);
+            }
+        }
+        if let Some(p) = v
+            && self.is_royal(p)
+        {
+            self.royals[p.owner as usize].push(pos);
+        }
+    }
+
+    #[inline]
+    fn is_royal(&self, p: Piece) -> bool {
+        self.royal_kind
+            .get(p.owner as usize * self.nkinds + p.kind as usize)
+            .is_some_and(|&r| r)
     }
 
     /// The player whose turn it is.
@@ -330,7 +400,7 @@ impl State {
         };
         while self.undo.len() > start {
             match self.undo.pop() {
-                Some(Undo::Square(p, v)) => self.board[p as usize] = v,
+                Some(Undo::Square(p, v)) => self.write(p, v),
                 Some(Undo::Hand(i, v)) => self.hand[i] = v,
                 Some(Undo::Reg(i, v)) => self.regs[i] = v,
                 Some(Undo::Meta(m)) => {
@@ -359,7 +429,7 @@ impl State {
 
     fn set(&mut self, pos: u32, v: Option<Piece>) {
         self.undo.push(Undo::Square(pos, self.board[pos as usize]));
-        self.board[pos as usize] = v;
+        self.write(pos, v);
     }
 
     fn add_hand(&mut self, owner: u32, kind: u32, delta: i64) {
@@ -499,5 +569,93 @@ impl State {
         self.partial.hash(&mut h);
         self.regs.hash(&mut h);
         h.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Move, Rules, State, legal_moves, piece_moves};
+
+    /// Kings are royal for both players (`checkmated`); they are captured (the moves before the
+    /// legality filter are played too), made by promotion, dropped from the hand, and taken
+    /// over by a Turncoat's `change-owner`.
+    const ROYALS: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(game (title "Royals") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 30 30)
+    (dimensions ("a/b/c/d/e" (30 0)) ("5/4/3/2/1" (0 30)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+  (piece (name King) (moves (step n) (step s) (step e) (step w) (step ne) (step sw))
+    (drops ((verify empty?) add)))
+  (piece (name Pawn) (moves (n (verify empty?) (if (on-board? n) add else (add King)))
+    (ne (verify enemy?) add) (nw (verify enemy?) add) (s (verify not-friend?) add)))
+  (piece (name Turncoat) (moves (e (verify enemy?) change-owner (go from) n (verify empty?) add)
+    (w (verify enemy?) change-owner (go from) s (verify empty?) add) (step n) (step s) (step w)))
+  (board-setup
+    (White (King c1) (Pawn a2 b2 d2) (Turncoat e1) (King off 1))
+    (Black (King c5) (Pawn a4 b4 d4) (Turncoat e5) (King off 1)))
+  (loss-condition (White Black) (checkmated King)))
+"#;
+
+    /// A small deterministic generator (xorshift).
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    fn kept_equal_scanned(rules: &Rules, st: &State) {
+        for p in 0..rules.players.len() as u32 {
+            let mut kept = st.royal_squares(p).to_vec();
+            kept.sort_unstable();
+            assert_eq!(kept, st.royal_squares_scanned(p), "player {p}");
+        }
+    }
+
+    #[test]
+    fn the_royal_squares_kept_are_those_on_the_board_after_make_and_unmake() {
+        let doc = crate::tests::zrf_doc(ROYALS);
+        let rules = Rules::compile(&doc, 0).unwrap();
+        let (mut made, mut royal_changes) = (0, 0);
+        for mut seed in 1..=40u64 {
+            let mut st = State::start(&rules);
+            kept_equal_scanned(&rules, &st);
+            let mut depth = 0;
+            for _ in 0..120 {
+                let player = st.to_move(&rules);
+                let mut moves: Vec<Move> = legal_moves(&rules, &mut st).moves;
+                kept_equal_scanned(&rules, &st);
+                for pos in 0..rules.npos() as u32 {
+                    if st.board[pos as usize].is_some_and(|p| p.owner == player) {
+                        moves.extend(piece_moves(&rules, &st, pos).moves);
+                    }
+                }
+                if moves.is_empty() || (depth > 0 && next(&mut seed).is_multiple_of(4)) {
+                    st.unmake();
+                    depth -= 1;
+                } else {
+                    let before = (st.royal_squares(0).len(), st.royal_squares(1).len());
+                    let m = &moves[next(&mut seed) as usize % moves.len()];
+                    st.make(&rules, m);
+                    depth += 1;
+                    made += 1;
+                    royal_changes += usize::from(
+                        before != (st.royal_squares(0).len(), st.royal_squares(1).len()),
+                    );
+                }
+                kept_equal_scanned(&rules, &st);
+                if depth == 0 && moves.is_empty() {
+                    break;
+                }
+            }
+            while depth > 0 {
+                st.unmake();
+                depth -= 1;
+                kept_equal_scanned(&rules, &st);
+            }
+            assert_eq!(st.key(), State::start(&rules).key());
+        }
+        assert!(made > 1000 && royal_changes > 50, "{made} {royal_changes}");
     }
 }

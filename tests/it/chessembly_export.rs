@@ -141,8 +141,8 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
             for black in [false, true] {
                 let mut board = Board::new(w, h);
                 let mut st = State::start(&rules);
-                for p in st.board.iter_mut() {
-                    *p = None;
+                for pos in 0..st.board.len() as u32 {
+                    st.set_square(pos, None);
                 }
                 let mut put = |sq: Square, k: &str, black: bool| {
                     let sym = sr.symbols.intern(k);
@@ -151,11 +151,14 @@ fn compare_game(file: &str, title: &str, nth: usize, base: &Path, f: &mut Figure
                     let pos = rules
                         .position(&zogkit::chessembly::square_name(sq))
                         .unwrap();
-                    st.board[pos as usize] = Some(engine::Piece {
-                        owner: black as u32,
-                        kind: rules.kind(k).unwrap(),
-                        attrs: 0,
-                    });
+                    st.set_square(
+                        pos,
+                        Some(engine::Piece {
+                            owner: black as u32,
+                            kind: rules.kind(k).unwrap(),
+                            attrs: 0,
+                        }),
+                    );
                 };
                 for &(sq, k, b) in &placed {
                     if sq != at {

@@ -273,11 +273,14 @@ fn engine_moves(
         for x in 0..board.width() {
             let sq = Square::new(x as u16, y as u16);
             if let Some(p) = board.get(sq) {
-                st.board[pos_of(sq) as usize] = Some(engine::Piece {
-                    owner: (p.color == Color::Black) as u32,
-                    kind: rules.kind(symbols.name(p.kind)).unwrap(),
-                    attrs: 0,
-                });
+                st.set_square(
+                    pos_of(sq),
+                    Some(engine::Piece {
+                        owner: (p.color == Color::Black) as u32,
+                        kind: rules.kind(symbols.name(p.kind)).unwrap(),
+                        attrs: 0,
+                    }),
+                );
             }
         }
     }
@@ -960,8 +963,8 @@ fn a_lowered_capture_keeps_the_capturing_piece() {
             kind: 0,
             attrs: 0,
         };
-        st.board[at("d4")] = Some(rook);
-        st.board[at("d6")] = Some(engine::Piece { owner: 1, ..rook });
+        st.set_square(at("d4") as u32, Some(rook));
+        st.set_square(at("d6") as u32, Some(engine::Piece { owner: 1, ..rook }));
         let moves = engine::piece_moves(&rules, &st, at("d4") as u32).moves;
         let take = moves
             .iter()
@@ -999,11 +1002,14 @@ fn a_lowered_shift_swaps_and_does_not_attack() {
     let rules = engine::Rules::compile(&doc, 0).unwrap();
     let mut st = engine::State::start(&rules);
     let put = |st: &mut engine::State, at: &str, owner: u32, kind: &str| {
-        st.board[rules.position(at).unwrap() as usize] = Some(engine::Piece {
-            owner,
-            kind: rules.kind(kind).unwrap(),
-            attrs: 0,
-        });
+        st.set_square(
+            rules.position(at).unwrap(),
+            Some(engine::Piece {
+                owner,
+                kind: rules.kind(kind).unwrap(),
+                attrs: 0,
+            }),
+        );
     };
     for (at, owner, kind) in [
         ("d4", 0, "ms-shift"),
