@@ -633,59 +633,63 @@ pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
                 None
             }
         }
-        _ => {
-            // Slides of an exact longer distance, and leaps.
-            let n = p.len();
-            if n >= 4
-                && is_add(&p[n - 1])
-                && let Verify(last) = &p[n - 2]
-            {
-                let body = &p[..n - 2];
-                if body.iter().all(|i| matches!(i, Step(_))) {
-                    let dirs: Vec<String> = body
-                        .iter()
-                        .filter_map(|i| match i {
-                            Step(d) => Some(d.clone()),
-                            _ => None,
-                        })
-                        .collect();
+        _ => exact_or_path(from, p),
+    }
+}
+
+/// Slides of an exact longer distance, leaps, and else the general chain.
+fn exact_or_path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)> {
+    use Instr::*;
+    // Slides of an exact longer distance, and leaps.
+    let n = p.len();
+    if n >= 4
+        && is_add(&p[n - 1])
+        && let Verify(last) = &p[n - 2]
+    {
+        let body = &p[..n - 2];
+        if body.iter().all(|i| matches!(i, Step(_))) {
+            let dirs: Vec<String> = body
+                .iter()
+                .filter_map(|i| match i {
+                    Step(d) => Some(d.clone()),
+                    _ => None,
+                })
+                .collect();
+            return Some((
+                Shape::Leap {
+                    from,
+                    to: last.clone(),
+                    len: dirs.len(),
+                },
+                dirs,
+            ));
+        }
+        // Step d (Verify go, Step d)*k
+        if let Some(Step(d)) = body.first() {
+            let rest = &body[1..];
+            if rest.len() % 2 == 0 && !rest.is_empty() {
+                let go = match &rest[0] {
+                    Verify(g) => g.clone(),
+                    _ => return None,
+                };
+                let ok = rest
+                    .chunks(2)
+                    .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
+                if ok {
                     return Some((
-                        Shape::Leap {
+                        Shape::SlideExact {
                             from,
-                            to: last.clone(),
-                            len: dirs.len(),
+                            go,
+                            land: last.clone(),
+                            n: rest.len() / 2 + 1,
                         },
-                        dirs,
+                        vec![d.clone()],
                     ));
                 }
-                // Step d (Verify go, Step d)*k
-                if let Some(Step(d)) = body.first() {
-                    let rest = &body[1..];
-                    if rest.len() % 2 == 0 && !rest.is_empty() {
-                        let go = match &rest[0] {
-                            Verify(g) => g.clone(),
-                            _ => return None,
-                        };
-                        let ok = rest
-                            .chunks(2)
-                            .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
-                        if ok {
-                            return Some((
-                                Shape::SlideExact {
-                                    from,
-                                    go,
-                                    land: last.clone(),
-                                    n: rest.len() / 2 + 1,
-                                },
-                                vec![d.clone()],
-                            ));
-                        }
-                    }
-                }
             }
-            path(from, p)
         }
     }
+    path(from, p)
 }
 
 /// The general chain: `step (verify …)* (step (verify …)*)* add`.
