@@ -667,7 +667,7 @@ fn exact_or_path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)
         // Step d (Verify go, Step d)*k
         if let Some(Step(d)) = body.first() {
             let rest = &body[1..];
-            if rest.len() % 2 == 0 && !rest.is_empty() {
+            if rest.len().is_multiple_of(2) && !rest.is_empty() {
                 let go = match &rest[0] {
                     Verify(g) => g.clone(),
                     _ => return None,
