@@ -588,7 +588,15 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
                     &movement::land_cond(Land::Empty).expect("a test"),
                 )?);
             }
-            atoms.extend(lands(Travel::Hop, v)?);
+            // The landing is the first piece after the screen: a capture, whatever may be
+            // taken there; landing on nothing is the move beyond the screen.
+            atoms.extend(match m.land {
+                Land::Empty => lands(Travel::Hop, v)?,
+                Land::Enemy | Land::NotFriend => atom_set(Travel::Hop, v, &enemy)?,
+                Land::Friend | Land::Any => {
+                    return Err("its cannon may take a friend".into());
+                }
+            });
             atoms
         }
         T::EnPassant {

@@ -583,10 +583,11 @@ fn ludii_and_chessembly_sources_record_the_bytes_read() {
 /// at its call site), not only at the file.
 #[test]
 fn writer_warnings_point_at_the_lost_block_in_the_source() {
-    const GAME: &str = "corpus/zrf/render_minishogi.zrf";
-    // Minishogi's slides promote inside their run, which `.lud` says since the writer prints
-    // from the movement table; a macro-heavy file still loses blocks there.
+    // Minishogi's promoting slides are said by both writers since they print from the
+    // movement table; a macro-heavy file still loses blocks in `.lud`, and a draughts jump in
+    // `variants.ini`.
     const MACROS: &str = "corpus/zrf/macro_001.zrf";
+    const JUMP: &str = "corpus/zrf/fsf_err_jump.zrf";
     let root = Path::new(REPO);
     let scratch = common::scratch_dir("writer-located");
     let block = |game: &str, needle: &str| common::line_col_of(root.join(game), needle);
@@ -598,10 +599,10 @@ fn writer_warnings_point_at_the_lost_block_in_the_source() {
             block(MACROS, "(slide n e)"),
         ),
         (
-            GAME,
+            JUMP,
             "fsf",
-            "warning[fsf::not-expressible]: Minishogi: piece `角行`, move block 1:",
-            block(GAME, "(slide-p ne 角行"),
+            "warning[fsf::not-expressible]: Jumpers: piece `Man`, move block 4:",
+            block(JUMP, "(jump ne)"),
         ),
         (
             MACROS,
