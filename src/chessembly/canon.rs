@@ -1,6 +1,6 @@
 //! Lowered blocks that are plain movements, rewritten to the movement table's program of them.
 //!
-//! The symbolic executor of [`super::lower`] writes each way through a chain as a linear block
+//! The symbolic executor of [`mod@super::lower`] writes each way through a chain as a linear block
 //! in Chessembly's own order: tests at a delta before the step (`peek(d)` is
 //! `verify (empty? d), step d`), a slide as `while (empty? d) (step d, add)`, a `take` as a
 //! conditional `add`. [`typed`] rewrites such a block by exact equivalences (each one generates
@@ -106,7 +106,7 @@ fn implied(a: &Cond, b: &Cond) -> Option<Cond> {
 /// - a trailing `if c (then) else ()` is `verify c, then` (the block ends either way);
 /// - `verify (t? d), step d` is `step d, verify t?` (off the board the step ends the block as
 ///   the failed test does);
-/// - two tests of the current position that say one thing are that one ([`implied`]);
+/// - two tests of the current position that say one thing are that one (`implied`);
 /// - `while (empty? d) (step d, X)` followed by `step d` or by nothing, where `X` only adds, is
 ///   `step d, while empty? (X, step d)` (followed by nothing): both visit the same empty run and
 ///   end on its first occupied position, or fail off the board;
