@@ -876,9 +876,10 @@ fn emit_game_located(
         ));
     };
     let inlined = Document {
-        games: vec![doc.games_inlined().swap_remove(gi)],
+        spec_version: doc.spec_version.clone(),
+        source: doc.source.clone(),
+        games: vec![doc.game_inlined(gi)],
         procedures: Vec::new(),
-        ..doc.clone()
     };
     let game = &inlined.games[0];
     let pieces: Vec<&str> = game

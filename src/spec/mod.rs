@@ -48,16 +48,26 @@ impl Document {
     /// nested deeper than 256, or past [`moves::MAX_INLINED`] instructions for the whole document,
     /// are kept): what a program means, whatever its factoring.
     pub fn games_inlined(&self) -> Vec<Game> {
-        let mut games = self.games.clone();
         let mut inl = moves::Inliner::new(self.procedures.len());
-        for g in &mut games {
-            for p in &mut g.pieces {
-                for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
-                    b.program = moves::inline(&b.program, &self.procedures, &mut inl);
-                }
+        (0..self.games.len())
+            .map(|gi| self.game_inlined_with(gi, &mut inl))
+            .collect()
+    }
+
+    /// Game `gi` with every call in its move programs inlined (as [`Document::games_inlined`],
+    /// without copying the other games).
+    pub fn game_inlined(&self, gi: usize) -> Game {
+        self.game_inlined_with(gi, &mut moves::Inliner::new(self.procedures.len()))
+    }
+
+    fn game_inlined_with(&self, gi: usize, inl: &mut moves::Inliner) -> Game {
+        let mut g = self.games[gi].clone();
+        for p in &mut g.pieces {
+            for b in p.moves.iter_mut().chain(p.drops.iter_mut()) {
+                b.program = moves::inline(&b.program, &self.procedures, inl);
             }
         }
-        games
+        g
     }
 }
 
