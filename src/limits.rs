@@ -92,6 +92,11 @@ pub const LIMITS: &[Limit] = &[
         what: "move and drop blocks of all pieces of one game, in every format",
     },
     Limit {
+        name: "unknown-forms",
+        code: "zrf::too-many-unknown-forms",
+        what: "forms one ZRF game's move programs keep as written (not instructions nor names of the game)",
+    },
+    Limit {
         name: "yaml-bytes",
         code: "yaml::too-large",
         what: "size of a YAML spec document, in bytes",
@@ -171,6 +176,7 @@ impl ReadOptions {
             "positions" => self.lower.max_positions as u64,
             "pieces" => self.lower.max_pieces as u64,
             "move-blocks" => self.lower.max_move_blocks as u64,
+            "unknown-forms" => self.lower.max_unknown_forms as u64,
             "yaml-bytes" => self.yaml.max_bytes as u64,
             "yaml-aliases" => self.yaml.max_alias_nodes,
             "output-bytes" => self.max_output_bytes,
@@ -216,6 +222,7 @@ impl ReadOptions {
             "positions" => self.lower.max_positions = size,
             "pieces" => self.lower.max_pieces = size,
             "move-blocks" => self.lower.max_move_blocks = size,
+            "unknown-forms" => self.lower.max_unknown_forms = size,
             "yaml-bytes" => self.yaml.max_bytes = size,
             "yaml-aliases" => self.yaml.max_alias_nodes = value,
             "output-bytes" => self.max_output_bytes = value,

@@ -97,6 +97,10 @@ pub const CODE_TOO_MANY_PIECES: &str = "zrf::too-many-pieces";
 /// [`Limits::max_move_blocks`].
 pub const CODE_TOO_MANY_MOVE_BLOCKS: &str = "zrf::too-many-move-blocks";
 
+/// Diagnostic code: a game's move programs hold more forms kept as written than
+/// [`Limits::max_unknown_forms`].
+pub const CODE_TOO_MANY_UNKNOWN_FORMS: &str = "zrf::too-many-unknown-forms";
+
 /// Lowering limits (configurable; the defaults are far above anything real games need).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -111,6 +115,11 @@ pub struct Limits {
     /// dropped with [`CODE_TOO_MANY_MOVE_BLOCKS`]: a macro body repeated into every piece can
     /// otherwise make a small file lower into hundreds of megabytes.
     pub max_move_blocks: usize,
+    /// Most forms one game's move programs may keep as written (not ZRF instructions, nor names
+    /// of the game; the shared corpus has at most 8 in a game). Beyond it, further ones are
+    /// dropped with [`CODE_TOO_MANY_UNKNOWN_FORMS`]: a macro of garbage repeated into every
+    /// block otherwise lowers a small file into programs of tens of thousands of instructions.
+    pub max_unknown_forms: usize,
 }
 
 impl Default for Limits {
@@ -119,6 +128,7 @@ impl Default for Limits {
             max_positions: geometry::MAX_POSITIONS,
             max_pieces: 100_000,
             max_move_blocks: 100_000,
+            max_unknown_forms: 1_000,
         }
     }
 }
@@ -135,6 +145,7 @@ pub fn lower_with(file: &ZrfFile, source: Source, limits: Limits) -> Lowered {
         limits,
         over_pieces: false,
         move_blocks: 0,
+        unknown_forms: 0,
         sites: &file.expanded.sites,
         diags: Vec::new(),
         seen: BTreeSet::new(),
@@ -210,6 +221,9 @@ struct Cx<'a> {
     over_pieces: bool,
     /// Move and drop blocks of the current game so far (see [`Limits::max_move_blocks`]).
     move_blocks: usize,
+    /// Instructions kept as written in the current game so far (see
+    /// [`Limits::max_unknown_forms`]).
+    unknown_forms: usize,
     sites: &'a Sites,
     diags: Vec<Diagnostic>,
     /// Diagnostics already reported (variants share forms with their game).
@@ -429,6 +443,7 @@ impl<'a> Cx<'a> {
     fn game(&mut self, form: &Node, g: &mut Game, done: &[Game]) {
         self.over_pieces = false;
         self.move_blocks = 0;
+        self.unknown_forms = 0;
         let root = At::root(form);
         // Names first: boards, pieces and players are needed to read move programs.
         let mut names = self.names(root, form);
@@ -701,6 +716,9 @@ impl<'a> Cx<'a> {
                 i,
             );
             return Instr::Step(a.to_string());
+        }
+        if !self.keep_unknown(i) {
+            return dropped();
         }
         self.warn(
             "zrf::unknown-name",
@@ -1128,7 +1146,28 @@ impl<'a> Cx<'a> {
     }
 
     fn program<'n>(&mut self, items: impl Iterator<Item = At<'n>>, names: &Names) -> Vec<Instr> {
-        items.map(|i| self.instr(i, names)).collect()
+        items
+            .map(|i| self.instr(i, names))
+            .filter(|i| !is_dropped(i))
+            .collect()
+    }
+
+    /// Counts one instruction kept as written at `i`: `true` while the game is within
+    /// [`Limits::max_unknown_forms`]; past it, reports once and the form is dropped.
+    fn keep_unknown(&mut self, i: At<'_>) -> bool {
+        self.unknown_forms += 1;
+        let limit = self.limits.max_unknown_forms;
+        if self.unknown_forms == limit.saturating_add(1) {
+            self.report(
+                Severity::Error,
+                CODE_TOO_MANY_UNKNOWN_FORMS,
+                format!(
+                    "this game's move programs keep more than {limit} forms as written (the limit; `--limit unknown-forms=N` changes it); the rest are dropped"
+                ),
+                i,
+            );
+        }
+        self.unknown_forms <= limit
     }
 
     /// Whether list `i` should become (or already is) a procedure: it occurs more than once and
@@ -1242,6 +1281,9 @@ impl<'a> Cx<'a> {
             _ => {
                 // Not a keyword at all (a misspelling or an undefined macro): the author's
                 // mistake, reported, but not a gap in the spec.
+                if !self.keep_unknown(i) {
+                    return dropped();
+                }
                 self.warn(
                     "zrf::unknown-instruction",
                     format!(
@@ -1301,6 +1343,9 @@ impl<'a> Cx<'a> {
                 continue;
             }
             let ins = self.instr(*x, names);
+            if is_dropped(&ins) {
+                continue;
+            }
             if in_else {
                 else_.push(ins)
             } else {
@@ -1340,6 +1385,9 @@ impl<'a> Cx<'a> {
     }
 
     fn raw_instr(&mut self, i: At<'_>, why: &str) -> Instr {
+        if !self.keep_unknown(i) {
+            return dropped();
+        }
         self.warn(
             "zrf::unknown-instruction",
             format!("{why}; the form is kept as written"),
@@ -1796,4 +1844,17 @@ fn collect_move_types(n: &Node, out: &mut BTreeSet<String>) {
             stack.extend(v.iter().filter(|c| matches!(c.kind, NodeKind::List(_))));
         }
     }
+}
+
+/// The stand-in for a form dropped past [`Limits::max_unknown_forms`], which program builders
+/// leave out: a ZRF raw instruction with no text, which no kept form has.
+fn dropped() -> Instr {
+    Instr::Raw {
+        format: RawFormat::Zrf,
+        text: String::new(),
+    }
+}
+
+fn is_dropped(i: &Instr) -> bool {
+    matches!(i, Instr::Raw { format: RawFormat::Zrf, text } if text.is_empty())
 }
