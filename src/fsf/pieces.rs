@@ -422,7 +422,7 @@ pub fn classify(
             && let Ok(m) = movement::recognise(&block)
             && let Ok(t) = typed(&m, vec)
         {
-            out.add_typed(t, bi + 1);
+            out.add_typed(t);
             continue;
         }
         if let Some((side, fwd, piece)) = en_passant(&p) {
@@ -494,7 +494,7 @@ struct Typed {
 }
 
 impl Classified {
-    fn add_typed(&mut self, t: Typed, _block: usize) {
+    fn add_typed(&mut self, t: Typed) {
         self.promotions.extend(t.promotion);
         self.en_passant.extend(t.en_passant);
         if t.initial.is_some() {
