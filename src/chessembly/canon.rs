@@ -27,7 +27,7 @@ pub fn typed(block: &[Instr]) -> Option<Vec<Vec<Instr>>> {
 
 /// The movement a block means after [`normalise`], if any: a plain one, whose destination
 /// is tested only by its landing (other tests there stay as lowered, where a script says them
-/// before the move).
+/// before the move), and which is not a general path.
 pub fn movement_of(block: &[Instr]) -> Option<Movement> {
     let program = normalise(block.to_vec());
     movement::recognise(&MoveBlock {
@@ -35,7 +35,12 @@ pub fn movement_of(block: &[Instr]) -> Option<Movement> {
         program,
     })
     .ok()
-    .filter(|m| m.arrive.is_empty() && m.run.is_empty())
+    .filter(|m| {
+        // A general path is no plainer than the lowered block, and Chessembly's writer prints
+        // it from the block: it stays as lowered.
+        let path = matches!(m.travel, Travel::Path { .. });
+        m.arrive.is_empty() && m.run.is_empty() && !path
+    })
 }
 
 fn here(t: Test) -> Cond {

@@ -1,12 +1,12 @@
-//! A piece's move blocks as Betza atoms: each block is recognised by `spec::moves::shape`
-//! (after calls are inlined) once the parts Fairy-Stockfish states elsewhere are taken off —
-//! a promotion tail, a destination-zone test, the zone test of a double step — or by the two
-//! patterns shape does not name (en passant, lame paths longer than two steps). Whatever is
-//! left unrecognised is reported by the caller, never guessed.
+//! A piece's move blocks as Betza atoms, printed from their typed movements (`spec::movement`,
+//! after calls are inlined): steps, leaps, lame leaps, riders, cannons, en passant, with
+//! promotion in a zone and the double step's zone. Janggi's palace lines and cannon are taken
+//! off first; a block the table types only up to its first occupied square gives its slide.
+//! Whatever is left is reported by the caller, never guessed.
 
 use super::betza::{Atom, Modality, Travel, Vector, lame_path};
 use crate::spec::movement;
-use crate::spec::moves::{self, Shape, is_add, is_empty_test};
+use crate::spec::moves::{self, is_add, is_empty_test};
 use crate::spec::{Cond, Instr, MoveBlock, Test};
 use std::collections::BTreeSet;
 
@@ -68,78 +68,6 @@ fn modalities(c: &Cond) -> Option<&'static [Modality]> {
         },
         _ => None,
     }
-}
-
-fn in_zone(c: &Cond) -> Option<&str> {
-    match c {
-        Cond::InZone { zone, at: None } => Some(zone),
-        _ => None,
-    }
-}
-
-/// Takes a promotion tail off: `if (in-zone? z) (add P…) else add` → `add`.
-fn strip_promotion(p: &mut [Instr]) -> Option<(String, Vec<String>)> {
-    let Some(Instr::If { cond, then_, else_ }) = p.last() else {
-        return None;
-    };
-    let zone = in_zone(cond)?.to_string();
-    let [
-        Instr::Add {
-            pieces,
-            partial: false,
-            copy: false,
-            move_type: None,
-        },
-    ] = then_.as_slice()
-    else {
-        return None;
-    };
-    if pieces.is_empty() || !matches!(else_.as_slice(), [a] if is_add(a)) {
-        return None;
-    }
-    let pieces = pieces.clone();
-    let add = else_[0].clone();
-    *p.last_mut().expect("checked") = add;
-    Some((zone, pieces))
-}
-
-/// Takes destination-zone tests off the verifications right before the final `add`.
-fn strip_destination_zone(p: &mut Vec<Instr>) -> Option<String> {
-    let n = p.len();
-    if n < 2 || !is_add(&p[n - 1]) {
-        return None;
-    }
-    let mut i = n - 1;
-    while i > 0 && matches!(p[i - 1], Instr::Verify(_)) {
-        i -= 1;
-        if let Instr::Verify(c) = &p[i]
-            && let Some(z) = in_zone(c)
-        {
-            let z = z.to_string();
-            p.remove(i);
-            return Some(z);
-        }
-    }
-    None
-}
-
-/// Takes the zone test after the first step of a double step off:
-/// `step d, verify c, verify (in-zone? z), step …`.
-fn strip_initial_zone(p: &mut Vec<Instr>) -> Option<(String, String)> {
-    if let [
-        Instr::Step(d),
-        Instr::Verify(_),
-        Instr::Verify(z),
-        Instr::Step(_),
-        ..,
-    ] = p.as_slice()
-        && let Some(z) = in_zone(z)
-    {
-        let out = (z.to_string(), d.clone());
-        p.remove(2);
-        return Some(out);
-    }
-    None
 }
 
 /// Takes a line restriction off: a first test that the piece stands in zone `z`, and a test
@@ -264,88 +192,6 @@ fn janggi_hop(p: &[Instr], own: &str) -> Option<(String, bool)> {
     (stop == target && matches!(&rest[n..], [a] if is_add(a))).then(|| (d.clone(), line))
 }
 
-/// En passant as the ZRF chess files write it: step aside onto the enemy pawn that just moved,
-/// take it, and check that it came from two steps ahead.
-fn en_passant(p: &[Instr]) -> Option<(String, String, String)> {
-    match p {
-        [
-            Instr::Step(side),
-            Instr::Verify(Cond::Test {
-                test: Test::Enemy,
-                at: None,
-                move_type: None,
-            }),
-            Instr::Verify(Cond::Test {
-                test: Test::LastTo,
-                at: None,
-                move_type: None,
-            }),
-            Instr::Verify(Cond::Piece { piece, at: None }),
-            Instr::Capture { at: None },
-            Instr::Step(f1),
-            Instr::Mark,
-            Instr::Step(f2),
-            Instr::Verify(Cond::Test {
-                test: Test::LastFrom,
-                at: None,
-                move_type: None,
-            }),
-            Instr::Back,
-            a,
-        ] if f1 == f2 && is_add(a) => Some((side.clone(), f1.clone(), piece.clone())),
-        _ => None,
-    }
-}
-
-/// `step d, while c (add, step d), REST` where REST continues from the first square the loop
-/// stops at: the slide's moves, and REST reached by the same walk without adding.
-fn split_slide(p: &[Instr]) -> Option<(Vec<Instr>, Vec<Instr>)> {
-    let [Instr::Step(d), Instr::While { cond, body }, rest @ ..] = p else {
-        return None;
-    };
-    if rest.is_empty() || !matches!(body.as_slice(), [a, Instr::Step(d2)] if is_add(a) && d2 == d) {
-        return None;
-    }
-    if matches!(rest, [Instr::Verify(_), a] if is_add(a)) {
-        return None; // a plain slide with its stop, which shape names
-    }
-    let slide = vec![p[0].clone(), p[1].clone()];
-    let mut walk = vec![
-        p[0].clone(),
-        Instr::While {
-            cond: cond.clone(),
-            body: vec![Instr::Step(d.clone())],
-        },
-    ];
-    walk.extend(rest.iter().cloned());
-    Some((slide, walk))
-}
-
-/// `step d1, verify empty, step d2, verify empty, …, step dk, verify to, add`: the steps and `to`.
-fn straight_path(p: &[Instr]) -> Option<(Vec<String>, Cond)> {
-    let n = p.len();
-    if n < 3 || !is_add(&p[n - 1]) {
-        return None;
-    }
-    let Instr::Verify(to) = &p[n - 2] else {
-        return None;
-    };
-    let mut dirs = Vec::new();
-    let mut i = 0;
-    while i < n - 2 {
-        let Instr::Step(d) = &p[i] else { return None };
-        dirs.push(d.clone());
-        i += 1;
-        if i < n - 2 {
-            match &p[i] {
-                Instr::Verify(c) if is_empty_test(c) => i += 1,
-                _ => return None,
-            }
-        }
-    }
-    Some((dirs, to.clone()))
-}
-
 fn add_vec(a: Vector, b: Vector) -> Vector {
     (a.0 + b.0, a.1 + b.1)
 }
@@ -418,65 +264,19 @@ pub fn classify(
             move_type: None,
             program: p.clone(),
         };
-        if lines.is_none()
-            && let Ok(m) = movement::recognise(&block)
-            && let Ok(t) = typed(&m, vec)
-        {
-            out.add_typed(t);
-            continue;
-        }
-        if let Some((side, fwd, piece)) = en_passant(&p) {
-            match (vec(&side), vec(&fwd)) {
-                (Some(s), Some(f)) => {
-                    out.moves.insert(Movement {
-                        atom: Atom {
-                            travel: Travel::Leap,
-                            initial: false,
-                            modality: Modality::CaptureEp,
-                            v: add_vec(s, f),
-                        },
-                        zone: None,
-                        lines: None,
-                    });
-                    out.en_passant.push(piece);
-                }
-                _ => out.unexpressible.push((
-                    bi + 1,
-                    "en passant along a direction without a vector".into(),
-                )),
-            }
-            continue;
-        }
-        if let Some(pr) = strip_promotion(&mut p) {
-            out.promotions.push(pr);
-        }
-        let zone = strip_destination_zone(&mut p);
-        let initial = strip_initial_zone(&mut p);
-        let programs = match split_slide(&p) {
-            Some((a, b)) => vec![a, b],
-            None => vec![p],
-        };
-        for prog in programs {
-            match atoms_of(&prog, vec) {
-                Ok(atoms) => {
-                    for mut atom in atoms {
-                        if let Some((z, d)) = &initial {
-                            atom.initial = true;
-                            match vec(d) {
-                                Some(v) => out.initial = Some((z.clone(), v)),
-                                None => {
-                                    out.unexpressible.push((bi + 1, "no vector".into()));
-                                }
-                            }
-                        }
-                        out.moves.insert(Movement {
-                            atom,
-                            zone: zone.clone(),
-                            lines: lines.clone(),
-                        });
+        let whole = movement::recognise(&block).map_err(|w| w.to_string());
+        match whole.and_then(|m| typed(&m, vec)) {
+            Ok(t) => out.add_typed(t, lines),
+            Err(why) => {
+                // The moves up to the first occupied square, when the table types those.
+                match movement::slide_part(&block).map(|m| typed(&m, vec)) {
+                    Some(Ok(t)) => {
+                        out.add_typed(t, lines);
+                        let rest = format!("its moves beyond the slide: {why}");
+                        out.unexpressible.push((bi + 1, rest));
                     }
+                    _ => out.unexpressible.push((bi + 1, why)),
                 }
-                Err(why) => out.unexpressible.push((bi + 1, why)),
             }
         }
     }
@@ -494,7 +294,7 @@ struct Typed {
 }
 
 impl Classified {
-    fn add_typed(&mut self, t: Typed) {
+    fn add_typed(&mut self, t: Typed, lines: Option<String>) {
         self.promotions.extend(t.promotion);
         self.en_passant.extend(t.en_passant);
         if t.initial.is_some() {
@@ -504,7 +304,7 @@ impl Classified {
             self.moves.insert(Movement {
                 atom,
                 zone: t.zone.clone(),
-                lines: None,
+                lines: lines.clone(),
             });
         }
     }
@@ -528,7 +328,13 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
         }
         Some(_) => return Err("its promotion is not forced in a zone".into()),
     };
-    let land = movement::land_cond(m.land).ok_or("its destination may hold anything")?;
+    // En passant's landing is fixed by its form (the square behind the captured pawn).
+    let ep = matches!(m.travel, T::EnPassant { .. });
+    let land = match movement::land_cond(m.land) {
+        Some(c) => c,
+        None if ep => Cond::Const(true),
+        None => return Err("its destination may hold anything".into()),
+    };
     let enemy = Cond::Test {
         test: Test::Enemy,
         at: None,
@@ -613,8 +419,12 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
                 v,
             }]
         }
+        T::Hop { capture: true, .. } => {
+            return Err("it captures the piece it jumps (Fairy-Stockfish cannot)".into());
+        }
         T::Hop { .. } => return Err("it jumps a piece (Fairy-Stockfish's hops are cannons)".into()),
         T::Drop => return Err("it is a drop".into()),
+        T::Path { .. } => return Err("it tests the squares it passes over".into()),
     };
     Ok(t)
 }
@@ -653,126 +463,4 @@ fn path_vector(
         return Err("its steps turn back on an axis (a crooked path)".into());
     }
     Ok(pts)
-}
-
-/// The atoms of one block program with no promotion, zone or castling parts.
-fn atoms_of(p: &[Instr], vec: &dyn Fn(&str) -> Option<Vector>) -> Result<Vec<Atom>, String> {
-    let block = MoveBlock {
-        move_type: None,
-        program: p.to_vec(),
-    };
-    let v1 = |d: &str| vec(d).ok_or_else(|| format!("direction `{d}` has no board vector"));
-    // Lame leaps longer than the two-step form (the janggi elephant): a general path.
-    let long_lame = || -> Result<Vec<Atom>, String> {
-        if let Some((dirs, to)) = straight_path(p)
-            && dirs.len() > 2
-        {
-            let pts = path_vector(&dirs, vec)?;
-            let (target, between) = pts.split_last().expect("a path has steps");
-            if lame_path(*target) == between {
-                return atom_set(Travel::Lame, *target, &to);
-            }
-            return Err("its blocked squares are not Fairy-Stockfish's lame path".into());
-        }
-        Err("it is none of the step, slide, leap, lame-leap or cannon shapes".into())
-    };
-    let Some((shape, dirs)) = moves::shape(&block) else {
-        return long_lame();
-    };
-    let no_from = |from: &Option<Cond>| -> Result<(), String> {
-        match from {
-            Some(_) => Err("it tests its starting square first (a conditional move)".into()),
-            None => Ok(()),
-        }
-    };
-    match shape {
-        Shape::Step { from, to } => {
-            no_from(&from)?;
-            atom_set(Travel::Leap, v1(&dirs[0])?, &to)
-        }
-        Shape::Leap { from, to, .. } => {
-            no_from(&from)?;
-            let pts = path_vector(&dirs, vec)?;
-            atom_set(Travel::Leap, *pts.last().expect("a leap has steps"), &to)
-        }
-        Shape::Slide { from, go, stop } => {
-            no_from(&from)?;
-            if !is_empty_test(&go) {
-                return Err("it slides over squares that are not empty".into());
-            }
-            let v = v1(&dirs[0])?;
-            let mut out = atom_set(Travel::Ride(0), v, &go)?;
-            if let Some(stop) = stop {
-                let m =
-                    modalities(&stop).ok_or("its last square's test is not enemy/not-friend")?;
-                if m.contains(&Modality::Capture) {
-                    out.extend(atom_set(
-                        Travel::Ride(0),
-                        v,
-                        &Cond::Test {
-                            test: Test::Enemy,
-                            at: None,
-                            move_type: None,
-                        },
-                    )?);
-                }
-            }
-            Ok(out)
-        }
-        Shape::SlideExact { from, go, land, n } => {
-            no_from(&from)?;
-            if !is_empty_test(&go) {
-                return Err("it passes squares that need not be empty".into());
-            }
-            let v = v1(&dirs[0])?;
-            let n = n as i32;
-            atom_set(Travel::Lame, (v.0 * n, v.1 * n), &land)
-        }
-        Shape::Two { c1, c2 } => {
-            let pts = path_vector(&dirs, vec)?;
-            let travel = if is_empty_test(&c1) {
-                if lame_path(pts[1]) != [pts[0]] {
-                    return Err("its blocked square is not Fairy-Stockfish's lame path".into());
-                }
-                Travel::Lame
-            } else if c1 == Cond::Const(true) {
-                Travel::Leap
-            } else {
-                return Err("its first step tests something other than emptiness".into());
-            };
-            atom_set(travel, pts[1], &c2)
-        }
-        Shape::Cannon {
-            from,
-            hurdle,
-            go,
-            stop,
-            slide,
-        } => {
-            no_from(&from)?;
-            if slide {
-                // `split_slide` separates a xiangqi cannon's quiet slide before this point.
-                return Err("its cannon block also slides, and was not split".into());
-            }
-            let any_piece = matches!(&hurdle, Cond::Not(c) if is_empty_test(c));
-            if !any_piece || !is_empty_test(&go) {
-                return Err("its screen or its flight is restricted (not a plain cannon)".into());
-            }
-            let m = modalities(&stop).ok_or("its target test is not enemy/not-friend")?;
-            if m != [Modality::Capture] && m != [Modality::Move, Modality::Capture] {
-                return Err("its target test is not a capture".into());
-            }
-            atom_set(
-                Travel::Hop,
-                v1(&dirs[0])?,
-                &Cond::Test {
-                    test: Test::Enemy,
-                    at: None,
-                    move_type: None,
-                },
-            )
-        }
-        Shape::Hop { .. } => Err("it captures the piece it jumps (Fairy-Stockfish cannot)".into()),
-        Shape::Path { .. } => long_lame(),
-    }
 }

@@ -1,7 +1,7 @@
 //! Spec → `.lud`: readable, indented Ludii text for the supported subset, with diagnostics for the rest.
 //!
-//! Move blocks are recognised by the shapes the reader produces (step, slide, slide with an exact
-//! distance, hop, cannon hop, leap, two-step) and consecutive blocks that differ only in their
+//! Move blocks are printed from their typed movements (`spec::movement`: step, slide, slide with
+//! an exact distance, hop, cannon hop, leap, two-step, path) and consecutive blocks that differ only in their
 //! direction are written as one ludeme with a direction set. A move ludeme used by several
 //! pieces is written once as a `(define …)`. `read_lud(write_lud(spec)) == spec` holds for
 //! every spec `read_lud` produces.
@@ -12,10 +12,7 @@ use super::syntax::{self, Node};
 use crate::diag::{Diagnostic, FileId, Severity, Span};
 use crate::spec::geometry::build::build;
 use crate::spec::movement::{self, Land, Movement, Travel};
-use crate::spec::moves::{
-    Inliner, Promotion, Shape, first_move_only, inline, is_add, is_empty_test, shape,
-    split_promotion,
-};
+use crate::spec::moves::{Inliner, first_move_only, inline, is_add, is_empty_test};
 use crate::spec::origin::GameOrigin;
 use crate::spec::{BoardArg, BoardFn, Construction, SiteKind};
 use crate::spec::{
@@ -1833,6 +1830,66 @@ fn two_ludeme(group: &[Vec<String>], c1: &Cond, c2: &Cond, cx: &Ctx) -> Option<S
     ))
 }
 
+/// The ludeme form of a movement ([`shape_of`]): the conditions it tests, as Ludii's move
+/// ludemes hold them. Every condition is the spec's own; `from` is tested at the origin.
+#[derive(Debug, Clone, PartialEq)]
+enum Shape {
+    Step {
+        from: Option<Cond>,
+        to: Cond,
+    },
+    Slide {
+        from: Option<Cond>,
+        go: Cond,
+        stop: Option<Cond>,
+    },
+    SlideExact {
+        from: Option<Cond>,
+        go: Cond,
+        land: Cond,
+        n: usize,
+    },
+    Hop {
+        from: Option<Cond>,
+        hurdle: Cond,
+        capture: bool,
+        land: Cond,
+    },
+    Cannon {
+        from: Option<Cond>,
+        hurdle: Cond,
+        go: Cond,
+        stop: Cond,
+        /// The empty run before the hurdle also ends moves (xiangqi's cannon).
+        slide: bool,
+    },
+    Leap {
+        from: Option<Cond>,
+        to: Cond,
+        len: usize,
+    },
+    Two {
+        c1: Cond,
+        c2: Cond,
+    },
+    /// Any chain of steps with the conditions verified after each step (`conds[k]` after
+    /// step `k`), ending with a plain `add`: the general form the shapes above specialise.
+    Path {
+        from: Option<Cond>,
+        conds: Vec<Vec<Cond>>,
+    },
+}
+
+/// A promotion at the end of a block: the moving piece becomes one of `pieces`, always or
+/// when it arrives in `zone`.
+#[derive(Debug, Clone, PartialEq)]
+struct Promotion {
+    /// The zone (for the mover) that promotes; `None`: every move of the block promotes.
+    zone: Option<String>,
+    /// The choices.
+    pieces: Vec<String>,
+}
+
 /// What [`classify`] found: the shape, its directions, the promotion split off, and whether
 /// a continuation (partial move) was dropped.
 type Classified = (Shape, Vec<String>, Option<Promotion>, bool);
@@ -1852,10 +1909,9 @@ fn needs_piece(c: &Cond) -> bool {
     }
 }
 
-/// A block's shape with its promotion split off, calls inlined first: from its movement
-/// ([`movement::recognise`]) where the table types it, else from the block's instructions; a
-/// block with a move type or partial completions is classified by its first move (the caller
-/// reports the loss).
+/// A block's ludeme shape with its promotion split off, calls inlined first, from its movement
+/// ([`movement::recognise`]); a block with partial completions that the table does not type
+/// whole is classified by its first move (the caller reports the loss).
 fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
     let inlined = MoveBlock {
         move_type: b.move_type.clone(),
@@ -1874,15 +1930,13 @@ fn classify(b: &MoveBlock, cx: &Ctx) -> Option<Classified> {
         }
         None => (inlined, false),
     };
-    if cut && let Some((s, d, p, _)) = movement::recognise(&block).ok().and_then(|m| shape_of(&m)) {
-        return Some((s, d, p, true));
+    if !cut {
+        return None;
     }
-    if let Some((s, d)) = shape(&block) {
-        return Some((s, d, None, cut));
-    }
-    let (plain, p) = split_promotion(&block)?;
-    let (s, d) = shape(&plain)?;
-    Some((s, d, Some(p), cut))
+    let (s, d, p, _) = movement::recognise(&block)
+        .ok()
+        .and_then(|m| shape_of(&m))?;
+    Some((s, d, p, true))
 }
 
 /// Why [`classify`] found no ludeme for a block: the movement table's reason, or that its
@@ -1936,7 +1990,10 @@ fn shape_of(m: &Movement) -> Option<Classified> {
             max: None,
             quiet: true,
         } => {
-            let go = std::iter::once(empty)
+            // A slide through occupied positions tests only its run's condition.
+            let go = (!m.through)
+                .then_some(empty)
+                .into_iter()
                 .chain(m.run.iter().cloned())
                 .collect();
             let stop = (m.land != Land::Empty || !m.arrive.is_empty()).then_some(to);
@@ -1991,6 +2048,7 @@ fn shape_of(m: &Movement) -> Option<Classified> {
         }
         // Moves beyond the screen (Betza's `mpR`) have no Hop form here.
         Travel::Cannon { .. } if m.land == Land::Empty => return None,
+        Travel::Path { via, last } => path_shape(via, last, from, to, to_list)?,
         Travel::Cannon { dir, quiet } => {
             let hurdle = Cond::Not(Box::new(empty.clone()));
             let cannon = Shape::Cannon {
@@ -2013,6 +2071,58 @@ fn shape_of(m: &Movement) -> Option<Classified> {
         Some(_) => return None,
     };
     Some((shape, dirs, promotion, m.continues.is_some()))
+}
+
+/// The ludeme shape of a general path: a hop over what one test allows, an exact slide whose
+/// passed positions meet one test, a two-step leap, or the chain of its tests.
+fn path_shape(
+    via: &[movement::Via],
+    last: &str,
+    from: Option<Cond>,
+    to: Cond,
+    to_list: Vec<Cond>,
+) -> Option<(Shape, Vec<String>)> {
+    let dirs: Vec<String> = via
+        .iter()
+        .map(|v| v.dir.clone())
+        .chain([last.to_string()])
+        .collect();
+    let one = |v: &movement::Via| match v.tests.as_slice() {
+        [c] => Some(c.clone()),
+        _ => None,
+    };
+    let straight = via.iter().all(|v| v.dir == last);
+    let shape = match via {
+        [v] if v.capture && straight => Shape::Hop {
+            from,
+            hurdle: one(v).unwrap_or(Cond::Const(true)),
+            capture: true,
+            land: to,
+        },
+        _ if via.iter().any(|v| v.capture) => return None,
+        [v] if one(v).is_some() && !straight && from.is_none() => Shape::Two {
+            c1: one(v)?,
+            c2: to,
+        },
+        [v, ..] if straight && one(v).is_some() && via.iter().all(|w| one(w) == one(v)) => {
+            Shape::SlideExact {
+                from,
+                go: one(v)?,
+                land: to,
+                n: via.len() + 1,
+            }
+        }
+        _ => {
+            let mut conds: Vec<Vec<Cond>> = via.iter().map(|v| v.tests.clone()).collect();
+            conds.push(to_list);
+            Shape::Path { from, conds }
+        }
+    };
+    let dirs = match shape {
+        Shape::Hop { .. } | Shape::SlideExact { .. } => vec![last.to_string()],
+        _ => dirs,
+    };
+    Some((shape, dirs))
 }
 
 fn moves_ludemes(piece: &str, blocks: &[MoveBlock], cx: &mut Ctx) -> Vec<String> {

@@ -9,7 +9,8 @@
 //! The instruction sequence of each movement is written down once, in [`program`];
 //! [`recognise`] accepts exactly the programs [`program`] writes (after procedure calls are
 //! inlined), so `recognise(&program(&m)) == Ok(m)` for every movement in normal form
-//! ([`Movement::is_normal`]) and `program(&recognise(b)?)` is `b` instruction for instruction.
+//! ([`Movement::is_normal`]) and `program(&recognise(b)?)` is `b` instruction for instruction,
+//! up to the order of consecutive verifications, which commute ([`canonical`]).
 //! A block that is none of these stays a plain [`MoveBlock`]: never lost, only untyped; the
 //! [`Why`] says what stopped the recognition. The engine runs the generated programs: nothing
 //! else interprets moves.
@@ -47,7 +48,7 @@ pub enum Hurdle {
 }
 
 /// How the piece travels to its destination. Directions are the board's link names.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Travel {
     /// One link along the direction.
     Step(String),
@@ -104,6 +105,28 @@ pub enum Travel {
     },
     /// A drop: the piece is placed at the current position (drop blocks run at every position).
     Drop,
+    /// Along a fixed chain of links that tests the positions it passes ([`Via`]) and may
+    /// capture them, then one more link (`last`) to the destination: the general path the
+    /// travels above specialise (a hop over a given piece, a jump over a line of men, a leap
+    /// whose midpoint may be empty or a given piece). Normal form: none of the travels above.
+    Path {
+        /// The positions passed, in order.
+        via: Vec<Via>,
+        /// The last link, to the destination.
+        last: String,
+    },
+}
+
+/// One position a [`Travel::Path`] passes: the link to it, what it must hold, and whether it is
+/// captured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Via {
+    /// The link to the position.
+    pub dir: String,
+    /// Its tests, in the table's order of a run ([`canonical`]).
+    pub tests: Vec<Cond>,
+    /// The piece there is captured (after the tests).
+    pub capture: bool,
 }
 
 /// A promotion at the end of the move: the moving piece becomes one of `pieces`.
@@ -131,6 +154,9 @@ pub struct Movement {
     /// Conditions every position of an unlimited slide's run must meet besides being empty
     /// (Ludii's `(between if:…)`), tested in order after the emptiness.
     pub run: Vec<Cond>,
+    /// The run's positions need not be empty: [`Movement::run`] is their whole test, one
+    /// condition (a ZoG slide through bombs, or through enemies); normal form: only then.
+    pub through: bool,
     /// The origin must lie in this zone (tested before moving).
     pub from_zone: Option<String>,
     /// Other conditions tested before moving, in order, after the zone (untyped: flags,
@@ -175,6 +201,7 @@ impl Movement {
             land,
             arrive: Vec::new(),
             run: Vec::new(),
+            through: false,
             from_zone: None,
             guard: Vec::new(),
             first_in: None,
@@ -202,6 +229,10 @@ impl Movement {
             _ => true,
         };
         let first_in_ok = m.first_in.is_none() || matches!(m.travel, Travel::Lame(_));
+        let path_ok = match &m.travel {
+            Travel::Path { via, last } => path_is_normal(via, last),
+            _ => true,
+        };
         let promo_ok = m.promotion.as_ref().is_none_or(|p| !p.pieces.is_empty());
         // Tails a slide repeats inside its loop (a zone test there would end the slide), and
         // en passant's fixed form, take no destination zone; a continuation promotes only by ending.
@@ -228,15 +259,14 @@ impl Movement {
                 ..
             }
         );
-        let drop_ok = m.travel != Travel::Drop
-            || (m.guard.is_empty() && !(m.land == Land::Any && m.zone.is_some()));
-        // A guard that is a zone test would be read as the origin's zone.
-        let guard_ok = !(m.from_zone.is_none()
-            && matches!(m.guard.first(), Some(Cond::InZone { at: None, .. })));
+        // A drop's tests are all its destination's.
+        let drop_ok = m.travel != Travel::Drop || (m.guard.is_empty() && m.from_zone.is_none());
+        // A zone test in the guard would be read as the origin's zone.
+        let guard_ok = m.from_zone.is_some() || !m.guard.iter().any(is_zone);
         // Destination conditions: only where a destination is tested after the travel (not
-        // a slide's empty run, nor en passant's fixed form); the first is no landing test
-        // (it would be read as the landing) and none is a zone test of the destination
-        // (read as the zone).
+        // a slide's empty run, nor en passant's fixed form); without a landing none is a
+        // landing test (it would be read as the landing), and none is a zone test of the
+        // destination (read as the zone).
         let no_destination_test = match m.travel {
             Travel::EnPassant { .. } => true,
             Travel::Slide { .. } | Travel::Cannon { .. } => m.land == Land::Empty,
@@ -244,14 +274,19 @@ impl Movement {
         };
         let arrive_ok = m.arrive.is_empty()
             || (!no_destination_test
-                && (m.land != Land::Any || land_of(&m.arrive[0]).is_none())
+                && (m.land != Land::Any || !m.arrive.iter().any(|c| land_of(c).is_some()))
                 && !m
                     .arrive
                     .iter()
                     .any(|c| matches!(c, Cond::InZone { at: None, .. })));
         let run_ok = m.run.is_empty() || matches!(m.travel, Travel::Slide { max: None, .. });
+        let through_ok = !m.through
+            || (matches!(m.travel, Travel::Slide { max: None, .. })
+                && matches!(m.run.as_slice(), [c] if run_of(c).is_none()));
         travel_ok
+            && path_ok
             && run_ok
+            && through_ok
             && first_in_ok
             && promo_ok
             && zone_ok
@@ -336,6 +371,18 @@ impl Movement {
                 piece: piece.clone(),
             },
             Travel::Drop => Travel::Drop,
+            Travel::Path { via, last } => Travel::Path {
+                via: via
+                    .iter()
+                    .map(|v| {
+                        Some(Via {
+                            dir: f(&v.dir)?,
+                            ..v.clone()
+                        })
+                    })
+                    .collect::<Option<Vec<Via>>>()?,
+                last: f(last)?,
+            },
         };
         Some(Movement {
             travel,
@@ -353,13 +400,20 @@ impl Movement {
             Travel::Leap(p) | Travel::Lame(p) => p.iter().map(String::as_str).collect(),
             Travel::EnPassant { side, forward, .. } => vec![side, forward],
             Travel::Drop => vec![],
+            Travel::Path { via, last } => via
+                .iter()
+                .map(|v| v.dir.as_str())
+                .chain([last.as_str()])
+                .collect(),
         }
     }
 }
 
-/// The condition of a slide's run: empty, and the other conditions in order.
-fn run_cond(run: &[Cond]) -> Cond {
+/// The condition of a slide's run: empty, and the other conditions in order; or, for a slide
+/// [`through`](Movement::through) occupied positions, its one condition.
+fn run_cond(run: &[Cond], through: bool) -> Cond {
     match run {
+        [c] if through => c.clone(),
         [] => test(Test::Empty),
         r => Cond::And(
             std::iter::once(test(Test::Empty))
@@ -547,7 +601,7 @@ pub fn program(m: &Movement) -> MoveBlock {
             body.push(step(dir));
             p.push(step(dir));
             p.push(Instr::While {
-                cond: run_cond(&m.run),
+                cond: run_cond(&m.run, m.through),
                 body,
             });
             if m.land != Land::Empty {
@@ -619,6 +673,18 @@ pub fn program(m: &Movement) -> MoveBlock {
             verify_land(m, &mut p);
             fin(&mut p);
         }
+        Travel::Path { via, last } => {
+            for v in via {
+                p.push(step(&v.dir));
+                p.extend(v.tests.iter().cloned().map(Instr::Verify));
+                if v.capture {
+                    p.push(Instr::Capture { at: None });
+                }
+            }
+            p.push(step(last));
+            verify_land(m, &mut p);
+            fin(&mut p);
+        }
     }
     MoveBlock {
         move_type: m.move_type.clone(),
@@ -667,38 +733,139 @@ pub fn recognise_in(
 }
 
 /// The typed form of a block whose calls are already inlined (a `Call` is not recognised):
-/// exactly the programs [`program`] writes.
+/// exactly the programs [`program`] writes, up to the order of consecutive verifications
+/// (see [`canonical`]).
 pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
-    let (from_zone, p) = match b.program.as_slice() {
-        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] => (Some(zone.clone()), rest),
-        p => (None, p),
-    };
-    // Conditions before the travel are its guard, unless nothing travels (a drop tests its
-    // landing first).
-    let n = p
+    let canon = canonical(&b.program);
+    // Conditions before the travel are its origin's (zone, then guard), unless nothing
+    // travels: a drop's tests are all its destination's.
+    let n = canon
         .iter()
         .take_while(|i| matches!(i, Instr::Verify(_)))
         .count();
-    let travels = matches!(p.get(n), Some(Instr::Step(_)));
-    let (guard, p) = if travels { p.split_at(n) } else { (&p[..0], p) };
-    let mut m = travel(p)?;
-    m.from_zone = from_zone;
-    m.guard = guard
+    let travels = matches!(canon.get(n), Some(Instr::Step(_)));
+    let (origin, p) = canon.split_at(if travels { n } else { 0 });
+    let mut guard: Vec<Cond> = origin
         .iter()
         .filter_map(|i| match i {
             Instr::Verify(c) => Some(c.clone()),
             _ => None,
         })
         .collect();
+    let from_zone = match guard.first() {
+        Some(Cond::InZone { zone, at: None }) => Some(zone.clone()),
+        _ => None,
+    };
+    if from_zone.is_some() {
+        guard.remove(0);
+    }
+    let mut m = travel(p)?;
+    m.from_zone = from_zone;
+    m.guard = guard;
     m.move_type = b.move_type.clone();
     if !m.is_normal() {
         return Err(Why("its parts do not fit its travel (not a normal form)"));
     }
-    // The table is the judge: whatever was read must be written back the same.
-    if program(&m).program != b.program {
+    // The table is the judge: whatever was read must be written back the same (up to the
+    // order of consecutive verifications).
+    let written = program(&m);
+    if !super::moves::Equality::new(&[], &[]).blocks(std::slice::from_ref(b), &[written]) {
         return Err(Why("it differs from the typed form in its details"));
     }
     Ok(m)
+}
+
+/// A program with each run of consecutive verifications in the order [`program`] writes
+/// them. Conditions have no effect, so such a run means the same in any order: the origin's
+/// run (before a program's first step) puts its first zone test first; every other run puts
+/// its first landing test ([`Land`]) first and its zone tests of the current position last,
+/// the rest keeping their order. Branches and loop bodies are ordered the same way.
+pub fn canonical(p: &[Instr]) -> Vec<Instr> {
+    let first_other = p.iter().find(|i| !matches!(i, Instr::Verify(_)));
+    let origin = matches!(first_other, Some(Instr::Step(_)));
+    order_runs(p, origin)
+}
+
+fn order_runs(p: &[Instr], origin: bool) -> Vec<Instr> {
+    let mut out = Vec::with_capacity(p.len());
+    let mut i = 0;
+    while i < p.len() {
+        let run: Vec<&Cond> = p[i..]
+            .iter()
+            .map_while(|x| match x {
+                Instr::Verify(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if run.is_empty() {
+            out.push(match &p[i] {
+                Instr::If { cond, then_, else_ } => Instr::If {
+                    cond: cond.clone(),
+                    then_: order_runs(then_, false),
+                    else_: order_runs(else_, false),
+                },
+                Instr::While { cond, body } => Instr::While {
+                    cond: cond.clone(),
+                    body: order_runs(body, false),
+                },
+                other => other.clone(),
+            });
+            i += 1;
+            continue;
+        }
+        let ordered = if origin && i == 0 {
+            origin_order(&run)
+        } else {
+            destination_order(&run)
+        };
+        out.extend(ordered.into_iter().cloned().map(Instr::Verify));
+        i += run.len();
+    }
+    out
+}
+
+fn is_zone(c: &Cond) -> bool {
+    matches!(c, Cond::InZone { at: None, .. })
+}
+
+/// The origin's tests: its first zone test, then the others in order.
+fn origin_order<'c>(run: &[&'c Cond]) -> Vec<&'c Cond> {
+    let k = run.iter().position(|c| is_zone(c));
+    let mut out: Vec<&Cond> = k.map(|k| run[k]).into_iter().collect();
+    out.extend(
+        run.iter()
+            .enumerate()
+            .filter(|(j, _)| Some(*j) != k)
+            .map(|(_, c)| *c),
+    );
+    out
+}
+
+/// A destination's tests: its first landing test, the others in order, its zone tests last.
+fn destination_order<'c>(run: &[&'c Cond]) -> Vec<&'c Cond> {
+    let k = run.iter().position(|c| land_of(c).is_some());
+    let mut out: Vec<&Cond> = k.map(|k| run[k]).into_iter().collect();
+    let rest = || run.iter().enumerate().filter(|(j, _)| Some(*j) != k);
+    out.extend(rest().filter(|(_, c)| !is_zone(c)).map(|(_, c)| *c));
+    out.extend(rest().filter(|(_, c)| is_zone(c)).map(|(_, c)| *c));
+    out
+}
+
+/// The quiet slide a block begins with, for a block the table does not type whole: its moves up
+/// to the first occupied position, for a writer that can say only those (it reports the rest).
+/// `None` when the block does not begin with a slide's run of empty positions.
+pub fn slide_part(b: &MoveBlock) -> Option<Movement> {
+    let k = b
+        .program
+        .iter()
+        .position(|i| matches!(i, Instr::While { .. }))?;
+    let part = MoveBlock {
+        move_type: b.move_type.clone(),
+        program: b.program[..=k].to_vec(),
+    };
+    let m = recognise(&part).ok()?;
+    let quiet = matches!(m.travel, Travel::Slide { quiet: true, .. });
+    (quiet && m.land == Land::Empty && recognise(b).is_err()).then_some(m)
 }
 
 /// The tail after the travel: `(verify (in-zone? z))?` then the promotion or continuation
@@ -825,23 +992,32 @@ fn steps_prefix(p: &[Instr]) -> (Vec<String>, &[Instr]) {
 /// The travel and what follows it.
 fn travel(p: &[Instr]) -> Result<Movement, Why> {
     if p.iter().any(|i| matches!(i, Instr::Call(_))) {
-        return Err(Why("it calls a procedure that was not inlined"));
+        return Err(Why(
+            "it calls a procedure that could not be inlined (missing, or past the inlining budget)",
+        ));
     }
     let is_empty = |c: &Cond| *c == test(Test::Empty);
     match p {
         [] => Err(Why("it is empty")),
-        [Instr::Step(d), Instr::While { cond, body }, rest @ ..] if run_of(cond).is_some() => {
+        [Instr::Step(d), Instr::While { cond, body }, rest @ ..] => {
             let mut m = slide_or_cannon(d, body, rest)?;
-            m.run = run_of(cond).expect("checked");
+            match run_of(cond) {
+                Some(run) => m.run = run,
+                None => (m.run, m.through) = (vec![cond.clone()], true),
+            }
             Ok(m)
         }
         [Instr::Step(d), Instr::If { cond, .. }] if is_empty(cond) => ranged_of(d, p),
-        [Instr::Step(side), Instr::Verify(e), Instr::Verify(lt), ..]
-            if *e == test(Test::Enemy) && *lt == test(Test::LastTo) =>
-        {
-            en_passant(side, &p[1..])
+        [
+            Instr::Step(side),
+            Instr::Verify(e),
+            Instr::Verify(a),
+            Instr::Verify(b),
+            ..,
+        ] if *e == test(Test::Enemy) && (*a == test(Test::LastTo) || *b == test(Test::LastTo)) => {
+            en_passant(side, &p[1..]).or_else(|_| chain(p))
         }
-        [Instr::Step(_), ..] => path(p),
+        [Instr::Step(_), ..] => path(p).or_else(|_| chain(p)),
         _ if !p
             .iter()
             .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) =>
@@ -899,6 +1075,68 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
         _ => Travel::Leap(dirs),
     };
     Ok(with_tail(landed(travel, (land, arrive)), tail(t, true)?))
+}
+
+/// The general path: `(step d, (verify …)*, capture?)+ step d, landing, tail`.
+fn chain(mut p: &[Instr]) -> Result<Movement, Why> {
+    let mut via = Vec::new();
+    while let [Instr::Step(d), r @ ..] = p {
+        let k = r
+            .iter()
+            .take_while(|i| matches!(i, Instr::Verify(_)))
+            .count();
+        let (capture, next) = match &r[k..] {
+            [Instr::Capture { at: None }, n @ ..] => (true, n),
+            n => (false, n),
+        };
+        if !matches!(next.first(), Some(Instr::Step(_))) {
+            let (land, arrive, t) = landing(r);
+            let last = d.clone();
+            let m = landed(Travel::Path { via, last }, (land, arrive));
+            return Ok(with_tail(m, tail(t, true)?));
+        }
+        let tests = r[..k]
+            .iter()
+            .filter_map(|i| match i {
+                Instr::Verify(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect();
+        via.push(Via {
+            dir: d.clone(),
+            tests,
+            capture,
+        });
+        p = next;
+    }
+    Err(Why(
+        "its path has a part that is neither a step, a test nor a capture",
+    ))
+}
+
+/// Whether a path is none of the travels that specialise it, with its tests in the table's
+/// order.
+fn path_is_normal(via: &[Via], last: &str) -> bool {
+    let plain = |v: &Via, t: &[Cond]| !v.capture && v.tests == t;
+    let empty = [test(Test::Empty)];
+    let leap = via.iter().all(|v| plain(v, &[]));
+    let lame = via.iter().all(|v| plain(v, &empty))
+        || (matches!(via[0].tests.as_slice(), [e, z] if *e == empty[0] && is_zone(z))
+            && !via[0].capture
+            && via[1..].iter().all(|v| plain(v, &empty)));
+    let hop = match via {
+        [v] if v.dir == last => match v.tests.as_slice() {
+            [] => v.capture,
+            [c] => hurdle_of(c).is_some(),
+            _ => false,
+        },
+        _ => false,
+    };
+    let ordered = via.iter().all(|v| {
+        let run: Vec<&Cond> = v.tests.iter().collect();
+        destination_order(&run) == run
+    });
+    !via.is_empty() && !leap && !lame && !hop && ordered
 }
 
 /// Whether `verify empty` at the head of `rest` leads on to another step (a lame path) rather
@@ -1039,11 +1277,17 @@ fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
 }
 
 fn en_passant(side: &str, p: &[Instr]) -> Result<Movement, Why> {
+    // The last move's destination and the piece type, in either order.
+    let piece = match p {
+        [_, Instr::Verify(Cond::Piece { piece, at: None }), _, ..]
+        | [_, _, Instr::Verify(Cond::Piece { piece, at: None }), ..] => piece,
+        _ => return Err(Why("it tests the last move but is not en passant")),
+    };
     match p {
         [
             _,
             _,
-            Instr::Verify(Cond::Piece { piece, at: None }),
+            _,
             Instr::Capture { at: None },
             Instr::Step(f1),
             Instr::Mark,

@@ -186,7 +186,7 @@ fn inline_at(v: &[Instr], procs: &[Vec<Instr>], inl: &mut Inliner, depth: usize)
 
 /// Semantic equality of games whose move programs may call procedures: calls are expanded
 /// lazily while comparing (never materialised), and pairs of procedures already found equal
-/// are skipped as a whole.
+/// are skipped as a whole. Consecutive verifications are compared in any order.
 pub struct Equality<'p> {
     pa: &'p [Vec<Instr>],
     pb: &'p [Vec<Instr>],
@@ -229,6 +229,37 @@ impl<'p> Cursor<'p> {
             _ => false,
         }
     }
+}
+
+/// The run of consecutive verifications at the cursor, taken off it (calls are entered: a run
+/// may go on in a procedure); `None` when a call cannot be entered.
+fn verify_run<'p>(c: &mut Cursor<'p>) -> Option<Vec<&'p Cond>> {
+    let mut run = Vec::new();
+    loop {
+        match c.peek() {
+            Some(Instr::Verify(cond)) => {
+                run.push(cond);
+                c.advance();
+            }
+            Some(Instr::Call(n)) => {
+                if !c.enter(*n) {
+                    return None;
+                }
+            }
+            _ => return Some(run),
+        }
+    }
+}
+
+/// Whether two runs of verifications test the same conditions, in any order: a condition has
+/// no effect, so consecutive ones commute.
+fn same_tests(a: &[&Cond], b: &[&Cond]) -> bool {
+    let mut used = vec![false; b.len()];
+    a.len() == b.len()
+        && a.iter().all(|x| {
+            let k = (0..b.len()).find(|&k| !used[k] && b[k] == *x);
+            k.inspect(|&k| used[k] = true).is_some()
+        })
 }
 
 impl<'p> Equality<'p> {
@@ -312,6 +343,12 @@ impl<'p> Equality<'p> {
                         return false;
                     }
                 }
+                (Some(Instr::Verify(_)), Some(Instr::Verify(_))) => {
+                    match (verify_run(&mut ca), verify_run(&mut cb)) {
+                        (Some(a), Some(b)) if same_tests(&a, &b) => {}
+                        _ => return false,
+                    }
+                }
                 (Some(x), Some(y)) => {
                     if !self.instr(x, y) {
                         return false;
@@ -362,67 +399,6 @@ impl<'p> Equality<'p> {
     }
 }
 
-/// The shape of one move block, as the writers of other formats name movements. Every
-/// condition is the spec's own; `from` is a condition verified on the origin before moving.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(missing_docs)]
-pub enum Shape {
-    Step {
-        from: Option<Cond>,
-        to: Cond,
-    },
-    Slide {
-        from: Option<Cond>,
-        go: Cond,
-        stop: Option<Cond>,
-    },
-    SlideExact {
-        from: Option<Cond>,
-        go: Cond,
-        land: Cond,
-        n: usize,
-    },
-    Hop {
-        from: Option<Cond>,
-        hurdle: Cond,
-        capture: bool,
-        land: Cond,
-    },
-    Cannon {
-        from: Option<Cond>,
-        hurdle: Cond,
-        go: Cond,
-        stop: Cond,
-        /// The empty run before the hurdle also ends moves (xiangqi's cannon).
-        slide: bool,
-    },
-    Leap {
-        from: Option<Cond>,
-        to: Cond,
-        len: usize,
-    },
-    Two {
-        c1: Cond,
-        c2: Cond,
-    },
-    /// Any chain of steps with the conditions verified after each step (`conds[k]` after
-    /// step `k`), ending with a plain `add`: the general form the shapes above specialise.
-    Path {
-        from: Option<Cond>,
-        conds: Vec<Vec<Cond>>,
-    },
-}
-
-/// A promotion at the end of a block: the moving piece becomes one of `pieces`, always or
-/// when it arrives in `zone`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Promotion {
-    /// The zone (for the mover) that promotes; `None`: every move of the block promotes.
-    pub zone: Option<String>,
-    /// The choices.
-    pub pieces: Vec<String>,
-}
-
 /// A block whose partial completions (`add-partial`, ZRF's continuing captures) are made
 /// plain, without its move type: the first move of the block as a complete move. `None` when
 /// the block has neither (nothing to drop).
@@ -465,53 +441,6 @@ pub fn first_move_only(b: &MoveBlock) -> Option<MoveBlock> {
     })
 }
 
-/// Splits a promotion off the end of a block: `add P…`, or `if (in-zone? z) (add P…) else
-/// add`. Returns the block ending in a plain `add` and the promotion (`None` when the block
-/// does not end so).
-pub fn split_promotion(b: &MoveBlock) -> Option<(MoveBlock, Promotion)> {
-    let (last, rest) = b.program.split_last()?;
-    let promo = |i: &Instr| match i {
-        Instr::Add {
-            pieces,
-            partial: false,
-            copy: false,
-            move_type: None,
-        } if !pieces.is_empty() => Some(pieces.clone()),
-        _ => None,
-    };
-    let p = match last {
-        Instr::If {
-            cond: Cond::InZone { zone, at: None },
-            then_,
-            else_,
-        } => match (then_.as_slice(), else_.as_slice()) {
-            ([t], [e]) if is_add(e) => Promotion {
-                zone: Some(zone.clone()),
-                pieces: promo(t)?,
-            },
-            _ => return None,
-        },
-        other => Promotion {
-            zone: None,
-            pieces: promo(other)?,
-        },
-    };
-    let mut program = rest.to_vec();
-    program.push(Instr::Add {
-        pieces: vec![],
-        partial: false,
-        copy: false,
-        move_type: None,
-    });
-    Some((
-        MoveBlock {
-            move_type: b.move_type.clone(),
-            program,
-        },
-        p,
-    ))
-}
-
 /// A plain `add` (no promotion, not partial, no copy, no move type).
 pub fn is_add(i: &Instr) -> bool {
     matches!(i, Instr::Add { pieces, partial: false, copy: false, move_type: None } if pieces.is_empty())
@@ -527,190 +456,6 @@ pub fn is_empty_test(c: &Cond) -> bool {
             move_type: None
         }
     )
-}
-
-/// Recognises one block: its shape and its directions (`None`: none of the shapes, or a
-/// block with a move type).
-pub fn shape(b: &MoveBlock) -> Option<(Shape, Vec<String>)> {
-    if b.move_type.is_some() {
-        return None;
-    }
-    let (from, p) = match b.program.as_slice() {
-        [Instr::Verify(c), rest @ ..] if matches!(rest.first(), Some(Instr::Step(_))) => {
-            (Some(c.clone()), rest)
-        }
-        p => (None, p),
-    };
-    use Instr::*;
-    match p {
-        [Step(d), Verify(to), a] if is_add(a) => Some((
-            Shape::Step {
-                from,
-                to: to.clone(),
-            },
-            vec![d.clone()],
-        )),
-        [Step(d), While { cond, body }, rest @ ..]
-            if matches!(body.as_slice(), [a, Step(d2)] if is_add(a) && d2 == d)
-                && matches!(rest, [] | [Verify(_), _]) =>
-        {
-            let stop = match rest {
-                [] => None,
-                [Verify(s), a] if is_add(a) => Some(s.clone()),
-                _ => return None,
-            };
-            Some((
-                Shape::Slide {
-                    from,
-                    go: cond.clone(),
-                    stop,
-                },
-                vec![d.clone()],
-            ))
-        }
-        [
-            Step(d),
-            Verify(h),
-            Capture { at: None },
-            Step(d2),
-            Verify(l),
-            a,
-        ] if d == d2 && is_add(a) => Some((
-            Shape::Hop {
-                from,
-                hurdle: h.clone(),
-                capture: true,
-                land: l.clone(),
-            },
-            vec![d.clone()],
-        )),
-        [
-            Step(d),
-            While { cond: e, body: b1 },
-            Verify(h),
-            Step(d2),
-            While { cond: go, body: b2 },
-            Verify(stop),
-            a,
-        ] if is_empty_test(e)
-            && d == d2
-            && is_add(a)
-            && matches!(b1.as_slice(), [Step(x)] | [_, Step(x)] if x == d)
-            && (b1.len() == 1 || is_add(&b1[0]))
-            && matches!(b2.as_slice(), [Step(x)] if x == d) =>
-        {
-            Some((
-                Shape::Cannon {
-                    from,
-                    hurdle: h.clone(),
-                    go: go.clone(),
-                    stop: stop.clone(),
-                    slide: b1.len() == 2,
-                },
-                vec![d.clone()],
-            ))
-        }
-        [Step(d1), Verify(c1), Step(d2), Verify(c2), a] if is_add(a) => {
-            if d1 == d2 {
-                Some((
-                    Shape::SlideExact {
-                        from,
-                        go: c1.clone(),
-                        land: c2.clone(),
-                        n: 2,
-                    },
-                    vec![d1.clone()],
-                ))
-            } else if from.is_none() {
-                Some((
-                    Shape::Two {
-                        c1: c1.clone(),
-                        c2: c2.clone(),
-                    },
-                    vec![d1.clone(), d2.clone()],
-                ))
-            } else {
-                None
-            }
-        }
-        _ => exact_or_path(from, p),
-    }
-}
-
-/// Slides of an exact longer distance, leaps, and else the general chain.
-fn exact_or_path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)> {
-    use Instr::*;
-    // Slides of an exact longer distance, and leaps.
-    let n = p.len();
-    if n >= 4
-        && is_add(&p[n - 1])
-        && let Verify(last) = &p[n - 2]
-    {
-        let body = &p[..n - 2];
-        if body.iter().all(|i| matches!(i, Step(_))) {
-            let dirs: Vec<String> = body
-                .iter()
-                .filter_map(|i| match i {
-                    Step(d) => Some(d.clone()),
-                    _ => None,
-                })
-                .collect();
-            return Some((
-                Shape::Leap {
-                    from,
-                    to: last.clone(),
-                    len: dirs.len(),
-                },
-                dirs,
-            ));
-        }
-        // Step d (Verify go, Step d)*k
-        if let Some(Step(d)) = body.first() {
-            let rest = &body[1..];
-            if rest.len().is_multiple_of(2) && !rest.is_empty() {
-                let go = match &rest[0] {
-                    Verify(g) => g.clone(),
-                    _ => return None,
-                };
-                let ok = rest
-                    .chunks(2)
-                    .all(|c| matches!(c, [Verify(g), Step(x)] if *g == go && x == d));
-                if ok {
-                    return Some((
-                        Shape::SlideExact {
-                            from,
-                            go,
-                            land: last.clone(),
-                            n: rest.len() / 2 + 1,
-                        },
-                        vec![d.clone()],
-                    ));
-                }
-            }
-        }
-    }
-    path(from, p)
-}
-
-/// The general chain: `step (verify …)* (step (verify …)*)* add`.
-fn path(from: Option<Cond>, p: &[Instr]) -> Option<(Shape, Vec<String>)> {
-    let (last, body) = p.split_last()?;
-    if !is_add(last) || !matches!(body.first(), Some(Instr::Step(_))) {
-        return None;
-    }
-    let mut dirs = Vec::new();
-    let mut conds: Vec<Vec<Cond>> = Vec::new();
-    for i in body {
-        match i {
-            Instr::Step(d) => {
-                dirs.push(d.clone());
-                conds.push(Vec::new());
-            }
-            Instr::Verify(c) => conds.last_mut()?.push(c.clone()),
-            _ => return None,
-        }
-    }
-    Some((Shape::Path { from, conds }, dirs))
 }
 
 #[cfg(test)]
@@ -803,7 +548,7 @@ mod tests {
     }
 
     #[test]
-    fn inlined_and_called_programs_are_equal_and_shapes_are_recognised() {
+    fn inlined_and_called_programs_are_equal_and_calls_are_listed() {
         let procs = vec![vec![step("n"), Instr::plain_add()]];
         let called = vec![Instr::Call(0)];
         let inlined = inline(&called, &procs, &mut Inliner::new(1));
@@ -823,14 +568,6 @@ mod tests {
             at: None,
             move_type: None,
         };
-        let (s, dirs) = shape(&block(vec![
-            step("n"),
-            Instr::Verify(empty.clone()),
-            Instr::plain_add(),
-        ]))
-        .unwrap();
-        assert_eq!(dirs, ["n"]);
-        assert!(matches!(s, Shape::Step { .. }));
         let mut calls_seen = Vec::new();
         calls(
             &[Instr::While {

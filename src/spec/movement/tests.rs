@@ -50,7 +50,57 @@ fn travel() -> impl Strategy<Value = Travel> {
             piece
         }),
         Just(Travel::Drop),
+        (prop::collection::vec(via(), 1..4), dir())
+            .prop_map(|(via, last)| Travel::Path { via, last }),
     ]
+}
+
+fn via() -> impl Strategy<Value = Via> {
+    let tests = prop::collection::vec(
+        prop::sample::select(vec![
+            test(Test::Empty),
+            not(test(Test::Empty)),
+            test(Test::Enemy),
+            Cond::Piece {
+                piece: "Lion".into(),
+                at: None,
+            },
+            in_zone("home"),
+        ]),
+        0..3,
+    );
+    (dir(), tests, any::<bool>()).prop_map(|(dir, tests, capture)| Via {
+        dir,
+        tests,
+        capture,
+    })
+}
+
+/// Every run of consecutive verifications reversed (a permutation), in branches and loops too.
+fn reversed_runs(p: &[Instr]) -> Vec<Instr> {
+    let mut out: Vec<Instr> = Vec::new();
+    let mut run: Vec<Instr> = Vec::new();
+    for i in p {
+        if let Instr::Verify(_) = i {
+            run.push(i.clone());
+            continue;
+        }
+        out.extend(run.drain(..).rev());
+        out.push(match i {
+            Instr::If { cond, then_, else_ } => Instr::If {
+                cond: cond.clone(),
+                then_: reversed_runs(then_),
+                else_: reversed_runs(else_),
+            },
+            Instr::While { cond, body } => Instr::While {
+                cond: cond.clone(),
+                body: reversed_runs(body),
+            },
+            other => other.clone(),
+        });
+    }
+    out.extend(run.drain(..).rev());
+    out
 }
 
 fn promotion() -> impl Strategy<Value = Option<Promotion>> {
@@ -99,6 +149,7 @@ fn movement() -> impl Strategy<Value = Movement> {
             prop::sample::select(vec![in_zone("home"), Cond::Flag { flag: "f".into() }]),
             0..2,
         ),
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -111,12 +162,14 @@ fn movement() -> impl Strategy<Value = Movement> {
                 guard,
                 arrive,
                 run,
+                through,
             )| {
                 Movement {
                     travel,
                     land,
                     arrive,
                     run,
+                    through,
                     from_zone,
                     guard,
                     first_in,
@@ -138,6 +191,26 @@ proptest! {
     fn recognise_reads_back_every_generated_program(m in movement()) {
         let block = program(&m);
         prop_assert_eq!(recognise(&block), Ok(m));
+    }
+
+    /// Consecutive verifications commute: in another order a program is still typed, as a
+    /// movement of the same kind of travel whose program tests the same (the order of several
+    /// landing or other tests in one run may differ), and the comparison of programs sees them equal.
+    #[test]
+    /// (A run with two landing tests may read as another landing, which some travels refuse:
+    /// such movements are left out.)
+    fn the_order_of_consecutive_tests_does_not_matter(m in movement()) {
+        prop_assume!(!m.arrive.iter().any(|c| land_of(c).is_some()));
+        let written = program(&m);
+        let mut block = written.clone();
+        block.program = reversed_runs(&block.program);
+        let r = recognise(&block);
+        prop_assert!(r.is_ok(), "{:?}", r);
+        let r = r.expect("checked");
+        prop_assert_eq!(std::mem::discriminant(&r.travel), std::mem::discriminant(&m.travel));
+        let mut eq = crate::spec::moves::Equality::new(&[], &[]);
+        prop_assert!(eq.blocks(&[program(&r)], std::slice::from_ref(&written)));
+        prop_assert!(eq.blocks(&[block], &[written]));
     }
 
     /// And a form that is not normal is never produced by recognition.
@@ -441,4 +514,156 @@ fn a_promotion_ends_a_continuing_capture() {
         !m.is_normal(),
         "an optional promotion with a continuation has no one meaning"
     );
+}
+
+/// The shared corpus's palace moves test the destination's zone before what it holds
+/// (`gwangsanghui.zrf`): the tests commute, so the block is the typed step all the same, and
+/// its program is the same tests in the table's order.
+#[test]
+fn tests_in_another_order_are_typed_the_same() {
+    let knight = || {
+        Cond::Not(Box::new(Cond::Piece {
+            piece: "Knight".into(),
+            at: None,
+        }))
+    };
+    let b = block(vec![
+        v(in_zone("palace")),
+        step("n"),
+        v(in_zone("palace")),
+        v(not(test(Test::Friend))),
+        v(knight()),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&b).expect("typed");
+    assert_eq!(m.travel, Travel::Step("n".into()));
+    assert_eq!(m.land, Land::NotFriend);
+    assert_eq!(
+        (m.from_zone.as_deref(), m.zone.as_deref()),
+        (Some("palace"), Some("palace"))
+    );
+    assert_eq!(m.arrive, [knight()]);
+    assert_eq!(
+        program(&m).program,
+        canonical(&b.program),
+        "written in the table's order"
+    );
+    assert_ne!(program(&m).program, b.program);
+}
+
+/// Paths that test what they pass: a hop over a given piece that captures it (Thud's troll
+/// shove, `koom-valley-thud.zrf`), a jump over a line of men (Chinese checkers), a leap whose
+/// midpoint may be empty or a stone (`chess-go-mobile.zrf`).
+#[test]
+fn general_paths_are_typed() {
+    let dwarf = Cond::Piece {
+        piece: "Dwarf".into(),
+        at: None,
+    };
+    let hop = block(vec![
+        step("n"),
+        v(dwarf.clone()),
+        Instr::Capture { at: None },
+        step("n"),
+        v(test(Test::Empty)),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&hop).expect("typed");
+    let via = |dir: &str, tests: Vec<Cond>, capture| Via {
+        dir: dir.into(),
+        tests,
+        capture,
+    };
+    assert_eq!(
+        m.travel,
+        Travel::Path {
+            via: vec![via("n", vec![dwarf.clone()], true)],
+            last: "n".into()
+        }
+    );
+    assert_eq!(m.land, Land::Empty);
+    let jump = block(vec![
+        step("e"),
+        v(test(Test::Empty)),
+        step("e"),
+        v(not(test(Test::Empty))),
+        step("e"),
+        v(test(Test::Empty)),
+        step("e"),
+        v(test(Test::Empty)),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&jump).expect("typed");
+    assert!(matches!(&m.travel, Travel::Path { via, .. } if via.len() == 3));
+    let stone = Cond::Or(vec![test(Test::Empty), dwarf]);
+    let leap = block(vec![step("n"), v(stone), step("ne"), Instr::plain_add()]);
+    let m = recognise(&leap).expect("typed");
+    assert_eq!(m.land, Land::Any);
+    // A path every test of which is the emptiness of a lame leap is that lame leap.
+    let lame = block(vec![
+        step("n"),
+        v(test(Test::Empty)),
+        step("ne"),
+        v(not(test(Test::Friend))),
+        Instr::plain_add(),
+    ]);
+    assert!(matches!(recognise(&lame).unwrap().travel, Travel::Lame(_)));
+}
+
+/// A slide through positions that need not be empty (`bomb-chess.zrf`'s rook passes its own
+/// bombs) is typed with its run's one test; a writer that cannot say it sees `through`.
+#[test]
+fn slides_through_occupied_positions_are_typed() {
+    let bomb = Cond::Or(vec![
+        test(Test::Empty),
+        Cond::Piece {
+            piece: "Bomb".into(),
+            at: None,
+        },
+    ]);
+    let b = block(vec![
+        step("n"),
+        Instr::While {
+            cond: bomb.clone(),
+            body: vec![Instr::plain_add(), step("n")],
+        },
+        v(not(test(Test::Friend))),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&b).expect("typed");
+    assert!(m.through);
+    assert_eq!(m.run, [bomb]);
+    assert_eq!(m.land, Land::NotFriend);
+    assert_eq!(program(&m).program, b.program);
+}
+
+/// The quiet slide an untyped block begins with (a slide whose capture also explodes) is typed
+/// on its own, and a block the table types whole has no such part.
+#[test]
+fn the_slide_part_of_an_untyped_block() {
+    let slide = |tail: Vec<Instr>| {
+        let mut p = vec![
+            step("n"),
+            Instr::While {
+                cond: test(Test::Empty),
+                body: vec![Instr::plain_add(), step("n")],
+            },
+        ];
+        p.extend(tail);
+        block(p)
+    };
+    let explodes = slide(vec![
+        v(test(Test::Enemy)),
+        Instr::Capture {
+            at: Some("e".into()),
+        },
+        Instr::plain_add(),
+    ]);
+    assert!(recognise(&explodes).is_err());
+    let part = slide_part(&explodes).expect("a slide part");
+    assert_eq!(part.land, Land::Empty);
+    assert!(matches!(part.travel, Travel::Slide { quiet: true, .. }));
+    let plain = slide(vec![v(test(Test::Enemy)), Instr::plain_add()]);
+    assert!(recognise(&plain).is_ok());
+    assert_eq!(slide_part(&plain), None);
 }
