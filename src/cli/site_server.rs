@@ -16,7 +16,8 @@ const MANIFEST_VERSION: u32 = 1;
 /// Largest manifest read (a few hundred bytes per rule file).
 const MAX_MANIFEST: u64 = 16 << 20;
 
-/// Sessions kept at once; the oldest is dropped for a new one (its moves are lost).
+/// Sessions kept at once; the least recently used is dropped for a new one (its moves are
+/// lost, and its page says so: the next session of that game has another `state.session`).
 const MAX_SESSIONS: usize = 32;
 /// Largest site file served (a start picture of a large board is a few MiB).
 const MAX_FILE: u64 = 64 << 20;
@@ -34,7 +35,10 @@ pub(super) struct Site {
     /// The site folder, canonical.
     dir: PathBuf,
     inputs: BTreeMap<String, Playable>,
+    /// Least recently used first.
     sessions: Mutex<Vec<Started>>,
+    /// Sessions made so far: the next one's number (`Session::set_id`).
+    made: std::sync::atomic::AtomicU64,
 }
 
 /// A session started: its input's slug and entry, and the session.
@@ -48,6 +52,7 @@ impl Site {
             dir,
             inputs,
             sessions: Mutex::new(Vec::new()),
+            made: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -132,15 +137,25 @@ impl Site {
     ) -> Result<Arc<Mutex<Session>>, String> {
         let key = (slug.to_string(), index);
         let lock = || self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, s)) = lock().iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(s));
+        // Found: it becomes the most recently used.
+        let used = |all: &mut Vec<Started>| {
+            let at = all.iter().position(|(k, _)| *k == key)?;
+            let s = all.remove(at);
+            let found = Arc::clone(&s.1);
+            all.push(s);
+            Some(found)
+        };
+        if let Some(s) = used(&mut lock()) {
+            return Ok(s);
         }
         let mut session = start(source, index)?;
         session.set_base(&format!("/play/{slug}/{}/", index + 1));
+        let made = self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        session.set_id(made + 1);
         let session = Arc::new(Mutex::new(session));
         let mut all = lock();
-        if let Some((_, s)) = all.iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(s));
+        if let Some(s) = used(&mut all) {
+            return Ok(s);
         }
         if all.len() >= MAX_SESSIONS {
             all.remove(0);

@@ -6,6 +6,7 @@ let state = null;     // the position, history and end
 let moves = [];       // GET /api/moves
 let selected = null;  // the position whose piece is selected
 let held = null;      // the piece in hand selected to drop: {player, piece}
+let session = null;   // state.session when the page loaded: another one means the game was dropped
 let busy = false;
 const sides = {};     // player name -> 'person' | 'random'
 const PALETTE = ['#f5f5f5', '#222222', '#c62828', '#1565c0', '#2e7d32', '#f9a825', '#6a1b9a', '#00838f'];
@@ -88,6 +89,12 @@ async function load() {
 
 async function refresh(newState) {
   state = newState || (await api('GET', 'api/state'));
+  if (session === null) session = state.session;
+  if (state.session !== session) {
+    session = state.session;
+    $('note').textContent = 'The server dropped this game to make room for others (a served ' +
+      'catalogue keeps 32 at once): its moves were lost, and it starts again.';
+  }
   moves = (await api('GET', 'api/moves')).moves;
   selected = null;
   held = null;
@@ -283,6 +290,8 @@ async function act(method, path, body, then) {
     $('error').textContent = state.stopped || state.warning || '';
     if (then) then();
   } catch (e) {
+    // The position as the server has it now (a dropped game starts again: refresh says so).
+    try { await refresh(); } catch (_) { /* the server is gone: the error says enough */ }
     $('error').textContent = e.message;
   } finally {
     busy = false;

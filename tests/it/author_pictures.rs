@@ -498,6 +498,80 @@ fn serve_site_plays_a_catalogue_built_earlier_from_its_manifest() {
 }
 
 #[test]
+fn a_served_catalogue_keeps_32_games_dropping_the_least_recently_used() {
+    // 33 one-game files: one more than the server keeps.
+    let dir = common::scratch_dir("author-serve-lru");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for i in 0..33 {
+        std::fs::write(
+            games.join(format!("g{i:02}.zrf")),
+            format!(
+                "(game (title \"G{i}\") (players A B) (turn-order A B)
+                   (board (grid (start-rectangle 0 0 30 30)
+                     (dimensions (\"a/b\" (30 0)) (\"2/1\" (0 30)))
+                     (directions (n 0 -1) (s 0 1))))
+                   (piece (name Man) (moves (n (verify empty?) add)))
+                   (board-setup (A (Man a1 b1)))
+                   (loss-condition (A B) stalemated))"
+            ),
+        )
+        .unwrap();
+    }
+    let site = dir.join("site");
+    let o = common::zogkit(&[
+        "catalogue",
+        "-q",
+        games.to_str().unwrap(),
+        "-o",
+        site.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let server = Server::start(&["serve", site.to_str().unwrap()]);
+    assert!(
+        server
+            .line
+            .contains("(33 games to play from 33 rule files)"),
+        "{}",
+        server.line
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join(".zogkit-serve.json")).unwrap()).unwrap();
+    let slugs: Vec<String> = manifest["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["slug"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(slugs.len(), 33);
+    let state = |slug: &str| server.json("GET", &format!("/play/{slug}/1/api/state"), "");
+    let play = |slug: &str| {
+        server.json(
+            "POST",
+            &format!("/play/{slug}/1/api/move"),
+            "{\"index\": 0}",
+        )
+    };
+    // Games 0 and 1 get a move each, then 2..=31 open: 32 sessions.
+    let first = play(&slugs[0])["state"]["session"].clone();
+    let second = play(&slugs[1])["state"]["session"].clone();
+    assert_ne!(first, second);
+    for s in &slugs[2..32] {
+        assert_eq!(state(s)["history"].as_array().unwrap().len(), 0);
+    }
+    // Game 0 is used again, so game 1 is now the least recently used: the 33rd drops it.
+    assert_eq!(state(&slugs[0])["history"].as_array().unwrap().len(), 1);
+    assert_eq!(state(&slugs[32])["history"].as_array().unwrap().len(), 0);
+    let kept = state(&slugs[0]);
+    assert_eq!(kept["history"].as_array().unwrap().len(), 1, "{kept}");
+    assert_eq!(kept["session"], first);
+    // Game 1 starts again, as another session the page can tell from its own.
+    let again = state(&slugs[1]);
+    assert_eq!(again["history"].as_array().unwrap().len(), 0, "{again}");
+    assert_ne!(again["session"], second);
+}
+
+#[test]
 fn serve_refuses_a_folder_without_a_sound_manifest() {
     let dir = common::scratch_dir("author-serve-refused");
     let site = dir.join("site");
