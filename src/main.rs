@@ -92,6 +92,9 @@ enum Command {
     /// Play a game in the browser: serve it on 127.0.0.1 (a board to click, moves in ZoG
     /// notation, undo and redo, a random player, saved games) and open the page.
     Play(cli::play_server::PlayArgs),
+    /// Serve a catalogue site built earlier (`catalogue … -o SITE`) on 127.0.0.1, each game the
+    /// engine runs playable behind its page's Play link, as `catalogue --serve` serves it.
+    Serve(cli::site_server::ServeArgs),
     /// Print the resource limits and their defaults (also `zogkit help limits`).
     #[command(after_help = limits_table())]
     Limits,
@@ -187,6 +190,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => cli::perft::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
         Command::Play(a) => cli::play_server::run(&a),
+        Command::Serve(a) => cli::site_server::run_serve(&a),
         Command::Limits => match cli::print_stdout(&(limits_table() + "\n")) {
             Ok(()) => cli::EXIT_OK,
             Err(c) => c,

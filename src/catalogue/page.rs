@@ -167,7 +167,7 @@ impl Context<'_> {
     }
 
     /// The Play section of entry `n` (1-based), and the page its link opens in a site read
-    /// from files: a served site (`zogkit catalogue --serve`) answers that address with the
+    /// from files: a served site (`zogkit serve SITE`, `zogkit catalogue --serve`) answers that address with the
     /// game itself.
     fn play_link(
         &self,
@@ -182,8 +182,8 @@ impl Context<'_> {
             p,
             "<h2 id=\"play\">Play</h2>\n<p><a href=\"../../{dir}/index.html\">Play {}</a> \
              in the browser, each side a person, a random player or the computer. The link needs \
-             the site served by <strong>zogkit catalogue … --serve</strong>; opened as a file, \
-             it says how.</p>",
+             the site served by <strong>zogkit serve SITE</strong> (or <strong>zogkit catalogue \
+             … --serve</strong>); opened as a file, it says how.</p>",
             span(title, lang)
         );
         let mut e = html::head(
@@ -196,7 +196,7 @@ impl Context<'_> {
             "<nav><a href=\"../../../index.html\">Catalogue</a> › <a href=\"../../../games/{}/{n}.html\">{}</a></nav>\n\
              <h1>Play {}</h1>\n<p lang=\"en\">This game is played in the browser through \
              zogkit's server, and this copy of the catalogue is read from files. Serve it with \
-             <strong>zogkit catalogue INPUTS… -o SITE --force --serve</strong>, or play the \
+             <strong>zogkit serve SITE</strong> (SITE: the folder of this catalogue), or play the \
              file alone with <strong>zogkit play {}</strong>, and follow the Play link on the \
              page the server shows.</p>",
             self.input.slug,

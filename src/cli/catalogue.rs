@@ -5,7 +5,7 @@
 use super::author_images::Collection;
 use super::output::{self, Existing};
 use super::output_dir::OutputDir;
-use super::site_server::{Playable, Site, playable_games};
+use super::site_server::{MANIFEST, Playable, Site, manifest, playable_games};
 use super::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputFile, display_path, outcome, read_input};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -158,25 +158,42 @@ pub fn run(args: CatalogueArgs) -> u8 {
         (false, 0) => EXIT_OK,
         (false, _) => super::EXIT_ERRORS,
     };
-    if !args.serve || failed {
-        return code;
-    }
-    // The lock stays while the site is served: no other run rewrites it meanwhile.
-    let served = serve(&args, inputs, &slugs, done);
-    drop(lock);
-    served
-}
-
-/// `--serve`: the site written into `args.output`, with the playable entries of each input.
-fn serve(args: &CatalogueArgs, inputs: Vec<InputFile>, slugs: &[String], done: Vec<Done>) -> u8 {
     let mut playable = BTreeMap::new();
-    for ((input, slug), d) in inputs.into_iter().zip(slugs).zip(done) {
+    for ((input, slug), d) in inputs.into_iter().zip(&slugs).zip(done) {
         if !d.playable.is_empty() {
             let from = outcome::format_of(args.from, &input);
             let games = d.playable;
             playable.insert(slug.clone(), Playable { input, from, games });
         }
     }
+    // The manifest `zogkit serve SITE` reads: which file each Play link plays.
+    let manifest = SiteFile {
+        path: MANIFEST.into(),
+        bytes: manifest(&playable),
+    };
+    let failed = match write(
+        &args.output,
+        &manifest,
+        (Existing::new(true, false), &lock.1),
+    ) {
+        Ok(()) => failed,
+        Err(e) => {
+            super::error_line!("{e}");
+            true
+        }
+    };
+    let code = if failed { EXIT_USAGE } else { code };
+    if !args.serve || failed {
+        return code;
+    }
+    // The lock stays while the site is served: no other run rewrites it meanwhile.
+    let served = serve(&args, playable);
+    drop(lock);
+    served
+}
+
+/// `--serve`: the site written into `args.output`, with the playable entries of each input.
+fn serve(args: &CatalogueArgs, playable: BTreeMap<String, Playable>) -> u8 {
     let games: usize = playable.values().map(|p| p.games.len()).sum();
     let site = match Site::new(&args.output, playable) {
         Ok(s) => s,

@@ -1,4 +1,4 @@
-//! `zogkit catalogue … --serve`: the site just built, served on 127.0.0.1 with `play`'s safety (`play::http`'s bounds and `Host`/`Origin` checks), and behind each Play link (`/play/<slug>/<n>/`) the game itself, in a `play` session made on first use.
+//! `zogkit catalogue … --serve` and `zogkit serve SITE`: a catalogue site served on 127.0.0.1 with `play`'s safety (`play::http`'s bounds and `Host`/`Origin` checks), and behind each Play link (`/play/<slug>/<n>/`) the game itself, in a `play` session made on first use; the site's manifest of its rule files (`.zogkit-serve.json`).
 
 use super::author_images::Collection;
 use super::{InputFile, display_path, read_input, read_regular};
@@ -8,7 +8,16 @@ use std::sync::{Arc, Mutex};
 use zogkit::format::{self, Format};
 use zogkit::play::{Response, Session};
 
-/// Sessions kept at once; the oldest is dropped for a new one (its moves are lost).
+/// The site's manifest: which rule file each Play link plays, written by every catalogue run
+/// and read by `zogkit serve SITE`. A hidden name, so the site server never serves it.
+pub(super) const MANIFEST: &str = ".zogkit-serve.json";
+/// The manifest's version.
+const MANIFEST_VERSION: u32 = 1;
+/// Largest manifest read (a few hundred bytes per rule file).
+const MAX_MANIFEST: u64 = 16 << 20;
+
+/// Sessions kept at once; the least recently used is dropped for a new one (its moves are
+/// lost, and its page says so: the next session of that game has another `state.session`).
 const MAX_SESSIONS: usize = 32;
 /// Largest site file served (a start picture of a large board is a few MiB).
 const MAX_FILE: u64 = 64 << 20;
@@ -26,7 +35,10 @@ pub(super) struct Site {
     /// The site folder, canonical.
     dir: PathBuf,
     inputs: BTreeMap<String, Playable>,
+    /// Least recently used first.
     sessions: Mutex<Vec<Started>>,
+    /// Sessions made so far: the next one's number (`Session::set_id`).
+    made: std::sync::atomic::AtomicU64,
 }
 
 /// A session started: its input's slug and entry, and the session.
@@ -40,6 +52,7 @@ impl Site {
             dir,
             inputs,
             sessions: Mutex::new(Vec::new()),
+            made: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -124,15 +137,25 @@ impl Site {
     ) -> Result<Arc<Mutex<Session>>, String> {
         let key = (slug.to_string(), index);
         let lock = || self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, s)) = lock().iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(s));
+        // Found: it becomes the most recently used.
+        let used = |all: &mut Vec<Started>| {
+            let at = all.iter().position(|(k, _)| *k == key)?;
+            let s = all.remove(at);
+            let found = Arc::clone(&s.1);
+            all.push(s);
+            Some(found)
+        };
+        if let Some(s) = used(&mut lock()) {
+            return Ok(s);
         }
         let mut session = start(source, index)?;
         session.set_base(&format!("/play/{slug}/{}/", index + 1));
+        let made = self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        session.set_id(made + 1);
         let session = Arc::new(Mutex::new(session));
         let mut all = lock();
-        if let Some((_, s)) = all.iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(s));
+        if let Some(s) = used(&mut all) {
+            return Ok(s);
         }
         if all.len() >= MAX_SESSIONS {
             all.remove(0);
@@ -199,4 +222,172 @@ pub(super) fn playable_games(doc: &zogkit::spec::Document) -> Vec<usize> {
         .filter(|&i| doc.games[i].kind != zogkit::spec::EntryKind::Separator)
         .filter(|&i| zogkit::engine::Rules::compile(doc, i).is_ok())
         .collect()
+}
+
+/// The manifest as written: the rule files whose games the engine runs, by slug.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    /// [`MANIFEST_VERSION`].
+    zogkit_serve: u32,
+    inputs: Vec<ManifestInput>,
+}
+
+/// One rule file of the manifest.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestInput {
+    /// The input's slug: its pages are `games/<slug>/`, its Play links `play/<slug>/<n>/`.
+    slug: String,
+    /// The rule file, an absolute path.
+    file: PathBuf,
+    /// The folder walked to find it (includes and the author's pictures stay inside), an
+    /// absolute path; `null` for a file named alone (its own folder).
+    collection: Option<PathBuf>,
+    /// The format it was read in.
+    format: String,
+    /// The entries (0-based indexes of the document's games) the engine runs.
+    games: Vec<usize>,
+}
+
+/// The manifest of the playable inputs (inputs read from standard input cannot be read again
+/// and are left out), with every path made absolute.
+pub(super) fn manifest(playable: &BTreeMap<String, Playable>) -> Vec<u8> {
+    let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let inputs = playable
+        .iter()
+        .filter_map(|(slug, p)| {
+            Some(ManifestInput {
+                slug: slug.clone(),
+                file: absolute(p.input.path.as_deref()?),
+                collection: p.input.root.as_deref().map(absolute),
+                format: p.from.name().to_string(),
+                games: p.games.clone(),
+            })
+        })
+        .collect();
+    let m = Manifest {
+        zogkit_serve: MANIFEST_VERSION,
+        inputs,
+    };
+    let mut text = serde_json::to_vec_pretty(&m).unwrap_or_default();
+    text.push(b'\n');
+    text
+}
+
+/// The playable inputs a site's manifest names, checked: a known version, plain and distinct
+/// slugs, absolute paths, each rule file inside its collection, a readable format.
+pub(super) fn read_manifest(site: &Path) -> Result<BTreeMap<String, Playable>, String> {
+    let path = site.join(MANIFEST);
+    let shown = display_path(&path);
+    let bytes = match read_regular(&path, MAX_MANIFEST + 1) {
+        Ok(b) if b.len() as u64 > MAX_MANIFEST => {
+            return Err(format!("{shown}: larger than {MAX_MANIFEST} bytes"));
+        }
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "{shown} is missing: {} is not a catalogue site, or was built before zogkit \
+                 wrote one (build it again with `zogkit catalogue INPUTS… -o SITE --force`)",
+                display_path(site)
+            ));
+        }
+        Err(e) => return Err(format!("{shown}: {e}")),
+    };
+    let m: Manifest =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{shown}: not a site manifest: {e}"))?;
+    if m.zogkit_serve != MANIFEST_VERSION {
+        return Err(format!(
+            "{shown}: version {} (this zogkit reads version {MANIFEST_VERSION}); build the site again",
+            m.zogkit_serve
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for (k, e) in m.inputs.into_iter().enumerate() {
+        let bad = |why: String| format!("{shown}: input {}: {why}", k + 1);
+        let plain = !e.slug.is_empty()
+            && e.slug.len() <= 255
+            && !e.slug.starts_with('.')
+            && e.slug
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if !plain {
+            return Err(bad(format!("slug {:?} is not a plain name", e.slug)));
+        }
+        if !e.file.is_absolute() || e.collection.as_ref().is_some_and(|c| !c.is_absolute()) {
+            return Err(bad("paths must be absolute".into()));
+        }
+        if let Some(c) = &e.collection
+            && !e.file.starts_with(c)
+        {
+            return Err(bad(format!(
+                "{} is not inside its collection {}",
+                display_path(&e.file),
+                display_path(c)
+            )));
+        }
+        let from = Format::from_name(&e.format)
+            .filter(|f| f.readable())
+            .ok_or_else(|| bad(format!("{:?} is not a format zogkit reads", e.format)))?;
+        let input = InputFile {
+            display: display_path(&e.file),
+            path: Some(e.file),
+            root: e.collection,
+        };
+        let games = e.games;
+        if out
+            .insert(e.slug.clone(), Playable { input, from, games })
+            .is_some()
+        {
+            return Err(bad(format!("slug {:?} named twice", e.slug)));
+        }
+    }
+    Ok(out)
+}
+
+/// Arguments of `zogkit serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// A site written by `zogkit catalogue … -o SITE` (its `.zogkit-serve.json` names the rule
+    /// files its Play links play).
+    pub site: PathBuf,
+    /// The port on 127.0.0.1 (default: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Do not open a browser (it is not opened either when there is no display).
+    #[arg(long)]
+    pub no_browser: bool,
+}
+
+/// Runs `zogkit serve SITE`: the site as `catalogue --serve` serves it; exit 130 on Ctrl-C.
+pub fn run_serve(args: &ServeArgs) -> u8 {
+    super::catch_interrupts();
+    if !args.site.is_dir() {
+        super::error_line!("{} is not a folder", display_path(&args.site));
+        return super::EXIT_USAGE;
+    }
+    let playable = match read_manifest(&args.site) {
+        Ok(p) => p,
+        Err(e) => {
+            super::error_line!("{e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let games: usize = playable.values().map(|p| p.games.len()).sum();
+    let files = playable.len();
+    let site = match Site::new(&args.site, playable) {
+        Ok(s) => s,
+        Err(e) => {
+            super::error_line!("{e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let what = format!(
+        "zogkit serve: serving {} ({games} game{} to play from {files} rule file{})",
+        display_path(&args.site),
+        if games == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" }
+    );
+    let handler = move |method: &str, target: &str, body: &[u8]| site.handle(method, target, body);
+    super::play_server::run_server(args.port, &what, args.no_browser, Arc::new(handler))
 }

@@ -5,6 +5,8 @@ let game = null;      // GET /api/game
 let state = null;     // the position, history and end
 let moves = [];       // GET /api/moves
 let selected = null;  // the position whose piece is selected
+let held = null;      // the piece in hand selected to drop: {player, piece}
+let session = null;   // state.session when the page loaded: another one means the game was dropped
 let busy = false;
 const sides = {};     // player name -> 'person' | 'random'
 const PALETTE = ['#f5f5f5', '#222222', '#c62828', '#1565c0', '#2e7d32', '#f9a825', '#6a1b9a', '#00838f'];
@@ -87,8 +89,15 @@ async function load() {
 
 async function refresh(newState) {
   state = newState || (await api('GET', 'api/state'));
+  if (session === null) session = state.session;
+  if (state.session !== session) {
+    session = state.session;
+    $('note').textContent = 'The server dropped this game to make room for others (a served ' +
+      'catalogue keeps 32 at once): its moves were lost, and it starts again.';
+  }
   moves = (await api('GET', 'api/moves')).moves;
   selected = null;
+  held = null;
   render();
 }
 
@@ -100,24 +109,7 @@ function render() {
     const cell = cellOf(b.at);
     if (!cell) continue;
     cell.classList.add('occupied');
-    const k = game.pieces.findIndex((p) => p.name === b.piece);
-    const pi = game.players.indexOf(b.player);
-    const src = k >= 0 ? game.pieces[k].images[pi] : null;
-    if (src) {
-      const img = document.createElement('img');
-      img.className = 'piece';
-      img.src = src;
-      img.alt = b.player + ' ' + b.piece;
-      cell.appendChild(img);
-    } else {
-      const d = document.createElement('div');
-      d.className = 'disc piece';
-      d.style.background = PALETTE[pi % PALETTE.length];
-      d.style.color = pi % 2 ? '#fff' : '#000';
-      d.textContent = (k >= 0 && game.pieces[k].notation) || b.piece.slice(0, 2);
-      d.title = b.player + ' ' + b.piece;
-      cell.appendChild(d);
-    }
+    cell.appendChild(pieceElement(b.player, b.piece));
   }
   if (state.last) {
     for (const p of [state.last.from, state.last.to]) {
@@ -128,6 +120,10 @@ function render() {
     cellOf(selected)?.classList.add('sel');
     for (const m of moves.filter((m) => m.from === selected && m.to)) cellOf(m.to)?.classList.add('target');
   }
+  if (held) {
+    for (const m of dropsOf(held.player, held.piece)) cellOf(m.to)?.classList.add('target');
+  }
+  renderHands();
   const hist = $('history');
   hist.innerHTML = '';
   for (const h of state.history) {
@@ -164,6 +160,85 @@ function render() {
   saveLink();
 }
 
+// A piece as drawn: its picture, else a lettered disc in the player's colour.
+function pieceElement(player, piece) {
+  const k = game.pieces.findIndex((p) => p.name === piece);
+  const pi = game.players.indexOf(player);
+  const src = k >= 0 ? game.pieces[k].images[pi] : null;
+  if (src) {
+    const img = document.createElement('img');
+    img.className = 'piece';
+    img.src = src;
+    img.alt = player + ' ' + piece;
+    return img;
+  }
+  const d = document.createElement('div');
+  d.className = 'disc piece';
+  d.style.background = PALETTE[pi % PALETTE.length];
+  d.style.color = pi % 2 ? '#fff' : '#000';
+  d.textContent = (k >= 0 && game.pieces[k].notation) || piece.slice(0, 2);
+  d.title = player + ' ' + piece;
+  return d;
+}
+
+// The legal drops of `piece` by `player` onto a drawn position.
+function dropsOf(player, piece) {
+  return moves.filter((m) => m.from === null && m.to && m.player === player && m.piece === piece);
+}
+
+// Each player's pieces in hand (GET /api/state's `hand`), with their counts; a click on one
+// of the player to move selects it to drop, and its targets are marked on the board.
+function renderHands() {
+  const box = $('hands');
+  box.innerHTML = '';
+  if (!game.players.some((pl) => state.hand.some((h) => h.player === pl)) && !box.dataset.ever) return;
+  box.dataset.ever = '1';
+  for (const pl of game.players) {
+    const row = document.createElement('div');
+    row.className = 'hand';
+    row.dataset.player = pl;
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = pl + ' in hand:';
+    row.appendChild(who);
+    const mine = state.hand.filter((h) => h.player === pl);
+    if (!mine.length) {
+      const none = document.createElement('span');
+      none.className = 'none';
+      none.textContent = 'none';
+      row.appendChild(none);
+    }
+    for (const h of mine) {
+      const b = document.createElement('button');
+      b.className = 'held';
+      b.dataset.piece = h.piece;
+      b.dataset.count = h.count;
+      b.title = pl + ' ' + h.piece + ' × ' + h.count;
+      if (held && held.player === pl && held.piece === h.piece) b.classList.add('sel');
+      b.appendChild(pieceElement(pl, h.piece));
+      const c = document.createElement('span');
+      c.className = 'count';
+      c.textContent = '×' + h.count;
+      b.appendChild(c);
+      b.addEventListener('click', () => handClicked(pl, h.piece));
+      row.appendChild(b);
+    }
+    box.appendChild(row);
+  }
+}
+
+function handClicked(player, piece) {
+  if (busy || state.end || sides[state.to_move] !== 'person') return;
+  selected = null;
+  const same = held && held.player === player && held.piece === piece;
+  held = !same && dropsOf(player, piece).length ? { player, piece } : null;
+  render();
+  if (!same && !held) {
+    $('error').textContent = player === state.to_move
+      ? 'No legal drop of ' + piece + ' now.' : 'It is ' + state.to_move + "'s turn.";
+  }
+}
+
 function saveLink() {
   if (!game) return;
   const kinds = game.players.map((p) => (sides[p] === 'person' ? 'H' : 'C')).join('');
@@ -172,6 +247,11 @@ function saveLink() {
 
 function clicked(pos) {
   if (busy || state.end || sides[state.to_move] !== 'person') return;
+  if (held) {
+    const here = dropsOf(held.player, held.piece).filter((m) => m.to === pos);
+    held = null;
+    if (here.length) return choose(here, 'On ' + pos);
+  }
   if (selected) {
     const here = moves.filter((m) => m.from === selected && m.to === pos);
     if (here.length) return choose(here, selected + ' → ' + pos);
@@ -210,6 +290,8 @@ async function act(method, path, body, then) {
     $('error').textContent = state.stopped || state.warning || '';
     if (then) then();
   } catch (e) {
+    // The position as the server has it now (a dropped game starts again: refresh says so).
+    try { await refresh(); } catch (_) { /* the server is gone: the error says enough */ }
     $('error').textContent = e.message;
   } finally {
     busy = false;

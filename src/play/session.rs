@@ -46,6 +46,9 @@ pub struct Session {
     /// The path the page is served under (`/`, or `/play/<game>/` in a catalogue), which the
     /// pictures' addresses start with.
     base: String,
+    /// Which session this is, for a server that keeps several and may drop one (`state.session`:
+    /// the page sees that its game was dropped and started again). 0 unless set.
+    id: u64,
 }
 
 /// The engine steps one request may run unless told otherwise.
@@ -102,6 +105,7 @@ impl Session {
             first,
             setup: Vec::new(),
             base: "/".into(),
+            id: 0,
         };
         s.refresh();
         s
@@ -111,6 +115,12 @@ impl Session {
     /// `GET /api/game` start with it. The caller strips it from the requests it hands over.
     pub fn set_base(&mut self, base: &str) {
         self.base = base.to_string();
+    }
+
+    /// Numbers this session (`state.session`), so that a page can tell it from the one it
+    /// started with.
+    pub fn set_id(&mut self, id: u64) {
+        self.id = id;
     }
 
     /// The author's pictures named but not used, and why.
@@ -541,6 +551,7 @@ impl Session {
             "end": self.end.as_ref().map(|e| self.end_json(e)),
             "stopped": self.stopped,
             "warning": self.overrun,
+            "session": self.id,
         })
     }
 

@@ -17,9 +17,16 @@
 //! 3. **Links over left-out positions** ([`SheetStyle::Points`]): a link of a geometric
 //!    direction (below) runs straight across the centre of a killed position (morris: `a1`–`d1`
 //!    passes over the killed `b1` and `c1`). Cells never link across a hole; lines do.
-//! 4. **Placement on an orthogonal grid** ([`SheetStyle::Lines`]): one rectangular grid whose
+//! 4. **A cross of steps and jumps** ([`SheetStyle::Points`]): one rectangular grid less four
+//!    equal rectangles at its corners, every other grid position drawn (a cross: Asalto, Fox
+//!    and Geese, peg solitaire), in a game whose pieces only step, leap or jump (every move
+//!    block typed by `spec::movement` as such: no slide, no cannon, nothing untyped). A cross
+//!    of sliding pieces (four-handed chess) keeps its squares.
+//! 5. **Placement on an orthogonal grid** ([`SheetStyle::Lines`]): one rectangular grid whose
 //!    every link is an orthogonal step, in a game where every piece enters by a drop and none
-//!    moves (go and its family).
+//!    moves (go and its family). A square grid of go's sizes gets go's star points (hoshi):
+//!    19×19 on the fourth lines and the middle (nine), 13×13 on the fourth lines and the
+//!    centre (five), 9×9 on the third lines and the centre (five).
 //!
 //! Points boards draw a dot per position and a line along each link of a *geometric*
 //! direction, one whose links all point the same way (a morris file's `x` links, which walk
@@ -27,7 +34,7 @@
 
 use super::sheet::{SheetCell, SheetStyle};
 use crate::spec::geometry::frame;
-use crate::spec::movement::recognise_in;
+use crate::spec::movement::{Travel, recognise_in};
 use crate::spec::moves::Inliner;
 use crate::spec::{Board, Game, Instr};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -37,6 +44,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct GameFacts {
     /// Every piece enters by a drop and none moves (go, gomoku, placement games).
     pub drops_only: bool,
+    /// Some piece moves, and every move block is typed (`spec::movement`) as a step, a leap
+    /// (plain or lame) or a jump over a neighbour: nothing slides (Asalto, peg solitaire).
+    pub steps_only: bool,
     /// Zones that confine a piece's moves: a typed move block (`spec::movement`) must start
     /// or end in them (xiangqi's general in its palace).
     pub confining: BTreeSet<String>,
@@ -52,13 +62,22 @@ impl GameFacts {
                 .all(|p| p.moves.is_empty() && !p.drops.is_empty());
         let mut inl = Inliner::new(procedures.len());
         let mut confining = BTreeSet::new();
+        let mut steps_only = placed.iter().any(|p| !p.moves.is_empty());
         for b in placed.iter().flat_map(|p| &p.moves) {
-            if let Ok(m) = recognise_in(b, procedures, &mut inl) {
-                confining.extend(m.zone.into_iter().chain(m.from_zone));
+            match recognise_in(b, procedures, &mut inl) {
+                Ok(m) => {
+                    steps_only &= matches!(
+                        m.travel,
+                        Travel::Step(_) | Travel::Leap(_) | Travel::Lame(_) | Travel::Hop { .. }
+                    );
+                    confining.extend(m.zone.into_iter().chain(m.from_zone));
+                }
+                Err(_) => steps_only = false,
             }
         }
         GameFacts {
             drops_only,
+            steps_only,
             confining,
         }
     }
@@ -82,6 +101,8 @@ pub struct LineBoard {
     pub style: SheetStyle,
     /// The lines, each pair once.
     pub segments: Vec<(usize, usize)>,
+    /// The cells marked with a star point (go's hoshi).
+    pub stars: Vec<usize>,
 }
 
 /// Most link × killed-position pairs compared by rule 3; beyond it the rule does not apply.
@@ -105,20 +126,30 @@ pub fn detect(
         return Some(LineBoard {
             style: SheetStyle::Lines,
             segments: g.palace_lines(&palace, links),
+            stars: Vec::new(),
         });
     }
     if points || crosses_killed(cells, links, killed) {
         return Some(LineBoard {
             style: SheetStyle::Points,
             segments: geometric_segments(cells, links),
+            stars: Vec::new(),
         });
     }
     let g = grid?;
+    if facts.steps_only && g.cross(b) {
+        return Some(LineBoard {
+            style: SheetStyle::Points,
+            segments: geometric_segments(cells, links),
+            stars: Vec::new(),
+        });
+    }
     let orthogonal = !links.is_empty() && links.iter().all(|l| g.step(l.a, l.b) == Some(1));
     if orthogonal && facts.drops_only {
         return Some(LineBoard {
             style: SheetStyle::Lines,
             segments: pairs(links.iter().map(|l| (l.a, l.b))),
+            stars: g.stars(),
         });
     }
     None
@@ -291,6 +322,65 @@ impl<'n> GridCells<'n> {
             .iter()
             .filter_map(|n| self.at[*self.by_name.get(n.as_str())?])
             .collect()
+    }
+
+    /// Go's star points on a square grid of 9, 13 or 19 lines (rule 5), as cells; none on
+    /// another size or when a star's place is not drawn.
+    fn stars(&self) -> Vec<usize> {
+        let (lines, centre): (&[usize], usize) = match (self.files, self.ranks) {
+            (19, 19) => (&[3, 9, 15], 9),
+            (13, 13) => (&[3, 9], 6),
+            (9, 9) => (&[2, 6], 4),
+            _ => return Vec::new(),
+        };
+        let mut places: BTreeSet<(usize, usize)> = lines
+            .iter()
+            .flat_map(|&c| lines.iter().map(move |&r| (c, r)))
+            .collect();
+        places.insert((centre, centre));
+        let found: Vec<usize> = (0..self.at.len())
+            .filter(|&i| self.at[i].is_some_and(|p| places.contains(&p)))
+            .collect();
+        if found.len() == places.len() {
+            found
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Rule 4's board: the grid less four equal rectangles at its corners (at least one place
+    /// each, less than half of each side), every other place drawn. A cross is symmetric, so
+    /// the places are taken as the layout numbers them.
+    fn cross(&self, b: &Board) -> bool {
+        let Ok(axes) = frame::axes(b) else {
+            return false;
+        };
+        let (files, ranks) = (self.files, self.ranks);
+        let mut killed = BTreeSet::new();
+        for p in b.positions.iter().filter(|p| p.killed && !p.dummy) {
+            let Some(g) = &p.grid else {
+                return false;
+            };
+            match (g.coords.get(axes.across), g.coords.get(axes.up)) {
+                (Some(&x), Some(&y)) if g.grid == 0 && x < files && y < ranks => {
+                    killed.insert((x, y));
+                }
+                _ => return false,
+            }
+        }
+        let kw = (0..files).take_while(|&x| killed.contains(&(x, 0))).count();
+        let kh = (0..ranks).take_while(|&y| killed.contains(&(0, y))).count();
+        if kw == 0 || kh == 0 || 2 * kw >= files || 2 * kh >= ranks {
+            return false;
+        }
+        let corner =
+            |&(x, y): &(usize, usize)| (x < kw || x >= files - kw) && (y < kh || y >= ranks - kh);
+        let want: BTreeSet<(usize, usize)> = (0..files)
+            .flat_map(|x| (0..ranks).map(move |y| (x, y)))
+            .filter(corner)
+            .collect();
+        let drawn = self.at.iter().flatten().collect::<BTreeSet<_>>().len();
+        killed == want && drawn == self.at.len() && drawn == files * ranks - want.len()
     }
 
     /// Rule 1: the board's palaces, or `None` when it has none.
@@ -524,5 +614,110 @@ mod tests {
         let s = sheet(&go("(piece (name Stone) (moves (n add)))"));
         assert_eq!(s.style, SheetStyle::Checkered);
         assert!(s.segments.is_empty());
+    }
+
+    /// A square placement game of `n` lines.
+    fn go_of(n: usize) -> String {
+        let files: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
+        let ranks: Vec<String> = (0..n).rev().map(|i| format!("r{i}")).collect();
+        format!(
+            "(game (title \"t\") (players Black White)
+               (board (grid (start-rectangle 0 0 20 20)
+                 (dimensions (\"{}\" (20 0)) (\"{}\" (0 20)))
+                 (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+               (piece (name Stone) (drops ((verify empty?) add))))",
+            files.join("/"),
+            ranks.join("/")
+        )
+    }
+
+    #[test]
+    fn go_boards_of_9_13_and_19_lines_get_their_star_points() {
+        // (size, the star points as (file, rank) numbered from 0, rank 0 at the top)
+        let stars = |n: usize| -> Vec<(usize, usize)> {
+            let s = sheet(&go_of(n));
+            assert_eq!(s.style, SheetStyle::Lines, "{n}");
+            let mut at: Vec<(usize, usize)> = s
+                .stars
+                .iter()
+                .map(|&i| {
+                    let [x1, y1, ..] = s.cells[i].rect;
+                    ((x1 / 20) as usize, (y1 / 20) as usize)
+                })
+                .collect();
+            at.sort();
+            at
+        };
+        let grid = |lines: &[usize], centre: usize| {
+            let mut v: Vec<(usize, usize)> = lines
+                .iter()
+                .flat_map(|&c| lines.iter().map(move |&r| (c, r)))
+                .collect();
+            if !v.contains(&(centre, centre)) {
+                v.push((centre, centre));
+            }
+            v.sort();
+            v
+        };
+        assert_eq!(stars(19), grid(&[3, 9, 15], 9));
+        assert_eq!(stars(13), grid(&[3, 9], 6));
+        assert_eq!(stars(9), grid(&[2, 6], 4));
+        // Other sizes have none; neither has a board of the same size whose pieces move.
+        for n in [7, 11, 15] {
+            assert!(stars(n).is_empty(), "{n}");
+        }
+        let moving = go_of(19).replace("(drops ((verify empty?) add))", "(moves (n add))");
+        assert!(sheet(&moving).stars.is_empty());
+        // The stars are drawn: the pixel beside a star's centre is in the line colour, and
+        // beside a crossing without a star it is not.
+        let s = sheet(&go_of(9));
+        let colours = crate::render::board::BoardColours::default();
+        let img = crate::render::sheet::draw_sheet(&s, &colours, false, &BTreeMap::new()).unwrap();
+        let dark = |cell: usize| {
+            let (cx, cy) = s.cells[cell].centre();
+            let p = img.pixel((cx + 1) as u32, (cy + 1) as u32).unwrap();
+            (p.red(), p.green(), p.blue()) == (colours.lines.0, colours.lines.1, colours.lines.2)
+        };
+        let star = s.stars[0];
+        assert!(dark(star));
+        let plain = (0..s.cells.len()).find(|i| !s.stars.contains(i)).unwrap();
+        assert!(!dark(plain));
+    }
+
+    /// A cross: a 7×7 grid less its 2×2 corners, linked in eight directions, with `piece`.
+    fn cross(piece: &str) -> String {
+        format!(
+            "(game (title \"t\") (players White Black)
+               (board (grid (start-rectangle 0 0 40 40)
+                 (dimensions (\"a/b/c/d/e/f/g\" (40 0)) (\"7/6/5/4/3/2/1\" (0 40)))
+                 (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)
+                             (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+                 (kill-positions a1 a2 b1 b2 f1 f2 g1 g2 a6 a7 b6 b7 f6 f7 g6 g7))
+               {piece})"
+        )
+    }
+
+    #[test]
+    fn a_cross_of_stepping_and_jumping_pieces_is_a_points_board() {
+        // Asalto's pieces: a step, and a jump that captures and may continue.
+        let asalto = "(piece (name Man) (moves (n (verify empty?) add) (ne (verify empty?) add)
+                         (n (verify enemy?) capture n (verify empty?) (add-partial))))";
+        let s = sheet(&cross(asalto));
+        assert_eq!(s.style, SheetStyle::Points);
+        let lines = named(&s);
+        // Orthogonal and diagonal lines between live points, none into a killed corner.
+        assert!(lines.contains(&pair("c1", "d1")) && lines.contains(&pair("c1", "d2")));
+        assert!(lines.contains(&pair("a3", "b4")));
+        assert!(!lines.iter().any(|(a, b)| a == "b2" || b == "b2"));
+        // 33 points: 26 horizontal and 26 vertical neighbour pairs, two diagonals in each of
+        // the 20 squares whose four corners are live, and one across each inner corner (b3–c2).
+        assert_eq!(lines.len(), 26 + 26 + 2 * 20 + 4);
+        assert!(lines.contains(&pair("b3", "c2")));
+        // A sliding piece on the same cross (four-handed chess) keeps its squares; so does a
+        // cross with unequal corners.
+        let rook = "(piece (name Rook) (moves (n (while empty? add n) (verify enemy?) add)))";
+        assert_eq!(sheet(&cross(rook)).style, SheetStyle::Checkered);
+        let uneven = cross(asalto).replace(" g6 g7", "");
+        assert_eq!(sheet(&uneven).style, SheetStyle::Checkered);
     }
 }

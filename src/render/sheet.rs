@@ -125,6 +125,8 @@ pub struct Sheet {
     pub links: Vec<(usize, usize)>,
     /// The lines drawn (points and lines styles), pairs of cells as in `links`.
     pub segments: Vec<(usize, usize)>,
+    /// Cells marked with a star point on a lines board (go's hoshi).
+    pub stars: Vec<usize>,
     /// Rectangles of killed positions: not drawn.
     pub killed: Vec<[i64; 4]>,
     /// 1 when a rectangle's left/top edge is its first interior pixel (`1 1 31 31`), 0 when
@@ -227,17 +229,17 @@ impl Sheet {
                 [a, c, ..] => hex_angle(a.offset, c.offset),
                 _ => false,
             });
-        let (style, segments) = match style {
+        let (style, segments, stars) = match style {
             Some(s @ (SheetStyle::Points | SheetStyle::Lines)) => {
-                (s, lines::forced(&cells, &named))
+                (s, lines::forced(&cells, &named), Vec::new())
             }
-            Some(s) => (s, Vec::new()),
+            Some(s) => (s, Vec::new(), Vec::new()),
             None => {
                 let base = SheetStyle::detect(&cells, &links, hex_grid);
                 let points = base == SheetStyle::Points;
                 match lines::detect(b, &cells, &named, &killed, points, facts) {
-                    Some(l) => (l.style, l.segments),
-                    None => (base, Vec::new()),
+                    Some(l) => (l.style, l.segments, l.stars),
+                    None => (base, Vec::new(), Vec::new()),
                 }
             }
         };
@@ -256,6 +258,7 @@ impl Sheet {
             cells,
             links,
             segments,
+            stars,
             killed,
             inset: 1,
             tile: 0,
@@ -288,6 +291,7 @@ impl Sheet {
             cells,
             links: Vec::new(),
             segments: Vec::new(),
+            stars: Vec::new(),
             killed: Vec::new(),
             inset: 1,
             tile: unit - 1,
@@ -547,6 +551,7 @@ impl SheetStyle {
             cells: cells.to_vec(),
             links: links.to_vec(),
             segments: Vec::new(),
+            stars: Vec::new(),
             killed: Vec::new(),
             inset: 1,
             tile: 0,
@@ -831,6 +836,23 @@ fn draw_points(
         );
     }
     if !dots {
+        // Star points: a dot a little wider than the lines.
+        let r = (d * 0.12).clamp(2.5, 6.0);
+        for &i in &sheet.stars {
+            let Some(c) = sheet.cells.get(i) else {
+                continue;
+            };
+            let (cx, cy) = c.centre();
+            if let Some(dot) = PathBuilder::from_circle(cx as f32 + 0.5, cy as f32 + 0.5, r) {
+                img.fill_path(
+                    &dot,
+                    &paint(colours.lines, true),
+                    FillRule::Winding,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
         return;
     }
     let r = sheet.dot_radius();

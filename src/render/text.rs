@@ -147,7 +147,8 @@ pub fn vertical(
 }
 
 /// Horizontal layout for Latin names: one line, or two for multi-word names (words separated
-/// by spaces, `-` or `_`) that would otherwise be smaller than 8 px. Sizes are fitted to the pentagon with the font's measured widths; below
+/// by spaces, `-` or `_`) that would otherwise be smaller than 8 px, or three for names of
+/// three words or more when three lines set them larger than two. Sizes are fitted to the pentagon with the font's measured widths; below
 /// 8 px a line is condensed horizontally (down to 60 %) before it is made smaller.
 /// Returns a note when the result is smaller than 6 px (scaled), i.e. hard to read.
 pub fn horizontal(name: &str, size: u32, fonts: &FontSet) -> (Vec<TextItem>, Option<String>) {
@@ -206,8 +207,47 @@ fn horizontal_items(name: &str, size: u32, fonts: &FontSet) -> Vec<TextItem> {
             y_scale: 1.0,
         }];
     }
-    // Split at the word boundary that best balances the two lines.
-    let total: usize = name.chars().count();
+    // Two lines split at the word boundary that best balances them; with three words or more,
+    // three lines when those set the name larger (Chu Shogi's `Lion part move`).
+    let two = two_lines(name, &words);
+    let smallest = |lines: &[String], cap: f32| {
+        lines
+            .iter()
+            .map(|l| natural(l, 19.0 * k))
+            .fold(cap, f32::min)
+    };
+    let (lines, cap, centres): (Vec<String>, f32, &[f32]) = match (two, words.len()) {
+        (two, n) if n >= 3 => {
+            let three = three_lines(&words, |l| natural(l, 19.0 * k));
+            if smallest(&three, 7.0 * k) > smallest(&two, 10.0 * k) {
+                (three, 7.0 * k, &[11.0, 17.5, 24.0])
+            } else {
+                (two, 10.0 * k, &[13.5, 22.5])
+            }
+        }
+        (two, _) => (two, 10.0 * k, &[13.5, 22.5]),
+    };
+    let naturals: Vec<f32> = lines.iter().map(|l| natural(l, 19.0 * k)).collect();
+    let size = naturals.iter().map(|&n| fit(n).0).fold(cap, f32::min);
+    lines
+        .into_iter()
+        .zip(naturals)
+        .zip(centres)
+        .map(|((text, n), &centre)| TextItem {
+            text,
+            x: 15.0 * k,
+            baseline: centre * k + CAP_HEIGHT * size / 2.0,
+            size,
+            x_scale: (n / size).min(1.0),
+            y_scale: 1.0,
+        })
+        .collect()
+}
+
+/// `words` of `name` in two lines, split at the word boundary that best balances their
+/// characters.
+fn two_lines(name: &str, words: &[&str]) -> Vec<String> {
+    let total = name.chars().count();
     let mut best = (usize::MAX, 1);
     for cut in 1..words.len() {
         let left: usize = words[..cut].iter().map(|w| w.chars().count() + 1).sum();
@@ -216,22 +256,28 @@ fn horizontal_items(name: &str, size: u32, fonts: &FontSet) -> Vec<TextItem> {
             best = (d, cut);
         }
     }
-    let lines = [words[..best.1].join(" "), words[best.1..].join(" ")];
-    let naturals = lines.each_ref().map(|l| natural(l, 19.0 * k));
-    let size = naturals.iter().map(|&n| fit(n).0).fold(10.0 * k, f32::min);
-    lines
-        .into_iter()
-        .zip(naturals)
-        .zip([13.5 * k, 22.5 * k])
-        .map(|((text, n), centre)| TextItem {
-            text,
-            x: 15.0 * k,
-            baseline: centre + CAP_HEIGHT * size / 2.0,
-            size,
-            x_scale: (n / size).min(1.0),
-            y_scale: 1.0,
-        })
-        .collect()
+    vec![words[..best.1].join(" "), words[best.1..].join(" ")]
+}
+
+/// `words` (at least three) in three lines, cut where the widest line (by `natural`, the size
+/// at which a line fills its width: the smaller, the wider) is the least wide.
+fn three_lines(words: &[&str], natural: impl Fn(&str) -> f32) -> Vec<String> {
+    let join = |from: usize, to: usize| words[from..to].join(" ");
+    let len = words.len();
+    let mut best: (f32, Vec<String>) = (f32::NEG_INFINITY, Vec::new());
+    for a in 1..len.saturating_sub(1) {
+        for b in a + 1..len {
+            let lines = vec![join(0, a), join(a, b), join(b, len)];
+            let worst = lines
+                .iter()
+                .map(|l| natural(l))
+                .fold(f32::INFINITY, f32::min);
+            if worst > best.0 {
+                best = (worst, lines);
+            }
+        }
+    }
+    best.1
 }
 
 /// Vertical scale of the squashed three-character layout.
@@ -383,9 +429,41 @@ mod tests {
                 "{items:?}"
             );
         }
-        let (long, note) = horizontal("Free Demonic King", 30, &f);
-        assert_eq!(long.len(), 2);
-        assert!(note.unwrap().contains("abbreviation"));
+        // Three words or more: three lines when that sets them larger, legible, inside the
+        // pentagon's width at each line, in order and top to bottom (Chu Shogi's names).
+        for (name, size) in [
+            ("Free Demonic King", 30),
+            ("Lion part move2", 48),
+            ("Soaring Eagle part move", 48),
+        ] {
+            let (items, note) = horizontal(name, size, &f);
+            let k = size as f32 / 30.0;
+            assert_eq!(note, None, "{name}");
+            assert_eq!(items.len(), 3, "{name}: {items:?}");
+            let words: Vec<&str> = items.iter().flat_map(|i| i.text.split(' ')).collect();
+            assert_eq!(words.join(" "), name);
+            for i in &items {
+                assert!(i.size >= 6.0 * k, "{name}: {i:?}");
+                assert!(
+                    f.text_width(&i.text, i.size) * i.x_scale <= 19.5 * k,
+                    "{i:?}"
+                );
+            }
+            assert!(items.windows(2).all(|w| w[0].baseline < w[1].baseline));
+            // Larger than the two lines it would otherwise get.
+            let two = two_lines(name, &name.split(' ').collect::<Vec<_>>());
+            let two_size = two
+                .iter()
+                .map(|l| 10.0 * 19.0 * k / f.text_width(l, 10.0))
+                .fold(10.0 * k, f32::min);
+            assert!(
+                items[0].size > two_size,
+                "{name}: {} vs {two_size}",
+                items[0].size
+            );
+        }
+        // Two words stay in two lines, however long.
+        assert_eq!(horizontal("Ferocious Leopard", 30, &f).0.len(), 2);
         let knight = &horizontal("Knight", 30, &f).0[0];
         assert_eq!(knight.size, 8.0);
         assert!(knight.x_scale < 1.0);

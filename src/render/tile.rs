@@ -11,8 +11,12 @@ use super::{ColourClass, RenderError, RenderWarning, Rendered, Rgb, Side, filled
 use std::sync::Mutex;
 use tiny_skia::Pixmap;
 
-/// Most characters of a name drawn on a tile (a 30-px tile shows four or five legibly).
+/// Most characters of a name set vertically (kanji) drawn on a tile (a 30-px tile shows four
+/// or five legibly).
 pub const MAX_TILE_CHARS: usize = 12;
+/// Most characters of a Latin name drawn on a tile, in up to three lines (Chu Shogi's
+/// `Copper-General`, `Soaring-Eagle_part-move`).
+pub const MAX_LATIN_TILE_CHARS: usize = 24;
 
 /// What to draw on one tile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,7 +235,12 @@ fn render_first(
     let subject = format!("piece {}", crate::text::shorten(&spec.name, 40));
     let mut warnings = Vec::new();
     // A 30-px tile shows a few characters at most; laying out thousands would only cost time.
-    let cut = crate::text::shorten(&spec.name, MAX_TILE_CHARS);
+    let cap = if text::is_vertical(&spec.name, style.layout) {
+        MAX_TILE_CHARS
+    } else {
+        MAX_LATIN_TILE_CHARS
+    };
+    let cut = crate::text::shorten(&spec.name, cap);
     let name = if cut.len() == spec.name.len() {
         spec.name.as_str()
     } else {
@@ -239,7 +248,7 @@ fn render_first(
             code: "render::long-name",
             subject: subject.clone(),
             message: format!(
-                "the name has {} characters; only the first {MAX_TILE_CHARS} are drawn (use --name to choose the text)",
+                "the name has {} characters; only the first {cap} are drawn (use --name to choose the text)",
                 spec.name.chars().count()
             ),
         });
@@ -444,8 +453,8 @@ mod tests {
             .collect();
         assert!(w[0].message.contains("60005 characters"), "{:?}", w);
         assert!(w[0].subject.chars().count() < 60, "{}", w[0].subject);
-        // The drawn text is exactly the first MAX_TILE_CHARS characters.
-        let cut: String = name.chars().take(MAX_TILE_CHARS).collect();
+        // The drawn text is exactly the first MAX_LATIN_TILE_CHARS characters.
+        let cut: String = name.chars().take(MAX_LATIN_TILE_CHARS).collect();
         let short = render_tile(
             &TileSpec::new(&cut, ColourClass::Unpromoted, Side::First),
             &TileStyle::default(),

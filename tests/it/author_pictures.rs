@@ -261,7 +261,7 @@ fn the_catalogue_draws_the_package_with_the_authors_pictures_and_links_play() {
         .trim_end_matches("/1.html");
     assert_eq!(play, format!("../../play/{slug}/1/index.html"));
     let how = std::fs::read_to_string(site.join(format!("play/{slug}/1/index.html"))).unwrap();
-    assert!(how.contains("--serve"), "{how}");
+    assert!(how.contains("zogkit serve SITE"), "{how}");
 }
 
 /// A running server of the real binary (`play` or `catalogue --serve`) and its port; stopped
@@ -431,6 +431,203 @@ fn the_served_catalogue_plays_a_game_behind_its_play_link() {
     assert_eq!(server.request("GET", "/", "evil.example", "").0, 403);
     #[cfg(unix)]
     assert_eq!(server.interrupt(), Some(130));
+}
+
+#[test]
+fn serve_site_plays_a_catalogue_built_earlier_from_its_manifest() {
+    let dir = common::scratch_dir("author-serve-site");
+    let site: PathBuf = dir.join("site");
+    let o = common::zogkit(&["catalogue", "-q", PKG, "-o", site.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The manifest names the rule file and its collection, by absolute paths.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join(".zogkit-serve.json")).unwrap()).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let canon = |p: &str| root.join(p).canonicalize().unwrap();
+    assert_eq!(manifest["zogkit_serve"], 1);
+    let inputs = manifest["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 1, "{manifest}");
+    assert_eq!(inputs[0]["file"], canon(RULES).to_str().unwrap());
+    assert_eq!(inputs[0]["collection"], canon(PKG).to_str().unwrap());
+    assert_eq!(inputs[0]["games"], serde_json::json!([0]));
+    let slug = inputs[0]["slug"].as_str().unwrap().to_string();
+    let mut server = Server::start(&["serve", site.to_str().unwrap()]);
+    assert!(
+        server
+            .line
+            .contains("(1 game to play from 1 rule file) at http://127.0.0.1:"),
+        "{}",
+        server.line
+    );
+    let (_, href) = game_page(&site);
+    let (status, page) = server.get(&format!("/{href}"));
+    assert_eq!(status, 200);
+    let page = String::from_utf8(page).unwrap();
+    let play = hrefs(&page)
+        .into_iter()
+        .find(|h| h.contains("/play/"))
+        .expect("a Play link");
+    assert_eq!(play, format!("../../play/{slug}/1/index.html"));
+    let base = format!("/play/{slug}/1/");
+    let (status, body) = server.get(&format!("{base}index.html"));
+    assert_eq!(status, 200);
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("<script src=\"play.js\">")
+    );
+    let moves = server.json("GET", &format!("{base}api/moves"), "");
+    let list = moves["moves"].as_array().unwrap();
+    assert!(!list.is_empty(), "{moves}");
+    let played = server.json("POST", &format!("{base}api/move"), "{\"index\": 0}");
+    assert_eq!(played["played"], list[0]["notation"]);
+    // The author's pictures of the collection the catalogue walked.
+    let game = server.json("GET", &format!("{base}api/game"), "");
+    check_served_pictures(&server, &game);
+    // Not served: the manifest itself, a game it does not name, another host.
+    for path in [
+        "/.zogkit-serve.json",
+        &format!("/play/{slug}/2/api/moves"),
+        "/play/other/1/api/moves",
+    ] {
+        assert_eq!(server.get(path).0, 404, "{path}");
+    }
+    assert_eq!(server.request("GET", "/", "evil.example", "").0, 403);
+    #[cfg(unix)]
+    assert_eq!(server.interrupt(), Some(130));
+}
+
+#[test]
+fn a_served_catalogue_keeps_32_games_dropping_the_least_recently_used() {
+    // 33 one-game files: one more than the server keeps.
+    let dir = common::scratch_dir("author-serve-lru");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for i in 0..33 {
+        std::fs::write(
+            games.join(format!("g{i:02}.zrf")),
+            format!(
+                "(game (title \"G{i}\") (players A B) (turn-order A B)
+                   (board (grid (start-rectangle 0 0 30 30)
+                     (dimensions (\"a/b\" (30 0)) (\"2/1\" (0 30)))
+                     (directions (n 0 -1) (s 0 1))))
+                   (piece (name Man) (moves (n (verify empty?) add)))
+                   (board-setup (A (Man a1 b1)))
+                   (loss-condition (A B) stalemated))"
+            ),
+        )
+        .unwrap();
+    }
+    let site = dir.join("site");
+    let o = common::zogkit(&[
+        "catalogue",
+        "-q",
+        games.to_str().unwrap(),
+        "-o",
+        site.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let server = Server::start(&["serve", site.to_str().unwrap()]);
+    assert!(
+        server
+            .line
+            .contains("(33 games to play from 33 rule files)"),
+        "{}",
+        server.line
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join(".zogkit-serve.json")).unwrap()).unwrap();
+    let slugs: Vec<String> = manifest["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["slug"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(slugs.len(), 33);
+    let state = |slug: &str| server.json("GET", &format!("/play/{slug}/1/api/state"), "");
+    let play = |slug: &str| {
+        server.json(
+            "POST",
+            &format!("/play/{slug}/1/api/move"),
+            "{\"index\": 0}",
+        )
+    };
+    // Games 0 and 1 get a move each, then 2..=31 open: 32 sessions.
+    let first = play(&slugs[0])["state"]["session"].clone();
+    let second = play(&slugs[1])["state"]["session"].clone();
+    assert_ne!(first, second);
+    for s in &slugs[2..32] {
+        assert_eq!(state(s)["history"].as_array().unwrap().len(), 0);
+    }
+    // Game 0 is used again, so game 1 is now the least recently used: the 33rd drops it.
+    assert_eq!(state(&slugs[0])["history"].as_array().unwrap().len(), 1);
+    assert_eq!(state(&slugs[32])["history"].as_array().unwrap().len(), 0);
+    let kept = state(&slugs[0]);
+    assert_eq!(kept["history"].as_array().unwrap().len(), 1, "{kept}");
+    assert_eq!(kept["session"], first);
+    // Game 1 starts again, as another session the page can tell from its own.
+    let again = state(&slugs[1]);
+    assert_eq!(again["history"].as_array().unwrap().len(), 0, "{again}");
+    assert_ne!(again["session"], second);
+}
+
+#[test]
+fn serve_refuses_a_folder_without_a_sound_manifest() {
+    let dir = common::scratch_dir("author-serve-refused");
+    let site = dir.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(RULES)
+        .canonicalize()
+        .unwrap();
+    let other = dir.canonicalize().unwrap();
+    let entry = |slug: &str, file: &Path, collection: Option<&Path>, format: &str| {
+        serde_json::json!({"zogkit_serve": 1, "inputs": [{
+            "slug": slug, "file": file, "collection": collection, "format": format, "games": [0]
+        }]})
+        .to_string()
+    };
+    let cases: Vec<(Option<String>, &str)> = vec![
+        (None, ".zogkit-serve.json is missing"),
+        (Some("{".into()), "not a site manifest"),
+        (
+            Some(r#"{"zogkit_serve": 9, "inputs": []}"#.into()),
+            "version 9",
+        ),
+        (
+            Some(entry("f", Path::new("Rules/Flavours.zrf"), None, "zrf")),
+            "paths must be absolute",
+        ),
+        (
+            Some(entry("f", &rules, Some(&other), "zrf")),
+            "is not inside its collection",
+        ),
+        (
+            Some(entry("../f", &rules, None, "zrf")),
+            "is not a plain name",
+        ),
+        (
+            Some(entry("f", &rules, None, "png")),
+            "is not a format zogkit reads",
+        ),
+    ];
+    for (manifest, want) in cases {
+        let path = site.join(".zogkit-serve.json");
+        match &manifest {
+            Some(m) => std::fs::write(&path, m).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        let o = common::zogkit(&["serve", site.to_str().unwrap(), "--no-browser"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{manifest:?}: {err}");
+        assert!(err.contains(want), "{manifest:?}: {err}");
+        assert!(o.stdout.is_empty(), "{manifest:?}: nothing served");
+    }
+    let o = common::zogkit(&["serve", RULES, "--no-browser"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a folder"));
 }
 
 #[test]

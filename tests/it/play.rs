@@ -297,6 +297,143 @@ fn a_shared_corpus_save_loads_steps_to_its_end_and_saves_again() {
     );
 }
 
+/// A shogi-like game: a capture puts the piece in its owner's hand (ZoG's `recycle captures`,
+/// the engine's only way to fill a hand), from where it is dropped; Sente holds one at the start.
+const HAND: &str = r#"
+(game (title "Hand") (players Sente Gote) (turn-order Sente Gote)
+  (option "recycle captures" true)
+  (board (grid (start-rectangle 0 0 40 40)
+    (dimensions ("a/b/c" (40 0)) ("3/2/1" (0 40)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+    (symmetry Gote (n s) (s n)))
+  (piece (name Pawn) (moves (n (verify not-friend?) add))
+    (drops ((verify empty?) add)))
+  (piece (name King) (moves (n (verify not-friend?) add) (s (verify not-friend?) add)))
+  (board-setup (Sente (Pawn b1) (King c1) (Pawn off 1)) (Gote (Pawn b2) (King a3)))
+  (loss-condition (Sente Gote) (pieces-remaining 0)))
+"#;
+
+/// The hand of `player` in a state: piece → count.
+fn hand_of(state: &serde_json::Value, player: &str) -> Vec<(String, u64)> {
+    state["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["player"] == player)
+        .map(|h| {
+            (
+                h["piece"].as_str().unwrap().to_string(),
+                h["count"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The positions of `game` where nothing stands in `state`.
+fn empty_positions(game: &serde_json::Value, state: &serde_json::Value) -> Vec<String> {
+    let taken: Vec<&str> = state["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["at"].as_str().unwrap())
+        .collect();
+    let mut empty: Vec<String> = game["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .filter(|p| !taken.contains(&p.as_str()))
+        .collect();
+    empty.sort();
+    empty
+}
+
+/// The drop targets of `piece` by `player` among the legal moves, sorted.
+fn drop_targets(moves: &serde_json::Value, player: &str, piece: &str) -> Vec<String> {
+    let mut to: Vec<String> = moves["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"].is_null() && m["player"] == player && m["piece"] == piece)
+        .map(|m| m["to"].as_str().unwrap().to_string())
+        .collect();
+    to.sort();
+    to
+}
+
+#[test]
+fn a_shogi_like_hand_fills_on_a_capture_and_empties_on_a_drop() {
+    let dir = common::scratch_dir("play-hand");
+    let file = dir.join("hand.zrf");
+    std::fs::write(&file, HAND).unwrap();
+    let server = Server::start(&file);
+    let (status, game) = server.call("GET", "/api/game", "");
+    assert_eq!(status, 200, "{game}");
+    let start = &game["state"];
+    assert_eq!(hand_of(start, "Sente"), [("Pawn".to_string(), 1)]);
+    assert_eq!(hand_of(start, "Gote"), Vec::<(String, u64)>::new());
+    // Every piece in hand has a picture to draw it beside the board.
+    let pawn = game["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Pawn")
+        .unwrap();
+    for url in pawn["images"].as_array().unwrap() {
+        let (status, _) = server.raw(
+            format!(
+                "GET {} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+                url.as_str().expect("a tile for each player"),
+                server.port
+            )
+            .as_bytes(),
+        );
+        assert_eq!(status, 200, "{url}");
+    }
+    // Sente's pawn takes Gote's: the pawn goes to Gote's hand.
+    let (status, r) = server.call("POST", "/api/move", r#"{"notation": "b1-b2"}"#);
+    assert_eq!(status, 200, "{r}");
+    let st = &r["state"];
+    assert_eq!(st["to_move"], "Gote");
+    assert_eq!(hand_of(st, "Gote"), [("Pawn".to_string(), 1)]);
+    assert_eq!(hand_of(st, "Sente"), [("Pawn".to_string(), 1)]);
+    // Gote may drop it on every empty position, and only there.
+    let (_, moves) = server.call("GET", "/api/moves", "");
+    let targets = drop_targets(&moves, "Gote", "Pawn");
+    assert_eq!(targets, empty_positions(&game, st), "{moves}");
+    assert!(!targets.is_empty());
+    // The drop by index: the hand empties and the pawn stands there.
+    let drop = moves["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["from"].is_null() && m["to"] == "c2")
+        .expect("a drop on c2")
+        .clone();
+    let (status, r) = server.call(
+        "POST",
+        "/api/move",
+        &serde_json::json!({"index": drop["index"]}).to_string(),
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["played"], drop["notation"]);
+    assert_eq!(hand_of(&r["state"], "Gote"), Vec::<(String, u64)>::new());
+    let on_c2: Vec<_> = r["state"]["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["at"] == "c2")
+        .map(|b| (b["player"].clone(), b["piece"].clone()))
+        .collect();
+    assert_eq!(
+        on_c2,
+        [(serde_json::json!("Gote"), serde_json::json!("Pawn"))]
+    );
+    // Undo gives it back to the hand.
+    let (_, r) = server.call("POST", "/api/undo", "");
+    assert_eq!(hand_of(&r["state"], "Gote"), [("Pawn".to_string(), 1)]);
+}
+
 fn common_prefix(req: &str) -> &str {
     &req[..req.len().min(80)]
 }
@@ -728,3 +865,59 @@ const MINI: &str = r#"
   (board-setup (White (Pawn a1 b2)) (Black (Pawn c3)))
   (loss-condition (White Black) (pieces-remaining 0)))
 "#;
+
+#[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
+fn chromium_draws_the_hands_and_drops_a_captured_piece_by_clicks() {
+    if !chromium_available() {
+        return;
+    }
+    let dir = common::scratch_dir("play-hand-chromium");
+    let file = dir.join("hand.zrf");
+    std::fs::write(&file, HAND).unwrap();
+    let server = Server::start(&file);
+    let mut b = Browser::start();
+    b.send("Page.navigate", serde_json::json!({"url": server.url()}));
+    let held = |player: &str| format!(".hand[data-player=\"{player}\"] .held[data-piece=\"Pawn\"]");
+    b.wait_for(&format!(
+        "document.querySelectorAll('.cell').length === 9 && !!document.querySelector({})",
+        serde_json::Value::from(held("Sente"))
+    ));
+    // Sente holds one pawn, drawn with its picture and count; Gote none.
+    let shown = b.eval(&format!(
+        "(() => {{ const h = document.querySelector({}); return [h.dataset.count, h.querySelector('.count').textContent, !!h.querySelector('img.piece'), document.querySelectorAll('.hand[data-player=\"Gote\"] .held').length]; }})()",
+        serde_json::Value::from(held("Sente"))
+    ));
+    assert_eq!(shown, serde_json::json!(["1", "×1", true, 0]));
+    // Sente takes on b2: the pawn appears in Gote's hand.
+    b.click("b1");
+    b.wait_for("document.querySelector('.cell[data-pos=\"b2\"]').classList.contains('target')");
+    b.click("b2");
+    b.wait_for(&format!(
+        "document.querySelectorAll('#history li').length === 1 && !!document.querySelector({})",
+        serde_json::Value::from(held("Gote"))
+    ));
+    // Gote clicks the pawn in hand: every empty position is a target; a click drops it.
+    b.click_on(&held("Gote"));
+    b.wait_for("document.querySelectorAll('.cell.target').length > 0");
+    let targets =
+        b.eval("[...document.querySelectorAll('.cell.target')].map(c => c.dataset.pos).sort()");
+    let (_, game) = server.call("GET", "/api/game", "");
+    let (_, st) = server.call("GET", "/api/state", "");
+    assert_eq!(targets, serde_json::json!(empty_positions(&game, &st)));
+    b.click("c2");
+    b.wait_for("document.querySelectorAll('#history li').length === 2");
+    let (_, st) = server.call("GET", "/api/state", "");
+    assert_eq!(st["history"][1]["notation"], "Gote Pawn c2", "{st}");
+    assert_eq!(hand_of(&st, "Gote"), Vec::<(String, u64)>::new());
+    let gone = b.eval(&format!(
+        "[!document.querySelector({}), !!document.querySelector('.cell[data-pos=\"c2\"] img.piece')]",
+        serde_json::Value::from(held("Gote"))
+    ));
+    assert_eq!(gone, serde_json::json!([true, true]));
+    std::fs::write(
+        common::scratch_dir("play-shots").join("hand.png"),
+        b.screenshot().encode_png().unwrap(),
+    )
+    .unwrap();
+}
