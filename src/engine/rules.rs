@@ -154,7 +154,8 @@ pub(crate) enum Op {
 /// One flag setting of [`Op::Flags`]: `(if cond (set-flag flag then))`, or with `else_` `(if
 /// cond (set-flag flag then) else (set-flag flag else_))`; with `near` `(d, skip)`, tested one
 /// link away in `d` as [`Op::Near`] (marking the current position; no link ends the block, or
-/// with `skip` passes over the setting).
+/// with `skip` passes over the setting), `cond` then reading that neighbour as the current
+/// position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct FlagSet {
     pub near: Option<(u32, bool)>,
@@ -299,6 +300,8 @@ pub struct Rules {
     pub(crate) opposite: Vec<u32>,
     /// `zones[zone][player]`: membership per position.
     pub(crate) zones: Vec<Vec<Vec<bool>>>,
+    /// `zones` flattened, at `(zone * players + player) * positions + pos` (one lookup).
+    pub(crate) zone_flat: Vec<bool>,
     pub(crate) zone_names: Vec<String>,
     /// Positions that hold no piece (killed).
     pub(crate) killed: Vec<bool>,
@@ -529,6 +532,7 @@ impl<'a> Builder<'a> {
             links,
             opposite,
             zones: Vec::new(),
+            zone_flat: Vec::new(),
             zone_names: Vec::new(),
             killed: board.positions.iter().map(|p| p.killed).collect(),
             dummy: board.positions.iter().map(|p| p.dummy).collect(),
@@ -584,6 +588,14 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        self.rules.zone_flat = self
+            .rules
+            .zones
+            .iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .collect();
     }
 
     fn pieces(&mut self) -> Result<(), RulesError> {
