@@ -357,7 +357,19 @@ impl Rules {
         let mut b = Builder::new(doc, game)?;
         b.pieces()?;
         b.rest()?;
+        b.rules.flatten_zones();
         Ok(b.rules)
+    }
+
+    /// Fills [`Rules::zone_flat`] from the zones (once they are all known: a zone a program
+    /// names but no board defines is added empty while compiling).
+    fn flatten_zones(&mut self) {
+        let (np, npl) = (self.npos(), self.players.len());
+        self.zone_flat = self
+            .zones
+            .iter()
+            .flat_map(|z| (0..npl).flat_map(move |p| (0..np).map(move |q| z[p][q])))
+            .collect();
     }
 
     /// [`Rules::compile`] without fusing operations (see [`super::fuse`]), to compare.
@@ -367,6 +379,7 @@ impl Rules {
         b.fuse = false;
         b.pieces().unwrap();
         b.rest().unwrap();
+        b.rules.flatten_zones();
         b.rules
     }
 
@@ -588,14 +601,6 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        self.rules.zone_flat = self
-            .rules
-            .zones
-            .iter()
-            .flatten()
-            .flatten()
-            .copied()
-            .collect();
     }
 
     fn pieces(&mut self) -> Result<(), RulesError> {
