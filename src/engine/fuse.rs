@@ -105,7 +105,10 @@ fn flag_set(ops: &[Op], i: usize) -> Option<(FlagSet, usize)> {
     };
     match &ops[i] {
         Op::Near { dir, skip } if skip.is_none_or(|t| t as usize == i + 2) => {
-            Some((set(Some((*dir, skip.is_some())), ops.get(i + 1)?)?, 2))
+            let mut s = set(Some((*dir, skip.is_some())), ops.get(i + 1)?)?;
+            // Read at the neighbour, which the run makes the current position.
+            s.cond = at_neighbour(&s.cond, *dir);
+            Some((s, 2))
         }
         op => Some((set(None, op)?, 1)),
     }
@@ -292,6 +295,27 @@ fn near_cond(c: &C, d: u32) -> Option<C> {
         C::And(v) => C::And(v.iter().map(|c| near_cond(c, d)).collect::<Option<_>>()?),
         C::Or(v) => C::Or(v.iter().map(|c| near_cond(c, d)).collect::<Option<_>>()?),
     })
+}
+
+/// `c`, read one link away in `d` by [`near_cond`], as read from that neighbour (the inverse:
+/// `near_cond` leaves no other `Loc::Dir`).
+fn at_neighbour(c: &C, d: u32) -> C {
+    let at = |l: &Loc| match l {
+        Loc::Dir(e) if *e == d => Loc::Cur,
+        l => *l,
+    };
+    match c {
+        C::Test(t, l) => C::Test(*t, at(l)),
+        C::Piece(k, l) => C::Piece(*k, at(l)),
+        C::AnyPiece(ks, l) => C::AnyPiece(ks.clone(), at(l)),
+        C::InZone(z, l) => C::InZone(*z, at(l)),
+        C::PosFlag(f, l) => C::PosFlag(*f, at(l)),
+        C::Attr(a, l) => C::Attr(*a, at(l)),
+        C::Not(c) => C::Not(Box::new(at_neighbour(c, d))),
+        C::And(v) => C::And(v.iter().map(|c| at_neighbour(c, d)).collect()),
+        C::Or(v) => C::Or(v.iter().map(|c| at_neighbour(c, d)).collect()),
+        c => c.clone(),
+    }
 }
 
 /// Drops the dead ops, moving every jump to the op it now lands on (a jump to a dead op lands

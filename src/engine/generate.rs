@@ -54,8 +54,13 @@ pub enum Cut {
 /// Where generated moves go: collected, counted, or only checked for a hit on one position.
 pub(crate) enum Sink {
     Collect(Vec<Move>),
-    Count(u64),
-    Hit { pos: u32, found: bool },
+    /// The number of moves and, when kept, the number per move type (`[0]`: moves of no type,
+    /// `[t + 1]`: of type `t`), for `move-priorities`.
+    Count(u64, Option<Vec<u64>>),
+    Hit {
+        pos: u32,
+        found: bool,
+    },
 }
 
 /// Runs the programs of one side's pieces on a state.
@@ -67,6 +72,8 @@ pub(crate) struct Gen<'a> {
     links: &'a [u32],
     /// Directions per position.
     nd: usize,
+    /// Positions.
+    npos: usize,
     /// Nesting of attack tests (attack tests inside attack tests are false).
     pub depth: u8,
     pub sink: Sink,
@@ -79,6 +86,11 @@ pub(crate) struct Gen<'a> {
     probe: Option<(u32, Piece)>,
     /// The positions the programs have read, when recorded.
     reads: Option<Reads>,
+    /// Whether `probe` or `reads` is set (board reads then go through [`Gen::at_watched`]).
+    watched: bool,
+    /// Emptied lists of a finished run's changes and position flags, for the next run (a run
+    /// that captures or marks a position does not allocate).
+    spare: (Vec<Action>, Vec<(u32, u32, bool)>),
     /// Block runs and steps so far, and the steps this generation may still run.
     pub runs: u64,
     pub steps: u64,
@@ -90,6 +102,8 @@ pub(crate) struct Gen<'a> {
     /// passes without making them).
     pub pass: Option<&'a Passes<'a>>,
     pub passed: u64,
+    /// The moves generated so far: collected, counted or passed (never a hit).
+    made: usize,
     /// What each pure region did, by where it was entered: (region id, position, mark, flags).
     memo: FxHashMap<(u32, u32, u32, u64), Walked>,
 }
@@ -175,18 +189,22 @@ impl<'a> Gen<'a> {
             player,
             links: rules.player_links(player),
             nd: rules.ndirs(),
+            npos: rules.npos(),
             depth: 0,
             sink,
             overrun: None,
             only_type: None,
             probe: None,
             reads: None,
+            watched: false,
+            spare: (Vec::new(), Vec::new()),
             runs: 0,
             steps: 0,
             work_left: rules.work_limit.saturating_sub(rules.work_done()),
             cut: None,
             pass: None,
             passed: 0,
+            made: 0,
             memo: FxHashMap::default(),
         }
     }
@@ -219,6 +237,16 @@ impl<'a> Gen<'a> {
     /// The piece on `pos` as the programs see it (recorded when reads are watched).
     #[inline(always)]
     fn at(&mut self, pos: u32) -> Option<Piece> {
+        if self.watched {
+            return self.at_watched(pos);
+        }
+        self.st.board[pos as usize]
+    }
+
+    /// [`Gen::at`] with a probe or recorded reads.
+    #[cold]
+    #[inline(never)]
+    fn at_watched(&mut self, pos: u32) -> Option<Piece> {
         if let Some(r) = &mut self.reads {
             r.mark(pos);
         }
@@ -229,16 +257,13 @@ impl<'a> Gen<'a> {
     }
 
     /// Whether a budget allows one more block run (see [`Cut`]); records the one that does not.
+    #[inline]
     fn within_budget(&mut self) -> bool {
         if self.cut.is_some() {
             return false;
         }
         self.runs += 1;
-        let collected = match &self.sink {
-            Sink::Collect(v) => v.len().saturating_add(self.passed as usize),
-            Sink::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
-            Sink::Hit { .. } => 0,
-        };
+        let collected = self.made;
         self.cut = if self.runs > self.rules.block_run_limit {
             Some(Cut::BlockRuns)
         } else if collected > self.rules.move_limit {
@@ -300,6 +325,7 @@ impl<'a> Gen<'a> {
             && (self.only_type.is_none() || b.move_type == self.only_type)
     }
 
+    #[inline]
     fn run(&mut self, b: &Block, start: u32, from: u32, kind: u32, at: (usize, bool)) {
         if !self.within_budget() {
             return;
@@ -307,7 +333,7 @@ impl<'a> Gen<'a> {
         // A block whose guard fails cannot add a move: its set-up is not run (a piece on an
         // edge, a slider toward it, a step onto a friend).
         if let Some(g) = &b.guard
-            && g.setup + 1 + g.rest.len() as u32 <= self.rules.step_limit
+            && g.checks <= self.rules.step_limit
         {
             let to = self.link(start, g.first);
             let failed = if to == NONE {
@@ -360,10 +386,20 @@ impl<'a> Gen<'a> {
         &mut self,
         b: &Block,
         (start, from, kind): (u32, u32, u32),
-        (block, drop): (usize, bool),
+        at: (usize, bool),
         steps: &mut u32,
     ) {
         let mut r = Run::new(start, from, kind);
+        (r.actions, r.pos_flags) = std::mem::take(&mut self.spare);
+        self.exec_run(b, &mut r, at, steps);
+        r.actions.clear();
+        r.pos_flags.clear();
+        self.spare = (r.actions, r.pos_flags);
+    }
+
+    /// Runs block `b` on `r`, counting its steps.
+    fn exec_run(&mut self, b: &Block, r: &mut Run, (block, drop): (usize, bool), steps: &mut u32) {
+        let kind = r.kind;
         let ops = &b.ops;
         let limit = self.rules.step_limit;
         let mut pc = 0usize;
@@ -414,12 +450,12 @@ impl<'a> Gen<'a> {
                     r.cur = r.to;
                 }
                 Op::Verify(c) => {
-                    if !self.eval(c, &r) {
+                    if !self.eval(c, r) {
                         return;
                     }
                 }
                 Op::IfNot(c, t) => {
-                    if !self.eval(c, &r) {
+                    if !self.eval(c, r) {
                         next = *t;
                     }
                 }
@@ -431,7 +467,7 @@ impl<'a> Gen<'a> {
                     move_type,
                 } => {
                     self.emit(
-                        &r,
+                        r,
                         b.move_type,
                         promote,
                         *copy,
@@ -454,21 +490,21 @@ impl<'a> Gen<'a> {
                 | Op::ChangeOwner(_)
                 | Op::ChangeType(..)
                 | Op::SetAttr(..) => {
-                    if !self.change(&ops[pc], &mut r) {
+                    if !self.change(&ops[pc], r) {
                         return;
                     }
                 }
-                Op::Loop(i) => match self.pure_loop(b, *i, &mut r, steps, (kind, block, drop)) {
+                Op::Loop(i) => match self.pure_loop(b, *i, r, steps, (kind, block, drop)) {
                     Some(exit) => next = exit,
                     None => return,
                 },
                 Op::SetFlag(f, c) => {
-                    let v = self.eval(c, &r);
+                    let v = self.eval(c, r);
                     r.flags = (r.flags & !(1u64 << (f % 64))) | ((v as u64) << (f % 64));
                 }
                 Op::SetPosFlag(f, c, l) => {
-                    let v = self.eval(c, &r);
-                    let at = self.loc(*l, &r);
+                    let v = self.eval(c, r);
+                    let at = self.loc(*l, r);
                     if at == NONE {
                         // Off the board: nothing to mark, and the move goes on (Bolotoudou's
                         // `check-side` marks both neighbours of an edge square).
@@ -482,7 +518,7 @@ impl<'a> Gen<'a> {
                 Op::ClearState => r.states.clear(),
                 Op::Fail => return,
                 Op::FlagIf { .. } | Op::Near { .. } | Op::Flags(_) | Op::Branch { .. } => {
-                    match self.fused(&ops[pc], &mut r, steps, Overrun { kind, block, drop }) {
+                    match self.fused(&ops[pc], r, steps, Overrun { kind, block, drop }) {
                         Some(jump) => next = jump.unwrap_or(next),
                         None => return,
                     }
@@ -539,8 +575,9 @@ impl<'a> Gen<'a> {
                 // The steps of the operations the settings stand for, as they would run.
                 let mut n = 0u32;
                 for s in sets.iter() {
-                    if let Some((dir, skip)) = s.near {
-                        if self.link(r.cur, dir) == NONE {
+                    let v = if let Some((dir, skip)) = s.near {
+                        let near = self.link(r.cur, dir);
+                        if near == NONE {
                             if skip {
                                 n += 1;
                                 continue;
@@ -549,8 +586,14 @@ impl<'a> Gen<'a> {
                         }
                         r.mark = r.cur;
                         n += 3 + u32::from(skip);
-                    }
-                    let v = self.eval(&s.cond, r);
+                        // The condition reads the neighbour as the current position.
+                        let cur = std::mem::replace(&mut r.cur, near);
+                        let v = self.eval(&s.cond, r);
+                        r.cur = cur;
+                        v
+                    } else {
+                        self.eval(&s.cond, r)
+                    };
                     set_flag_if(&mut r.flags, s.flag, v, s.then, s.else_);
                     n += 1 + u32::from(s.else_.is_some()) + u32::from(v);
                 }
@@ -617,6 +660,7 @@ impl<'a> Gen<'a> {
     fn walk(&mut self, reg: &Region, ops: &[Op], r: &mut Run) -> Option<Walked> {
         let mut pc = reg.start;
         let mut n = 0u32;
+        let limit = self.rules.step_limit;
         let stop = |n: u32| {
             Some(Walked {
                 steps: n,
@@ -625,7 +669,7 @@ impl<'a> Gen<'a> {
         };
         while (reg.start..=reg.end).contains(&pc) {
             n += 1;
-            if n > self.rules.step_limit {
+            if n > limit {
                 return stop(n);
             }
             if n & 0xFFFF == 0 && self.rules.interrupted() {
@@ -800,8 +844,13 @@ impl<'a> Gen<'a> {
             }
             return;
         }
-        if let Sink::Count(n) = &mut self.sink {
-            *n += promote.len().max(1) as u64;
+        if let Sink::Count(n, typed) = &mut self.sink {
+            let k = promote.len().max(1) as u64;
+            *n += k;
+            self.made = self.made.saturating_add(k as usize);
+            if let Some(typed) = typed {
+                typed[block_type.map_or(0, |t| t as usize + 1)] += k;
+            }
             return;
         }
         let plain = promote.is_empty().then_some(None);
@@ -828,6 +877,7 @@ impl<'a> Gen<'a> {
             };
             if self.pass.is_some_and(|pass| pass(&r.actions, &last)) {
                 self.passed += 1;
+                self.made = self.made.saturating_add(1);
                 continue;
             }
             let mut actions = spare_actions();
@@ -847,6 +897,7 @@ impl<'a> Gen<'a> {
             };
             if let Sink::Collect(v) = &mut self.sink {
                 v.push(m);
+                self.made = self.made.saturating_add(1);
             }
         }
     }
@@ -888,9 +939,30 @@ impl<'a> Gen<'a> {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.at(pos).is_some_and(|p| p.kind == *k)
             }
+            C::AnyPiece(ks, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.at(pos).is_some_and(|p| ks.contains(&p.kind))
+            }
+            C::InZone(z, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.in_zone(*z, pos)
+            }
+            C::Attr(a, l) => {
+                let pos = self.loc(*l, r);
+                pos != NONE && self.at(pos).is_some_and(|p| p.attrs & (1 << a) != 0)
+            }
+            C::OnBoard(Some(d)) => self.link(r.cur, *d) != NONE,
             C::Flag(f) => r.flags & (1u64 << (f % 64)) != 0,
             _ => self.eval_any(c, r),
         }
+    }
+
+    /// Whether `pos` is in zone `z` as the player owns it.
+    #[inline(always)]
+    fn in_zone(&self, z: u32, pos: u32) -> bool {
+        let players = self.rules.players.len();
+        self.rules.zone_flat
+            [(z as usize * players + self.player as usize) * self.npos + pos as usize]
     }
 
     /// [`Gen::eval`] of any condition.
@@ -912,7 +984,7 @@ impl<'a> Gen<'a> {
             }
             C::InZone(z, l) => {
                 let pos = self.loc(*l, r);
-                pos != NONE && self.rules.zones[*z as usize][self.player as usize][pos as usize]
+                pos != NONE && self.in_zone(*z, pos)
             }
             C::OnBoard(None) => r.cur != NONE && !self.rules.dummy[r.cur as usize],
             C::OnBoard(Some(d)) => self.link(r.cur, *d) != NONE,
@@ -1069,6 +1141,7 @@ pub(crate) fn attacked_reading(
         g.only_type = mtype;
         g.probe = probe;
         g.reads = reads.take();
+        g.watched = g.probe.is_some() || g.reads.is_some();
         g.piece_blocks(s, None, blocks);
         *reads = g.reads.take();
         if g.overrun.is_some()

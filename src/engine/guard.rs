@@ -57,6 +57,9 @@ pub(crate) struct Guard {
     /// the steps between): the run itself makes the others as soon, and testing them twice
     /// costs more than it saves.
     pub rest: Vec<Check>,
+    /// The steps of the set-up and all the tests (a guard is used when they fit the step
+    /// limit).
+    pub checks: u32,
 }
 
 /// Whether a condition reads only the board and the position it names: no flag, mark, state or
@@ -131,9 +134,11 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
     while matches!(rest.last(), Some(Check::Step(_))) {
         rest.pop();
     }
+    let setup: u32 = ops[..k].iter().map(super::fuse::stands_for).sum();
     Some(Guard {
-        setup: ops[..k].iter().map(super::fuse::stands_for).sum(),
+        setup,
         first,
+        checks: setup + 1 + rest.len() as u32,
         rest,
     })
 }

@@ -264,24 +264,32 @@ fn pseudo_moves(rules: &Rules, st: &State, player: u32) -> Moves {
 }
 
 /// The number of legal moves, counted without listing them, when nothing filters the moves a
-/// program generates (no royal pieces to keep out of attack, no `move-priorities`, no `maximal
-/// captures`); `None` otherwise. Always `legal_moves(…).moves.len()`.
+/// program generates but `move-priorities` (no royal pieces to keep out of attack, no `maximal
+/// captures`); `None` otherwise. With priorities, the moves are counted per move type and
+/// only the highest listed type that has one counts, as [`prioritise`] keeps. Always
+/// `legal_moves(…).moves.len()`.
 fn count_moves(rules: &Rules, st: &State) -> Option<(u64, Option<Overrun>)> {
     let player = st.to_move(rules);
-    if !rules.royal[player as usize].is_empty()
-        || !rules.priorities.is_empty()
-        || rules.options.maximal_captures > 0
-    {
+    if !rules.royal[player as usize].is_empty() || rules.options.maximal_captures > 0 {
         return None;
     }
     if outcome(rules, st).is_some() {
         return Some((0, None));
     }
-    let (sink, overrun, cut) = pseudo(rules, st, player, Sink::Count(0));
+    let typed = (!rules.priorities.is_empty()).then(|| vec![0; rules.move_types.len() + 1]);
+    let (sink, overrun, cut) = pseudo(rules, st, player, Sink::Count(0, typed));
     // A budget that cut the count is reported by the listing path.
-    let (Sink::Count(mut n), None) = (sink, cut) else {
+    let (Sink::Count(mut n, typed), None) = (sink, cut) else {
         return None;
     };
+    if let Some(typed) = typed
+        && let Some(&best) = rules
+            .priorities
+            .iter()
+            .find(|&&t| typed[t as usize + 1] > 0)
+    {
+        n = typed[best as usize + 1];
+    }
     if may_pass(rules, st, n == 0) {
         n += 1;
     }

@@ -154,7 +154,8 @@ pub(crate) enum Op {
 /// One flag setting of [`Op::Flags`]: `(if cond (set-flag flag then))`, or with `else_` `(if
 /// cond (set-flag flag then) else (set-flag flag else_))`; with `near` `(d, skip)`, tested one
 /// link away in `d` as [`Op::Near`] (marking the current position; no link ends the block, or
-/// with `skip` passes over the setting).
+/// with `skip` passes over the setting), `cond` then reading that neighbour as the current
+/// position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct FlagSet {
     pub near: Option<(u32, bool)>,
@@ -299,6 +300,8 @@ pub struct Rules {
     pub(crate) opposite: Vec<u32>,
     /// `zones[zone][player]`: membership per position.
     pub(crate) zones: Vec<Vec<Vec<bool>>>,
+    /// `zones` flattened, at `(zone * players + player) * positions + pos` (one lookup).
+    pub(crate) zone_flat: Vec<bool>,
     pub(crate) zone_names: Vec<String>,
     /// Positions that hold no piece (killed).
     pub(crate) killed: Vec<bool>,
@@ -354,7 +357,19 @@ impl Rules {
         let mut b = Builder::new(doc, game)?;
         b.pieces()?;
         b.rest()?;
+        b.rules.flatten_zones();
         Ok(b.rules)
+    }
+
+    /// Fills [`Rules::zone_flat`] from the zones (once they are all known: a zone a program
+    /// names but no board defines is added empty while compiling).
+    fn flatten_zones(&mut self) {
+        let (np, npl) = (self.npos(), self.players.len());
+        self.zone_flat = self
+            .zones
+            .iter()
+            .flat_map(|z| (0..npl).flat_map(move |p| (0..np).map(move |q| z[p][q])))
+            .collect();
     }
 
     /// [`Rules::compile`] without fusing operations (see [`super::fuse`]), to compare.
@@ -364,6 +379,7 @@ impl Rules {
         b.fuse = false;
         b.pieces().unwrap();
         b.rest().unwrap();
+        b.rules.flatten_zones();
         b.rules
     }
 
@@ -529,6 +545,7 @@ impl<'a> Builder<'a> {
             links,
             opposite,
             zones: Vec::new(),
+            zone_flat: Vec::new(),
             zone_names: Vec::new(),
             killed: board.positions.iter().map(|p| p.killed).collect(),
             dummy: board.positions.iter().map(|p| p.dummy).collect(),

@@ -1,4 +1,4 @@
-//! perft's shortcuts against plain legal moves: the last ply is counted without listing the moves when nothing filters them (and, with royal pieces, without building the moves the legality filter passes), and must count exactly what `legal_moves` lists; pure loops reused within a generation count as before.
+//! perft's shortcuts against plain legal moves: the last ply is counted without listing the moves when nothing but `move-priorities` filters them (and, with royal pieces, without building the moves the legality filter passes), and must count exactly what `legal_moves` lists; pure loops reused within a generation count as before.
 
 use crate::common;
 use zogkit::engine::{self, Control, Rules, State};
@@ -28,6 +28,14 @@ fn the_counted_last_ply_equals_the_listed_moves() {
         ("dagaz/custodian/hasami-shogi.zrf", 7_974),
         ("dagaz/custodian/seega.zrf", 6_840),
     ]);
+}
+
+/// A game with `move-priorities` (jumps before steps) and no royal pieces: the last ply counts
+/// the moves per move type and keeps the highest listed type that has one, as `legal_moves`
+/// keeps; English draughts' published perft(3) has forced jumps at the third ply.
+#[test]
+fn the_counted_last_ply_with_priorities_equals_the_listed_moves() {
+    counted_equals_listed(&[("dagaz/checkers/english-checkers.zrf", 302)]);
 }
 
 /// Games with royal pieces: the last ply counts, as they are generated, the moves the legality
