@@ -724,6 +724,19 @@ fn paint(c: Rgb, aa: bool) -> Paint<'static> {
     p
 }
 
+/// A filled, anti-aliased disc of radius `r` centred on `(x, y)`.
+fn fill_disc(img: &mut Pixmap, (x, y): (f32, f32), r: f32, c: Rgb) {
+    if let Some(dot) = PathBuilder::from_circle(x, y, r) {
+        img.fill_path(
+            &dot,
+            &paint(c, true),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
 /// A regular hexagon around `(cx, cy)` whose opposite sides are `pitch` apart; standing on a
 /// point (`pointy`) or on a side.
 fn hexagon(cx: f32, cy: f32, pitch: f32, pointy: bool) -> Option<tiny_skia::Path> {
@@ -843,15 +856,7 @@ fn draw_points(
                 continue;
             };
             let (cx, cy) = c.centre();
-            if let Some(dot) = PathBuilder::from_circle(cx as f32 + 0.5, cy as f32 + 0.5, r) {
-                img.fill_path(
-                    &dot,
-                    &paint(colours.lines, true),
-                    FillRule::Winding,
-                    Transform::identity(),
-                    None,
-                );
-            }
+            fill_disc(img, (cx as f32 + 0.5, cy as f32 + 0.5), r, colours.lines);
         }
         return;
     }
@@ -859,26 +864,10 @@ fn draw_points(
     for (i, c) in sheet.cells.iter().enumerate() {
         let (cx, cy) = c.centre();
         let (x, y) = (cx as f32 + 0.5, cy as f32 + 0.5);
-        if let Some(z) = zones.get(&i)
-            && let Some(ring) = PathBuilder::from_circle(x, y, r * 2.0)
-        {
-            img.fill_path(
-                &ring,
-                &paint(*z, true),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+        if let Some(z) = zones.get(&i) {
+            fill_disc(img, (x, y), r * 2.0, *z);
         }
-        if let Some(dot) = PathBuilder::from_circle(x, y, r) {
-            img.fill_path(
-                &dot,
-                &paint(colours.lines, true),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
-        }
+        fill_disc(img, (x, y), r, colours.lines);
     }
 }
 

@@ -8,7 +8,6 @@ use crate::common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use tiny_skia::Pixmap;
 
 const PKG: &str = "tests/data/package";
@@ -283,7 +282,7 @@ impl Server {
     /// One request with this server's Host: the status and the body.
     fn request(&self, method: &str, path: &str, host: &str, body: &str) -> (u16, Vec<u8>) {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s.set_read_timeout(Some(crate::play::HANG_GUARD)).unwrap();
         let req = format!(
             "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
