@@ -1345,8 +1345,19 @@ fn cond_lud(c: &Cond, loc: &str, cx: &Ctx) -> Option<String> {
             };
             format!("(is In ({loc}) (sites {owner}{q}))")
         }
-        Cond::Piece { piece, at: None } => {
+        // ZoG's `piece?` names a type whoever owns it; Ludii's ids are per player. The
+        // moving piece is the mover's.
+        Cond::Piece { piece, at: None } if loc == "from" => {
             format!("(= (what at:({loc})) (id {} Mover))", cx.piece(piece))
+        }
+        Cond::Piece { piece, at: None } => {
+            let each: Vec<String> = (1..=cx.players())
+                .map(|k| format!("(= (what at:({loc})) (id {} P{k}))", cx.piece(piece)))
+                .collect();
+            match each.as_slice() {
+                [one] => one.clone(),
+                _ => format!("(or {{{}}})", each.join(" ")),
+            }
         }
         Cond::Not(x) => format!("(not {})", cond_lud(x, loc, cx)?),
         Cond::And(v) | Cond::Or(v) => {
@@ -2095,7 +2106,11 @@ fn path_shape(
     let shape = match via {
         [v] if v.capture && straight => Shape::Hop {
             from,
-            hurdle: one(v).unwrap_or(Cond::Const(true)),
+            hurdle: match v.tests.as_slice() {
+                [] => Cond::Const(true),
+                [c] => c.clone(),
+                tests => Cond::And(tests.to_vec()),
+            },
             capture: true,
             land: to,
         },

@@ -550,3 +550,26 @@ fn zrf_moves_read_back_from_the_written_lud_unchanged() {
         assert_eq!(want, got, "piece {}:\n{text}", p.name);
     }
 }
+
+/// ZoG's `piece?` tests a type whoever owns it, and Ludii's piece ids are per player: a hop that
+/// captures the Pawn it jumps (a typed path) tests the jumped site for either player's Pawn,
+/// not only the mover's.
+#[test]
+fn a_piece_test_of_a_jumped_site_names_every_players_piece() {
+    let doc = promotion_game(
+        "(n (verify (piece? Pawn)) (capture) n (verify empty?) add)",
+        "(n (verify empty?) add)",
+        "",
+    );
+    let (text, _) = write_lud(&doc);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("(move Hop"), "the hop is written:\n{text}");
+    for p in ["P1", "P2"] {
+        let test = format!("(= (what at:(between)) (id \"Pawn\" {p}))");
+        assert!(flat.contains(&test), "{test} missing:\n{text}");
+    }
+    assert!(
+        !flat.contains("(what at:(between)) (id \"Pawn\" Mover))"),
+        "the jumped piece is not the mover's:\n{text}"
+    );
+}
