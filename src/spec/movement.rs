@@ -739,19 +739,12 @@ pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
     let canon = canonical(&b.program);
     // Conditions before the travel are its origin's (zone, then guard), unless nothing
     // travels: a drop's tests are all its destination's.
-    let n = canon
-        .iter()
-        .take_while(|i| matches!(i, Instr::Verify(_)))
-        .count();
-    let travels = matches!(canon.get(n), Some(Instr::Step(_)));
-    let (origin, p) = canon.split_at(if travels { n } else { 0 });
-    let mut guard: Vec<Cond> = origin
-        .iter()
-        .filter_map(|i| match i {
-            Instr::Verify(c) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
+    let (tests, after) = tests_prefix(&canon);
+    let travels = matches!(after.first(), Some(Instr::Step(_)));
+    let (mut guard, p): (Vec<Cond>, &[Instr]) = match travels {
+        true => (tests.into_iter().cloned().collect(), after),
+        false => (Vec::new(), &canon),
+    };
     let from_zone = match guard.first() {
         Some(Cond::InZone { zone, at: None }) => Some(zone.clone()),
         _ => None,
@@ -790,13 +783,7 @@ fn order_runs(p: &[Instr], origin: bool) -> Vec<Instr> {
     let mut out = Vec::with_capacity(p.len());
     let mut i = 0;
     while i < p.len() {
-        let run: Vec<&Cond> = p[i..]
-            .iter()
-            .map_while(|x| match x {
-                Instr::Verify(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let (run, _) = tests_prefix(&p[i..]);
         if run.is_empty() {
             out.push(match &p[i] {
                 Instr::If { cond, then_, else_ } => Instr::If {
@@ -977,6 +964,19 @@ fn landed(travel: Travel, (land, arrive): (Land, Vec<Cond>)) -> Movement {
     }
 }
 
+/// The conditions of the verifications `p` begins with, and the rest.
+fn tests_prefix(p: &[Instr]) -> (Vec<&Cond>, &[Instr]) {
+    let tests: Vec<&Cond> = p
+        .iter()
+        .map_while(|i| match i {
+            Instr::Verify(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let n = tests.len();
+    (tests, &p[n..])
+}
+
 fn steps_prefix(p: &[Instr]) -> (Vec<String>, &[Instr]) {
     let n = p.iter().take_while(|i| matches!(i, Instr::Step(_))).count();
     let dirs = p[..n]
@@ -1081,11 +1081,8 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
 fn chain(mut p: &[Instr]) -> Result<Movement, Why> {
     let mut via = Vec::new();
     while let [Instr::Step(d), r @ ..] = p {
-        let k = r
-            .iter()
-            .take_while(|i| matches!(i, Instr::Verify(_)))
-            .count();
-        let (capture, next) = match &r[k..] {
+        let (tests, after) = tests_prefix(r);
+        let (capture, next) = match after {
             [Instr::Capture { at: None }, n @ ..] => (true, n),
             n => (false, n),
         };
@@ -1095,16 +1092,9 @@ fn chain(mut p: &[Instr]) -> Result<Movement, Why> {
             let m = landed(Travel::Path { via, last }, (land, arrive));
             return Ok(with_tail(m, tail(t, true)?));
         }
-        let tests = r[..k]
-            .iter()
-            .filter_map(|i| match i {
-                Instr::Verify(c) => Some(c.clone()),
-                _ => None,
-            })
-            .collect();
         via.push(Via {
             dir: d.clone(),
-            tests,
+            tests: tests.into_iter().cloned().collect(),
             capture,
         });
         p = next;
