@@ -134,20 +134,39 @@ pub fn line_piece(c: &Classified, royal: bool) -> Option<(LinePiece, String)> {
     Some((kind, zone.clone()))
 }
 
-/// Whether Fairy-Stockfish's reading of `diagonalLines` = `squares` (a diagonal move from a
-/// line square to a line square, over empty squares) is the source's (every square reached is
-/// in the zone): along every diagonal ray from a square of the zone, the zone's squares come
-/// first, with no gap, and at most two of them follow (the cannon's screen and landing).
-pub fn lines_agree(squares: &BTreeSet<(i32, i32)>) -> bool {
-    squares.iter().all(|&(f, r)| {
-        DIAG.iter().all(|&(dx, dy)| {
+/// The longest run of zone squares along any diagonal ray from a square of the zone, when on
+/// every such ray the zone's squares come first, with no gap; `None` when some ray has a gap.
+fn diagonal_runs(squares: &BTreeSet<(i32, i32)>) -> Option<usize> {
+    let mut longest = 0;
+    for &(f, r) in squares {
+        for &(dx, dy) in &DIAG {
             let ray: Vec<bool> = (1..=16)
                 .map(|k| squares.contains(&(f + dx * k, r + dy * k)))
                 .collect();
             let run = ray.iter().take_while(|&&b| b).count();
-            run <= 2 && !ray[run..].iter().any(|&b| b)
-        })
-    })
+            if ray[run..].iter().any(|&b| b) {
+                return None;
+            }
+            longest = longest.max(run);
+        }
+    }
+    Some(longest)
+}
+
+/// Whether a move confined to the lines `squares` (every square it passes and reaches is one)
+/// is Fairy-Stockfish's reading of `diagonalLines` (a diagonal move from a line square to a
+/// line square, over empty squares that need not be on the lines): along every diagonal ray
+/// from a square of the zone, the zone's squares come first, with no gap.
+pub fn lines_without_gaps(squares: &BTreeSet<(i32, i32)>) -> bool {
+    diagonal_runs(squares).is_some()
+}
+
+/// Whether Fairy-Stockfish's reading of `diagonalLines` = `squares` is the source's (every
+/// square reached is in the zone): the lines have no gap ([`lines_without_gaps`]) and at most
+/// two of their squares follow a square of them on a diagonal (the cannon's screen and
+/// landing, which the source's palace hop names one by one).
+pub fn lines_agree(squares: &BTreeSet<(i32, i32)>) -> bool {
+    diagonal_runs(squares).is_some_and(|n| n <= 2)
 }
 
 /// The keys an inheriting section writes so that the `xiangqi` template adds nothing the
@@ -178,7 +197,9 @@ mod tests {
         let mut gap = palace.clone();
         gap.insert((7, 4)); // on the ray d1-e2-f3, after a square off the zone
         assert!(!lines_agree(&gap));
+        assert!(!lines_without_gaps(&gap));
         let long: BTreeSet<(i32, i32)> = (0..4).map(|k| (k, k)).collect();
         assert!(!lines_agree(&long));
+        assert!(lines_without_gaps(&long));
     }
 }

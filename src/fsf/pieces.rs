@@ -6,7 +6,7 @@
 
 use super::betza::{Atom, Modality, Travel, Vector, lame_path};
 use crate::spec::movement;
-use crate::spec::moves::{self, is_add, is_empty_test};
+use crate::spec::moves;
 use crate::spec::{Cond, Instr, MoveBlock, Test};
 use std::collections::BTreeSet;
 
@@ -18,7 +18,7 @@ pub struct Movement {
     /// Destination zone (ZRF `(verify (in-zone? z))` before `add`).
     pub zone: Option<String>,
     /// The zone whose lines the move follows: the block tests that the piece stands in it and
-    /// that every square it reaches is in it (janggi's palace diagonals), see [`strip_lines`].
+    /// that every square it reaches is in it (janggi's palace diagonals), see [`take_lines`].
     pub lines: Option<String>,
 }
 
@@ -70,126 +70,91 @@ fn modalities(c: &Cond) -> Option<&'static [Modality]> {
     }
 }
 
-/// Takes a line restriction off: a first test that the piece stands in zone `z`, and a test
-/// of `z` on every square the block adds after that (`step-fortress`, `slide-fortress`,
+/// Takes a line restriction off a typed movement: it starts in zone `z`, and `z` is its
+/// destination zone or one of its destination's zone tests (`step-fortress`, `slide-fortress`,
 /// `shoot-fortress` of janggi). What is left moves along the lines of `z`, which
 /// Fairy-Stockfish states with `diagonalLines` for its janggi pieces; the writer decides
 /// whether the piece is one of them.
-fn strip_lines(p: &mut Vec<Instr>) -> Option<String> {
-    let Some(Instr::Verify(Cond::InZone { zone, at: None })) = p.first() else {
-        return None;
-    };
-    let z = zone.clone();
-    let is_z =
-        |i: &Instr| matches!(i, Instr::Verify(Cond::InZone { zone, at: None }) if *zone == z);
-    fn tested_adds(p: &[Instr], is_z: &dyn Fn(&Instr) -> bool, tested: &mut bool) -> bool {
-        for i in p {
-            match i {
-                Instr::Step(_) => *tested = false,
-                Instr::Add { .. } if !*tested => return false,
-                Instr::While { body, .. } => {
-                    let mut t = *tested;
-                    if !tested_adds(body, is_z, &mut t) {
-                        return false;
-                    }
-                    *tested = *tested && t;
-                }
-                Instr::If { .. } | Instr::Jump(_) | Instr::Cascade => return false,
-                x if is_z(x) => *tested = true,
-                _ => {}
-            }
+fn take_lines(m: &mut movement::Movement) -> Option<String> {
+    let z = m.from_zone.clone()?;
+    let tests_z = |c: &Cond| matches!(c, Cond::InZone { zone, at: None } if *zone == z);
+    if m.zone.as_ref() == Some(&z) {
+        // Its other zone test, if any, is its zone (a mobility region).
+        m.zone = match m.arrive.last() {
+            Some(Cond::InZone { zone, at: None }) => Some(zone.clone()),
+            _ => None,
+        };
+        if m.zone.is_some() {
+            m.arrive.pop();
         }
-        true
-    }
-    fn remove(p: &mut Vec<Instr>, is_z: &dyn Fn(&Instr) -> bool) {
-        p.retain(|i| !is_z(i));
-        for i in p.iter_mut() {
-            if let Instr::While { body, .. } = i {
-                remove(body, is_z);
-            }
-        }
-    }
-    let mut tested = true;
-    let steps = p.iter().any(|i| matches!(i, Instr::Step(_)));
-    if !steps || !tested_adds(&p[1..], &is_z, &mut tested) {
+    } else if let Some(k) = m.arrive.iter().position(tests_z) {
+        m.arrive.remove(k);
+    } else {
         return None;
     }
-    remove(p, &is_z);
+    m.from_zone = None;
     Some(z)
 }
 
-/// The janggi cannon's block: along `d` over exactly one piece that is not of its own kind
-/// (`own`), to any square after it up to and including a piece that is neither friendly nor
-/// of its kind. `line`: the palace-line form, whose screen is the next square and whose
-/// landing is the square after it. Returns the direction and whether it is the line form.
-fn janggi_hop(p: &[Instr], own: &str) -> Option<(String, bool)> {
+/// The janggi cannon's atoms, when `m` is its move along a direction: over exactly one piece
+/// that is not of its own kind (`own`), to any square after it (`beyond`) and onto a piece
+/// that is neither friendly nor of its kind; on the lines, the form whose screen is the next
+/// square and whose landing the square after it (a path). `None`: not the janggi cannon's.
+fn janggi_hop(
+    m: &movement::Movement,
+    own: &str,
+    lines: bool,
+    vec: &dyn Fn(&str) -> Option<Vector>,
+) -> Option<Vec<Atom>> {
+    use movement::{Land, Travel as T};
     let not_own = Cond::Not(Box::new(Cond::Piece {
         piece: own.to_string(),
         at: None,
     }));
-    let not_friend = Cond::Not(Box::new(Cond::Test {
-        test: Test::Friend,
-        at: None,
-        move_type: None,
-    }));
-    let not_empty = Cond::Not(Box::new(Cond::Test {
-        test: Test::Empty,
-        at: None,
-        move_type: None,
-    }));
-    // Consecutive verifications as a set.
-    let verifies = |p: &[Instr]| -> (BTreeSet<String>, usize) {
-        let n = p
-            .iter()
-            .take_while(|i| matches!(i, Instr::Verify(_)))
-            .count();
-        let set = p[..n]
-            .iter()
-            .map(|i| format!("{i:?}"))
-            .collect::<BTreeSet<_>>();
-        (set, n)
-    };
-    let key = |c: &Cond| format!("{:?}", Instr::Verify(c.clone()));
-    let target: BTreeSet<String> = [key(&not_friend), key(&not_own)].into();
-    let [Instr::Step(d), rest @ ..] = p else {
-        return None;
-    };
-    let step_d = |i: &Instr| matches!(i, Instr::Step(x) if x == d);
-    let (rest, line) = match rest {
-        [Instr::While { cond, body }, rest @ ..]
-            if is_empty_test(cond) && matches!(body.as_slice(), [s] if step_d(s)) =>
-        {
-            (rest, false)
+    let takes = matches!(m.land, Land::Enemy | Land::NotFriend) && m.arrive == [not_own.clone()];
+    let (d, moves, captures) = match &m.travel {
+        T::Cannon {
+            dir,
+            quiet: false,
+            beyond,
+            screen,
+        } if *screen == [not_own.clone()] => {
+            if !(takes || m.land == Land::Empty && m.arrive.is_empty()) {
+                return None;
+            }
+            (dir, *beyond, m.land != Land::Empty)
         }
-        _ => (rest, true),
-    };
-    let (screen, n) = verifies(rest);
-    let want: BTreeSet<String> = if line {
-        [key(&not_empty), key(&not_own)].into()
-    } else {
-        [key(&not_own)].into()
-    };
-    if screen != want {
-        return None;
-    }
-    let rest = &rest[n..];
-    let [s, rest @ ..] = rest else { return None };
-    if !step_d(s) {
-        return None;
-    }
-    let rest = match rest {
-        [Instr::While { cond, body }, rest @ ..]
-            if !line
-                && is_empty_test(cond)
-                && matches!(body.as_slice(), [a, s] if is_add(a) && step_d(s)) =>
-        {
-            rest
+        T::Path { via, last } if lines && takes && m.land == Land::NotFriend => {
+            let [v] = via.as_slice() else { return None };
+            let occupied = Cond::Not(Box::new(Cond::Test {
+                test: Test::Empty,
+                at: None,
+                move_type: None,
+            }));
+            let screen_ok = v.tests.contains(&not_own)
+                && v.tests.iter().all(|c| *c == not_own || *c == occupied);
+            if v.dir != *last || v.capture || !screen_ok {
+                return None;
+            }
+            (last, true, true)
         }
-        _ if line => rest,
         _ => return None,
     };
-    let (stop, n) = verifies(rest);
-    (stop == target && matches!(&rest[n..], [a] if is_add(a))).then(|| (d.clone(), line))
+    let v = vec(d)?;
+    let atom = |modality| Atom {
+        travel: Travel::JanggiHop,
+        initial: false,
+        modality,
+        v,
+    };
+    let mut atoms = Vec::new();
+    if moves {
+        atoms.push(atom(Modality::Move));
+    }
+    if captures {
+        atoms.push(atom(Modality::Capture));
+    }
+    Some(atoms)
 }
 
 fn add_vec(a: Vector, b: Vector) -> Vector {
@@ -235,43 +200,32 @@ pub fn classify(
             out.castling += 1;
             continue;
         }
-        let lines = strip_lines(&mut p);
-        if lines.is_some() {
-            out.line_blocks.push(bi + 1);
-        }
-        if let Some((d, _)) = janggi_hop(&p, own) {
-            let Some(v) = vec(&d) else {
-                out.unexpressible
-                    .push((bi + 1, format!("direction `{d}` has no board vector")));
-                continue;
-            };
-            for modality in [Modality::Move, Modality::Capture] {
-                let atom = Atom {
-                    travel: Travel::JanggiHop,
-                    initial: false,
-                    modality,
-                    v,
-                };
-                out.moves.insert(Movement {
-                    atom,
-                    zone: None,
-                    lines: lines.clone(),
-                });
-            }
-            continue;
-        }
         let block = MoveBlock {
             move_type: None,
             program: p.clone(),
         };
         let whole = movement::recognise(&block).map_err(|w| w.to_string());
-        match whole.and_then(|m| typed(&m, vec)) {
+        let mut lines = None;
+        let typed_block = whole.and_then(|mut m| {
+            lines = take_lines(&mut m);
+            if lines.is_some() {
+                out.line_blocks.push(bi + 1);
+            }
+            match janggi_hop(&m, own, lines.is_some(), vec) {
+                Some(atoms) if m.promotion.is_none() && m.zone.is_none() => Ok(Typed {
+                    atoms,
+                    ..Typed::default()
+                }),
+                _ => typed(&m, vec),
+            }
+        });
+        match typed_block {
             Ok(t) => out.add_typed(t, lines),
             Err(why) => {
                 // The moves up to the first occupied square, when the table types those.
                 match movement::slide_part(&block).map(|m| typed(&m, vec)) {
                     Some(Ok(t)) => {
-                        out.add_typed(t, lines);
+                        out.add_typed(t, None);
                         let rest = format!("its moves beyond the slide: {why}");
                         out.unexpressible.push((bi + 1, rest));
                     }
@@ -285,6 +239,7 @@ pub fn classify(
 
 /// What one typed block says: its atoms, destination zone, promotion (zone and choices), the
 /// double step's zone and first step, and the piece en passant takes.
+#[derive(Default)]
 struct Typed {
     atoms: Vec<Atom>,
     zone: Option<String>,
@@ -320,6 +275,15 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
     }
     if !m.arrive.is_empty() || !m.run.is_empty() || m.continues.is_some() {
         return Err("it tests more than what its destination holds".into());
+    }
+    let runs = matches!(
+        m.travel,
+        T::Slide { quiet: true, .. }
+            | T::Cannon { quiet: true, .. }
+            | T::Cannon { beyond: true, .. }
+    );
+    if runs && m.zone.is_some() {
+        return Err("its zone confines a run of moves (a mobility region does not)".into());
     }
     let promotion = match &m.promotion {
         None => None,
@@ -384,20 +348,25 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
             }
             atoms
         }
-        T::Cannon { dir, quiet } => {
+        T::Cannon { screen, .. } if !screen.is_empty() => {
+            return Err("its cannon's screen must be a given piece".into());
+        }
+        T::Cannon {
+            dir, quiet, beyond, ..
+        } => {
             let v = v1(dir)?;
+            let quiet_to = movement::land_cond(Land::Empty).expect("a test");
             let mut atoms = Vec::new();
             if *quiet {
-                atoms.extend(atom_set(
-                    Travel::Ride(0),
-                    v,
-                    &movement::land_cond(Land::Empty).expect("a test"),
-                )?);
+                atoms.extend(atom_set(Travel::Ride(0), v, &quiet_to)?);
+            }
+            if *beyond {
+                atoms.extend(atom_set(Travel::Hop, v, &quiet_to)?);
             }
             // The landing is the first piece after the screen: a capture, whatever may be
-            // taken there; landing on nothing is the move beyond the screen.
+            // taken there.
             atoms.extend(match m.land {
-                Land::Empty => lands(Travel::Hop, v)?,
+                Land::Empty => Vec::new(),
                 Land::Enemy | Land::NotFriend => atom_set(Travel::Hop, v, &enemy)?,
                 Land::Friend | Land::Any => {
                     return Err("its cannon may take a friend".into());

@@ -4,8 +4,8 @@
 //! position, checkmate, stalemate and extinction, the janggi pieces and `diagonalLines`. Every
 //! other key that changes the rules is reported (`fsf::unsupported`) rather than ignored
 //! silently; inheritance is read from the `xiangqi` template only (`template`). Pieces are
-//! generated through the movement table ([`crate::spec::movement`]); only the janggi cannon's
-//! hop and moves restricted to its lines are programs of their own.
+//! generated through the movement table ([`crate::spec::movement`]), the janggi cannon's hop
+//! and the moves along its lines included.
 
 use super::betza::{Atom, Modality, Travel, Vector, atom_vectors, lame_path};
 use super::template;
@@ -326,11 +326,12 @@ fn land(m: Modality) -> Land {
     }
 }
 
-/// The typed movements of one Betza atom (not a janggi hop, which [`template::janggi_hop`]
-/// writes); `zone` is a mobility region the destination must be in. An initial movement
-/// starts in the double-step region. A rider limited in range or by a region is one movement
-/// per distance, each a path over empty squares.
-fn movements(a: &Atom, zone: Option<&str>) -> Vec<Movement> {
+/// The typed movements of one Betza atom of piece `own`; `zone` is a mobility region the
+/// destination must be in. An initial movement starts in the double-step region. A rider
+/// limited in range or by a region is one movement per distance, each a path over empty
+/// squares. The janggi cannon's screen, and the piece it takes, may be any piece but its own
+/// kind.
+fn movements(a: &Atom, zone: Option<&str>, own: &str) -> Vec<Movement> {
     let d = dir(a.v);
     let with = |travel: MoveTravel, zone: Option<&str>| {
         let mut m = Movement::new(travel, land(a.modality));
@@ -370,32 +371,41 @@ fn movements(a: &Atom, zone: Option<&str>) -> Vec<Movement> {
         }
         // Moving beyond the screen tests no region (the moves are made inside the loop).
         Travel::Hop | Travel::JanggiHop => {
+            let not_own = Cond::Not(Box::new(Cond::Piece {
+                piece: own.into(),
+                at: None,
+            }));
+            let janggi = a.travel == Travel::JanggiHop;
             let cannon = MoveTravel::Cannon {
                 dir: d,
                 quiet: false,
+                beyond: a.modality == Modality::Move,
+                screen: janggi.then(|| not_own.clone()).into_iter().collect(),
             };
             let zone = zone.filter(|_| a.modality != Modality::Move);
-            vec![with(cannon, zone)]
+            let mut m = with(cannon, zone);
+            if janggi && a.modality != Modality::Move {
+                m.arrive.push(not_own);
+            }
+            vec![m]
         }
     }
 }
 
-/// The move blocks of one atom of piece `own`: its typed movements, or the janggi hop's
-/// program, which the movement table does not type (its screen may be any piece but its own
-/// kind).
-fn atom_blocks(a: &Atom, zone: Option<&str>, own: &str) -> Vec<Block> {
-    if a.travel == Travel::JanggiHop {
-        return vec![Block::Raw(template::janggi_hop(
-            &dir(a.v),
-            a.modality,
-            zone,
-            own,
-        ))];
+/// A movement restricted to the lines as Fairy-Stockfish reads them: the piece stands on a
+/// line square and every square it reaches is one (its mobility region, if any, tested too).
+/// Fairy-Stockfish lets a rider pass squares off the lines; the movement's runs stay on them,
+/// which is the same wherever the lines along each diagonal have no gap (see
+/// [`diagonal_lines`]).
+fn on_lines(mut m: Movement) -> Movement {
+    m.from_zone = Some(template::LINES_ZONE.into());
+    if let Some(region) = m.zone.replace(template::LINES_ZONE.into()) {
+        m.arrive.push(Cond::InZone {
+            zone: region,
+            at: None,
+        });
     }
-    movements(a, zone)
-        .into_iter()
-        .map(|m| Block::Typed(Box::new(m)))
-        .collect()
+    m
 }
 
 /// En passant as the ZRF chess files write it: onto an enemy `victim` beside the mover that
@@ -407,13 +417,6 @@ fn en_passant(v: Vector, victim: &str) -> Movement {
         piece: victim.into(),
     };
     Movement::new(ep, Land::Any)
-}
-
-/// One move block of a piece as the reader builds it: typed, or a program the table does not
-/// type (the janggi hop, and moves restricted to the janggi lines).
-enum Block {
-    Typed(Box<Movement>),
-    Raw(Vec<Instr>),
 }
 
 fn parse_size(v: &str) -> Option<i32> {
@@ -808,7 +811,9 @@ fn extinction<'t>(
 }
 
 /// The squares of `diagonalLines`; a name that is no square of the board (or a `*` wildcard,
-/// not read) is left out with a located warning.
+/// not read) is left out with a located warning. Lines with a gap along a diagonal get a
+/// warning too: moves along them are read as staying on them, which Fairy-Stockfish's riders
+/// need not.
 fn diagonal_lines(
     keys: &[(&str, &str, usize)],
     files: i32,
@@ -817,12 +822,12 @@ fn diagonal_lines(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<String>> {
     let &(_, v, at) = keys.iter().rev().find(|k| k.0 == "diagonalLines")?;
-    let board: Vec<String> = (0..files)
-        .flat_map(|f| (0..ranks).map(move |r| square(f, r)))
+    let at_square: BTreeMap<String, (i32, i32)> = (0..files)
+        .flat_map(|f| (0..ranks).map(move |r| (square(f, r), (f, r))))
         .collect();
     let (ok, bad): (Vec<&str>, Vec<&str>) = v
         .split_whitespace()
-        .partition(|t| board.iter().any(|b| b == t));
+        .partition(|t| at_square.contains_key(*t));
     if !bad.is_empty() {
         diags.push(Diagnostic::warning(
             CODE_UNSUPPORTED,
@@ -830,6 +835,20 @@ fn diagonal_lines(
                 "`diagonalLines`: {} is not a square of the {files}×{ranks} board; left out",
                 bad.join(", ")
             ),
+            line_span(at),
+        ));
+    }
+    let coords = ok
+        .iter()
+        .filter_map(|t| at_square.get(*t).copied())
+        .collect();
+    if !super::lines::lines_without_gaps(&coords) {
+        diags.push(Diagnostic::warning(
+            CODE_UNSUPPORTED,
+            "`diagonalLines`: a diagonal passes a square off the lines between two of its squares; \
+             moves along the lines are read as staying on them (Fairy-Stockfish lets a rider \
+             pass squares off the lines)"
+                .to_string(),
             line_span(at),
         ));
     }
@@ -959,25 +978,9 @@ fn pawn_zones<'t>(
     out
 }
 
-impl Block {
-    fn program(self) -> Vec<Instr> {
-        match self {
-            Block::Typed(m) => movement::program(&m).program,
-            Block::Raw(p) => p,
-        }
-    }
-
-    fn into_block(self) -> MoveBlock {
-        MoveBlock {
-            move_type: None,
-            program: self.program(),
-        }
-    }
-}
-
 /// The soldier's sideways steps from the `soldierPromotionRank` on (`vectors` gains their
 /// vectors).
-fn soldier_steps(zone: Option<&str>, vectors: &mut Vec<Vector>) -> Vec<Block> {
+fn soldier_steps(zone: Option<&str>, own: &str, vectors: &mut Vec<Vector>) -> Vec<Movement> {
     let mut out = Vec::new();
     for v in [(1, 0), (-1, 0)] {
         for modality in [Modality::Move, Modality::Capture] {
@@ -987,9 +990,9 @@ fn soldier_steps(zone: Option<&str>, vectors: &mut Vec<Vector>) -> Vec<Block> {
                 modality,
                 v,
             };
-            for mut m in movements(&a, zone) {
+            for mut m in movements(&a, zone, own) {
                 m.from_zone = Some(SOLDIER_ZONE.into());
-                out.push(Block::Typed(Box::new(m)));
+                out.push(m);
             }
         }
         vectors.push(v);
@@ -997,16 +1000,9 @@ fn soldier_steps(zone: Option<&str>, vectors: &mut Vec<Vector>) -> Vec<Block> {
     out
 }
 
-/// Every typed move of a promoting piece promotes on reaching the promotion region, to one of
-/// `to` (an empty name: the piece itself; none: it does not promote); a move the table does not
-/// type is reported.
-fn promote(
-    blocks: &mut [Block],
-    to: &[String],
-    own: &str,
-    diags: &mut Vec<Diagnostic>,
-    span: Span,
-) {
+/// Every move of a promoting piece promotes on reaching the promotion region, to one of `to`
+/// (an empty name: the piece itself; none: it does not promote).
+fn promote(blocks: &mut [Movement], to: &[String], own: &str) {
     let pieces: Vec<String> = to
         .iter()
         .map(|n| if n.is_empty() { own.into() } else { n.clone() })
@@ -1014,21 +1010,12 @@ fn promote(
     if pieces.is_empty() {
         return;
     }
-    for b in blocks {
-        match b {
-            Block::Typed(m) => {
-                m.promotion = Some(Promotion {
-                    zone: Some(PROMOTION_ZONE.into()),
-                    pieces: pieces.clone(),
-                    forced: true,
-                })
-            }
-            Block::Raw(_) => diags.push(Diagnostic::warning(
-                CODE_UNSUPPORTED,
-                format!("piece `{own}`: its janggi moves do not promote"),
-                span,
-            )),
-        }
+    for m in blocks {
+        m.promotion = Some(Promotion {
+            zone: Some(PROMOTION_ZONE.into()),
+            pieces: pieces.clone(),
+            forced: true,
+        });
     }
 }
 
@@ -1110,28 +1097,29 @@ fn build_pieces(
             && let Some(key) = janggi.line_keys.get(l)
         {
             for a in template::line_atoms(key) {
-                for b in atom_blocks(&a, zone.as_deref(), name) {
-                    blocks.push(Block::Raw(template::on_lines(b.program())));
-                }
+                let on = movements(&a, zone.as_deref(), name)
+                    .into_iter()
+                    .map(on_lines);
+                blocks.extend(on);
                 vectors.push(a.v);
             }
         }
         if rules.soldier == Some(*l) {
-            blocks.extend(soldier_steps(zone.as_deref(), &mut vectors));
+            blocks.extend(soldier_steps(zone.as_deref(), name, &mut vectors));
         }
         for a in &atoms {
-            blocks.extend(atom_blocks(a, zone.as_deref(), name));
+            blocks.extend(movements(a, zone.as_deref(), name));
             if a.modality == Modality::CaptureEp {
                 for victim in &rules.victims {
-                    blocks.push(Block::Typed(Box::new(en_passant(a.v, victim))));
+                    blocks.push(en_passant(a.v, victim));
                 }
                 vectors.extend([(a.v.0, 0), (0, a.v.1)]);
             }
         }
         if rules.promoting.contains(l) {
-            promote(&mut blocks, &rules.promote_to, name, diags, span);
+            promote(&mut blocks, &rules.promote_to, name);
         }
-        let blocks: Vec<MoveBlock> = blocks.into_iter().map(|b| b.into_block()).collect();
+        let blocks: Vec<MoveBlock> = blocks.iter().map(movement::program).collect();
         for Atom { v, .. } in atoms {
             vectors.push(v);
             let mut at = (0, 0);

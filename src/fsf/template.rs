@@ -1,9 +1,8 @@
 //! Reading what a section inherits and Fairy-Stockfish's janggi pieces: the `xiangqi` template
 //! (the one parent a section may name, `[name:xiangqi]`) as the keys of a standalone section,
-//! and the moves the built-in line pieces make along `diagonalLines`, as spec programs.
+//! and the moves the built-in line pieces make along `diagonalLines`, as Betza atoms.
 
 use super::betza::{Atom, Modality, Travel, Vector};
-use crate::spec::{Cond, Instr, Test};
 
 /// The parent a section may inherit from.
 pub const PARENT: &str = "xiangqi";
@@ -74,85 +73,4 @@ pub fn line_atoms(key: &str) -> Vec<Atom> {
             })
         })
         .collect()
-}
-
-/// The janggi cannon's move along direction `d` (a hop whose screen, and whose target, may be
-/// any piece but its own kind `own`): a program, as the movement table has no screen of that
-/// kind. A capture's destination must be in `zone` if one is given.
-pub fn janggi_hop(d: &str, m: Modality, zone: Option<&str>, own: &str) -> Vec<Instr> {
-    let step = || Instr::Step(d.to_string());
-    let empty = Cond::Test {
-        test: Test::Empty,
-        at: None,
-        move_type: None,
-    };
-    let screen = Cond::Not(Box::new(Cond::Piece {
-        piece: own.into(),
-        at: None,
-    }));
-    let run = |body: Vec<Instr>| Instr::While {
-        cond: empty.clone(),
-        body,
-    };
-    let mut p = vec![
-        step(),
-        run(vec![step()]),
-        Instr::Verify(screen.clone()),
-        step(),
-    ];
-    if m == Modality::Move {
-        p.push(run(vec![Instr::plain_add(), step()]));
-        return p;
-    }
-    p.push(run(vec![step()]));
-    p.push(Instr::Verify(screen));
-    p.push(Instr::Verify(Cond::Test {
-        test: Test::Enemy,
-        at: None,
-        move_type: None,
-    }));
-    if let Some(z) = zone {
-        p.push(Instr::Verify(Cond::InZone {
-            zone: z.into(),
-            at: None,
-        }));
-    }
-    p.push(Instr::plain_add());
-    p
-}
-
-/// A program restricted to the lines as Fairy-Stockfish reads them: the piece stands on a line
-/// square, and only line squares are reached (every `add` tests its square, the last one by a
-/// verification; the squares passed over need not be on the lines).
-pub fn on_lines(mut p: Vec<Instr>) -> Vec<Instr> {
-    fn guard(p: &mut [Instr]) {
-        for i in p.iter_mut() {
-            match i {
-                Instr::Add { .. } => {
-                    *i = Instr::If {
-                        cond: in_lines(),
-                        then_: vec![i.clone()],
-                        else_: Vec::new(),
-                    };
-                }
-                Instr::While { body, .. } => guard(body),
-                _ => {}
-            }
-        }
-    }
-    let last = p.pop_if(|i| matches!(i, Instr::Add { .. }));
-    guard(&mut p);
-    p.insert(0, Instr::Verify(in_lines()));
-    if let Some(last) = last {
-        p.push(Instr::Verify(in_lines()));
-        p.push(last);
-    }
-    p
-}
-
-fn in_lines() -> Cond {
-    Cond::InZone {
-        zone: LINES_ZONE.into(),
-        at: None,
-    }
 }

@@ -2002,10 +2002,12 @@ fn shape_of(m: &Movement) -> Option<Classified> {
             quiet: true,
         } => {
             // A slide through occupied positions tests only its run's condition.
+            // A destination zone confines the run: leaving it ends the slide.
             let go = (!m.through)
                 .then_some(empty)
                 .into_iter()
                 .chain(m.run.iter().cloned())
+                .chain(zone(&m.zone))
                 .collect();
             let stop = (m.land != Land::Empty || !m.arrive.is_empty()).then_some(to);
             let go = all(go)?;
@@ -2060,7 +2062,11 @@ fn shape_of(m: &Movement) -> Option<Classified> {
         // Moves beyond the screen (Betza's `mpR`) have no Hop form here.
         Travel::Cannon { .. } if m.land == Land::Empty => return None,
         Travel::Path { via, last } => path_shape(via, last, from, to, to_list)?,
-        Travel::Cannon { dir, quiet } => {
+        // A given screen, moves beyond it, or a run confined to a zone: no Hop form here.
+        Travel::Cannon { beyond: true, .. } => return None,
+        Travel::Cannon { screen, .. } if !screen.is_empty() => return None,
+        Travel::Cannon { quiet: true, .. } if m.zone.is_some() => return None,
+        Travel::Cannon { dir, quiet, .. } => {
             let hurdle = Cond::Not(Box::new(empty.clone()));
             let cannon = Shape::Cannon {
                 from,

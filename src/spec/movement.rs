@@ -81,16 +81,22 @@ pub enum Travel {
         /// The jumped piece is captured.
         capture: bool,
     },
-    /// The cannon's screen move: along the direction over empty positions to a piece, then
-    /// over empty positions to the first piece after it, which [`Movement::land`] tests.
-    /// `quiet`: the empty positions before the screen are destinations too (xiangqi's cannon).
-    /// With [`Land::Empty`] (and not `quiet`), the empty positions after the screen are the
-    /// destinations instead, up to the next piece (Betza's `mpR`).
+    /// The cannon's screen move: along the direction over empty positions to a piece (the
+    /// screen), then over empty positions to the first piece after it, which [`Movement::land`]
+    /// tests ([`Land::Empty`]: none is a destination). `quiet`: the empty positions before the
+    /// screen are destinations too (xiangqi's cannon); `beyond`: the empty positions after it
+    /// are (Betza's `pR`, janggi's cannon; with [`Land::Empty`], Betza's `mpR`).
     Cannon {
         /// Direction.
         dir: String,
         /// Also moves without capturing up to the screen.
         quiet: bool,
+        /// Also moves without capturing beyond the screen, up to the next piece.
+        beyond: bool,
+        /// What the screen must be besides a piece (janggi: not a cannon), in the table's
+        /// order of a run ([`canonical`]); empty: any piece (normal form: not just
+        /// "occupied", which is the empty list's test).
+        screen: Vec<Cond>,
     },
     /// En passant as ZRF chess files write it: onto the enemy `piece` beside (`side`), which
     /// must have made the last move, from two links ahead (`forward`); the piece is captured and
@@ -221,9 +227,10 @@ impl Movement {
             Travel::Slide { max, quiet, .. } => {
                 max.is_none_or(|n| n >= 2) && (*quiet || (max.is_none() && m.land != Land::Empty))
             }
-            Travel::Cannon { quiet, .. } => {
-                matches!(m.land, Land::Enemy | Land::NotFriend | Land::Any)
-                    || (m.land == Land::Empty && !quiet)
+            Travel::Cannon { beyond, screen, .. } => {
+                (m.land != Land::Empty || *beyond)
+                    && screen.first() != Some(&not(test(Test::Empty)))
+                    && in_run_order(screen)
             }
             Travel::EnPassant { .. } => m.land == Land::Any,
             _ => true,
@@ -234,15 +241,9 @@ impl Movement {
             _ => true,
         };
         let promo_ok = m.promotion.as_ref().is_none_or(|p| !p.pieces.is_empty());
-        // Tails a slide repeats inside its loop (a zone test there would end the slide), and
-        // en passant's fixed form, take no destination zone; a continuation promotes only by ending.
-        let zone_ok = m.zone.is_none()
-            || !(matches!(
-                m.travel,
-                Travel::Slide { quiet: true, .. }
-                    | Travel::Cannon { quiet: true, .. }
-                    | Travel::EnPassant { .. }
-            ) || matches!(m.travel, Travel::Cannon { .. } if m.land == Land::Empty));
+        // En passant's fixed form takes no destination zone (in a slide's or a cannon's run,
+        // the zone confines the run: leaving it ends the move).
+        let zone_ok = m.zone.is_none() || !matches!(m.travel, Travel::EnPassant { .. });
         let ep_ok = !matches!(m.travel, Travel::EnPassant { .. }) || m.continues.is_none();
         // A continuation goes with a promotion only in a zone, where promoting ends the move.
         let cont_ok = m.continues.is_none()
@@ -272,13 +273,21 @@ impl Movement {
             Travel::Slide { .. } | Travel::Cannon { .. } => m.land == Land::Empty,
             _ => false,
         };
+        // Zone tests of the destination besides its zone come last (a run's order), only
+        // with a zone (the last one is read as the zone), and not where the zone is tested in
+        // a run of moves too (which of them is the zone would matter).
+        let runs = matches!(
+            m.travel,
+            Travel::Slide { quiet: true, .. }
+                | Travel::Cannon { quiet: true, .. }
+                | Travel::Cannon { beyond: true, .. }
+        );
+        let zones_ok = (m.zone.is_some() && !runs) || !m.arrive.iter().any(is_zone);
         let arrive_ok = m.arrive.is_empty()
             || (!no_destination_test
                 && (m.land != Land::Any || !m.arrive.iter().any(|c| land_of(c).is_some()))
-                && !m
-                    .arrive
-                    .iter()
-                    .any(|c| matches!(c, Cond::InZone { at: None, .. })));
+                && zones_ok
+                && m.arrive.iter().skip_while(|c| !is_zone(c)).all(is_zone));
         let run_ok = m.run.is_empty() || matches!(m.travel, Travel::Slide { max: None, .. });
         let through_ok = !m.through
             || (matches!(m.travel, Travel::Slide { max: None, .. })
@@ -357,9 +366,16 @@ impl Movement {
                 over: *over,
                 capture: *capture,
             },
-            Travel::Cannon { dir, quiet } => Travel::Cannon {
+            Travel::Cannon {
+                dir,
+                quiet,
+                beyond,
+                screen,
+            } => Travel::Cannon {
                 dir: f(dir)?,
                 quiet: *quiet,
+                beyond: *beyond,
+                screen: screen.clone(),
             },
             Travel::EnPassant {
                 side,
@@ -514,9 +530,9 @@ fn verify_land(m: &Movement, out: &mut Vec<Instr>) {
 
 /// The completion of a move at the current position: the destination-zone test, then the
 /// promotion or continuation, then `add`.
-fn finish(m: &Movement, with_zone: bool) -> Vec<Instr> {
+fn finish(m: &Movement) -> Vec<Instr> {
     let mut out = Vec::new();
-    if with_zone && let Some(z) = &m.zone {
+    if let Some(z) = &m.zone {
         out.push(Instr::Verify(in_zone(z)));
     }
     let add = |pieces: Vec<String>| Instr::Add {
@@ -565,7 +581,7 @@ pub fn program(m: &Movement) -> MoveBlock {
     }
     p.extend(m.guard.iter().cloned().map(Instr::Verify));
     let empty = || Instr::Verify(test(Test::Empty));
-    let fin = |p: &mut Vec<Instr>| p.extend(finish(m, true));
+    let fin = |p: &mut Vec<Instr>| p.extend(finish(m));
     match &m.travel {
         Travel::Step(d) => {
             p.push(step(d));
@@ -597,7 +613,7 @@ pub fn program(m: &Movement) -> MoveBlock {
             max: None,
             quiet,
         } => {
-            let mut body = if *quiet { finish(m, false) } else { vec![] };
+            let mut body = if *quiet { finish(m) } else { vec![] };
             body.push(step(dir));
             p.push(step(dir));
             p.push(Instr::While {
@@ -606,7 +622,7 @@ pub fn program(m: &Movement) -> MoveBlock {
             });
             if m.land != Land::Empty {
                 verify_land(m, &mut p);
-                p.extend(finish(m, !quiet));
+                p.extend(finish(m));
             }
         }
         Travel::Slide {
@@ -622,27 +638,31 @@ pub fn program(m: &Movement) -> MoveBlock {
             verify_land(m, &mut p);
             fin(&mut p);
         }
-        Travel::Cannon { dir, quiet } => {
-            let mut run = if *quiet { finish(m, false) } else { vec![] };
+        Travel::Cannon {
+            dir,
+            quiet,
+            beyond,
+            screen,
+        } => {
+            let mut run = if *quiet { finish(m) } else { vec![] };
             run.push(step(dir));
-            // Landing on nothing: the empty positions beyond the screen are the destinations.
-            let beyond = m.land == Land::Empty;
-            let mut after = if beyond { finish(m, false) } else { vec![] };
+            let mut after = if *beyond { finish(m) } else { vec![] };
             after.push(step(dir));
-            p.extend([
-                step(dir),
-                Instr::While {
-                    cond: test(Test::Empty),
-                    body: run,
-                },
-                Instr::Verify(not(test(Test::Empty))),
-                step(dir),
-                Instr::While {
-                    cond: test(Test::Empty),
-                    body: after,
-                },
-            ]);
-            if !beyond {
+            p.push(step(dir));
+            p.push(Instr::While {
+                cond: test(Test::Empty),
+                body: run,
+            });
+            match screen.is_empty() {
+                true => p.push(Instr::Verify(not(test(Test::Empty)))),
+                false => p.extend(screen.iter().cloned().map(Instr::Verify)),
+            }
+            p.push(step(dir));
+            p.push(Instr::While {
+                cond: test(Test::Empty),
+                body: after,
+            });
+            if m.land != Land::Empty {
                 verify_land(m, &mut p);
                 fin(&mut p);
             }
@@ -699,13 +719,13 @@ fn ranged(m: &Movement, dir: &str, n: usize) -> Vec<Instr> {
         let mut s = Vec::new();
         if m.land != Land::Empty {
             verify_land(m, &mut s);
-            s.extend(finish(m, false));
+            s.extend(finish(m));
         }
         s
     };
     let mut inner: Vec<Instr> = Vec::new();
     for _ in 0..n {
-        let mut then_ = finish(m, false);
+        let mut then_ = finish(m);
         then_.extend(inner);
         inner = vec![
             step(dir),
@@ -838,6 +858,12 @@ fn destination_order<'c>(run: &[&'c Cond]) -> Vec<&'c Cond> {
     out
 }
 
+/// Whether a run of tests is in the order [`canonical`] gives a destination's run.
+fn in_run_order(run: &[Cond]) -> bool {
+    let refs: Vec<&Cond> = run.iter().collect();
+    destination_order(&refs).into_iter().eq(run.iter())
+}
+
 /// The quiet slide a block begins with, for a block the table does not type whole: its moves up
 /// to the first occupied position, for a writer that can say only those (it reports the rest).
 /// `None` when the block does not begin with a slide's run of empty positions.
@@ -859,11 +885,9 @@ pub fn slide_part(b: &MoveBlock) -> Option<Movement> {
 /// and `add`. Returns the zone, promotion and continuation.
 type Tail = (Option<String>, Option<Promotion>, Option<Continuation>);
 
-fn tail(t: &[Instr], with_zone: bool) -> Result<Tail, Why> {
+fn tail(t: &[Instr]) -> Result<Tail, Why> {
     let (zone, t) = match t {
-        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..]
-            if with_zone && !rest.is_empty() =>
-        {
+        [Instr::Verify(Cond::InZone { zone, at: None }), rest @ ..] if !rest.is_empty() => {
             (Some(zone.clone()), rest)
         }
         t => (None, t),
@@ -946,9 +970,10 @@ fn landing(p: &[Instr]) -> (Land, Vec<Cond>, &[Instr]) {
         _ => (Land::Any, p),
     };
     let mut arrive = Vec::new();
+    // Every test up to the tail, but a last zone test, which is the tail's (the zone).
     while let [Instr::Verify(c), r @ ..] = rest
         && !r.is_empty()
-        && !matches!(c, Cond::InZone { at: None, .. })
+        && (!is_zone(c) || matches!(r.first(), Some(Instr::Verify(_))))
     {
         arrive.push(c.clone());
         rest = r;
@@ -1023,10 +1048,7 @@ fn travel(p: &[Instr]) -> Result<Movement, Why> {
             .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) =>
         {
             let (land, arrive, rest) = landing(p);
-            Ok(with_tail(
-                landed(Travel::Drop, (land, arrive)),
-                tail(rest, true)?,
-            ))
+            Ok(with_tail(landed(Travel::Drop, (land, arrive)), tail(rest)?))
         }
         _ => Err(Why("it does not start with a step")),
     }
@@ -1057,7 +1079,7 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
                 over,
                 capture,
             };
-            return Ok(with_tail(landed(hop, (land, arrive)), tail(t, true)?));
+            return Ok(with_tail(landed(hop, (land, arrive)), tail(t)?));
         }
     }
     // A lame path: step d1, verify empty, [verify (in-zone? z)], step d2, verify empty, … .
@@ -1074,7 +1096,7 @@ fn path(p: &[Instr]) -> Result<Movement, Why> {
         1 => Travel::Step(dirs[0].clone()),
         _ => Travel::Leap(dirs),
     };
-    Ok(with_tail(landed(travel, (land, arrive)), tail(t, true)?))
+    Ok(with_tail(landed(travel, (land, arrive)), tail(t)?))
 }
 
 /// The general path: `(step d, (verify …)*, capture?)+ step d, landing, tail`.
@@ -1090,7 +1112,7 @@ fn chain(mut p: &[Instr]) -> Result<Movement, Why> {
             let (land, arrive, t) = landing(r);
             let last = d.clone();
             let m = landed(Travel::Path { via, last }, (land, arrive));
-            return Ok(with_tail(m, tail(t, true)?));
+            return Ok(with_tail(m, tail(t)?));
         }
         via.push(Via {
             dir: d.clone(),
@@ -1165,14 +1187,14 @@ fn lame(d1: &str, mut rest: &[Instr]) -> Result<Movement, Why> {
         }
     }
     let (land, arrive, t) = landing(rest);
-    let mut m = with_tail(landed(Travel::Lame(dirs), (land, arrive)), tail(t, true)?);
+    let mut m = with_tail(landed(Travel::Lame(dirs), (land, arrive)), tail(t)?);
     m.first_in = first_in;
     Ok(m)
 }
 
 /// `step d, while empty (tail, step d), (verify land, tail)?` (a slide) or
-/// `step d, while empty ((tail)? step d), verify occupied, step d, while empty (step d), …`
-/// (a cannon).
+/// `step d, while empty ((tail)? step d), verify screen, step d, while empty ((tail)? step d),
+/// (verify land, tail)?` (a cannon).
 fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, Why> {
     let Some((Instr::Step(d2), run)) = body.split_last() else {
         return Err(Why("its loop does not step on"));
@@ -1180,32 +1202,39 @@ fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, 
     if d2 != d {
         return Err(Why("its loop steps along another direction"));
     }
-    let occupied = Instr::Verify(not(test(Test::Empty)));
-    if let [v, Instr::Step(d3), Instr::While { cond, body: b2 }, r @ ..] = rest
-        && *v == occupied
+    let (screen, after) = tests_prefix(rest);
+    if !screen.is_empty()
+        && let [Instr::Step(d3), Instr::While { cond, body: b2 }, r @ ..] = after
         && d3 == d
         && *cond == test(Test::Empty)
-        && matches!(b2.last(), Some(Instr::Step(x)) if x == d)
+        && let Some((Instr::Step(x), beyond)) = b2.split_last()
+        && x == d
     {
-        let quiet = !run.is_empty();
+        let occupied = [not(test(Test::Empty))];
+        let screen: Vec<Cond> = screen.into_iter().cloned().collect();
         let cannon = Travel::Cannon {
             dir: d.to_string(),
-            quiet,
+            quiet: !run.is_empty(),
+            beyond: !beyond.is_empty(),
+            screen: if screen == occupied {
+                Vec::new()
+            } else {
+                screen
+            },
         };
-        if let [beyond @ .., _] = b2.as_slice()
-            && !beyond.is_empty()
-        {
-            if !r.is_empty() {
-                return Err(Why("its cannon lands beyond the screen and after it"));
-            }
-            return Ok(with_tail(
-                Movement::new(cannon, Land::Empty),
-                tail(beyond, false)?,
-            ));
-        }
+        // The tail is the one of whichever part makes moves (the table checks they agree).
         let (land, arrive, t) = landing(r);
-        let m = landed(cannon, (land, arrive));
-        return Ok(with_tail(m, tail(t, !quiet)?));
+        let t = match (r.is_empty(), beyond.is_empty(), run.is_empty()) {
+            (false, ..) => t,
+            (true, false, _) => beyond,
+            (true, true, false) => run,
+            (true, true, true) => return Err(Why("its cannon makes no move")),
+        };
+        let m = match r.is_empty() {
+            true => Movement::new(cannon, Land::Empty),
+            false => landed(cannon, (land, arrive)),
+        };
+        return Ok(with_tail(m, tail(t)?));
     }
     let quiet = !run.is_empty();
     let slide = Travel::Slide {
@@ -1215,14 +1244,14 @@ fn slide_or_cannon(d: &str, body: &[Instr], rest: &[Instr]) -> Result<Movement, 
     };
     if !quiet {
         let (land, arrive, r) = landing(rest);
-        return Ok(with_tail(landed(slide, (land, arrive)), tail(r, true)?));
+        return Ok(with_tail(landed(slide, (land, arrive)), tail(r)?));
     }
-    let t = tail(run, false)?;
+    let t = tail(run)?;
     if rest.is_empty() {
         return Ok(with_tail(Movement::new(slide, Land::Empty), t));
     }
     let (land, arrive, r) = landing(rest);
-    Ok(with_tail(landed(slide, (land, arrive)), tail(r, false)?))
+    Ok(with_tail(landed(slide, (land, arrive)), tail(r)?))
 }
 
 /// A ranged slide: its depth is the number of nested `if empty?`; the table checks the rest.
@@ -1240,7 +1269,7 @@ fn ranged_of(d: &str, p: &[Instr]) -> Result<Movement, Why> {
                 .iter()
                 .position(|i| matches!(i, Instr::Step(_)))
                 .unwrap_or(then_.len());
-            let t = tail(&then_[..k], false)?;
+            let t = tail(&then_[..k])?;
             let land = match else_.as_slice() {
                 [] => (Land::Empty, Vec::new()),
                 e => {
@@ -1291,7 +1320,7 @@ fn en_passant(side: &str, p: &[Instr]) -> Result<Movement, Why> {
                 forward: f1.clone(),
                 piece: piece.clone(),
             };
-            Ok(with_tail(Movement::new(ep, Land::Any), tail(t, true)?))
+            Ok(with_tail(Movement::new(ep, Land::Any), tail(t)?))
         }
         _ => Err(Why("it tests the last move but is not en passant")),
     }

@@ -1144,6 +1144,8 @@ fn plain_movements_lower_through_the_movement_table() {
                 Travel::Cannon {
                     dir: dir("d+0+1"),
                     quiet: false,
+                    beyond: false,
+                    screen: Vec::new(),
                 },
                 Land::Enemy,
             ),
@@ -1154,6 +1156,8 @@ fn plain_movements_lower_through_the_movement_table() {
                 Travel::Cannon {
                     dir: dir("d+0+1"),
                     quiet: true,
+                    beyond: false,
+                    screen: Vec::new(),
                 },
                 Land::NotFriend,
             ),

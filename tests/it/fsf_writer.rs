@@ -750,6 +750,54 @@ fn diagonal_lines_off_the_board_are_named() {
     assert_eq!(d.span.map(|s| s.start as usize), ini.find("diagonalLines"));
 }
 
+/// Lines with a gap along a diagonal are named: their moves are read as staying on the lines,
+/// where Fairy-Stockfish's riders may pass squares off them.
+#[test]
+fn diagonal_lines_with_a_gap_are_named() {
+    let ini = "[t:xiangqi]\ndiagonalLines = d1 e2 g4\nflyingGeneral = false\n";
+    let (doc, diags) = zogkit::fsf::read("t.ini", ini, zogkit::diag::FileId(0));
+    assert!(doc.is_some());
+    let d = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("a diagonal passes a square off the lines")
+        })
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(d.span.map(|s| s.start as usize), ini.find("diagonalLines"));
+    let palace =
+        "[t:xiangqi]\ndiagonalLines = d1 f1 e2 d3 f3 d8 f8 e9 d10 f10\nflyingGeneral = false\n";
+    let (_, diags) = zogkit::fsf::read("t.ini", palace, zogkit::diag::FileId(0));
+    assert!(
+        !diags.iter().any(|d| d.message.contains("off the lines")),
+        "{diags:?}"
+    );
+}
+
+/// Every move block the reader builds for janggi's pieces (the cannon's hop, the moves along
+/// the palace lines, with and without a mobility region) is a typed movement of the table.
+#[test]
+fn janggi_pieces_read_as_typed_movements() {
+    let ini = "[t:xiangqi]\nelephant = -\ncannon = -\nhorse = -\nfers = -\nrook = r\nwazir = w\n\
+               janggiCannon = c\nsoldier = p\ndiagonalLines = d1 f1 e2 d3 f3 d8 f8 e9 d10 f10\n\
+               mobilityRegionWhiteWazir = d1 e1 f1 d2 e2 f2 d3 e3 f3\n\
+               mobilityRegionBlackWazir = d8 e8 f8 d9 e9 f9 d10 e10 f10\n\
+               flyingGeneral = false\nstartFen = 3wkw3/9/9/9/9/9/9/9/9/RC1WKW1CP w - - 0 1\n";
+    let (doc, diags) = zogkit::fsf::read("t.ini", ini, zogkit::diag::FileId(0));
+    let doc = doc.unwrap_or_else(|| panic!("{diags:?}"));
+    let mut lines = 0;
+    for piece in &doc.games[0].pieces {
+        assert!(!piece.moves.is_empty(), "{}", piece.name);
+        for b in &piece.moves {
+            let m = zogkit::spec::movement::recognise(b)
+                .unwrap_or_else(|why| panic!("{}: {why}: {:?}", piece.name, b.program));
+            lines += usize::from(m.from_zone.as_deref() == Some("diagonal-lines"));
+        }
+    }
+    // The king, wazir, rook, cannon (moves and captures) and soldier along the lines.
+    assert!(lines >= 4 * 5 + 2 * 2, "{lines} moves along the lines");
+}
+
 /// The writer's list of Fairy-Stockfish's built-in variants (`fsf::builtin::BUILT_IN`, which no
 /// written section may be named after) covers the installed pyffish's `variants()`.
 #[test]

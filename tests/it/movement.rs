@@ -102,9 +102,9 @@ fn the_table_types_most_shared_corpus_blocks_and_keeps_their_meaning() {
     );
     // A ratchet: the counts measured when the table was written (85,795 of 256,047 blocks,
     // 7,364 of 25,128 distinct); raise them as the table grows.
-    assert!(t.typed >= 89_432, "typed blocks fell to {}", t.typed);
+    assert!(t.typed >= 89_496, "typed blocks fell to {}", t.typed);
     assert!(
-        t.distinct_typed >= 8_455,
+        t.distinct_typed >= 8_483,
         "typed distinct blocks fell to {}",
         t.distinct_typed
     );

@@ -112,22 +112,31 @@ impl Writer<'_> {
             Travel::Hop { dir, over, capture } => {
                 self.hop_of(m.land, word, dir, *over, *capture)?
             }
-            Travel::Cannon { dir, quiet } => {
+            Travel::Cannon {
+                dir,
+                quiet,
+                beyond,
+                screen,
+            } => {
+                if !screen.is_empty() {
+                    return Err("a cannon whose screen must be a given piece".into());
+                }
                 let e = d(dir)?;
                 let screen = format!("anchor({e}) do peek({e}) while");
-                match (quiet, m.land) {
-                    (false, Land::Empty) => (
+                match (quiet, beyond, m.land) {
+                    (false, true, Land::Empty) => (
                         vec![format!("do peek({e}) while anchor({e})")],
                         vec![format!("do move({e}) while")],
                     ),
-                    (false, _) => (
+                    (false, false, _) => (
                         vec![format!("do peek({e}) while {screen}")],
                         one(word, dir)?,
                     ),
-                    (true, _) => (
+                    (true, false, _) => (
                         vec![],
                         vec![format!("do move({e}) while {screen} {word}({e})")],
                     ),
+                    _ => return Err("a cannon that moves both beyond its screen and onto a piece, or on both sides of it".into()),
                 }
             }
             Travel::EnPassant { .. } => return Err("en passant".into()),

@@ -420,6 +420,8 @@ impl Lower<'_> {
         let travels = dirs.iter().map(|d| Travel::Cannon {
             dir: d.to_string(),
             quiet: false,
+            beyond: false,
+            screen: Vec::new(),
         });
         typed(travels, from, &stop, tail)
     }

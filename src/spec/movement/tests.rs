@@ -43,7 +43,14 @@ fn travel() -> impl Strategy<Value = Travel> {
             over,
             capture
         }),
-        (dir(), any::<bool>()).prop_map(|(dir, quiet)| Travel::Cannon { dir, quiet }),
+        (dir(), any::<bool>(), any::<bool>(), screen()).prop_map(|(dir, quiet, beyond, screen)| {
+            Travel::Cannon {
+                dir,
+                quiet,
+                beyond,
+                screen,
+            }
+        }),
         (dir(), dir(), name()).prop_map(|(side, forward, piece)| Travel::EnPassant {
             side,
             forward,
@@ -53,6 +60,19 @@ fn travel() -> impl Strategy<Value = Travel> {
         (prop::collection::vec(via(), 1..4), dir())
             .prop_map(|(via, last)| Travel::Path { via, last }),
     ]
+}
+
+fn screen() -> impl Strategy<Value = Vec<Cond>> {
+    let not_cannon = not(Cond::Piece {
+        piece: "Cannon".into(),
+        at: None,
+    });
+    prop::sample::select(vec![
+        vec![],
+        vec![not_cannon.clone()],
+        vec![not(test(Test::Empty)), not_cannon],
+        vec![test(Test::Enemy)],
+    ])
 }
 
 fn via() -> impl Strategy<Value = Via> {
@@ -142,6 +162,7 @@ fn movement() -> impl Strategy<Value = Movement> {
                 },
                 not(test(Test::Enemy)),
                 test(Test::Empty),
+                in_zone("palace"),
             ]),
             0..3,
         ),
@@ -465,11 +486,13 @@ fn capture_only_riders_and_moves_beyond_a_screen_are_typed() {
     );
     assert_eq!(recognise(&p), Ok(rider));
     assert!(!Movement::new(slide(false), Land::Empty).is_normal());
-    let cannon = |quiet| Travel::Cannon {
+    let cannon = |quiet, beyond| Travel::Cannon {
         dir: "n".into(),
         quiet,
+        beyond,
+        screen: Vec::new(),
     };
-    let beyond = Movement::new(cannon(false), Land::Empty);
+    let beyond = Movement::new(cannon(false, true), Land::Empty);
     assert!(beyond.is_normal());
     let p = program(&beyond);
     assert!(
@@ -478,7 +501,7 @@ fn capture_only_riders_and_moves_beyond_a_screen_are_typed() {
         p.program
     );
     assert_eq!(recognise(&p), Ok(beyond));
-    assert!(!Movement::new(cannon(true), Land::Empty).is_normal());
+    assert!(!Movement::new(cannon(true, false), Land::Empty).is_normal());
 }
 
 /// A draughts man's capture that promotes on the far row and otherwise continues is typed:
@@ -666,4 +689,85 @@ fn the_slide_part_of_an_untyped_block() {
     let plain = slide(vec![v(test(Test::Enemy)), Instr::plain_add()]);
     assert!(recognise(&plain).is_ok());
     assert_eq!(slide_part(&plain), None);
+}
+
+/// Janggi's palace and cannon moves (`janggi.zrf`): a slide confined to the fortress (a zone
+/// test before each move of its run, so leaving the zone ends it), and the cannon whose screen
+/// is any piece but a cannon, moving beyond it and taking what is neither friendly nor a cannon.
+#[test]
+fn janggi_palace_slides_and_cannon_hops_are_typed() {
+    let fortress = || v(in_zone("fortress"));
+    let slide = block(vec![
+        fortress(),
+        step("ne"),
+        Instr::While {
+            cond: test(Test::Empty),
+            body: vec![fortress(), Instr::plain_add(), step("ne")],
+        },
+        fortress(),
+        v(not(test(Test::Friend))),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&slide).expect("typed");
+    let quiet = Travel::Slide {
+        dir: "ne".into(),
+        max: None,
+        quiet: true,
+    };
+    assert_eq!(m.travel, quiet);
+    assert_eq!(
+        (m.from_zone.as_deref(), m.zone.as_deref(), m.land),
+        (Some("fortress"), Some("fortress"), Land::NotFriend)
+    );
+    // The zone is tested inside the run: a step out of it ends the slide.
+    assert!(matches!(&program(&m).program[2], Instr::While { body, .. } if body[0] == fortress()));
+    let not_cannon = || {
+        not(Cond::Piece {
+            piece: "Cannon".into(),
+            at: None,
+        })
+    };
+    let shoot = block(vec![
+        step("n"),
+        Instr::While {
+            cond: test(Test::Empty),
+            body: vec![step("n")],
+        },
+        v(not_cannon()),
+        step("n"),
+        Instr::While {
+            cond: test(Test::Empty),
+            body: vec![Instr::plain_add(), step("n")],
+        },
+        v(not(test(Test::Friend))),
+        v(not_cannon()),
+        Instr::plain_add(),
+    ]);
+    let m = recognise(&shoot).expect("typed");
+    assert_eq!(
+        m.travel,
+        Travel::Cannon {
+            dir: "n".into(),
+            quiet: false,
+            beyond: true,
+            screen: vec![not_cannon()],
+        }
+    );
+    assert_eq!(
+        (m.land, m.arrive.clone()),
+        (Land::NotFriend, vec![not_cannon()])
+    );
+    // Without its landing, the moves beyond the screen alone; a screen that must be a cannon
+    // is typed too, while a screen tested only as "occupied" is the plain cannon's.
+    let mut beyond = m.clone();
+    (beyond.land, beyond.arrive) = (Land::Empty, Vec::new());
+    assert_eq!(recognise(&program(&beyond)), Ok(beyond));
+    let mut plain = m.clone();
+    plain.travel = Travel::Cannon {
+        dir: "n".into(),
+        quiet: false,
+        beyond: true,
+        screen: vec![not(test(Test::Empty))],
+    };
+    assert!(!plain.is_normal());
 }
