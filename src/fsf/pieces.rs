@@ -276,13 +276,7 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
     if !m.arrive.is_empty() || !m.run.is_empty() || m.continues.is_some() {
         return Err("it tests more than what its destination holds".into());
     }
-    let runs = matches!(
-        m.travel,
-        T::Slide { quiet: true, .. }
-            | T::Cannon { quiet: true, .. }
-            | T::Cannon { beyond: true, .. }
-    );
-    if runs && m.zone.is_some() {
+    if m.travel.has_runs() && m.zone.is_some() {
         return Err("its zone confines a run of moves (a mobility region does not)".into());
     }
     let promotion = match &m.promotion {

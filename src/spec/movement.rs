@@ -123,6 +123,20 @@ pub enum Travel {
     },
 }
 
+impl Travel {
+    /// Whether it makes moves along a run of empty positions (a quiet slide, a cannon's moves
+    /// before or beyond its screen), where [`Movement::zone`] is tested at each of them and
+    /// confines the run: leaving the zone ends the move.
+    pub fn has_runs(&self) -> bool {
+        matches!(
+            self,
+            Travel::Slide { quiet: true, .. }
+                | Travel::Cannon { quiet: true, .. }
+                | Travel::Cannon { beyond: true, .. }
+        )
+    }
+}
+
 /// One position a [`Travel::Path`] passes: the link to it, what it must hold, and whether it is
 /// captured.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,7 +184,9 @@ pub struct Movement {
     pub guard: Vec<Cond>,
     /// A lame path's first step must end in this zone (the ZRF pawn's double step).
     pub first_in: Option<String>,
-    /// The destination must lie in this zone.
+    /// The destination must lie in this zone; in a run of moves ([`Travel::has_runs`]), each
+    /// position of the run is tested, so leaving the zone ends the move (ZoG's `verify` in a
+    /// loop: janggi's `slide-fortress`).
     pub zone: Option<String>,
     /// Promotion on arrival.
     pub promotion: Option<Promotion>,
@@ -276,13 +292,7 @@ impl Movement {
         // Zone tests of the destination besides its zone come last (a run's order), only
         // with a zone (the last one is read as the zone), and not where the zone is tested in
         // a run of moves too (which of them is the zone would matter).
-        let runs = matches!(
-            m.travel,
-            Travel::Slide { quiet: true, .. }
-                | Travel::Cannon { quiet: true, .. }
-                | Travel::Cannon { beyond: true, .. }
-        );
-        let zones_ok = (m.zone.is_some() && !runs) || !m.arrive.iter().any(is_zone);
+        let zones_ok = (m.zone.is_some() && !m.travel.has_runs()) || !m.arrive.iter().any(is_zone);
         let arrive_ok = m.arrive.is_empty()
             || (!no_destination_test
                 && (m.land != Land::Any || !m.arrive.iter().any(|c| land_of(c).is_some()))
