@@ -607,6 +607,10 @@ impl Lower<'_> {
         let args: Vec<&Node> = n.positional().collect();
         match (n.head()?, args.as_slice()) {
             ("not", [c]) => Some(not(self.cond(c)?)),
+            ("or", parts) if self.piece_of_every_player(parts).is_some() => {
+                let piece = self.piece_of_every_player(parts)?;
+                Some(Cond::Piece { piece, at: None })
+            }
             ("and", parts) | ("or", parts) => {
                 let mut v = Vec::new();
                 for p in items_or_args(parts) {
@@ -631,6 +635,31 @@ impl Lower<'_> {
             },
             _ => None,
         }
+    }
+
+    /// `(or {(= (what at:(to)) (id "P" P1)) … })` naming piece `P` of every player: ZoG's
+    /// `piece?`, which tests the type whoever owns it (what the `.lud` writer writes for it).
+    fn piece_of_every_player(&self, parts: &[&Node]) -> Option<String> {
+        let mut name: Option<&str> = None;
+        let mut roles = Vec::new();
+        for p in items_or_args(parts) {
+            let [what, id] = p.positional().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            let at = what.named("at").filter(|l| is_loc(l));
+            let ok = p.head() == Some("=") && what.head() == Some("what") && at.is_some();
+            let [piece, role] = id.positional().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            if !ok || id.head() != Some("id") || name.is_some_and(|n| Some(n) != piece.str()) {
+                return None;
+            }
+            name = piece.str();
+            roles.push(role.atom()?.to_string());
+        }
+        roles.sort();
+        let all: Vec<String> = (1..=self.players.len()).map(|k| format!("P{k}")).collect();
+        (roles == all).then(|| name.map(str::to_string)).flatten()
     }
 
     // ---------------------------------------------------------------- directions

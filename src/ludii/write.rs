@@ -1739,42 +1739,7 @@ fn ludeme(
             },
             cond_lud(land, "to", cx)?
         ),
-        Shape::Cannon {
-            from,
-            hurdle,
-            go,
-            stop,
-            slide: true,
-        } => {
-            let plain = Shape::Cannon {
-                from: from.clone(),
-                hurdle: hurdle.clone(),
-                go: go.clone(),
-                stop: stop.clone(),
-                slide: false,
-            };
-            let mut v = vec![format!(
-                "(move Slide{} {}{then})",
-                from_lud(from, cx)?,
-                dirs_lud(&singles(), cx)?
-            )];
-            v.extend(ludeme(&plain, group, promo, cx)?);
-            return Some(v);
-        }
-        Shape::Cannon {
-            from,
-            hurdle,
-            go,
-            stop,
-            ..
-        } => format!(
-            "(move Hop{} {} (between before:(count Rows) after:(count Rows) if:{}) (to if:{} (apply if:{} (remove (to)))){then})",
-            from_lud(from, cx)?,
-            dirs_lud(&singles(), cx)?,
-            cond_lud(hurdle, "between", cx)?,
-            cond_lud(go, "to", cx)?,
-            cond_lud(stop, "to", cx)?
-        ),
+        Shape::Cannon { .. } => return cannon_ludemes(s, &singles(), &then, cx),
         Shape::Leap { from, to, .. } => {
             return leap_ludemes(&from_lud(from, cx)?, group, &to_lud(to, &then, cx)?, cx);
         }
@@ -1870,9 +1835,12 @@ enum Shape {
         from: Option<Cond>,
         hurdle: Cond,
         go: Cond,
-        stop: Cond,
+        /// The landing's test, `None`: it lands on nothing (only `beyond` moves).
+        stop: Option<Cond>,
         /// The empty run before the hurdle also ends moves (xiangqi's cannon).
         slide: bool,
+        /// The empty run after the hurdle also ends moves (janggi's cannon).
+        beyond: bool,
     },
     Leap {
         from: Option<Cond>,
@@ -2059,21 +2027,27 @@ fn shape_of(m: &Movement) -> Option<Classified> {
             };
             (hop, vec![dir.clone()])
         }
-        // Moves beyond the screen (Betza's `mpR`) have no Hop form here.
-        Travel::Cannon { .. } if m.land == Land::Empty => return None,
         Travel::Path { via, last } => path_shape(via, last, from, to, to_list)?,
-        // A given screen, moves beyond it, or a run confined to a zone: no Hop form here.
-        Travel::Cannon { beyond: true, .. } => return None,
-        Travel::Cannon { screen, .. } if !screen.is_empty() => return None,
-        Travel::Cannon { quiet: true, .. } if m.zone.is_some() => return None,
-        Travel::Cannon { dir, quiet, .. } => {
-            let hurdle = Cond::Not(Box::new(empty.clone()));
+        // A run confined to a zone has no Hop form here.
+        Travel::Cannon { .. } if m.travel.has_runs() && m.zone.is_some() => return None,
+        Travel::Cannon {
+            dir,
+            quiet,
+            beyond,
+            screen,
+        } => {
+            let occupied = Cond::Not(Box::new(empty.clone()));
+            let hurdle = match screen.as_slice() {
+                [] => occupied,
+                s => Cond::And(std::iter::once(occupied).chain(s.iter().cloned()).collect()),
+            };
             let cannon = Shape::Cannon {
                 from,
                 hurdle,
                 go: empty,
-                stop: to,
+                stop: (m.land != Land::Empty).then_some(to),
                 slide: *quiet,
+                beyond: *beyond,
             };
             (cannon, vec![dir.clone()])
         }
@@ -2088,6 +2062,43 @@ fn shape_of(m: &Movement) -> Option<Classified> {
         Some(_) => return None,
     };
     Some((shape, dirs, promotion, m.continues.is_some()))
+}
+
+/// A cannon's ludemes: a slide up to the hurdle (`slide`), a hop over it to the empty sites
+/// after it (`beyond`), and a hop over it onto the first piece after it, which is captured
+/// (Ludii's `(to if:… (apply if:… (remove (to))))`, as its own Xiangqi and Janggi say them).
+fn cannon_ludemes(s: &Shape, dirs: &[String], then: &str, cx: &Ctx) -> Option<Vec<String>> {
+    let Shape::Cannon {
+        from,
+        hurdle,
+        go,
+        stop,
+        slide,
+        beyond,
+    } = s
+    else {
+        return None;
+    };
+    let (from, dirs) = (from_lud(from, cx)?, dirs_lud(dirs, cx)?);
+    let hop = format!(
+        "(move Hop{from} {dirs} (between before:(count Rows) after:(count Rows) if:{})",
+        cond_lud(hurdle, "between", cx)?
+    );
+    let go = cond_lud(go, "to", cx)?;
+    let mut v = Vec::new();
+    if *slide {
+        v.push(format!("(move Slide{from} {dirs}{then})"));
+    }
+    if *beyond {
+        v.push(format!("{hop} (to if:{go}){then})"));
+    }
+    if let Some(stop) = stop {
+        let stop = cond_lud(stop, "to", cx)?;
+        v.push(format!(
+            "{hop} (to if:{go} (apply if:{stop} (remove (to)))){then})"
+        ));
+    }
+    Some(v)
 }
 
 /// The ludeme shape of a general path: a hop over what one test allows, an exact slide whose

@@ -573,3 +573,98 @@ fn a_piece_test_of_a_jumped_site_names_every_players_piece() {
         "the jumped piece is not the mover's:\n{text}"
     );
 }
+
+/// A crafted game of janggi cannons (`janggi.zrf`'s `shoot`: over a screen that is not a
+/// cannon, to the empty sites after it or onto the first piece after it if that is neither
+/// friendly nor a cannon), with soldiers as screens.
+const JANGGI_CANNONS: &str = r#"
+(define shoot (
+  $1 (while empty? $1)
+  (verify (not-piece? Cannon)) $1
+  (while empty? add $1)
+  (verify not-friend?)
+  (verify (not-piece? Cannon))
+  add
+))
+(define step1 ($1 (verify not-friend?) add))
+(game
+  (title "Janggi cannons")
+  (players Red Blue)
+  (turn-order Red Blue)
+  (board
+    (grid
+      (start-rectangle 0 0 30 30)
+      (dimensions ("a/b/c/d/e/f/g" (30 0)) ("7/6/5/4/3/2/1" (0 30)))
+      (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))
+    )
+  )
+  (board-setup
+    (Red (Cannon a1 d1 d3) (Soldier c2 d2 g4))
+    (Blue (Cannon a7 d7 g5) (Soldier c6 d5 b4))
+  )
+  (piece (name Cannon) (moves (shoot n) (shoot e) (shoot s) (shoot w)))
+  (piece (name Soldier) (moves (step1 n) (step1 e) (step1 w)))
+  (win-condition (Red Blue) (pieces-remaining 0))
+)
+"#;
+
+fn janggi_cannons() -> (zogkit::spec::Document, String) {
+    let r = format::read(
+        Format::Zrf,
+        "janggi-cannons.zrf",
+        JANGGI_CANNONS.as_bytes(),
+        &Default::default(),
+        &mut zogkit::zrf::NoIncludes,
+    );
+    let doc = r.document.expect("the crafted game reads");
+    let (text, _) = write_lud(&doc);
+    (doc, text)
+}
+
+/// The janggi cannon (a typed cannon whose screen is not a cannon, moving beyond it) is
+/// written as Ludii's two hops, as Ludii's own Janggi says it: one to the empty sites beyond
+/// the screen, one that captures the first piece after it; nothing of the file is partial,
+/// and zogkit reads the hops back typed: the file plays as the source, to perft(3).
+#[test]
+fn a_janggi_cannon_is_written_as_two_hops() {
+    let (doc, text) = janggi_cannons();
+    let (back, diags) = read_lud("janggi-cannons.lud", &text, FileId(0));
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let ours = lud_oracle::engine_perft(&doc, 3).unwrap();
+    assert_eq!(ours.len(), 3);
+    assert_eq!(lud_oracle::engine_perft(&back, 3), Ok(ours), "{text}");
+    assert!(!text.contains("partial translation"), "{text}");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(flat.matches("(move Hop").count(), 2, "{text}");
+    assert!(flat.contains("(to if:(is Empty (to)))"), "{text}");
+    assert!(flat.contains("(remove (to))"), "{text}");
+    assert!(
+        flat.contains("(= (what at:(between)) (id \"Cannon\" P2))"),
+        "{text}"
+    );
+}
+
+/// And real Ludii counts the written cannons as the engine counts the source, to depth 3.
+#[test]
+#[ignore = "oracle check (pyffish, PyYAML, Ludii, Chromium or the whole corpus): .ci/run runs it; locally `cargo test -- --ignored`"]
+fn a_janggi_cannon_written_as_lud_counts_the_same_in_ludii() {
+    let work = common::scratch_dir("ludii-writer-janggi");
+    if oracle(&repo().join("target/lud-oracle-java")).is_none() {
+        return;
+    }
+    let (doc, text) = janggi_cannons();
+    let out = work.join("janggi-cannons.lud");
+    std::fs::write(&out, &text).unwrap();
+    let theirs = lud_oracle::batch_perft(
+        repo(),
+        &work,
+        std::slice::from_ref(&out),
+        3,
+        60,
+        &work.join("perft"),
+    )
+    .expect("the oracle's perft runs");
+    let ours = lud_oracle::engine_perft(&doc, 3).unwrap();
+    assert_eq!(ours.len(), 3);
+    assert_eq!(theirs.get(&out), Some(&ours), "{text}");
+}

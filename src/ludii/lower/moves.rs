@@ -377,11 +377,11 @@ impl Lower<'_> {
             },
             None => not(cond_test(Test::Empty)),
         };
-        let over = movement::hurdle_of(&hurdle)?;
         let dirs = self.dirs(p.dirs)?;
         if far {
-            return self.cannon(p, from.as_ref(), (over, capture), &dirs, tail);
+            return self.cannon(p, from.as_ref(), (&hurdle, capture), &dirs, tail);
         }
+        let over = movement::hurdle_of(&hurdle)?;
         let to = self.to_cond(p.to, cond_test(Test::Empty))?;
         let travel = |d: &str| match (over, capture) {
             (Hurdle::Any, false) => Travel::Leap(vec![d.to_string(), d.to_string()]),
@@ -394,34 +394,45 @@ impl Lower<'_> {
         typed(dirs.iter().map(|d| travel(d)), from.as_ref(), &to, tail)
     }
 
-    /// A cannon: any distance over empty sites before and after the hurdle; `to if:` must be
-    /// the emptiness of the run after it, and `(apply if:c (remove (to)))` the capture rule.
+    /// A cannon: any distance over empty sites before and after the hurdle, which is occupied
+    /// and may have to meet other tests (janggi's: not a cannon, the movement's screen);
+    /// `to if:` must be the emptiness of the run after it, and `(apply if:c (remove (to)))`
+    /// the capture rule; without it, the empty sites after the hurdle are the moves (`beyond`).
     fn cannon(
         &mut self,
         p: &MoveParts,
         from: Option<&Cond>,
-        (over, capture): (Hurdle, bool),
+        (hurdle, capture): (&Cond, bool),
         dirs: &[&str],
         tail: &Tail,
     ) -> Option<Vec<MoveBlock>> {
+        let occupied = not(cond_test(Test::Empty));
+        let screen = match hurdle {
+            h if *h == occupied => Vec::new(),
+            Cond::And(v) if v.len() > 1 && v[0] == occupied => v[1..].to_vec(),
+            _ => return None,
+        };
         let to = p.to?;
         let go = self.cond(to.named("if")?)?;
-        let apply = to.positional().next()?;
-        if capture
-            || over != Hurdle::Occupied
-            || go != cond_test(Test::Empty)
-            || apply.head() != Some("apply")
-            || to.positional().count() != 1
-            || !apply.positional().next().is_some_and(is_remove_to)
-        {
+        if capture || go != cond_test(Test::Empty) {
             return None;
         }
-        let stop = self.cond(apply.named("if")?)?;
+        let (stop, beyond) = match to.positional().collect::<Vec<_>>().as_slice() {
+            [] => (go, true),
+            [apply]
+                if apply.head() == Some("apply")
+                    && apply.positional().count() == 1
+                    && apply.positional().next().is_some_and(is_remove_to) =>
+            {
+                (self.cond(apply.named("if")?)?, false)
+            }
+            _ => return None,
+        };
         let travels = dirs.iter().map(|d| Travel::Cannon {
             dir: d.to_string(),
             quiet: false,
-            beyond: false,
-            screen: Vec::new(),
+            beyond,
+            screen: screen.clone(),
         });
         typed(travels, from, &stop, tail)
     }
