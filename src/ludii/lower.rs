@@ -903,6 +903,28 @@ impl Lower<'_> {
         Some(Node::List(parts, n.span()))
     }
 
+    /// A line's direction as the board's directions: a category (`Orthogonal`, `Diagonal`,
+    /// `All`) or a compass name; none is Ludii's `Adjacent`, which on the points of a plain
+    /// square grid has no diagonal neighbours. `None` when it names none of the board's.
+    fn line_directions(&mut self, cond: GoalCond, at: &Node) -> Option<GoalCond> {
+        let GoalCond::Line { length, directions } = cond else {
+            return Some(cond);
+        };
+        let dirs = match directions.as_slice() {
+            [] if !self.orthogonal_moves => return Some(GoalCond::Line { length, directions }),
+            [] => self.dirs(None)?,
+            [d] => self.dirs(Some(&Node::Atom(d.clone(), at.span())))?,
+            _ => return None,
+        };
+        if dirs.is_empty() {
+            return None;
+        }
+        Some(GoalCond::Line {
+            length,
+            directions: dirs.iter().map(|d| d.to_string()).collect(),
+        })
+    }
+
     /// `(if <cond> (result …))` → a goal. In a game of two, `(forEach NonMover if:<cond>
     /// <result>)` is the same goal about `Next` (the one player who is not the mover), its
     /// `Player` read as `Next`.
@@ -926,6 +948,7 @@ impl Lower<'_> {
             Some(found) => ("Mover".to_string(), found?),
             None => goal_cond(c, pieces)?,
         };
+        let cond = self.line_directions(cond, c)?;
         if let GoalCond::AbsoluteConfig { positions, .. } = &cond
             && !positions.iter().all(|z| self.zone_names.contains(z))
         {

@@ -956,7 +956,8 @@ fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
     let game = |players: usize, end: &str| {
         format!(
             "(game \"T\" (players {players}) (equipment {{(board (square 3)) (piece \"P\" Each)}}) \
-             (rules (play (move Add (to (sites Empty)))) (end {end})))"
+             (rules (start {{(place \"P1\" 0) (place \"P2\" 8)}}) (play (move Add (to (sites \
+             Empty)))) (end {end})))"
         )
     };
     let goals = |text: &str| {
@@ -1096,12 +1097,13 @@ fn a_side_no_link_points_to_is_the_row_furthest_that_way() {
 }
 
 /// Count goals compared with a bound (`(> 3 (count Pieces P2))`, `(<= (count Pieces P1) k)`),
-/// `(forEach Player if:(no Pieces Player) (result Player Loss))` and `(is Line 3 P2)`: typed,
+/// `(forEach Player if:(no Pieces Player) (result Player Loss))`, `(is Line 3 P2)` and lines
+/// along a direction category, and pieces that move to any empty site: typed,
 /// and the games end where real Ludii ends them (`ludii perft FILE --depth D`, Ludii 1.3.12:
 /// the tiger wins with its first capture, a counter with its capture of the last enemy, P2
 /// with a line at the sixth placement and P1 with its fourth piece).
 #[test]
-fn bounded_counts_every_player_and_one_players_line_end_where_ludii_ends_them() {
+fn new_goals_and_moves_to_any_site_end_where_ludii_ends_them() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ludii-goals");
     for (file, want) in [
         ("fewer-pieces.lud", vec![3, 11, 21, 105, 200]),
@@ -1109,6 +1111,17 @@ fn bounded_counts_every_player_and_one_players_line_end_where_ludii_ends_them() 
         (
             "line-of-one-player.lud",
             vec![9, 72, 504, 3024, 15120, 60480, 164160, 0],
+        ),
+        // Three stones each dropped from the hand, then moved to any empty point
+        // (`(move (from) (to (sites Empty)))`); a line along Ludii's `Adjacent` (orthogonal on
+        // these points) or `Diagonal` directions wins.
+        (
+            "anywhere-line.lud",
+            vec![9, 72, 504, 3024, 15120, 56160, 470448],
+        ),
+        (
+            "anywhere-diagonal-line.lud",
+            vec![9, 72, 504, 3024, 15120, 59040, 518400],
         ),
     ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
