@@ -1128,8 +1128,13 @@ impl<'a> Builder<'a> {
                 *length,
                 directions
                     .iter()
-                    .filter_map(|d| self.dir_ix.get(d.as_str()).copied())
-                    .collect(),
+                    .map(|d| {
+                        self.dir_ix.get(d.as_str()).copied().map_or_else(
+                            || refuse(format!("the goal `line` names no direction `{d}`")),
+                            Ok,
+                        )
+                    })
+                    .collect::<Result<_, _>>()?,
             ),
             GoalCond::And(v) => G::And(v.iter().map(|c| self.goal(c)).collect::<Result<_, _>>()?),
             GoalCond::Or(v) => G::Or(v.iter().map(|c| self.goal(c)).collect::<Result<_, _>>()?),

@@ -387,6 +387,7 @@ fn typed(m: &movement::Movement, vec: &dyn Fn(&str) -> Option<Vector>) -> Result
         }
         T::Hop { .. } => return Err("it jumps a piece (Fairy-Stockfish's hops are cannons)".into()),
         T::Drop => return Err("it is a drop".into()),
+        T::To(_) => return Err("it goes to a fixed square".into()),
         T::Path { .. } => return Err("it tests the squares it passes over".into()),
     };
     Ok(t)

@@ -932,12 +932,41 @@ impl Lower<'_> {
         Some(Node::List(parts, n.span()))
     }
 
+    /// A line's direction as the board's directions: a category (`Orthogonal`, `Diagonal`,
+    /// `All`) or a compass name; none is Ludii's `Adjacent`, which on the points of a plain
+    /// square grid has no diagonal neighbours. `None` when it names none of the board's.
+    fn line_directions(&mut self, cond: GoalCond, at: &Node) -> Option<GoalCond> {
+        let GoalCond::Line { length, directions } = cond else {
+            return Some(cond);
+        };
+        let dirs = match directions.as_slice() {
+            [] if !self.orthogonal_moves => return Some(GoalCond::Line { length, directions }),
+            [] => self.dirs(None)?,
+            [d] => self.dirs(Some(&Node::Atom(d.clone(), at.span())))?,
+            _ => return None,
+        };
+        if dirs.is_empty() {
+            return None;
+        }
+        Some(GoalCond::Line {
+            length,
+            directions: dirs.iter().map(|d| d.to_string()).collect(),
+        })
+    }
+
     /// `(if <cond> (result …))` → a goal. In a game of two, `(forEach NonMover if:<cond>
     /// <result>)` is the same goal about `Next` (the one player who is not the mover), its
     /// `Player` read as `Next`.
     pub fn goal(&mut self, n: &Node, pieces: &[Piece]) -> Option<Goal> {
         if let Some(g) = self.non_mover_goal(n) {
             return self.goal(&g, pieces);
+        }
+        if let Some(g) = every_player_goal(n) {
+            // The goal is each player's (the engine tests a goal for every player it names);
+            // a condition about moves is tested only for the player to move, so not read.
+            return self
+                .goal(&g, pieces)
+                .filter(|g| g.kind != GoalKind::Count && is_static(&g.condition));
         }
         let args: Vec<&Node> = n.positional().collect();
         let (c, r) = match (n.head()?, args.as_slice()) {
@@ -948,6 +977,7 @@ impl Lower<'_> {
             Some(found) => ("Mover".to_string(), found?),
             None => goal_cond(c, pieces)?,
         };
+        let cond = self.line_directions(cond, c)?;
         if let GoalCond::AbsoluteConfig { positions, .. } = &cond
             && !positions.iter().all(|z| self.zone_names.contains(z))
         {
@@ -994,6 +1024,67 @@ impl Lower<'_> {
             players,
             condition: cond,
         })
+    }
+}
+
+/// `(forEach Player if:c r)`: `(if c r)` about the player iterated, its `Player` read as
+/// `Mover` (the player a goal is tested for).
+fn every_player_goal(n: &Node) -> Option<Node> {
+    let args: Vec<&Node> = n.positional().collect();
+    let (Some("forEach"), [Node::Atom(who, _), r]) = (n.head(), args.as_slice()) else {
+        return None;
+    };
+    if who != "Player" || n.args().len() != 3 {
+        return None;
+    }
+    let c = n.named("if")?;
+    let head = Node::Atom("if".into(), n.span());
+    let parts = vec![
+        head,
+        renamed(c, "Player", "Mover"),
+        renamed(r, "Player", "Mover"),
+    ];
+    Some(Node::List(parts, n.span()))
+}
+
+/// Whether a goal about piece counts holds for `player` in the start position `setup` (pieces
+/// in hand count); `None` for any other condition.
+fn holds_at_start(c: &GoalCond, player: &str, setup: &[Placement]) -> Option<bool> {
+    match c {
+        GoalCond::PiecesRemaining { count, piece } => {
+            let n: usize = setup
+                .iter()
+                .filter(|p| p.player == player && piece.as_ref().is_none_or(|k| *k == p.piece))
+                .map(|p| p.positions.len() + p.off.unwrap_or(0) as usize)
+                .sum();
+            Some(count.parse::<usize>().ok()? == n)
+        }
+        GoalCond::Or(v) => {
+            let all: Vec<bool> = v
+                .iter()
+                .map(|c| holds_at_start(c, player, setup))
+                .collect::<Option<_>>()?;
+            Some(all.into_iter().any(|b| b))
+        }
+        GoalCond::And(v) => {
+            let all: Vec<bool> = v
+                .iter()
+                .map(|c| holds_at_start(c, player, setup))
+                .collect::<Option<_>>()?;
+            Some(all.into_iter().all(|b| b))
+        }
+        GoalCond::Not(c) => holds_at_start(c, player, setup).map(|b| !b),
+        _ => None,
+    }
+}
+
+/// Whether a goal condition is decided by the position alone (not by the moves a player has).
+fn is_static(c: &GoalCond) -> bool {
+    match c {
+        GoalCond::Stalemated | GoalCond::Checkmated { .. } | GoalCond::Repetition => false,
+        GoalCond::And(v) | GoalCond::Or(v) => v.iter().all(is_static),
+        GoalCond::Not(c) => is_static(c),
+        _ => true,
     }
 }
 
@@ -1139,17 +1230,24 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
             }
         }
         ("is", [Node::Atom(k, _), rest @ ..]) => match (k.as_str(), rest) {
-            ("Line", [len, dirs @ ..]) if dirs.len() <= 1 => {
+            // `(is Line n [dir] [Pk])`: a line of the mover's pieces, or of player k's.
+            ("Line", [len, more @ ..]) if more.len() <= 2 => {
                 let length = int(len)?.clamp(1, 1000) as u32;
-                let directions = match dirs.first() {
-                    None => Vec::new(),
-                    Some(Node::Atom(d, _)) => vec![d.clone()],
-                    Some(_) => return None,
+                let (dirs, whose) = match more {
+                    [Node::Atom(p, _)] | [_, Node::Atom(p, _)] if is_player_name(p) => {
+                        (&more[..more.len() - 1], p.clone())
+                    }
+                    _ => (more, "Mover".to_string()),
+                };
+                let directions = match dirs {
+                    [] => Vec::new(),
+                    [Node::Atom(d, _)] if !is_player_name(d) => vec![d.clone()],
+                    _ => return None,
                 };
                 if c.args().iter().any(|a| matches!(a, Node::Named(..))) {
                     return None;
                 }
-                Some(("Mover".into(), GoalCond::Line { length, directions }))
+                Some((whose, GoalCond::Line { length, directions }))
             }
             // A piece of the mover's arrives in a region: one of its pieces stands there (the
             // same while no piece stands in its goal region without having won).
@@ -1168,11 +1266,10 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
             }
             _ => None,
         },
-        ("=", [n, k]) if !c.args().iter().any(|a| matches!(a, Node::Named(..))) => {
-            // (= (count Pieces Next ["P"]) k): that many pieces (of P) remain.
-            let (w, piece) = count_pieces(n, pieces)?;
-            let count = u32::try_from(int(k)?).ok()?.to_string();
-            Some((w, GoalCond::PiecesRemaining { count, piece }))
+        (op @ ("=" | "<=" | "<" | ">=" | ">"), [a, b])
+            if !c.args().iter().any(|a| matches!(a, Node::Named(..))) =>
+        {
+            pieces_compared(op, a, b, pieces)
         }
         ("or", [Node::Array(items, _)]) if !items.is_empty() => {
             // Any of these, all about the same player (the writer's several captured pieces).
@@ -1209,8 +1306,54 @@ fn goal_cond(c: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
     }
 }
 
-/// `(count Pieces Who ["P"])` → the player (`Mover` or `Next`) and the piece type, if named
-/// (and defined).
+/// The most pieces a bounded count compares with (`(<= (count Pieces P2) 6)` is the goal "0,
+/// 1, … or 6 pieces remain"): more is not read.
+const MAX_COUNT_BOUND: i64 = 64;
+
+/// `(op (count Pieces Who ["P"]) k)` or `(op k (count Pieces Who ["P"]))` with `op` one of `=`,
+/// `<=`, `<`, `>=`, `>`: the count equal to `k`, or at most a bound, as "exactly n remain" for
+/// each n the comparison allows (a count is never negative). A count bounded only from below
+/// is not read.
+fn pieces_compared(op: &str, a: &Node, b: &Node, pieces: &[Piece]) -> Option<(String, GoalCond)> {
+    // Written with the count first: `count op k`.
+    let (count, k, op) = match (count_pieces(a, pieces), count_pieces(b, pieces)) {
+        (Some(c), None) => (c, int(b)?, op),
+        (None, Some(c)) => {
+            let flipped = match op {
+                "<=" => ">=",
+                "<" => ">",
+                ">=" => "<=",
+                ">" => "<",
+                o => o,
+            };
+            (c, int(a)?, flipped)
+        }
+        _ => return None,
+    };
+    let (lo, hi) = match op {
+        "=" => (k, k),
+        "<=" => (0, k),
+        "<" => (0, k - 1),
+        _ => return None,
+    };
+    if lo < 0 || hi < lo || hi > MAX_COUNT_BOUND {
+        return None;
+    }
+    let (w, piece) = count;
+    let exactly = |n: i64| GoalCond::PiecesRemaining {
+        count: n.to_string(),
+        piece: piece.clone(),
+    };
+    let cond = if lo == hi {
+        exactly(lo)
+    } else {
+        GoalCond::Or((lo..=hi).map(exactly).collect())
+    };
+    Some((w, cond))
+}
+
+/// `(count Pieces Who ["P"])` → the player (`Mover`, `Next` or a named player) and the piece
+/// type, if named (and defined).
 fn count_pieces(n: &Node, pieces: &[Piece]) -> Option<(String, Option<String>)> {
     let args: Vec<&Node> = n.positional().collect();
     if n.head()? != "count" || n.args().iter().any(|a| matches!(a, Node::Named(..))) {
@@ -1218,7 +1361,9 @@ fn count_pieces(n: &Node, pieces: &[Piece]) -> Option<(String, Option<String>)> 
     }
     match args.as_slice() {
         [Node::Atom(k, _), Node::Atom(w, _), rest @ ..]
-            if k == "Pieces" && (w == "Mover" || w == "Next") && rest.len() <= 1 =>
+            if k == "Pieces"
+                && (w == "Mover" || w == "Next" || is_player_name(w))
+                && rest.len() <= 1 =>
         {
             let piece = match rest.first() {
                 None => None,
@@ -1630,6 +1775,7 @@ impl Lower<'_> {
         let mut out = Rules::default();
         let mut play = None;
         let mut full: Vec<&Node> = Vec::new();
+        let mut ends: Vec<(Goal, &Node)> = Vec::new();
         for r in rules.positional() {
             match r.head() {
                 Some("start") => self.start(r, pieces, &mut out.setup),
@@ -1637,7 +1783,7 @@ impl Lower<'_> {
                 Some("end") => {
                     for item in flatten(r) {
                         match self.goal(item, pieces) {
-                            Some(goal) => out.goals.push(goal),
+                            Some(goal) => ends.push((goal, item)),
                             None if is_full_draw(item) => full.push(item),
                             None => self.keep("end", item, true),
                         }
@@ -1647,6 +1793,19 @@ impl Lower<'_> {
                     self.swap = true;
                 }
                 _ => self.keep("rules", r, false),
+            }
+        }
+        // Ludii tests the end only after a move; the engine tests goals in the start position
+        // too. A count goal that already holds there would end the game at once: not read.
+        for (goal, item) in ends {
+            if goal
+                .players
+                .iter()
+                .any(|p| holds_at_start(&goal.condition, p, &out.setup) == Some(true))
+            {
+                self.keep("end", item, true);
+            } else {
+                out.goals.push(goal);
             }
         }
         let drops_only = match play {

@@ -2309,7 +2309,10 @@ fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
         GoalCond::Line { length, directions } => match directions.as_slice() {
             [] => ("Mover", format!("(is Line {length})")),
             [d] => ("Mover", format!("(is Line {length} {d})")),
-            _ => return None,
+            ds => (
+                "Mover",
+                format!("(is Line {length} {})", line_category(ds)?),
+            ),
         },
         GoalCond::Connected { zones, directions } => {
             let dirs = if directions.is_empty() {
@@ -2351,4 +2354,15 @@ fn goal_ludeme(kind: GoalKind, c: &GoalCond, cx: &Ctx) -> Option<String> {
         }
     };
     Some(format!("(if {cond} {result})"))
+}
+
+/// Ludii's name of a line's set of directions: `Orthogonal` or `Diagonal` on a square board.
+fn line_category(dirs: &[String]) -> Option<&'static str> {
+    let mut v: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    match v.as_slice() {
+        ["E", "N", "S", "W"] => Some("Orthogonal"),
+        ["NE", "NW", "SE", "SW"] => Some("Diagonal"),
+        _ => None,
+    }
 }

@@ -111,6 +111,9 @@ pub enum Travel {
     },
     /// A drop: the piece is placed at the current position (drop blocks run at every position).
     Drop,
+    /// Straight to the named position, wherever the piece stands (ZRF's jump to a position;
+    /// Ludii's `(move (from) (to (sites Empty)))` is one per position of the board).
+    To(String),
     /// Along a fixed chain of links that tests the positions it passes ([`Via`]) and may
     /// capture them, then one more link (`last`) to the destination: the general path the
     /// travels above specialise (a hop over a given piece, a jump over a line of men, a leap
@@ -397,6 +400,7 @@ impl Movement {
                 piece: piece.clone(),
             },
             Travel::Drop => Travel::Drop,
+            Travel::To(pos) => Travel::To(pos.clone()),
             Travel::Path { via, last } => Travel::Path {
                 via: via
                     .iter()
@@ -425,7 +429,7 @@ impl Movement {
             | Travel::Cannon { dir: d, .. } => vec![d],
             Travel::Leap(p) | Travel::Lame(p) => p.iter().map(String::as_str).collect(),
             Travel::EnPassant { side, forward, .. } => vec![side, forward],
-            Travel::Drop => vec![],
+            Travel::Drop | Travel::To(_) => vec![],
             Travel::Path { via, last } => via
                 .iter()
                 .map(|v| v.dir.as_str())
@@ -703,6 +707,11 @@ pub fn program(m: &Movement) -> MoveBlock {
             verify_land(m, &mut p);
             fin(&mut p);
         }
+        Travel::To(pos) => {
+            p.push(Instr::Jump(pos.clone()));
+            verify_land(m, &mut p);
+            fin(&mut p);
+        }
         Travel::Path { via, last } => {
             for v in via {
                 p.push(step(&v.dir));
@@ -770,7 +779,7 @@ pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
     // Conditions before the travel are its origin's (zone, then guard), unless nothing
     // travels: a drop's tests are all its destination's.
     let (tests, after) = tests_prefix(&canon);
-    let travels = matches!(after.first(), Some(Instr::Step(_)));
+    let travels = matches!(after.first(), Some(Instr::Step(_) | Instr::Jump(_)));
     let (mut guard, p): (Vec<Cond>, &[Instr]) = match travels {
         true => (tests.into_iter().cloned().collect(), after),
         false => (Vec::new(), &canon),
@@ -805,7 +814,7 @@ pub fn recognise(b: &MoveBlock) -> Result<Movement, Why> {
 /// the rest keeping their order. Branches and loop bodies are ordered the same way.
 pub fn canonical(p: &[Instr]) -> Vec<Instr> {
     let first_other = p.iter().find(|i| !matches!(i, Instr::Verify(_)));
-    let origin = matches!(first_other, Some(Instr::Step(_)));
+    let origin = matches!(first_other, Some(Instr::Step(_) | Instr::Jump(_)));
     order_runs(p, origin)
 }
 
@@ -1053,9 +1062,20 @@ fn travel(p: &[Instr]) -> Result<Movement, Why> {
             en_passant(side, &p[1..]).or_else(|_| chain(p))
         }
         [Instr::Step(_), ..] => path(p).or_else(|_| chain(p)),
+        [Instr::Jump(pos), rest @ ..]
+            if !rest
+                .iter()
+                .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. } | Instr::Jump(_))) =>
+        {
+            let (land, arrive, rest) = landing(rest);
+            Ok(with_tail(
+                landed(Travel::To(pos.clone()), (land, arrive)),
+                tail(rest)?,
+            ))
+        }
         _ if !p
             .iter()
-            .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. })) =>
+            .any(|i| matches!(i, Instr::Step(_) | Instr::While { .. } | Instr::Jump(_))) =>
         {
             let (land, arrive, rest) = landing(p);
             Ok(with_tail(landed(Travel::Drop, (land, arrive)), tail(rest)?))

@@ -956,7 +956,8 @@ fn a_non_mover_goal_of_two_players_is_the_next_players_goal() {
     let game = |players: usize, end: &str| {
         format!(
             "(game \"T\" (players {players}) (equipment {{(board (square 3)) (piece \"P\" Each)}}) \
-             (rules (play (move Add (to (sites Empty)))) (end {end})))"
+             (rules (start {{(place \"P1\" 0) (place \"P2\" 8)}}) (play (move Add (to (sites \
+             Empty)))) (end {end})))"
         )
     };
     let goals = |text: &str| {
@@ -1092,5 +1093,67 @@ fn a_side_no_link_points_to_is_the_row_furthest_that_way() {
     assert_eq!(
         placed("N"),
         ["G13", "H13", "I13", "J13", "K13", "L13", "M13"]
+    );
+}
+
+/// Count goals compared with a bound (`(> 3 (count Pieces P2))`, `(<= (count Pieces P1) k)`),
+/// `(forEach Player if:(no Pieces Player) (result Player Loss))`, `(is Line 3 P2)` and lines
+/// along a direction category, and pieces that move to any empty site: typed,
+/// and the games end where real Ludii ends them (`ludii perft FILE --depth D`, Ludii 1.3.12:
+/// the tiger wins with its first capture, a counter with its capture of the last enemy, P2
+/// with a line at the sixth placement and P1 with its fourth piece).
+#[test]
+fn new_goals_and_moves_to_any_site_end_where_ludii_ends_them() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ludii-goals");
+    for (file, want) in [
+        ("fewer-pieces.lud", vec![3, 11, 21, 105, 200]),
+        ("every-player.lud", vec![2, 6, 25, 52, 157]),
+        (
+            "line-of-one-player.lud",
+            vec![9, 72, 504, 3024, 15120, 60480, 164160, 0],
+        ),
+        // Three stones each dropped from the hand, then moved to any empty point
+        // (`(move (from) (to (sites Empty)))`); a line along Ludii's `Adjacent` (orthogonal on
+        // these points) or `Diagonal` directions wins.
+        (
+            "anywhere-line.lud",
+            vec![9, 72, 504, 3024, 15120, 56160, 470448],
+        ),
+        (
+            "anywhere-diagonal-line.lud",
+            vec![9, 72, 504, 3024, 15120, 59040, 518400],
+        ),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let (doc, diags) = read_lud(file, &text, FileId(0));
+        assert!(
+            diags
+                .iter()
+                .all(|d| d.severity != Severity::Error && d.code != "ludii::unmapped"),
+            "{file}: {diags:?}"
+        );
+        let doc = doc.unwrap();
+        assert_eq!(perfts_to(&doc, want.len() as u32), want, "{file}");
+    }
+}
+
+/// Ludii tests the end only after a move, the engine in the start position too: a count goal
+/// that already holds at the start (no pieces placed yet) is kept verbatim, so the game is
+/// refused rather than ended at once; a lower bound is not read either.
+#[test]
+fn a_count_goal_holding_at_the_start_is_not_read() {
+    let goals = |end: &str| {
+        let text = format!(
+            "(game \"Start\" (players 2) (equipment {{(board (square 3)) (piece \"Marker\" \
+             Each)}}) (rules (play (move Add (to (sites Empty)))) (end {end})))"
+        );
+        let (doc, _) = read_lud("s.lud", &text, FileId(0));
+        doc.unwrap().games[0].goals.clone()
+    };
+    assert!(goals("(if (<= (count Pieces P1) 2) (result P2 Win))").is_empty());
+    assert!(goals("(if (>= (count Pieces P1) 2) (result P2 Win))").is_empty());
+    assert_eq!(
+        goals("(if (= (count Pieces Mover) 3) (result Mover Win))").len(),
+        1
     );
 }

@@ -273,9 +273,11 @@ fn every_end_form_the_writer_emits_reads_back_typed() {
     let conds: Vec<(GoalCond, GoalCond)> = vec![
         (GoalCond::Stalemated, GoalCond::Stalemated),
         (pr("0", None), pr("0", None)),
-        (pr("2", None), pr("2", None)),
+        // Counts that do not hold in the start position (two pieces each, one king): a count
+        // goal that does is not read (Ludii tests the end only after a move).
+        (pr("1", None), pr("1", None)),
         (pr("0", Some("Pawn")), pr("0", Some("Pawn"))),
-        (pr("1", Some("King")), pr("1", Some("King"))),
+        (pr("2", Some("King")), pr("2", Some("King"))),
         (
             GoalCond::Captured {
                 pieces: vec!["King".into()],

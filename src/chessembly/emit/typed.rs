@@ -141,6 +141,7 @@ impl Writer<'_> {
             }
             Travel::EnPassant { .. } => return Err("en passant".into()),
             Travel::Drop => return Err("a drop".into()),
+            Travel::To(_) => return Err("a move to a fixed square".into()),
             Travel::Path { .. } => return Err("a path that tests what it passes".into()),
         })
     }

@@ -60,6 +60,13 @@ impl Lower<'_> {
                 }
                 Some(v)
             }
+            ("move", [f, t])
+                if n.args().len() == 2
+                    && print(f) == "(from)"
+                    && print(t) == "(to (sites Empty))" =>
+            {
+                self.to_any_empty_site()
+            }
             ("move", [Node::Atom(kind, _), rest @ ..]) => {
                 let parts = MoveParts::split(rest)?;
                 match kind.as_str() {
@@ -73,6 +80,19 @@ impl Lower<'_> {
             ("forEach", [Node::Atom(k, _), d1, to]) if k == "Direction" => self.two_step(d1, to),
             _ => None,
         }
+    }
+
+    /// `(move (from) (to (sites Empty)))`: the piece goes to any empty site of the board, one
+    /// movement to each site.
+    fn to_any_empty_site(&self) -> Option<Vec<MoveBlock>> {
+        let geo = self.geo.as_ref()?;
+        geo.names
+            .iter()
+            .map(|site| {
+                let m = Movement::new(Travel::To(site.clone()), movement::Land::Empty);
+                m.is_normal().then(|| movement::program(&m))
+            })
+            .collect()
     }
 
     /// The writer's per-player branches `(if (is Mover Pk) Xk)`, one per player in turn for

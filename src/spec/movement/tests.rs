@@ -57,6 +57,7 @@ fn travel() -> impl Strategy<Value = Travel> {
             piece
         }),
         Just(Travel::Drop),
+        prop::sample::select(vec!["a1", "c3"]).prop_map(|p| Travel::To(p.to_string())),
         (prop::collection::vec(via(), 1..4), dir())
             .prop_map(|(via, last)| Travel::Path { via, last }),
     ]
@@ -770,4 +771,22 @@ fn janggi_palace_slides_and_cannon_hops_are_typed() {
         screen: vec![not(test(Test::Empty))],
     };
     assert!(!plain.is_normal());
+}
+
+/// A move straight to a named position (Ludii's `(move (from) (to (sites Empty)))`, one per
+/// position): a jump there, the landing, the add; read back as the same movement.
+#[test]
+fn a_move_to_a_named_position_is_a_jump_there() {
+    let m = Movement::new(Travel::To("b2".into()), Land::Empty);
+    assert!(m.is_normal());
+    let block = program(&m);
+    assert_eq!(
+        block.program,
+        [
+            Instr::Jump("b2".into()),
+            Instr::Verify(test(Test::Empty)),
+            Instr::plain_add()
+        ]
+    );
+    assert_eq!(recognise(&block).unwrap(), m);
 }
