@@ -288,6 +288,7 @@ fn near_cond(c: &C, d: u32) -> Option<C> {
         C::Test(t, l) => C::Test(*t, at(l)?),
         C::Piece(k, l) => C::Piece(*k, at(l)?),
         C::AnyPiece(ks, l) => C::AnyPiece(ks.clone(), at(l)?),
+        C::Owned(e, ks, l) => C::Owned(*e, ks.clone(), at(l)?),
         C::InZone(z, l) => C::InZone(*z, at(l)?),
         C::PosFlag(f, l) => C::PosFlag(*f, at(l)?),
         C::Attr(a, l) => C::Attr(*a, at(l)?),
@@ -308,6 +309,7 @@ fn at_neighbour(c: &C, d: u32) -> C {
         C::Test(t, l) => C::Test(*t, at(l)),
         C::Piece(k, l) => C::Piece(*k, at(l)),
         C::AnyPiece(ks, l) => C::AnyPiece(ks.clone(), at(l)),
+        C::Owned(e, ks, l) => C::Owned(*e, ks.clone(), at(l)),
         C::InZone(z, l) => C::InZone(*z, at(l)),
         C::PosFlag(f, l) => C::PosFlag(*f, at(l)),
         C::Attr(a, l) => C::Attr(*a, at(l)),
@@ -371,7 +373,8 @@ mod tests {
 
     /// Burners test the neighbours of their target for a Pyre (`(if (on-board? d) mark d …
     /// back)`) and look east for an enemy (`mark e … back`, which ends the block on the east
-    /// edge); Pyres slide (`(while empty? add d)`).
+    /// edge); Pyres slide (`(while empty? add d)`) and become Burners when they capture with a
+    /// Burner of either side to the north (a scan, `loops::Scan`).
     const FUSE: &str = r#"
 (define flame (if (on-board? $1) mark $1 (if (piece? Pyre) (set-flag burned? true)) back))
 (define probe mark $1 (if enemy? (set-flag seen? true) else (set-flag seen? false)) back)
@@ -382,7 +385,8 @@ mod tests {
   (flame n) (flame s) (flame e) (flame w) (flame ne) (flame nw)
   (scan sw) (look w) (probe e)
   (if (flag? burned?) (if (flag? seen?) (add Pyre) else capture add) else add)))
-(define slide ($1 (while empty? add $1) (if (piece? Burner) (set-flag seen? true)) (verify enemy?) add))
+(define slide ((set-flag north? false) mark (while (on-board? n) n (if (piece? Burner) (set-flag north? true))) back
+  $1 (while empty? add $1) (if (piece? Burner) (set-flag seen? true)) (verify enemy?) (if (flag? north?) (add Burner) else add)))
 (game (title "Fuse") (players White Black) (turn-order White Black)
   (board (grid (start-rectangle 0 0 30 30)
     (dimensions ("a/b/c/d/e" (30 0)) ("5/4/3/2/1" (0 30)))
@@ -429,6 +433,11 @@ mod tests {
             assert!(has(&fused, k) && !has(&plain, k), "rewrite {i}");
         }
         assert!(has(&fused, |op| matches!(op, Op::Branch { .. })));
+        let scans = |r: &Rules| {
+            let blocks = r.kinds.iter().flat_map(|k| &k.moves);
+            blocks.flat_map(|b| &b.regions).any(|g| g.scan.is_some())
+        };
+        assert!(scans(&fused) && !scans(&plain));
         assert!(ops(&fused).count() < ops(&plain).count());
         // The start, every position one move on, and every position two moves on.
         let (mut a, mut b) = (State::start(&fused), State::start(&plain));

@@ -9,7 +9,7 @@
 use super::guard::{Check, Guard};
 use super::loops::Region;
 use super::reach::block_bit;
-use super::rules::{Block, C, Loc, NONE, Op, Rules, TestKind};
+use super::rules::{Block, C, Kind, Loc, NONE, Op, Rules, TestKind};
 use super::state::{Action, Move, Piece, State};
 use rustc_hash::FxHashMap;
 
@@ -292,7 +292,9 @@ impl<'a> Gen<'a> {
         let Some(p) = self.at(pos) else {
             return;
         };
-        let kind = &self.rules.kinds[p.kind as usize];
+        let rules = self.rules;
+        let kind = &rules.kinds[p.kind as usize];
+        let (fails, off) = self.first_fails(kind, pos);
         for (i, b) in kind.moves.iter().enumerate() {
             if self.done() {
                 return;
@@ -300,8 +302,50 @@ impl<'a> Gen<'a> {
             if blocks & block_bit(i) == 0 || !self.type_ok(b, mtype) {
                 continue;
             }
+            if fails & block_bit(i) != 0 {
+                // What `run` does when the guard fails, its first checks already made.
+                if self.within_budget()
+                    && let Some(g) = &b.guard
+                {
+                    let first = if off & block_bit(i) != 0 { 1 } else { 2 };
+                    self.steps += u64::from(g.setup + first);
+                }
+                continue;
+            }
             self.run(b, pos, pos, p.kind, (i, false));
         }
+    }
+
+    /// The move blocks of `kind` at `pos` whose guard fails at its first step or the
+    /// occupancy test right after it ([`super::guard::Firsts`]), and those among them whose
+    /// first step leaves the board. None when reads are watched (the neighbours would be
+    /// recorded as read whether or not a block reads them).
+    #[inline]
+    fn first_fails(&mut self, kind: &Kind, pos: u32) -> (u64, u64) {
+        let Some(f) = &kind.firsts else {
+            return (0, 0);
+        };
+        if self.watched || f.checks > self.rules.step_limit {
+            return (0, 0);
+        }
+        let (mut fails, mut off) = (0, 0);
+        for &(d, masks, reads) in f.dirs.iter() {
+            let to = self.link(pos, d);
+            let class = if to == NONE {
+                off |= masks[0];
+                0
+            } else if !reads {
+                continue;
+            } else {
+                match self.st.board[to as usize] {
+                    None => 1,
+                    Some(q) if q.owner == self.player => 2,
+                    Some(_) => 3,
+                }
+            };
+            fails |= masks[class];
+        }
+        (fails, off)
     }
 
     /// Runs the drop blocks of `kind` from every position.
@@ -676,6 +720,25 @@ impl<'a> Gen<'a> {
                 self.cut = Some(Cut::Interrupted);
                 return None;
             }
+            if pc == reg.start
+                && let Some(s) = &reg.scan
+                && n + 4 <= limit
+                && (n + 4) & 0xFFFF >= 4
+            {
+                // One pass of a scan, counted as its operations (the head, counted above, the
+                // step, the flag setting, the jump back); near the step limit or an
+                // interruption check, the operations run one by one instead.
+                let next = self.link(r.cur, s.dir);
+                if next == NONE {
+                    pc = s.exit;
+                    continue;
+                }
+                r.cur = next;
+                let v = self.eval(&s.cond, r);
+                set_flag_if(&mut r.flags, s.flag, v, s.then, None);
+                n += 3 + u32::from(v);
+                continue;
+            }
             let op = if pc == reg.start { &reg.head } else { &ops[pc] };
             pc += 1;
             match op {
@@ -943,6 +1006,7 @@ impl<'a> Gen<'a> {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.at(pos).is_some_and(|p| ks.contains(&p.kind))
             }
+            C::Owned(enemy, ks, l) => self.owned(*enemy, ks, *l, r),
             C::InZone(z, l) => {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.in_zone(*z, pos)
@@ -955,6 +1019,16 @@ impl<'a> Gen<'a> {
             C::Flag(f) => r.flags & (1u64 << (f % 64)) != 0,
             _ => self.eval_any(c, r),
         }
+    }
+
+    /// Whether [`C::Owned`] holds.
+    #[inline(always)]
+    fn owned(&mut self, enemy: bool, ks: &[u32], l: Loc, r: &Run) -> bool {
+        let pos = self.loc(l, r);
+        pos != NONE
+            && self
+                .at(pos)
+                .is_some_and(|p| (p.owner != self.player) == enemy && ks.contains(&p.kind))
     }
 
     /// Whether `pos` is in zone `z` as the player owns it.
@@ -986,6 +1060,7 @@ impl<'a> Gen<'a> {
                 let pos = self.loc(*l, r);
                 pos != NONE && self.in_zone(*z, pos)
             }
+            C::Owned(enemy, ks, l) => self.owned(*enemy, ks, *l, r),
             C::OnBoard(None) => r.cur != NONE && !self.rules.dummy[r.cur as usize],
             C::OnBoard(Some(d)) => self.link(r.cur, *d) != NONE,
             C::Position(p) => r.cur == *p,

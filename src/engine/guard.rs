@@ -69,6 +69,7 @@ fn board_only(c: &C) -> bool {
         C::Const(_)
         | C::Piece(..)
         | C::AnyPiece(..)
+        | C::Owned(..)
         | C::InZone(..)
         | C::OnBoard(_)
         | C::Position(_)
@@ -140,6 +141,54 @@ pub(crate) fn find(ops: &[Op]) -> Option<Guard> {
         first,
         checks: setup + 1 + rest.len() as u32,
         rest,
+    })
+}
+
+/// The first checks of a piece type's guarded move blocks, by the direction of their first
+/// step: a piece tests its few neighbours once, and every block whose guard fails there (its
+/// first step leaves the board, or lands where its first occupancy test fails) is passed over
+/// without reading the board again. KoShogi's shooters have forty blocks in eight directions,
+/// most of them stopped by a friend one step away.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Firsts {
+    /// The first directions, each with the blocks (bits, [`super::reach::block_bit`]) whose
+    /// guard fails when the neighbour there is off the board, empty, the mover's or another
+    /// player's (in that order), and whether any but the first depends on the neighbour.
+    pub dirs: Box<[(u32, [u64; 4], bool)]>,
+    /// The largest [`Guard::checks`] of those blocks (the table is used when it fits the step
+    /// limit).
+    pub checks: u32,
+}
+
+/// The [`Firsts`] of a piece type's move blocks (the first 63 only: bit 63 stands for the rest),
+/// when some have a guard.
+pub(crate) fn firsts(guards: impl Iterator<Item = Option<Guard>>) -> Option<Firsts> {
+    let mut dirs: Vec<(u32, [u64; 4], bool)> = Vec::new();
+    let mut checks = 0;
+    for (i, g) in guards.take(63).enumerate() {
+        let Some(g) = g else { continue };
+        let j = match dirs.iter().position(|d| d.0 == g.first) {
+            Some(j) => j,
+            None => {
+                dirs.push((g.first, [0; 4], false));
+                dirs.len() - 1
+            }
+        };
+        let (_, fails, reads) = &mut dirs[j];
+        fails[0] |= 1 << i;
+        if let Some(Check::Occupied(bits)) = g.rest.first() {
+            for (c, bit) in [1u8, 2, 4].into_iter().enumerate() {
+                if bits & bit == 0 {
+                    fails[c + 1] |= 1 << i;
+                    *reads = true;
+                }
+            }
+        }
+        checks = checks.max(g.checks);
+    }
+    (!dirs.is_empty()).then(|| Firsts {
+        dirs: dirs.into(),
+        checks,
     })
 }
 

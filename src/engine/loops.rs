@@ -27,6 +27,45 @@ pub(crate) struct Region {
     /// Loops with the same code (in any block of the game) have the same id, and share their
     /// outcomes in one generation.
     pub id: u32,
+    /// When the loop is a scan, its parts.
+    pub scan: Option<Scan>,
+}
+
+/// A scan: `(while (on-board? d) d (if c (set-flag f v)))`, the walk along a direction that
+/// sets a flag where a test holds (KoShogi's `check-drum` and `check-tp` over all 361 points).
+/// The interpreter runs its passes without a dispatch per operation, counting their steps.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Scan {
+    pub dir: u32,
+    /// Where the `while` test goes when there is no link.
+    pub exit: usize,
+    pub flag: u32,
+    pub cond: C,
+    pub then: bool,
+}
+
+/// The [`Scan`] of the loop `start..=end` of `ops` (its head still in place), when it is one.
+fn scan(ops: &[Op], start: usize, end: usize) -> Option<Scan> {
+    match &ops[start..=end] {
+        [
+            Op::IfNot(C::OnBoard(Some(d)), exit),
+            Op::Step(s),
+            Op::FlagIf {
+                flag,
+                cond,
+                then,
+                else_: None,
+            },
+            Op::Goto(g),
+        ] if s == d && *g == start => Some(Scan {
+            dir: *d,
+            exit: *exit,
+            flag: *flag,
+            cond: cond.clone(),
+            then: *then,
+        }),
+        _ => None,
+    }
 }
 
 /// Whether a condition reads only the board, the current position, flags and the mark (no
@@ -95,6 +134,7 @@ fn region(ops: &[Op], start: usize, end: usize) -> Option<Region> {
         flags,
         reads_mark,
         id: 0,
+        scan: scan(ops, start, end),
     })
 }
 

@@ -153,11 +153,15 @@ fn decide(rules: &Rules, (s, kind, owner): (u32, u32, u32), c: &C, cur: u32) -> 
             TestKind::Friend => Some(true),
             _ => None,
         },
-        C::Test(_, l) | C::Piece(_, l) | C::AnyPiece(_, l) | C::Attr(_, l) if loc(l) == NONE => {
+        C::Test(_, l) | C::Piece(_, l) | C::AnyPiece(_, l) | C::Owned(_, _, l) | C::Attr(_, l)
+            if loc(l) == NONE =>
+        {
             Some(false)
         }
         C::Piece(k, l) if loc(l) == s => Some(*k == kind),
         C::AnyPiece(ks, l) if loc(l) == s => Some(ks.contains(&kind)),
+        // The attacker is the mover's piece.
+        C::Owned(enemy, ks, l) if loc(l) == s => Some(!enemy && ks.contains(&kind)),
         C::Not(c) => decide(rules, (s, kind, owner), c, cur).map(|b| !b),
         C::And(v) => {
             let mut all = Some(true);

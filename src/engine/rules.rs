@@ -72,6 +72,9 @@ pub(crate) enum C {
     Piece(u32, Loc),
     /// A piece of any of these types (an `or` of `piece?` tests of one position).
     AnyPiece(Box<[u32]>, Loc),
+    /// A piece of another player (`true`) or of the mover (`false`) of any of these types: an
+    /// `and` of `enemy?` (or `friend?`) and `piece?` tests of one position, read once.
+    Owned(bool, Box<[u32]>, Loc),
     InZone(u32, Loc),
     OnBoard(Option<u32>),
     Position(u32),
@@ -191,6 +194,8 @@ pub struct Kind {
     pub(crate) declared: Vec<u32>,
     /// The players who may drop it (`None`: every player).
     pub(crate) owners: Option<Vec<u32>>,
+    /// The first checks of its move blocks' guards (see [`super::guard::Firsts`]).
+    pub(crate) firsts: Option<super::guard::Firsts>,
 }
 
 /// A compiled goal condition.
@@ -629,6 +634,7 @@ impl<'a> Builder<'a> {
             let moves = self.blocks(&p.name, &p.moves)?;
             let drops = self.blocks(&p.name, &p.drops)?;
             let owners = self.owners(p)?;
+            let firsts = super::guard::firsts(moves.iter().map(|b| b.guard.clone()));
             self.rules.kinds.push(Kind {
                 name: p.name.clone(),
                 notation: p.notation.clone(),
@@ -637,6 +643,7 @@ impl<'a> Builder<'a> {
                 attrs,
                 declared,
                 owners,
+                firsts,
             });
         }
         Ok(())
@@ -957,7 +964,7 @@ impl<'a> Builder<'a> {
                 C::Attr(a, self.loc(piece, at.as_deref())?)
             }
             Cond::Not(c) => C::Not(Box::new(self.cond(piece, c)?)),
-            Cond::And(v) => C::And(
+            Cond::And(v) => owned(
                 v.iter()
                     .map(|c| self.cond(piece, c))
                     .collect::<Result<_, _>>()?,
@@ -1314,6 +1321,30 @@ fn any_piece(v: Vec<C>) -> C {
     match kinds {
         Some(kinds) if kinds.len() > 1 => C::AnyPiece(kinds, at),
         _ => C::Or(v),
+    }
+}
+
+/// `(and enemy? (piece? A))` (or `friend?`, or `piece?` tests of several types) of one
+/// position as one test of the piece there (read once).
+fn owned(v: Vec<C>) -> C {
+    let owner = |c: &C| match c {
+        C::Test(TestKind::Enemy, l) => Some((true, *l)),
+        C::Test(TestKind::Friend, l) => Some((false, *l)),
+        _ => None,
+    };
+    let kinds = |c: &C| match c {
+        C::Piece(k, l) => Some((Box::from([*k]), *l)),
+        C::AnyPiece(ks, l) => Some((ks.clone(), *l)),
+        _ => None,
+    };
+    // Both read the one position only, so their order does not matter.
+    let found = match v.as_slice() {
+        [a, b] => owner(a).zip(kinds(b)).or(owner(b).zip(kinds(a))),
+        _ => None,
+    };
+    match found {
+        Some(((enemy, l), (ks, m))) if l == m => C::Owned(enemy, ks, l),
+        _ => C::And(v),
     }
 }
 
