@@ -607,11 +607,12 @@ impl Lower<'_> {
         let args: Vec<&Node> = n.positional().collect();
         match (n.head()?, args.as_slice()) {
             ("not", [c]) => Some(not(self.cond(c)?)),
-            ("or", parts) if self.piece_of_every_player(parts).is_some() => {
-                let piece = self.piece_of_every_player(parts)?;
-                Some(Cond::Piece { piece, at: None })
-            }
             ("and", parts) | ("or", parts) => {
+                if n.head() == Some("or")
+                    && let Some(piece) = self.piece_of_every_player(parts)
+                {
+                    return Some(Cond::Piece { piece, at: None });
+                }
                 let mut v = Vec::new();
                 for p in items_or_args(parts) {
                     v.push(self.cond(p)?);
@@ -915,21 +916,10 @@ impl Lower<'_> {
     /// `(forEach NonMover if:c r)` of a two-player game, as `(if c r)` with the atom `Player`
     /// (the player iterated) read as `Next`.
     fn non_mover_goal(&self, n: &Node) -> Option<Node> {
-        let args: Vec<&Node> = n.positional().collect();
-        let (Some("forEach"), [Node::Atom(who, _), r]) = (n.head(), args.as_slice()) else {
-            return None;
-        };
-        if who != "NonMover" || self.players.len() != 2 {
+        if self.players.len() != 2 {
             return None;
         }
-        let c = n.named("if")?;
-        let head = Node::Atom("if".into(), n.span());
-        let parts = vec![
-            head,
-            renamed(c, "Player", "Next"),
-            renamed(r, "Player", "Next"),
-        ];
-        Some(Node::List(parts, n.span()))
+        for_each_as_if(n, "NonMover", "Next")
     }
 
     /// A line's direction as the board's directions: a category (`Orthogonal`, `Diagonal`,
@@ -1030,20 +1020,25 @@ impl Lower<'_> {
 /// `(forEach Player if:c r)`: `(if c r)` about the player iterated, its `Player` read as
 /// `Mover` (the player a goal is tested for).
 fn every_player_goal(n: &Node) -> Option<Node> {
+    if n.args().len() != 3 {
+        return None;
+    }
+    for_each_as_if(n, "Player", "Mover")
+}
+
+/// `(forEach Who if:c r)` as `(if c r)` with the atom `Player` (the player iterated) read as
+/// `role`.
+fn for_each_as_if(n: &Node, who: &str, role: &str) -> Option<Node> {
     let args: Vec<&Node> = n.positional().collect();
-    let (Some("forEach"), [Node::Atom(who, _), r]) = (n.head(), args.as_slice()) else {
+    let (Some("forEach"), [Node::Atom(w, _), r]) = (n.head(), args.as_slice()) else {
         return None;
     };
-    if who != "Player" || n.args().len() != 3 {
+    if w != who {
         return None;
     }
     let c = n.named("if")?;
     let head = Node::Atom("if".into(), n.span());
-    let parts = vec![
-        head,
-        renamed(c, "Player", "Mover"),
-        renamed(r, "Player", "Mover"),
-    ];
+    let parts = vec![head, renamed(c, "Player", role), renamed(r, "Player", role)];
     Some(Node::List(parts, n.span()))
 }
 
